@@ -1,0 +1,21 @@
+# Front doors. Every recipe is one line; CI runs .ci/run, not this file.
+
+# Run every test in the workspace (the README's test command).
+test:
+    cargo test --workspace
+
+# Format check and clippy with warnings as errors.
+lint:
+    cargo fmt --all --check && cargo clippy --workspace --all-targets -- -D warnings
+
+# All benchmarks (divan).
+bench:
+    cargo bench --workspace
+
+# Review pending insta snapshots.
+snap:
+    cargo insta review
+
+# Fail if zoa-anim-core depends on a parser, audio or threading crate through normal edges.
+layering:
+    ! cargo tree -p zoa-anim-core -e normal --prefix none | grep -E '^(serde|toml|gltf|rodio|rayon) '

@@ -1,0 +1,426 @@
+//! Most-specific-match resolution over tagged tables, shared by animation
+//! clip tables and sound profiles.
+//!
+//! # Semantics
+//! A row carries a required pattern ([`StateTagSet`]) and a weight. Taken
+//! literally, the seed makes fallback dead code: matching is `pattern ⊆ state`
+//! and relaxing only clears bits of the state, so a relaxed state can never
+//! match a row the exact state did not. What the seed *means* — "an entity that
+//! is sprinting must fall back to some sprinting clip rather than degenerating
+//! into an idle" — is given by these rules, which are the project's semantics:
+//!
+//! 1. At fallback step *k* (see [`crate::fallback`]) the relaxed dimensions are
+//!    wildcards on **both** sides: a row is a candidate when its pattern, with
+//!    the relaxed dimensions ignored, is a subset of the state. Step 0 is the
+//!    exact attempt, where nothing is ignored.
+//! 2. Within an attempt, specificity counts only the bits of the dimensions
+//!    still compared; ties go to the higher weight, remaining ties to authoring
+//!    order (the first row wins).
+//! 3. Untagged rows (empty pattern) are the universal default: they are chosen
+//!    only when no tagged row is a candidate at any step, so a sprinting entity
+//!    reaches a sprint row with a conflicting mood before it reaches the
+//!    untagged idle. The result then reports [`MatchKind::Default`], not a step.
+//!    Among several untagged rows, weight then authoring order decides.
+//!
+//! Example: rows `[untagged → idle, {sprint, calm} → sprint_calm]`, state
+//! `{sprint, alert}`: step 0 has no tagged candidate; step 1 ignores Mood, so
+//! `sprint_calm` wins at step 1.
+//!
+//! # Cost
+//! [`resolve_best_match`] makes **one pass** over the rows whatever the step
+//! it ends at: for each row it computes the set of dimensions that fail the
+//! subset test, looks up the first step at which all of them are relaxed, and
+//! keeps the best `(step, specificity, weight, order)` seen. This is exactly
+//! equivalent to trying step 0, 1, … 5 in turn (a property test checks it
+//! against that literal walk) and allocates nothing.
+
+use crate::fallback::{relaxed_at, RELAX_STEP_COUNT};
+use crate::tags::{DimensionSet, StateTagSet};
+
+/// A row of a tagged table: a required pattern and a tie-breaking weight.
+///
+/// Implementations must be cheap (they are called once per row per resolve)
+/// and must not allocate.
+pub trait TaggedRow {
+    /// The tags the state must carry for this row to be a candidate.
+    fn pattern(&self) -> StateTagSet;
+    /// Tie-breaker among equally specific candidates; higher wins.
+    fn weight(&self) -> f32;
+}
+
+impl TaggedRow for (StateTagSet, f32) {
+    fn pattern(&self) -> StateTagSet {
+        self.0
+    }
+    fn weight(&self) -> f32 {
+        self.1
+    }
+}
+
+impl<T: TaggedRow + ?Sized> TaggedRow for &T {
+    fn pattern(&self) -> StateTagSet {
+        (**self).pattern()
+    }
+    fn weight(&self) -> f32 {
+        (**self).weight()
+    }
+}
+
+/// How a resolution was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchKind {
+    /// A tagged row matched the active state as is (step 0).
+    Exact,
+    /// A tagged row matched once the dimensions of fallback `step` (1 ..= 5) were relaxed.
+    Fallback {
+        /// 1-based fallback step.
+        step: u8,
+    },
+    /// No tagged row matched at any step; an untagged row was taken as the universal default.
+    Default,
+}
+
+/// The winner of a resolution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resolution {
+    /// Index of the winning row in the table.
+    pub row: usize,
+    /// How it was reached.
+    pub kind: MatchKind,
+    /// Specificity of the winning pattern over the dimensions still compared.
+    pub specificity: u32,
+}
+
+impl Resolution {
+    /// The step number: `Some(0)` exact, `Some(k)` fallback step k, `None` for the default row.
+    pub const fn step(&self) -> Option<usize> {
+        match self.kind {
+            MatchKind::Exact => Some(0),
+            MatchKind::Fallback { step } => Some(step as usize),
+            MatchKind::Default => None,
+        }
+    }
+
+    /// Dimensions ignored at the step that matched (empty for exact and default).
+    pub const fn relaxed(&self) -> DimensionSet {
+        match self.kind {
+            MatchKind::Fallback { step } => relaxed_at(step as usize),
+            _ => DimensionSet::EMPTY,
+        }
+    }
+
+    /// Whether the universal-default (untagged) row was taken.
+    pub const fn is_default(&self) -> bool {
+        matches!(self.kind, MatchKind::Default)
+    }
+}
+
+const NEVER: u8 = u8::MAX;
+
+/// For each 6-bit set of failing dimensions, the first step at which all of
+/// them are relaxed (`NEVER` when Locomotion fails).
+const FIRST_STEP_FOR_FAILURES: [u8; 64] = {
+    let mut table = [NEVER; 64];
+    let mut failures = 0;
+    while failures < 64 {
+        let mut k = 0;
+        while k <= RELAX_STEP_COUNT {
+            if DimensionSet::from_bits_truncate(failures as u8).is_subset_of(relaxed_at(k)) {
+                table[failures] = k as u8;
+                break;
+            }
+            k += 1;
+        }
+        failures += 1;
+    }
+    table
+};
+
+/// Per step, an all-ones mask for compared dimensions and zero for relaxed ones.
+const KEEP_MASKS: [[u32; 6]; RELAX_STEP_COUNT + 1] = {
+    let mut out = [[u32::MAX; 6]; RELAX_STEP_COUNT + 1];
+    let mut k = 0;
+    while k <= RELAX_STEP_COUNT {
+        let relaxed = relaxed_at(k);
+        let mut d = 0;
+        while d < 6 {
+            if relaxed.bits() & (1 << d) != 0 {
+                out[k][d] = 0;
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+#[inline(always)]
+fn failing_dimensions(p: &[u32; 6], s: &[u32; 6]) -> usize {
+    let mut f = 0usize;
+    let mut d = 0;
+    while d < 6 {
+        f |= (((p[d] & !s[d]) != 0) as usize) << d;
+        d += 1;
+    }
+    f
+}
+
+#[inline(always)]
+fn masked_specificity(p: &[u32; 6], keep: &[u32; 6]) -> u32 {
+    let mut n = 0;
+    let mut d = 0;
+    while d < 6 {
+        n += (p[d] & keep[d]).count_ones();
+        d += 1;
+    }
+    n
+}
+
+/// Running best of one resolution: `(step, specificity, weight)` compared
+/// lexicographically, earlier rows kept on full ties.
+#[derive(Clone, Copy)]
+struct Best {
+    row: usize,
+    step: u8,
+    specificity: u32,
+    weight: f32,
+}
+
+impl Best {
+    #[inline(always)]
+    fn beats(step: u8, specificity: u32, weight: f32, current: &Option<Best>) -> bool {
+        match current {
+            None => true,
+            Some(b) => {
+                step < b.step
+                    || (step == b.step
+                        && (specificity > b.specificity || (specificity == b.specificity && weight > b.weight)))
+            }
+        }
+    }
+}
+
+/// Best match for `state`: exact first, then each fallback step, then the
+/// untagged universal default (rules 1–3 in the module docs). `None` when the
+/// table has no candidate at all. One pass, no allocation.
+pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Option<Resolution> {
+    let s = state.masks();
+    let mut best: Option<Best> = None;
+    let mut default: Option<(usize, f32)> = None;
+    for (i, row) in rows.iter().enumerate() {
+        let p = row.pattern().masks();
+        let weight = row.weight();
+        if (p[0] | p[1] | p[2] | p[3] | p[4] | p[5]) == 0 {
+            if default.is_none_or(|(_, w)| weight > w) {
+                default = Some((i, weight));
+            }
+            continue;
+        }
+        let step = FIRST_STEP_FOR_FAILURES[failing_dimensions(&p, &s)];
+        if step == NEVER || best.is_some_and(|b| step > b.step) {
+            continue;
+        }
+        let specificity = masked_specificity(&p, &KEEP_MASKS[step as usize]);
+        if Best::beats(step, specificity, weight, &best) {
+            best = Some(Best { row: i, step, specificity, weight });
+        }
+    }
+    match (best, default) {
+        (Some(b), _) => Some(Resolution {
+            row: b.row,
+            kind: if b.step == 0 { MatchKind::Exact } else { MatchKind::Fallback { step: b.step } },
+            specificity: b.specificity,
+        }),
+        (None, Some((row, _))) => Some(Resolution { row, kind: MatchKind::Default, specificity: 0 }),
+        (None, None) => None,
+    }
+}
+
+/// One literal attempt at fallback step `step` (0 = exact): tagged rows whose
+/// pattern, with the relaxed dimensions ignored, is a subset of `state`;
+/// untagged rows are not candidates here. Allocation-free.
+///
+/// # Panics
+/// Debug-asserts `step <= RELAX_STEP_COUNT`.
+pub fn resolve_at_step<R: TaggedRow>(rows: &[R], state: StateTagSet, step: usize) -> Option<Resolution> {
+    debug_assert!(step <= RELAX_STEP_COUNT);
+    let keep = &KEEP_MASKS[step.min(RELAX_STEP_COUNT)];
+    let s = state.masks();
+    let mut best: Option<Best> = None;
+    for (i, row) in rows.iter().enumerate() {
+        let p = row.pattern().masks();
+        if (p[0] | p[1] | p[2] | p[3] | p[4] | p[5]) == 0 {
+            continue;
+        }
+        let mut fails = 0;
+        for d in 0..6 {
+            fails |= p[d] & keep[d] & !s[d];
+        }
+        if fails != 0 {
+            continue;
+        }
+        let specificity = masked_specificity(&p, keep);
+        if Best::beats(0, specificity, row.weight(), &best) {
+            best = Some(Best { row: i, step: 0, specificity, weight: row.weight() });
+        }
+    }
+    best.map(|b| Resolution {
+        row: b.row,
+        kind: if step == 0 { MatchKind::Exact } else { MatchKind::Fallback { step: step as u8 } },
+        specificity: b.specificity,
+    })
+}
+
+/// The seed's single exact attempt: every row whose pattern the state
+/// satisfies is a candidate, **including** untagged rows (specificity 0), so
+/// an untagged row wins only when no tagged row matches. An untagged winner is
+/// reported as [`MatchKind::Default`]. Allocation-free.
+pub fn resolve_at_exact_state<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Option<Resolution> {
+    resolve_at_step(rows, state, 0).or_else(|| {
+        let mut default: Option<(usize, f32)> = None;
+        for (i, row) in rows.iter().enumerate() {
+            if row.pattern().is_empty() && default.is_none_or(|(_, w)| row.weight() > w) {
+                default = Some((i, row.weight()));
+            }
+        }
+        default.map(|(row, _)| Resolution { row, kind: MatchKind::Default, specificity: 0 })
+    })
+}
+
+/// One candidate in a [`ResolutionTrace`] attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TraceCandidate {
+    /// Row index.
+    pub row: usize,
+    /// Specificity over the compared dimensions.
+    pub specificity: u32,
+    /// Row weight.
+    pub weight: f32,
+}
+
+/// One attempt of a [`ResolutionTrace`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceAttempt {
+    /// 0 = exact, 1 ..= 5 fallback steps.
+    pub step: usize,
+    /// Dimensions ignored at this step.
+    pub relaxed: DimensionSet,
+    /// The state as compared (relaxed dimensions cleared).
+    pub state: StateTagSet,
+    /// Candidates, best first (the first is the winner of this attempt).
+    pub candidates: Vec<TraceCandidate>,
+}
+
+/// A step-by-step account of a resolution, for tools and error messages.
+/// Allocates; not for hot paths.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolutionTrace {
+    /// The attempts made, up to and including the one that matched.
+    pub attempts: Vec<TraceAttempt>,
+    /// Untagged rows, best first (weight, then order).
+    pub defaults: Vec<TraceCandidate>,
+    /// The final answer (same as [`resolve_best_match`]).
+    pub result: Option<Resolution>,
+}
+
+/// Explains [`resolve_best_match`]: which steps were tried, who the
+/// candidates were at each, and why the winner beat the runner-up.
+pub fn trace_resolution<R: TaggedRow>(rows: &[R], state: StateTagSet) -> ResolutionTrace {
+    let mut attempts = Vec::new();
+    for step in 0..=RELAX_STEP_COUNT {
+        let keep = &KEEP_MASKS[step];
+        let relaxed = relaxed_at(step);
+        let mut candidates: Vec<TraceCandidate> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.pattern().is_empty())
+            .filter(|(_, r)| r.pattern().without_all(relaxed).is_subset_of(&state))
+            .map(|(row, r)| TraceCandidate {
+                row,
+                specificity: masked_specificity(&r.pattern().masks(), keep),
+                weight: r.weight(),
+            })
+            .collect();
+        candidates.sort_by(|a, b| {
+            b.specificity
+                .cmp(&a.specificity)
+                .then(b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal))
+                .then(a.row.cmp(&b.row))
+        });
+        let found = !candidates.is_empty();
+        attempts.push(TraceAttempt { step, relaxed, state: state.without_all(relaxed), candidates });
+        if found {
+            break;
+        }
+    }
+    let mut defaults: Vec<TraceCandidate> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.pattern().is_empty())
+        .map(|(row, r)| TraceCandidate { row, specificity: 0, weight: r.weight() })
+        .collect();
+    defaults.sort_by(|a, b| {
+        b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal).then(a.row.cmp(&b.row))
+    });
+    ResolutionTrace { attempts, defaults, result: resolve_best_match(rows, state) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(text: &str) -> StateTagSet {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn seed_example_sprint_calm_wins_at_step_one() {
+        let rows = [(StateTagSet::EMPTY, 1.0), (t("locomotion=sprint mood=calm"), 1.0)];
+        let r = resolve_best_match(&rows, t("locomotion=sprint mood=alert")).unwrap();
+        assert_eq!(r.row, 1);
+        assert_eq!(r.kind, MatchKind::Fallback { step: 1 });
+        assert_eq!(r.specificity, 1);
+        assert_eq!(r.relaxed().to_string(), "mood");
+    }
+
+    #[test]
+    fn specificity_then_weight_then_order() {
+        let rows = [
+            (t("locomotion=walk"), 5.0),
+            (t("locomotion=walk posture=standing"), 1.0),
+            (t("locomotion=walk posture=crouching"), 9.0),
+            (t("locomotion=walk combat=aiming"), 2.0),
+            (t("locomotion=walk combat=aiming"), 2.0),
+        ];
+        let state = t("locomotion=walk posture=standing combat=aiming");
+        let r = resolve_best_match(&rows, state).unwrap();
+        assert_eq!((r.row, r.kind, r.specificity), (3, MatchKind::Exact, 2));
+    }
+
+    #[test]
+    fn untagged_is_last_resort_and_locomotion_is_never_relaxed() {
+        let rows = [(StateTagSet::EMPTY, 1.0), (t("locomotion=walk"), 1.0)];
+        let r = resolve_best_match(&rows, t("locomotion=sprint")).unwrap();
+        assert_eq!((r.row, r.kind, r.step()), (0, MatchKind::Default, None));
+        assert!(resolve_best_match(&rows[1..], t("locomotion=sprint")).is_none());
+        assert!(resolve_best_match::<(StateTagSet, f32)>(&[], t("locomotion=sprint")).is_none());
+    }
+
+    #[test]
+    fn exact_state_includes_untagged_rows() {
+        let rows = [(StateTagSet::EMPTY, 1.0), (t("locomotion=walk mood=calm"), 1.0)];
+        assert_eq!(resolve_at_exact_state(&rows, t("locomotion=walk")).unwrap().kind, MatchKind::Default);
+        assert_eq!(resolve_at_exact_state(&rows, t("locomotion=walk mood=calm")).unwrap().row, 1);
+        assert_eq!(resolve_at_step(&rows, t("locomotion=walk"), 1).unwrap().row, 1);
+    }
+
+    #[test]
+    fn trace_names_winner_and_runner_up() {
+        let rows = [(t("locomotion=run"), 1.0), (t("locomotion=run mood=calm"), 1.0), (StateTagSet::EMPTY, 1.0)];
+        let trace = trace_resolution(&rows, t("locomotion=run mood=calm"));
+        assert_eq!(trace.attempts.len(), 1);
+        assert_eq!(trace.attempts[0].candidates.iter().map(|c| c.row).collect::<Vec<_>>(), vec![1, 0]);
+        assert_eq!(trace.defaults.len(), 1);
+        assert_eq!(trace.result.unwrap().row, 1);
+    }
+}

@@ -1,0 +1,53 @@
+//! Rig policy: which IK behaviours the runtime generates from discovered
+//! bones, and how the procedural fallback feels (the seed's
+//! `RigPolicyDefinition`). Each policy is silently skipped when the rig lacks
+//! the bones it needs: a door with foot planting enabled is not a bug.
+
+/// IK and procedural-motion policy for one archetype.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigPolicy {
+    /// Unique id.
+    pub id: String,
+    /// Plant feet on the ground.
+    pub foot_plant: bool,
+    /// Turn the head towards a look target.
+    pub look_at: bool,
+    /// Keep the off hand on the weapon's grip.
+    pub hand_on_weapon: bool,
+    /// Put hands on ledge targets while climbing.
+    pub climb_hand: bool,
+    /// Normalised locomotion speed (0 ..= 1) at which foot planting has faded
+    /// out completely; fully engaged at rest.
+    pub foot_plant_blend_in_speed: f32,
+    /// Half-angle of the look-at cone, degrees (0 ..= 180).
+    pub look_at_fov_degrees: f32,
+    /// Allow procedural motion when no clip resolves.
+    pub allow_procedural_fallback: bool,
+    /// Idle breath frequency, Hz (`>= 0`).
+    pub breath_frequency: f32,
+    /// Idle breath amplitude, radians of spine-root pitch (`>= 0`).
+    pub breath_amplitude: f32,
+    /// Head bob amplitude during locomotion fallback, metres (`>= 0`).
+    pub head_bob_amplitude: f32,
+    /// Explicit role → bone name overrides (`("left_foot", "foot_l")`).
+    pub bone_overrides: Vec<(String, String)>,
+}
+
+impl Default for RigPolicy {
+    fn default() -> Self {
+        RigPolicy {
+            id: String::new(),
+            foot_plant: true,
+            look_at: true,
+            hand_on_weapon: true,
+            climb_hand: false,
+            foot_plant_blend_in_speed: 0.5,
+            look_at_fov_degrees: 70.0,
+            allow_procedural_fallback: true,
+            breath_frequency: 0.25,
+            breath_amplitude: 0.02,
+            head_bob_amplitude: 0.02,
+            bone_overrides: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Transition timing per dimension (the seed's `EntityStateGraphDefinition`).
+//!
+//! Selection lives in the resolver; what remains is *when* a change may take
+//! effect and how long it blends. Each dimension has a shipped default; a
+//! graph only authors the dimensions it wants to change.
+
+use crate::tags::StateDimension;
+
+/// What makes a change in a dimension take effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransitionTrigger {
+    /// As soon as the tags of the dimension change.
+    OnTagChange,
+    /// When gameplay sends an explicit event.
+    OnEvent,
+    /// When a float input crosses a threshold (with hysteresis).
+    OnInputThreshold,
+}
+
+impl TransitionTrigger {
+    /// `on_tag_change`, `on_event` or `on_input_threshold`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TransitionTrigger::OnTagChange => "on_tag_change",
+            TransitionTrigger::OnEvent => "on_event",
+            TransitionTrigger::OnInputThreshold => "on_input_threshold",
+        }
+    }
+    /// Parses the snake_case name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "on_tag_change" => TransitionTrigger::OnTagChange,
+            "on_event" => TransitionTrigger::OnEvent,
+            "on_input_threshold" => TransitionTrigger::OnInputThreshold,
+            _ => return None,
+        })
+    }
+}
+
+/// One transition rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TransitionPolicy {
+    /// The dimension it governs.
+    pub dimension: StateDimension,
+    /// Seconds a dimension must hold its value before another change in it
+    /// may take effect (`>= 0`); stops jitter when input hovers at a threshold.
+    pub min_hold_seconds: f32,
+    /// Blend duration in seconds (`>= 0`); 0 is an instant cut.
+    pub crossfade_seconds: f32,
+    /// What makes the change take effect.
+    pub trigger: TransitionTrigger,
+}
+
+impl TransitionPolicy {
+    /// The shipped default for `dimension`, exactly as the seed gives it.
+    /// The seed gives Mood no trigger; we choose `OnTagChange` (mood is a
+    /// slow, state-like condition, not an event) and cut with no crossfade.
+    pub const fn default_for(dimension: StateDimension) -> TransitionPolicy {
+        use StateDimension::*;
+        use TransitionTrigger::*;
+        let (hold, fade, trigger) = match dimension {
+            Locomotion => (0.05, 0.15, OnInputThreshold),
+            Posture => (0.30, 0.25, OnTagChange),
+            Combat => (0.15, 0.10, OnEvent),
+            Interaction => (0.10, 0.20, OnTagChange),
+            Reaction => (0.0, 0.05, OnEvent),
+            Mood => (0.50, 0.0, OnTagChange),
+        };
+        TransitionPolicy { dimension, min_hold_seconds: hold, crossfade_seconds: fade, trigger }
+    }
+
+    /// All six shipped defaults, in declaration order.
+    pub const DEFAULTS: [TransitionPolicy; 6] = [
+        TransitionPolicy::default_for(StateDimension::Locomotion),
+        TransitionPolicy::default_for(StateDimension::Posture),
+        TransitionPolicy::default_for(StateDimension::Combat),
+        TransitionPolicy::default_for(StateDimension::Interaction),
+        TransitionPolicy::default_for(StateDimension::Reaction),
+        TransitionPolicy::default_for(StateDimension::Mood),
+    ];
+}
+
+/// Per-dimension timing overrides (the seed's `EntityStateGraphDefinition`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateGraph {
+    /// Unique id.
+    pub id: String,
+    /// Authored overrides; at most one per dimension is meaningful (the first wins).
+    pub policies: Vec<TransitionPolicy>,
+}
+
+impl StateGraph {
+    /// The authored row for `dimension` if any, the shipped default otherwise.
+    pub fn resolve_policy(&self, dimension: StateDimension) -> TransitionPolicy {
+        self.policies
+            .iter()
+            .find(|p| p.dimension == dimension)
+            .copied()
+            .unwrap_or(TransitionPolicy::default_for(dimension))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_seed() {
+        let expect = [
+            (StateDimension::Locomotion, 0.05, 0.15, TransitionTrigger::OnInputThreshold),
+            (StateDimension::Posture, 0.30, 0.25, TransitionTrigger::OnTagChange),
+            (StateDimension::Combat, 0.15, 0.10, TransitionTrigger::OnEvent),
+            (StateDimension::Interaction, 0.10, 0.20, TransitionTrigger::OnTagChange),
+            (StateDimension::Reaction, 0.0, 0.05, TransitionTrigger::OnEvent),
+            (StateDimension::Mood, 0.50, 0.0, TransitionTrigger::OnTagChange),
+        ];
+        for (dim, hold, fade, trig) in expect {
+            let p = TransitionPolicy::default_for(dim);
+            assert_eq!((p.dimension, p.min_hold_seconds, p.crossfade_seconds, p.trigger), (dim, hold, fade, trig));
+            assert_eq!(TransitionPolicy::DEFAULTS[dim.index()], p);
+        }
+        let graph = StateGraph {
+            id: "boss".into(),
+            policies: vec![TransitionPolicy {
+                dimension: StateDimension::Posture,
+                min_hold_seconds: 1.0,
+                crossfade_seconds: 0.5,
+                trigger: TransitionTrigger::OnEvent,
+            }],
+        };
+        assert_eq!(graph.resolve_policy(StateDimension::Posture).min_hold_seconds, 1.0);
+        assert_eq!(graph.resolve_policy(StateDimension::Mood), TransitionPolicy::default_for(StateDimension::Mood));
+    }
+}

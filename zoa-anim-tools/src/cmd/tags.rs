@@ -1,0 +1,42 @@
+//! `zoa-anim tags`: the state-tag vocabulary, so authors can write state texts
+//! without reading the source.
+
+use std::process::ExitCode;
+
+use zoa_anim_core::fallback::RELAX_ORDER;
+use zoa_anim_core::StateDimension;
+
+use super::Format;
+
+/// Arguments of `zoa-anim tags`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Prints every dimension with its flags, and the fallback relax order.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.format {
+        Format::Json => {
+            let dims: serde_json::Map<String, serde_json::Value> = StateDimension::ALL
+                .iter()
+                .map(|d| (d.name().to_owned(), d.flags().map(|(n, _)| n).collect::<Vec<_>>().into()))
+                .collect();
+            let relax: Vec<&str> = RELAX_ORDER.iter().map(|d| d.name()).collect();
+            let out = serde_json::json!({ "dimensions": dims, "relax_order": relax });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        }
+        Format::Human => {
+            for d in StateDimension::ALL {
+                let flags: Vec<String> = d.flags().map(|(n, _)| n).collect();
+                println!("{:<12} {}", d.name(), flags.join(" | "));
+            }
+            let relax: Vec<&str> = RELAX_ORDER.iter().map(|d| d.name()).collect();
+            println!("\nfallback relaxes: {} (locomotion is never relaxed)", relax.join(" -> "));
+            println!("state text: locomotion=sprint posture=standing combat=armed_rifle|aiming mood=alert");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,42 @@
+//! `zoa-anim`: the command line that ties the ZOA crates together.
+//!
+//! Each subcommand lives in its own module under `cmd/` with an `Args`
+//! struct and a `run(args) -> anyhow::Result<ExitCode>` function.
+//!
+//! Exit codes (a contract for outside scripts): 0 success (warnings allowed),
+//! 1 the input has errors, 2 usage or IO failure.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Drive skeletal animation and sound by meaning: validate definition folders,
+/// inspect glTF files, resolve clip tables.
+#[derive(Debug, Parser)]
+#[command(name = "zoa-anim", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the state-tag vocabulary (dimensions, flags, relax order).
+    Tags(cmd::tags::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Tags(args) => cmd::tags::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
