@@ -281,7 +281,12 @@ mod tests {
         let grip = IKTargetId::from_static("left_hand_grip");
         let look = IKTargetId::from_static("look_target");
         let a = PoseSnapshot {
-            targets: vec![PoseTargetData { target: grip, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], weight: 1.0 }],
+            targets: vec![PoseTargetData {
+                target: grip,
+                position: [0.0; 3],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
             weight: 1.0,
         };
         let b = PoseSnapshot {

@@ -103,9 +103,10 @@ mod tests {
 
     #[test]
     fn relax_order_is_cumulative_and_never_touches_locomotion() {
-        let all: StateTagSet = "locomotion=run posture=crouching combat=aiming interaction=carrying reaction=hit mood=calm"
-            .parse()
-            .unwrap();
+        let all: StateTagSet =
+            "locomotion=run posture=crouching combat=aiming interaction=carrying reaction=hit mood=calm"
+                .parse()
+                .unwrap();
         let chain: Vec<_> = walk(all).collect();
         let expected = [
             "locomotion=run posture=crouching combat=aiming interaction=carrying reaction=hit",

@@ -9,9 +9,9 @@
 use std::collections::HashSet;
 use std::hash::Hash;
 
+use crate::CoreError;
 use crate::resolver::TaggedRow;
 use crate::tags::StateTagSet;
-use crate::CoreError;
 
 /// Deepest chain accepted (child plus 15 ancestors). Deeper chains are an
 /// authoring error, reported instead of walked.
@@ -73,15 +73,10 @@ pub fn ancestry<'a, P: Inheritable>(
             return Err(CoreError::InheritanceCycle { chain: names });
         }
         if chain.len() >= MAX_INHERITANCE_DEPTH {
-            return Err(CoreError::InheritanceTooDeep {
-                start: start.id().to_owned(),
-                limit: MAX_INHERITANCE_DEPTH,
-            });
+            return Err(CoreError::InheritanceTooDeep { start: start.id().to_owned(), limit: MAX_INHERITANCE_DEPTH });
         }
-        let parent = lookup(parent_id).ok_or_else(|| CoreError::MissingParent {
-            child: current.id().to_owned(),
-            parent: parent_id.to_owned(),
-        })?;
+        let parent = lookup(parent_id)
+            .ok_or_else(|| CoreError::MissingParent { child: current.id().to_owned(), parent: parent_id.to_owned() })?;
         visited.push(parent.id());
         chain.push(parent);
         current = parent;

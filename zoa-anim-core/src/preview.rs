@@ -61,9 +61,6 @@ pub struct PreviewPreset {
 impl PreviewPreset {
     /// Total scripted time (sum of waits), seconds.
     pub fn duration(&self) -> f32 {
-        self.steps
-            .iter()
-            .map(|s| if let PreviewStep::Wait { seconds } = s { *seconds } else { 0.0 })
-            .sum()
+        self.steps.iter().map(|s| if let PreviewStep::Wait { seconds } = s { *seconds } else { 0.0 }).sum()
     }
 }

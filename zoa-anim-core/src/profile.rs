@@ -2,9 +2,7 @@
 
 use crate::inheritance::Inheritable;
 use crate::resolver::TaggedRow;
-use crate::tags::{
-    CombatTag, InteractionTag, LocomotionTag, MoodTag, PostureTag, ReactionTag, StateTagSet,
-};
+use crate::tags::{CombatTag, InteractionTag, LocomotionTag, MoodTag, PostureTag, ReactionTag, StateTagSet};
 
 /// One row of a clip table: a required pattern (six masks), the clip, and how
 /// to play it.

@@ -34,7 +34,7 @@
 //! equivalent to trying step 0, 1, … 5 in turn (a property test checks it
 //! against that literal walk) and allocates nothing.
 
-use crate::fallback::{relaxed_at, RELAX_STEP_COUNT};
+use crate::fallback::{RELAX_STEP_COUNT, relaxed_at};
 use crate::tags::{DimensionSet, StateTagSet};
 
 /// A row of a tagged table: a required pattern and a tie-breaking weight.
@@ -359,9 +359,8 @@ pub fn trace_resolution<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Resolut
         .filter(|(_, r)| r.pattern().is_empty())
         .map(|(row, r)| TraceCandidate { row, specificity: 0, weight: r.weight() })
         .collect();
-    defaults.sort_by(|a, b| {
-        b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal).then(a.row.cmp(&b.row))
-    });
+    defaults
+        .sort_by(|a, b| b.weight.partial_cmp(&a.weight).unwrap_or(std::cmp::Ordering::Equal).then(a.row.cmp(&b.row)));
     ResolutionTrace { attempts, defaults, result: resolve_best_match(rows, state) }
 }
 

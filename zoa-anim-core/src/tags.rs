@@ -231,10 +231,7 @@ impl StateDimension {
     /// Every flag of this dimension as `(snake_case name, bit)`, in bit order.
     pub fn flags(self) -> impl Iterator<Item = (String, u32)> {
         fn names<F: bitflags::Flags<Bits = u32>>() -> Vec<(String, u32)> {
-            F::FLAGS
-                .iter()
-                .map(|f| (f.name().to_ascii_lowercase(), f.value().bits()))
-                .collect()
+            F::FLAGS.iter().map(|f| (f.name().to_ascii_lowercase(), f.value().bits())).collect()
         }
         let v = match self {
             StateDimension::Locomotion => names::<LocomotionTag>(),
@@ -262,14 +259,11 @@ impl StateDimension {
     /// Looks a flag up by name (snake_case, upper case or CamelCase).
     pub fn parse_flag(self, name: &str) -> Result<u32, CoreError> {
         let wanted = normalize_name(name);
-        self.flags()
-            .find(|(n, _)| *n == wanted)
-            .map(|(_, bit)| bit)
-            .ok_or_else(|| CoreError::UnknownTag {
-                dimension: self.name(),
-                name: name.to_owned(),
-                valid: self.flags().map(|(n, _)| n).collect::<Vec<_>>().join(", "),
-            })
+        self.flags().find(|(n, _)| *n == wanted).map(|(_, bit)| bit).ok_or_else(|| CoreError::UnknownTag {
+            dimension: self.name(),
+            name: name.to_owned(),
+            valid: self.flags().map(|(n, _)| n).collect::<Vec<_>>().join(", "),
+        })
     }
 }
 
@@ -283,13 +277,10 @@ impl FromStr for StateDimension {
     type Err = CoreError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wanted = normalize_name(s);
-        StateDimension::ALL
-            .into_iter()
-            .find(|d| d.name() == wanted)
-            .ok_or_else(|| CoreError::UnknownDimension {
-                name: s.to_owned(),
-                valid: StateDimension::ALL.map(|d| d.name()).join(", "),
-            })
+        StateDimension::ALL.into_iter().find(|d| d.name() == wanted).ok_or_else(|| CoreError::UnknownDimension {
+            name: s.to_owned(),
+            valid: StateDimension::ALL.map(|d| d.name()).join(", "),
+        })
     }
 }
 
@@ -398,14 +389,7 @@ impl StateTagSet {
         mood: MoodTag,
     ) -> Self {
         StateTagSet {
-            masks: [
-                locomotion.bits(),
-                posture.bits(),
-                combat.bits(),
-                interaction.bits(),
-                reaction.bits(),
-                mood.bits(),
-            ],
+            masks: [locomotion.bits(), posture.bits(), combat.bits(), interaction.bits(), reaction.bits(), mood.bits()],
         }
     }
 
@@ -473,8 +457,7 @@ impl StateTagSet {
     pub const fn is_subset_of(&self, superset: &StateTagSet) -> bool {
         let a = self.masks;
         let b = superset.masks;
-        ((a[0] & !b[0]) | (a[1] & !b[1]) | (a[2] & !b[2]) | (a[3] & !b[3]) | (a[4] & !b[4]) | (a[5] & !b[5]))
-            == 0
+        ((a[0] & !b[0]) | (a[1] & !b[1]) | (a[2] & !b[2]) | (a[3] & !b[3]) | (a[4] & !b[4]) | (a[5] & !b[5])) == 0
     }
 
     /// Count of asserted bits over all dimensions: the primary sort key of
@@ -617,10 +600,7 @@ impl StateTagSet {
             let mut bits = 0;
             for flag in flags_text.split(['|', ',', '+']) {
                 if flag.is_empty() {
-                    return Err(CoreError::MalformedTags {
-                        text: token.to_owned(),
-                        reason: "empty flag name",
-                    });
+                    return Err(CoreError::MalformedTags { text: token.to_owned(), reason: "empty flag name" });
                 }
                 if flag.eq_ignore_ascii_case("none") {
                     continue;

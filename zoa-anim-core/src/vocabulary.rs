@@ -219,15 +219,40 @@ mod tests {
         let ids: HashSet<_> = DefaultBindings::ALL.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids.len(), DefaultBindings::ALL.len());
         for seed_id in [
-            "fire", "reload", "equip", "holster", "jump", "land", "dodge", "hit", "is_grounded", "is_aiming",
-            "is_reloading", "is_crouching", "is_first_person", "speed", "move_x", "move_y", "lean", "aim_weight",
-            "ground_slope", "posture",
+            "fire",
+            "reload",
+            "equip",
+            "holster",
+            "jump",
+            "land",
+            "dodge",
+            "hit",
+            "is_grounded",
+            "is_aiming",
+            "is_reloading",
+            "is_crouching",
+            "is_first_person",
+            "speed",
+            "move_x",
+            "move_y",
+            "lean",
+            "aim_weight",
+            "ground_slope",
+            "posture",
         ] {
             assert!(ids.contains(seed_id), "{seed_id}");
         }
         let slots: HashSet<_> = DefaultSlots::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(slots.len(), DefaultSlots::ALL.len());
-        for seed_slot in ["equip_two_hand", "reload_magazine", "reload_shell", "reload_bolt", "fire_single", "fire_burst", "fire_auto"] {
+        for seed_slot in [
+            "equip_two_hand",
+            "reload_magazine",
+            "reload_shell",
+            "reload_bolt",
+            "fire_single",
+            "fire_burst",
+            "fire_auto",
+        ] {
             assert!(slots.contains(seed_slot), "{seed_slot}");
         }
         assert_eq!(DefaultSlots::ALL.iter().filter(|s| s.as_str().starts_with("stance_")).count(), 4);

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use zoa_anim_core::fallback::RELAX_ORDER;
 use zoa_anim_core::StateDimension;
+use zoa_anim_core::fallback::RELAX_ORDER;
 
 use super::Format;
 
