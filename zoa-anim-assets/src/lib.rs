@@ -1,0 +1,10 @@
+//! # zoa-anim-assets
+//!
+//! Turns files into `zoa-anim-core` types: glTF 2.0 skeletons and clips, and
+//! folders of TOML definitions with diagnostics that name file, line, column
+//! and field.
+//!
+//! **Key design decision:** the raw forms (serde structs, glTF JSON) never
+//! leave this crate. Loading is check-then-convert (the ozz `Raw*` → builder
+//! pattern): every file is checked in full and every problem reported at
+//! once, and only data that passed becomes a validated core type.
