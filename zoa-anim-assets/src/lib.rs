@@ -8,3 +8,8 @@
 //! leave this crate. Loading is check-then-convert (the ozz `Raw*` → builder
 //! pattern): every file is checked in full and every problem reported at
 //! once, and only data that passed becomes a validated core type.
+
+mod error;
+pub mod gltf;
+
+pub use error::{AssetError, GltfProblem, MAX_REPORTED_PROBLEMS};

@@ -1,0 +1,329 @@
+//! Animations → [`Clip`]s.
+//!
+//! Each translation / rotation / scale channel becomes one core [`Track`]
+//! keyed by node index and node name, values copied in glTF layout
+//! (CUBICSPLINE keeps in-tangent, value, out-tangent per key). Morph-weight
+//! channels are reported in the warnings and skipped. Times are kept as
+//! authored: a clip that starts after 0 still starts there.
+
+use std::borrow::Cow;
+
+use gltf::json;
+use gltf::json::accessor::{ComponentType, Type};
+use gltf::json::animation::{Interpolation as JsonInterpolation, Property};
+use gltf::json::validation::Checked;
+use zoa_anim_core::{Clip, Interpolation, Track, TrackProperty};
+
+use super::accessor::{self, Layout};
+use super::{Problems, animation_label, node_label};
+use crate::AssetError;
+
+/// A channel that passed its checks.
+#[derive(Debug)]
+pub(crate) struct ChannelPlan {
+    index: usize,
+    node: usize,
+    /// `None` for a morph-weight channel (skipped; only its times are read).
+    property: Option<TrackProperty>,
+    interpolation: Interpolation,
+    input: Layout,
+    output: Option<Layout>,
+}
+
+/// An animation that passed its checks.
+#[derive(Debug, Default)]
+pub(crate) struct AnimPlan {
+    channels: Vec<ChannelPlan>,
+    source_channels: usize,
+}
+
+impl AnimPlan {
+    /// Every accessor this animation reads.
+    pub(crate) fn layouts(&self) -> impl Iterator<Item = &Layout> {
+        self.channels.iter().flat_map(|c| std::iter::once(&c.input).chain(c.output.as_ref()))
+    }
+}
+
+/// Result of [`build`].
+#[derive(Debug)]
+pub(crate) struct Built {
+    pub clips: Vec<Clip>,
+    pub channel_counts: Vec<usize>,
+    pub time_ranges: Vec<(f32, f32)>,
+}
+
+fn describe(l: &Layout) -> String {
+    let normalized = if l.normalized && l.component != ComponentType::F32 { " normalized" } else { "" };
+    format!("{} {}{normalized}", accessor::type_name(l.kind), accessor::component_name(l.component))
+}
+
+/// Checks every channel: sampler, target node and path exist; input is
+/// SCALAR float; output type per path (rotation VEC4 float or normalized
+/// 8/16-bit integers, translation and scale VEC3 float); output count matches
+/// the input count (three times for CUBICSPLINE); each target used once.
+pub(crate) fn plan(root: &json::Root, problems: &mut Problems) -> Vec<AnimPlan> {
+    let mut plans = Vec::with_capacity(root.animations.len());
+    for (a, anim) in root.animations.iter().enumerate() {
+        let mut plan =
+            AnimPlan { channels: Vec::with_capacity(anim.channels.len()), source_channels: anim.channels.len() };
+        let mut targets: Vec<(usize, Property)> = Vec::with_capacity(anim.channels.len());
+        for (c, channel) in anim.channels.iter().enumerate() {
+            let element = || format!("{} channel {c}", animation_label(root, a));
+            let s = channel.sampler.value();
+            let Some(sampler) = anim.samplers.get(s) else {
+                problems.push(element(), format!("sampler {s} does not exist ({} samplers)", anim.samplers.len()));
+                continue;
+            };
+            let node = channel.target.node.value();
+            if node >= root.nodes.len() {
+                problems.push(element(), format!("target node {node} does not exist ({} nodes)", root.nodes.len()));
+                continue;
+            }
+            let path = match channel.target.path {
+                Checked::Valid(p) => p,
+                Checked::Invalid => {
+                    problems.push(element(), "target path is not one of translation, rotation, scale, weights");
+                    continue;
+                }
+            };
+            if targets.contains(&(node, path)) {
+                problems.push(
+                    element(),
+                    format!("{} animates the same property as an earlier channel", node_label(root, node)),
+                );
+                continue;
+            }
+            targets.push((node, path));
+            let interpolation = match sampler.interpolation {
+                Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
+                Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
+                Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
+                Checked::Invalid => {
+                    problems
+                        .push(element(), format!("sampler {s} interpolation is not one of LINEAR, STEP, CUBICSPLINE"));
+                    continue;
+                }
+            };
+            let input = match accessor::layout(root, sampler.input.value()) {
+                Ok(l) => l,
+                Err(reason) => {
+                    problems.push(element(), format!("sampler {s} input: {reason}"));
+                    continue;
+                }
+            };
+            if input.kind != Type::Scalar || input.component != ComponentType::F32 {
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler {s} input accessor {} is {}, expected SCALAR FLOAT (5126)",
+                        input.index,
+                        describe(&input)
+                    ),
+                );
+                continue;
+            }
+            let property = match path {
+                Property::Translation => TrackProperty::Translation,
+                Property::Rotation => TrackProperty::Rotation,
+                Property::Scale => TrackProperty::Scale,
+                Property::MorphTargetWeights => {
+                    plan.channels.push(ChannelPlan {
+                        index: c,
+                        node,
+                        property: None,
+                        interpolation,
+                        input,
+                        output: None,
+                    });
+                    continue;
+                }
+            };
+            let output = match accessor::layout(root, sampler.output.value()) {
+                Ok(l) => l,
+                Err(reason) => {
+                    problems.push(element(), format!("sampler {s} output: {reason}"));
+                    continue;
+                }
+            };
+            let type_ok = match property {
+                TrackProperty::Rotation => {
+                    output.kind == Type::Vec4
+                        && (output.component == ComponentType::F32
+                            || (output.normalized
+                                && matches!(
+                                    output.component,
+                                    ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16
+                                )))
+                }
+                TrackProperty::Translation | TrackProperty::Scale => {
+                    output.kind == Type::Vec3 && output.component == ComponentType::F32
+                }
+            };
+            if !type_ok {
+                let expected = match property {
+                    TrackProperty::Rotation => "VEC4 FLOAT, or VEC4 normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
+                    _ => "VEC3 FLOAT (5126)",
+                };
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler {s} output accessor {} is {} but a {} channel needs {expected}",
+                        output.index,
+                        describe(&output),
+                        property.name()
+                    ),
+                );
+                continue;
+            }
+            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+            if interpolation == Interpolation::CubicSpline && input.count < 2 {
+                problems.push(
+                    element(),
+                    format!("sampler {s} is CUBICSPLINE with {} key(s); at least 2 are needed", input.count),
+                );
+                continue;
+            }
+            if output.count != input.count.saturating_mul(per_key) {
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler {s} output accessor {} has {} elements for {} keys (expected {})",
+                        output.index,
+                        output.count,
+                        input.count,
+                        input.count.saturating_mul(per_key)
+                    ),
+                );
+                continue;
+            }
+            plan.channels.push(ChannelPlan {
+                index: c,
+                node,
+                property: Some(property),
+                interpolation,
+                input,
+                output: Some(output),
+            });
+        }
+        plans.push(plan);
+    }
+    plans
+}
+
+/// Reads and checks key data (finite, non-negative, non-decreasing times;
+/// finite values) and builds the clips. Only called when every check passed.
+pub(crate) fn build(
+    root: &json::Root,
+    plans: &[AnimPlan],
+    buffers: &[Cow<'_, [u8]>],
+    file: &str,
+    problems: &mut Problems,
+    warnings: &mut Vec<String>,
+) -> Result<Built, AssetError> {
+    let mut built = Built {
+        clips: Vec::with_capacity(plans.len()),
+        channel_counts: Vec::with_capacity(plans.len()),
+        time_ranges: Vec::with_capacity(plans.len()),
+    };
+    for (a, plan) in plans.iter().enumerate() {
+        let label = animation_label(root, a);
+        let mut tracks = Vec::with_capacity(plan.channels.len());
+        let (mut start, mut end) = (f32::INFINITY, f32::NEG_INFINITY);
+        for ch in &plan.channels {
+            let element = || format!("{label} channel {}", ch.index);
+            let times = match accessor::read_f32(&ch.input, buffers) {
+                Ok(t) => t,
+                Err(reason) => {
+                    problems.push(element(), format!("sampler input: {reason}"));
+                    continue;
+                }
+            };
+            if let Some(k) = times.iter().position(|t| !t.is_finite() || *t < 0.0) {
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler input accessor {} has key time {} at key {k} (times must be finite and >= 0)",
+                        ch.input.index, times[k]
+                    ),
+                );
+                continue;
+            }
+            if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler input accessor {} has decreasing key times at key {} ({} after {})",
+                        ch.input.index,
+                        k + 1,
+                        times[k + 1],
+                        times[k]
+                    ),
+                );
+                continue;
+            }
+            if let (Some(&first), Some(&last)) = (times.first(), times.last()) {
+                start = start.min(first);
+                end = end.max(last);
+            }
+            let (Some(property), Some(output)) = (ch.property, &ch.output) else {
+                warnings.push(format!(
+                    "{}: {label} channel {}: morph-target weights channel on {} skipped",
+                    file,
+                    ch.index,
+                    node_label(root, ch.node)
+                ));
+                continue;
+            };
+            let values = match accessor::read_f32(output, buffers) {
+                Ok(v) => v,
+                Err(reason) => {
+                    problems.push(element(), format!("sampler output: {reason}"));
+                    continue;
+                }
+            };
+            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                let c = property.components();
+                problems.push(
+                    element(),
+                    format!(
+                        "sampler output accessor {} has a non-finite value {} at element {} component {}",
+                        output.index,
+                        values[i],
+                        i / c,
+                        i % c
+                    ),
+                );
+                continue;
+            }
+            if root.nodes.get(ch.node).is_some_and(|n| n.matrix.is_some()) {
+                warnings.push(format!(
+                    "{file}: {label} channel {}: {} has a matrix; glTF requires TRS on animated nodes, the \
+                     decomposed matrix is used as rest pose",
+                    ch.index,
+                    node_label(root, ch.node)
+                ));
+            }
+            tracks.push(Track {
+                node: ch.node as u32,
+                node_name: root.nodes.get(ch.node).and_then(|n| n.name.clone()),
+                property,
+                interpolation: ch.interpolation,
+                times,
+                values,
+            });
+        }
+        if !problems.is_empty() {
+            continue;
+        }
+        let name = root.animations[a].name.clone().unwrap_or_else(|| format!("animation{a}"));
+        let clip = Clip::new(name, tracks).map_err(|source| AssetError::InvalidData {
+            file: file.to_owned(),
+            element: label.clone(),
+            source,
+        })?;
+        built.clips.push(clip);
+        built.channel_counts.push(plan.source_channels);
+        built.time_ranges.push(if start <= end { (start, end) } else { (0.0, 0.0) });
+    }
+    Ok(built)
+}
