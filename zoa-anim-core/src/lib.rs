@@ -26,11 +26,14 @@
 
 pub mod bindings;
 pub mod clip;
+pub mod clip_asset;
 pub mod contracts;
 mod error;
 pub mod fallback;
+pub mod graph;
 pub mod ids;
 pub mod inheritance;
+pub mod player_set;
 pub mod preview;
 pub mod profile;
 pub mod resolver;
@@ -46,8 +49,11 @@ pub use bindings::{
     BindingProfileBuilder,
 };
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
+pub use clip_asset::{AnimationSelector, ClipAsset, ClipNotify};
 pub use error::CoreError;
+pub use graph::AnimationGraph;
 pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, SoundEventId, StanceId};
+pub use player_set::{PlayerProfileEntry, PlayerProfileSet, PlayerProfileType};
 pub use profile::{AnimationProfile, NoMatchPolicy, TaggedClipEntry};
 pub use rig::RigPolicy;
 pub use skeleton::{Joint, Skeleton, Transform};

@@ -1,0 +1,82 @@
+//! Clip assets (seed 003's `.wanim`): one animation of one source model,
+//! with a baked rate, a loop hint and named notifies.
+//!
+//! The keyframes stay in the source model; the asset holds only what an
+//! author edits. A clip asset's id is the name graph states, clip tables and
+//! slots refer to it by.
+
+/// Which animation of the source model a clip asset cuts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum AnimationSelector {
+    /// By animation name (`walk`).
+    Name(String),
+    /// By index in the model's `animations` array (unnamed animations).
+    Index(u32),
+}
+
+impl std::fmt::Display for AnimationSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnimationSelector::Name(n) => f.write_str(n),
+            AnimationSelector::Index(i) => write!(f, "#{i}"),
+        }
+    }
+}
+
+/// A named time inside a clip that fires an event when playback crosses it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipNotify {
+    /// Event name delivered to gameplay (`Footstep`, `Hit`); non-empty.
+    pub name: String,
+    /// Seconds from the start of the clip (`>= 0`, finite; at most the clip duration when known).
+    pub time: f32,
+}
+
+/// A clip asset (seed 003's `.wanim`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipAsset {
+    /// Unique id: the clip name referenced by graphs, tables and slots.
+    pub id: String,
+    /// Source model path, relative to the definition folder (`/` separated).
+    pub source: String,
+    /// Which animation of the source.
+    pub animation: AnimationSelector,
+    /// Speed multiplier baked into the clip (`> 0`, default 1).
+    pub rate: f32,
+    /// What a graph state starts with when this clip is assigned (default `true`).
+    pub loop_hint: bool,
+    /// Notifies sorted by time (stable for equal times, so authoring order breaks ties).
+    pub notifies: Vec<ClipNotify>,
+}
+
+impl ClipAsset {
+    /// Notifies whose time lies in `(from, to]` seconds, for a clock that did
+    /// not wrap; callers split a wrapping interval in two. Allocation-free.
+    pub fn notifies_between(&self, from: f32, to: f32) -> impl Iterator<Item = &ClipNotify> {
+        self.notifies.iter().filter(move |n| n.time > from && n.time <= to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notifies_between_is_half_open() {
+        let clip = ClipAsset {
+            id: "walk".into(),
+            source: "models/humanoid.glb".into(),
+            animation: AnimationSelector::Name("walk".into()),
+            rate: 1.0,
+            loop_hint: true,
+            notifies: vec![
+                ClipNotify { name: "Footstep".into(), time: 0.35 },
+                ClipNotify { name: "Footstep".into(), time: 0.82 },
+            ],
+        };
+        assert_eq!(clip.notifies_between(0.0, 0.35).count(), 1);
+        assert_eq!(clip.notifies_between(0.35, 0.9).count(), 1);
+        assert_eq!(clip.notifies_between(0.9, 1.0).count(), 0);
+        assert_eq!(AnimationSelector::Index(2).to_string(), "#2");
+    }
+}

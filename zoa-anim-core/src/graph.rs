@@ -1,0 +1,532 @@
+//! Animation graphs: a parameter-driven state machine over clips and blend
+//! trees (seed 003's `.wanimgraph`, with seed 002's per-state metadata).
+//!
+//! This is the validated data; evaluation lives in `zoa-anim-runtime`.
+//!
+//! # Terminology
+//! - **Parameter**: a named graph variable (float, int, bool or trigger) with
+//!   a default. Instances keep their own values.
+//! - **Layer**: a composition layer with its own current state. Layer 0 is the
+//!   base layer (always present, named `base`); further layers compose on top
+//!   in order, with a weight, a blend mode (override or additive) and an
+//!   optional bone mask.
+//! - **State**: what a layer plays while it is current: one clip, or a blend
+//!   tree (1D, 2D or direct) over several clips.
+//! - **Transition**: an edge from a state (or from **any** state of the target's
+//!   layer) to a state, taken when its conditions all hold and its exit time
+//!   (if any) has been reached. Transitions are tried in authoring order.
+//!
+//! ```text
+//!   layer "base"   (entry: locomotion)
+//!     [any] --jump--> [jump_start] --exit 1.0--> [fall] --is_grounded--> [land] --exit 0.9--> [locomotion]
+//!   layer "upper_body" (override, mask: Spine2 subtree, weight 1)
+//!     [upper_idle] <--is_aiming is false-- [aim] --fire--> [recoil (additive)]
+//! ```
+//!
+//! Indices (`StateIndex`, `ParameterIndex`, layer `usize`) refer into the
+//! graph's own vectors; names are kept for tools and messages.
+
+use std::fmt;
+
+/// Index of a state in [`AnimationGraph::states`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateIndex(pub u16);
+
+impl StateIndex {
+    /// As a `usize` for indexing.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of a parameter in [`AnimationGraph::parameters`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ParameterIndex(pub u16);
+
+impl ParameterIndex {
+    /// As a `usize` for indexing.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A parameter's kind together with its default value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ParameterDefault {
+    /// Float, default value (finite).
+    Float(f32),
+    /// Int, default value.
+    Int(i32),
+    /// Bool, default value.
+    Bool(bool),
+    /// Trigger: starts unset; set by a script, consumed by the first transition it fires.
+    Trigger,
+}
+
+impl ParameterDefault {
+    /// `float`, `int`, `bool` or `trigger`.
+    pub const fn type_name(&self) -> &'static str {
+        match self {
+            ParameterDefault::Float(_) => "float",
+            ParameterDefault::Int(_) => "int",
+            ParameterDefault::Bool(_) => "bool",
+            ParameterDefault::Trigger => "trigger",
+        }
+    }
+    /// Whether the parameter is a number (float or int).
+    pub const fn is_number(&self) -> bool {
+        matches!(self, ParameterDefault::Float(_) | ParameterDefault::Int(_))
+    }
+}
+
+/// One graph parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphParameter {
+    /// Name scripts and bindings set it by (unique in the graph).
+    pub name: String,
+    /// Kind and default.
+    pub default: ParameterDefault,
+}
+
+/// How a layer or state composes onto the layers below (seed 002 `blendMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BlendMode {
+    /// Replaces the pose below, weighted.
+    #[default]
+    Override,
+    /// Adds its difference from its own first frame to the pose below.
+    Additive,
+}
+
+impl BlendMode {
+    /// `override` or `additive`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BlendMode::Override => "override",
+            BlendMode::Additive => "additive",
+        }
+    }
+    /// Parses the lowercase name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "override" => Some(BlendMode::Override),
+            "additive" => Some(BlendMode::Additive),
+            _ => None,
+        }
+    }
+}
+
+/// Include/exclude filter over bone subtrees (seed 002 `boneMask`).
+///
+/// A bone is kept when it lies in the subtree of an `include` root (or
+/// `include` is empty) and not in the subtree of an `exclude` root.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoneMask {
+    /// Bone names whose complete descendant subtrees are retained (empty = all).
+    pub include: Vec<String>,
+    /// Bone names whose complete descendant subtrees are removed.
+    pub exclude: Vec<String>,
+}
+
+/// Entry blend timing (seed 002 `crossfade`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Crossfade {
+    /// Seconds to blend from the previous clip into this state on entry (`>= 0`, default 0 = instant).
+    pub duration: f32,
+    /// Warp time scales across the blend so differing clip lengths line up (default false).
+    pub warp: bool,
+}
+
+/// Blend tree flavour (seed 002 `blendTree.type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlendTreeKind {
+    /// Linear interpolation between the two children bracketing the parameter (≥ 2 children).
+    OneD,
+    /// Inverse-distance weights by `(parameter, parameter_y)` position (≥ 1 child).
+    TwoD,
+    /// Each child has an explicit weight, normalized to sum to 1 (≥ 1 child).
+    Direct,
+}
+
+impl BlendTreeKind {
+    /// `1D`, `2D` or `direct`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BlendTreeKind::OneD => "1D",
+            BlendTreeKind::TwoD => "2D",
+            BlendTreeKind::Direct => "direct",
+        }
+    }
+}
+
+/// One child of a blend tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlendChild {
+    /// Clip reference.
+    pub clip: String,
+    /// Position on the primary axis (1D and 2D; 0 for direct trees).
+    pub threshold: f32,
+    /// Position on the secondary axis (2D only).
+    pub threshold_y: Option<f32>,
+    /// Explicit weight (direct trees: required, `>= 0`; ignored by 1D/2D).
+    pub weight: Option<f32>,
+}
+
+/// Several clips blended by live parameters on one shared normalized clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlendTree {
+    /// Flavour.
+    pub kind: BlendTreeKind,
+    /// Primary axis parameter (a number parameter; `None` only for direct trees).
+    pub parameter: Option<ParameterIndex>,
+    /// Secondary axis parameter (2D only).
+    pub parameter_y: Option<ParameterIndex>,
+    /// Children; for 1D trees sorted by threshold (stable).
+    pub children: Vec<BlendChild>,
+}
+
+/// What a state plays.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Motion {
+    /// A single clip reference.
+    Clip(String),
+    /// A blend tree.
+    BlendTree(BlendTree),
+}
+
+/// One state (seed 002 `StateAnimationMeta`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphState {
+    /// Name (unique in the graph).
+    pub name: String,
+    /// Layer index into [`AnimationGraph::layers`] (0 = base).
+    pub layer: usize,
+    /// What it plays.
+    pub motion: Motion,
+    /// Loop (default: the clip asset's loop hint, else `true`) vs play once and hold the last frame.
+    pub looping: bool,
+    /// Playback speed multiplier (`> 0`, default 1).
+    pub speed: f32,
+    /// Entry blend timing.
+    pub crossfade: Crossfade,
+    /// Weight multiplier `0 ..= 1`; `None` = the layer's weight.
+    pub weight: Option<f32>,
+    /// Blend mode; `None` = the layer's.
+    pub blend_mode: Option<BlendMode>,
+    /// Bone mask applied to every track of this state; `None` = the layer's.
+    pub bone_mask: Option<BoneMask>,
+}
+
+/// A composition layer with its own current state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphLayer {
+    /// Name (`base` for layer 0).
+    pub name: String,
+    /// State the layer starts in.
+    pub entry: StateIndex,
+    /// Layer weight `0 ..= 1` (default 1).
+    pub weight: f32,
+    /// How the layer composes onto the layers below (default override).
+    pub blend_mode: BlendMode,
+    /// Bone mask of the layer (default none = every bone).
+    pub bone_mask: Option<BoneMask>,
+}
+
+/// Numeric comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+}
+
+impl CompareOp {
+    /// The operator's text.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "!=",
+            CompareOp::Lt => "<",
+            CompareOp::Gt => ">",
+            CompareOp::Le => "<=",
+            CompareOp::Ge => ">=",
+        }
+    }
+    /// Parses the operator's text.
+    pub fn from_symbol(s: &str) -> Option<Self> {
+        Some(match s {
+            "==" => CompareOp::Eq,
+            "!=" => CompareOp::Ne,
+            "<" => CompareOp::Lt,
+            ">" => CompareOp::Gt,
+            "<=" => CompareOp::Le,
+            ">=" => CompareOp::Ge,
+            _ => return None,
+        })
+    }
+    /// Applies the operator.
+    #[inline]
+    pub fn compare<T: PartialOrd>(self, lhs: T, rhs: T) -> bool {
+        match self {
+            CompareOp::Eq => lhs == rhs,
+            CompareOp::Ne => lhs != rhs,
+            CompareOp::Lt => lhs < rhs,
+            CompareOp::Gt => lhs > rhs,
+            CompareOp::Le => lhs <= rhs,
+            CompareOp::Ge => lhs >= rhs,
+        }
+    }
+}
+
+/// What a condition tests about its parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ConditionTest {
+    /// Float parameter compared with a constant.
+    CompareFloat(CompareOp, f32),
+    /// Int parameter compared with a constant.
+    CompareInt(CompareOp, i32),
+    /// Bool parameter is true.
+    IsTrue,
+    /// Bool parameter is false.
+    IsFalse,
+    /// Trigger parameter is set (firing the transition consumes it).
+    Triggered,
+}
+
+/// One transition condition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Condition {
+    /// The parameter tested.
+    pub parameter: ParameterIndex,
+    /// The test.
+    pub test: ConditionTest,
+}
+
+/// Where a transition may start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransitionSource {
+    /// From whichever state of the target's layer is playing, never into itself.
+    Any,
+    /// From one state.
+    State(StateIndex),
+}
+
+/// Which transitions may interrupt a transition under way (Unity's interruption source).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Interruption {
+    /// Nothing interrupts it (seed 003 behaviour).
+    #[default]
+    None,
+    /// Transitions leaving the current (source) state may interrupt it.
+    Current,
+    /// Transitions leaving the next (target) state may interrupt it.
+    Next,
+}
+
+impl Interruption {
+    /// `none`, `current` or `next`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Interruption::None => "none",
+            Interruption::Current => "current",
+            Interruption::Next => "next",
+        }
+    }
+    /// Parses the lowercase name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "none" => Interruption::None,
+            "current" => Interruption::Current,
+            "next" => Interruption::Next,
+            _ => return None,
+        })
+    }
+}
+
+/// How the outgoing pose is blended away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TransitionMode {
+    /// Evaluate both states and cross-fade (default).
+    #[default]
+    Crossfade,
+    /// Evaluate only the target; decay the offset from the last output (Bollo, GDC 2018).
+    Inertialize,
+}
+
+impl TransitionMode {
+    /// `crossfade` or `inertialize`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TransitionMode::Crossfade => "crossfade",
+            TransitionMode::Inertialize => "inertialize",
+        }
+    }
+    /// Parses the lowercase name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "crossfade" => TransitionMode::Crossfade,
+            "inertialize" => TransitionMode::Inertialize,
+            _ => return None,
+        })
+    }
+}
+
+/// One transition, in authoring order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphTransition {
+    /// Source.
+    pub from: TransitionSource,
+    /// Target state (same layer as the source state).
+    pub to: StateIndex,
+    /// Conditions that must all hold (AND); may be empty.
+    pub conditions: Vec<Condition>,
+    /// Normalized clip time `0 ..= 1` the source must reach first; `None` = no exit time.
+    pub exit_time: Option<f32>,
+    /// Blend duration in seconds (`>= 0`, default 0 = cut).
+    pub blend: f32,
+    /// Which transitions may interrupt this one (default none).
+    pub interruption: Interruption,
+    /// Cross-fade or inertialize (default cross-fade).
+    pub mode: TransitionMode,
+}
+
+impl GraphTransition {
+    /// Fires the moment its source is entered: neither exit time nor conditions.
+    pub fn is_unconditional(&self) -> bool {
+        self.exit_time.is_none() && self.conditions.is_empty()
+    }
+}
+
+/// A validated animation graph.
+///
+/// Invariants (checked by loaders): names unique per list; every index in
+/// range; layer 0 exists; a transition stays within one layer; 1D trees have
+/// at least two children sorted by threshold; numbers finite and in range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationGraph {
+    /// Unique id.
+    pub id: String,
+    /// Skeletal model the graph is for, relative to the definition folder (`/` separated).
+    pub model: String,
+    /// Parameters.
+    pub parameters: Vec<GraphParameter>,
+    /// Layers; index 0 is the base layer.
+    pub layers: Vec<GraphLayer>,
+    /// States in authoring order.
+    pub states: Vec<GraphState>,
+    /// Transitions in authoring order.
+    pub transitions: Vec<GraphTransition>,
+}
+
+impl AnimationGraph {
+    /// The base layer's entry state.
+    pub fn entry(&self) -> StateIndex {
+        self.layers[0].entry
+    }
+    /// Looks a state up by name.
+    pub fn state(&self, name: &str) -> Option<StateIndex> {
+        self.states.iter().position(|s| s.name == name).map(|i| StateIndex(i as u16))
+    }
+    /// Looks a parameter up by name.
+    pub fn parameter(&self, name: &str) -> Option<ParameterIndex> {
+        self.parameters.iter().position(|p| p.name == name).map(|i| ParameterIndex(i as u16))
+    }
+    /// Looks a layer up by name.
+    pub fn layer(&self, name: &str) -> Option<usize> {
+        self.layers.iter().position(|l| l.name == name)
+    }
+    /// Transitions that may leave `state`: its own, then those from `any` into
+    /// its layer (never into `state` itself), each group in authoring order.
+    pub fn transitions_from(&self, state: StateIndex) -> impl Iterator<Item = &GraphTransition> {
+        let layer = self.states[state.index()].layer;
+        let own = self.transitions.iter().filter(move |t| t.from == TransitionSource::State(state));
+        let any = self.transitions.iter().filter(move |t| {
+            t.from == TransitionSource::Any && t.to != state && self.states[t.to.index()].layer == layer
+        });
+        own.chain(any)
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.test {
+            ConditionTest::CompareFloat(op, v) => write!(f, "p{} {} {v}", self.parameter.0, op.symbol()),
+            ConditionTest::CompareInt(op, v) => write!(f, "p{} {} {v}", self.parameter.0, op.symbol()),
+            ConditionTest::IsTrue => write!(f, "p{} is true", self.parameter.0),
+            ConditionTest::IsFalse => write!(f, "p{} is false", self.parameter.0),
+            ConditionTest::Triggered => write!(f, "p{}", self.parameter.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(name: &str, layer: usize) -> GraphState {
+        GraphState {
+            name: name.into(),
+            layer,
+            motion: Motion::Clip(name.into()),
+            looping: true,
+            speed: 1.0,
+            crossfade: Crossfade::default(),
+            weight: None,
+            blend_mode: None,
+            bone_mask: None,
+        }
+    }
+
+    fn transition(from: TransitionSource, to: u16) -> GraphTransition {
+        GraphTransition {
+            from,
+            to: StateIndex(to),
+            conditions: vec![],
+            exit_time: Some(1.0),
+            blend: 0.1,
+            interruption: Interruption::None,
+            mode: TransitionMode::Crossfade,
+        }
+    }
+
+    #[test]
+    fn transitions_from_lists_own_then_any_in_layer_never_self() {
+        let layer = |name: &str, entry| GraphLayer {
+            name: name.into(),
+            entry: StateIndex(entry),
+            weight: 1.0,
+            blend_mode: BlendMode::Override,
+            bone_mask: None,
+        };
+        let g = AnimationGraph {
+            id: "g".into(),
+            model: "m.glb".into(),
+            parameters: vec![],
+            layers: vec![layer("base", 0), layer("upper", 2)],
+            states: vec![state("idle", 0), state("death", 0), state("aim", 1)],
+            transitions: vec![
+                transition(TransitionSource::Any, 1),
+                transition(TransitionSource::State(StateIndex(0)), 1),
+                transition(TransitionSource::Any, 2),
+            ],
+        };
+        let from_idle: Vec<_> = g.transitions_from(StateIndex(0)).map(|t| t.to.0).collect();
+        assert_eq!(from_idle, vec![1, 1]);
+        assert_eq!(g.transitions_from(StateIndex(1)).count(), 0);
+        assert_eq!(g.entry(), StateIndex(0));
+        assert_eq!(g.state("aim"), Some(StateIndex(2)));
+        assert_eq!(g.layer("upper"), Some(1));
+        assert!(!g.transitions[0].is_unconditional());
+        assert!(CompareOp::from_symbol(">=").unwrap().compare(2.0, 2.0));
+        assert!(!CompareOp::Lt.compare(3, 2));
+    }
+}
