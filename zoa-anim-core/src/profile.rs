@@ -6,20 +6,14 @@ use crate::tags::{CombatTag, InteractionTag, LocomotionTag, MoodTag, PostureTag,
 
 /// One row of a clip table: a required pattern (six masks), the clip, and how
 /// to play it.
+///
+/// The six masks are stored packed in one [`StateTagSet`] so the resolver
+/// reads a row's pattern with a single load; [`TaggedClipEntry::locomotion`]
+/// and its siblings give the per-dimension view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaggedClipEntry {
-    /// Required locomotion tags.
-    pub locomotion: LocomotionTag,
-    /// Required posture tags.
-    pub posture: PostureTag,
-    /// Required combat tags.
-    pub combat: CombatTag,
-    /// Required interaction tags.
-    pub interaction: InteractionTag,
-    /// Required reaction tags.
-    pub reaction: ReactionTag,
-    /// Required mood tags.
-    pub mood: MoodTag,
+    /// The required tags, all six dimensions.
+    pub pattern: StateTagSet,
     /// Clip reference (a clip asset name or `<file stem>_<animation>`).
     pub clip: String,
     /// Tie-breaker among equally specific rows; `>= 0`, default 1.
@@ -34,36 +28,50 @@ pub struct TaggedClipEntry {
 impl TaggedClipEntry {
     /// A looping row with weight 1 and speed 1.
     pub fn new(pattern: StateTagSet, clip: impl Into<String>) -> Self {
-        TaggedClipEntry {
-            locomotion: pattern.locomotion(),
-            posture: pattern.posture(),
-            combat: pattern.combat(),
-            interaction: pattern.interaction(),
-            reaction: pattern.reaction(),
-            mood: pattern.mood(),
-            clip: clip.into(),
-            weight: 1.0,
-            speed_multiplier: 1.0,
-            one_shot: false,
-        }
+        TaggedClipEntry { pattern, clip: clip.into(), weight: 1.0, speed_multiplier: 1.0, one_shot: false }
     }
 
     /// The required pattern as a [`StateTagSet`].
     #[inline]
     pub const fn to_pattern(&self) -> StateTagSet {
-        StateTagSet::new(self.locomotion, self.posture, self.combat, self.interaction, self.reaction, self.mood)
+        self.pattern
     }
 
     /// Whether any tag is asserted (an untagged row is the universal default).
     pub const fn has_any_tag(&self) -> bool {
-        !self.to_pattern().is_empty()
+        !self.pattern.is_empty()
+    }
+
+    /// Required locomotion tags.
+    pub const fn locomotion(&self) -> LocomotionTag {
+        self.pattern.locomotion()
+    }
+    /// Required posture tags.
+    pub const fn posture(&self) -> PostureTag {
+        self.pattern.posture()
+    }
+    /// Required combat tags.
+    pub const fn combat(&self) -> CombatTag {
+        self.pattern.combat()
+    }
+    /// Required interaction tags.
+    pub const fn interaction(&self) -> InteractionTag {
+        self.pattern.interaction()
+    }
+    /// Required reaction tags.
+    pub const fn reaction(&self) -> ReactionTag {
+        self.pattern.reaction()
+    }
+    /// Required mood tags.
+    pub const fn mood(&self) -> MoodTag {
+        self.pattern.mood()
     }
 }
 
 impl TaggedRow for TaggedClipEntry {
     #[inline]
     fn pattern(&self) -> StateTagSet {
-        self.to_pattern()
+        self.pattern
     }
     #[inline]
     fn weight(&self) -> f32 {
@@ -135,6 +143,6 @@ impl Inheritable for AnimationProfile {
         &self.entries
     }
     fn row_key(row: &TaggedClipEntry) -> StateTagSet {
-        row.to_pattern()
+        row.pattern
     }
 }

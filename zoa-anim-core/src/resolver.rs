@@ -115,65 +115,51 @@ impl Resolution {
     }
 }
 
-const NEVER: u8 = u8::MAX;
+/// Step value meaning "never a candidate" (Locomotion fails). Larger than
+/// any real step so a single `>` comparison rejects it.
+const NEVER: u8 = RELAX_STEP_COUNT as u8 + 2;
 
-/// For each 6-bit set of failing dimensions, the first step at which all of
-/// them are relaxed (`NEVER` when Locomotion fails).
-const FIRST_STEP_FOR_FAILURES: [u8; 64] = {
-    let mut table = [NEVER; 64];
-    let mut failures = 0;
-    while failures < 64 {
+/// `pattern & !state` has its highest set bit in the dimension that is relaxed
+/// last among the failing ones, because [`StateTagSet`] packs dimensions in
+/// relax order from the bottom. So the first step at which a row becomes a
+/// candidate is a function of `leading_zeros(pattern & !state)` alone.
+const STEP_BY_LEADING_ZEROS: [u8; 65] = {
+    let mut table = [0u8; 65];
+    let mut lz = 0;
+    while lz < 64 {
+        let bit = 1u64 << (63 - lz);
+        let mut step = NEVER;
         let mut k = 0;
         while k <= RELAX_STEP_COUNT {
-            if DimensionSet::from_bits_truncate(failures as u8).is_subset_of(relaxed_at(k)) {
-                table[failures] = k as u8;
+            if bit & !StateTagSet::dimensions_mask(relaxed_at(k)) == 0 {
+                step = k as u8;
                 break;
             }
             k += 1;
         }
-        failures += 1;
+        // Bits above the packed width never occur; any value is fine there.
+        table[lz] = step;
+        lz += 1;
     }
+    table[64] = 0; // nothing fails: exact
     table
 };
 
-/// Per step, an all-ones mask for compared dimensions and zero for relaxed ones.
-const KEEP_MASKS: [[u32; 6]; RELAX_STEP_COUNT + 1] = {
-    let mut out = [[u32::MAX; 6]; RELAX_STEP_COUNT + 1];
+/// Per step, the packed bits still compared (relaxed dimensions cleared).
+const KEEP_MASKS: [u64; RELAX_STEP_COUNT + 1] = {
+    let mut out = [0u64; RELAX_STEP_COUNT + 1];
     let mut k = 0;
     while k <= RELAX_STEP_COUNT {
-        let relaxed = relaxed_at(k);
-        let mut d = 0;
-        while d < 6 {
-            if relaxed.bits() & (1 << d) != 0 {
-                out[k][d] = 0;
-            }
-            d += 1;
-        }
+        out[k] = !StateTagSet::dimensions_mask(relaxed_at(k));
         k += 1;
     }
     out
 };
 
+/// First step at which `pattern` is a candidate for `state` ([`NEVER`] if none).
 #[inline(always)]
-fn failing_dimensions(p: &[u32; 6], s: &[u32; 6]) -> usize {
-    let mut f = 0usize;
-    let mut d = 0;
-    while d < 6 {
-        f |= (((p[d] & !s[d]) != 0) as usize) << d;
-        d += 1;
-    }
-    f
-}
-
-#[inline(always)]
-fn masked_specificity(p: &[u32; 6], keep: &[u32; 6]) -> u32 {
-    let mut n = 0;
-    let mut d = 0;
-    while d < 6 {
-        n += (p[d] & keep[d]).count_ones();
-        d += 1;
-    }
-    n
+fn first_step(pattern: u64, state: u64) -> u8 {
+    STEP_BY_LEADING_ZEROS[(pattern & !state).leading_zeros() as usize]
 }
 
 /// Running best of one resolution: `(step, specificity, weight)` compared
@@ -204,25 +190,29 @@ impl Best {
 /// untagged universal default (rules 1–3 in the module docs). `None` when the
 /// table has no candidate at all. One pass, no allocation.
 pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Option<Resolution> {
-    let s = state.masks();
+    let s = state.packed();
     let mut best: Option<Best> = None;
+    // Steps above this bound cannot win; starts above every real step.
+    let mut bound = RELAX_STEP_COUNT as u8 + 1;
     let mut default: Option<(usize, f32)> = None;
     for (i, row) in rows.iter().enumerate() {
-        let p = row.pattern().masks();
-        let weight = row.weight();
-        if (p[0] | p[1] | p[2] | p[3] | p[4] | p[5]) == 0 {
+        let p = row.pattern().packed();
+        if p == 0 {
+            let weight = row.weight();
             if default.is_none_or(|(_, w)| weight > w) {
                 default = Some((i, weight));
             }
             continue;
         }
-        let step = FIRST_STEP_FOR_FAILURES[failing_dimensions(&p, &s)];
-        if step == NEVER || best.is_some_and(|b| step > b.step) {
+        let step = first_step(p, s);
+        if step > bound {
             continue;
         }
-        let specificity = masked_specificity(&p, &KEEP_MASKS[step as usize]);
+        let specificity = (p & KEEP_MASKS[step as usize]).count_ones();
+        let weight = row.weight();
         if Best::beats(step, specificity, weight, &best) {
             best = Some(Best { row: i, step, specificity, weight });
+            bound = step;
         }
     }
     match (best, default) {
@@ -244,22 +234,15 @@ pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Optio
 /// Debug-asserts `step <= RELAX_STEP_COUNT`.
 pub fn resolve_at_step<R: TaggedRow>(rows: &[R], state: StateTagSet, step: usize) -> Option<Resolution> {
     debug_assert!(step <= RELAX_STEP_COUNT);
-    let keep = &KEEP_MASKS[step.min(RELAX_STEP_COUNT)];
-    let s = state.masks();
+    let keep = KEEP_MASKS[step.min(RELAX_STEP_COUNT)];
+    let s = state.packed();
     let mut best: Option<Best> = None;
     for (i, row) in rows.iter().enumerate() {
-        let p = row.pattern().masks();
-        if (p[0] | p[1] | p[2] | p[3] | p[4] | p[5]) == 0 {
+        let p = row.pattern().packed();
+        if p == 0 || p & keep & !s != 0 {
             continue;
         }
-        let mut fails = 0;
-        for d in 0..6 {
-            fails |= p[d] & keep[d] & !s[d];
-        }
-        if fails != 0 {
-            continue;
-        }
-        let specificity = masked_specificity(&p, keep);
+        let specificity = (p & keep).count_ones();
         if Best::beats(0, specificity, row.weight(), &best) {
             best = Some(Best { row: i, step: 0, specificity, weight: row.weight() });
         }
@@ -327,8 +310,7 @@ pub struct ResolutionTrace {
 /// candidates were at each, and why the winner beat the runner-up.
 pub fn trace_resolution<R: TaggedRow>(rows: &[R], state: StateTagSet) -> ResolutionTrace {
     let mut attempts = Vec::new();
-    for step in 0..=RELAX_STEP_COUNT {
-        let keep = &KEEP_MASKS[step];
+    for (step, &keep) in KEEP_MASKS.iter().enumerate() {
         let relaxed = relaxed_at(step);
         let mut candidates: Vec<TraceCandidate> = rows
             .iter()
@@ -337,7 +319,7 @@ pub fn trace_resolution<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Resolut
             .filter(|(_, r)| r.pattern().without_all(relaxed).is_subset_of(&state))
             .map(|(row, r)| TraceCandidate {
                 row,
-                specificity: masked_specificity(&r.pattern().masks(), keep),
+                specificity: (r.pattern().packed() & keep).count_ones(),
                 weight: r.weight(),
             })
             .collect();

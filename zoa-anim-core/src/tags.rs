@@ -364,20 +364,56 @@ impl fmt::Display for DimensionSet {
     }
 }
 
+/// Bit offset of each dimension inside the packed `u64` of a [`StateTagSet`],
+/// indexed by declaration order. Dimensions are packed in **relax order from
+/// the bottom** (Mood lowest, then Reaction, Combat, Interaction, Posture, and
+/// Locomotion highest), so the highest failing bit of `pattern & !state` tells
+/// the first fallback step at which a row becomes a candidate (see
+/// [`crate::resolver`]).
+pub const DIMENSION_OFFSETS: [u32; 6] = {
+    let mood = 0;
+    let reaction = mood + MoodTag::all().bits().count_ones();
+    let combat = reaction + ReactionTag::all().bits().count_ones();
+    let interaction = combat + CombatTag::all().bits().count_ones();
+    let posture = interaction + InteractionTag::all().bits().count_ones();
+    let locomotion = posture + PostureTag::all().bits().count_ones();
+    [locomotion, posture, combat, interaction, reaction, mood]
+};
+
+/// Total packed width; must fit in 64 bits (checked at compile time).
+const PACKED_WIDTH: u32 = DIMENSION_OFFSETS[0] + LocomotionTag::all().bits().count_ones();
+const _: () = {
+    assert!(PACKED_WIDTH <= 64, "state tags no longer fit in a u64");
+    // Every flag type must use contiguous bits from bit 0 for the packing to hold.
+    let mut d = 0;
+    while d < 6 {
+        let all = StateDimension::ALL[d].all_bits();
+        assert!(all & all.wrapping_add(1) == 0, "a tag type has a gap in its bits");
+        d += 1;
+    }
+};
+
+/// The packed bits of one dimension.
+pub const fn dimension_bits(dim: StateDimension) -> u64 {
+    (dim.all_bits() as u64) << DIMENSION_OFFSETS[dim as usize]
+}
+
 /// One bitmask per [`StateDimension`]: an entity's active state, or a row's
 /// required pattern.
 ///
-/// `Copy`, value-equal, hashable and allocation-free; all operations are
-/// `const`. Matching (`pattern ⊆ state`) is six AND/compare pairs.
+/// `Copy`, 8 bytes, value-equal, hashable and allocation-free; all operations
+/// are `const`. The six masks are packed into one `u64` (see
+/// [`DIMENSION_OFFSETS`]), so matching (`pattern ⊆ state`, six AND/compare
+/// pairs in the seed) is a single AND-NOT and compare, and specificity is one
+/// popcount.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-#[repr(C, align(8))]
 pub struct StateTagSet {
-    masks: [u32; 6],
+    bits: u64,
 }
 
 impl StateTagSet {
     /// The empty set: as a pattern it matches every state.
-    pub const EMPTY: StateTagSet = StateTagSet { masks: [0; 6] };
+    pub const EMPTY: StateTagSet = StateTagSet { bits: 0 };
 
     /// Builds a set from one mask per dimension.
     pub const fn new(
@@ -388,61 +424,81 @@ impl StateTagSet {
         reaction: ReactionTag,
         mood: MoodTag,
     ) -> Self {
-        StateTagSet {
-            masks: [locomotion.bits(), posture.bits(), combat.bits(), interaction.bits(), reaction.bits(), mood.bits()],
-        }
+        StateTagSet::from_masks([
+            locomotion.bits(),
+            posture.bits(),
+            combat.bits(),
+            interaction.bits(),
+            reaction.bits(),
+            mood.bits(),
+        ])
     }
 
     /// Builds a set from raw masks in declaration order. Bits a dimension does
     /// not define are dropped.
     pub const fn from_masks(masks: [u32; 6]) -> Self {
-        StateTagSet {
-            masks: [
-                masks[0] & StateDimension::Locomotion.all_bits(),
-                masks[1] & StateDimension::Posture.all_bits(),
-                masks[2] & StateDimension::Combat.all_bits(),
-                masks[3] & StateDimension::Interaction.all_bits(),
-                masks[4] & StateDimension::Reaction.all_bits(),
-                masks[5] & StateDimension::Mood.all_bits(),
-            ],
+        let mut bits = 0u64;
+        let mut d = 0;
+        while d < 6 {
+            bits |= ((masks[d] & StateDimension::ALL[d].all_bits()) as u64) << DIMENSION_OFFSETS[d];
+            d += 1;
         }
+        StateTagSet { bits }
+    }
+
+    /// The packed representation (see [`DIMENSION_OFFSETS`]).
+    #[inline]
+    pub const fn packed(&self) -> u64 {
+        self.bits
+    }
+
+    /// Rebuilds a set from [`StateTagSet::packed`] bits; bits outside any dimension are dropped.
+    #[inline]
+    pub const fn from_packed(bits: u64) -> Self {
+        StateTagSet { bits: bits & ((1u64 << PACKED_WIDTH) - 1) }
     }
 
     /// Raw masks in declaration order.
     #[inline]
     pub const fn masks(&self) -> [u32; 6] {
-        self.masks
+        let mut out = [0u32; 6];
+        let mut d = 0;
+        while d < 6 {
+            out[d] = self.mask(StateDimension::ALL[d]);
+            d += 1;
+        }
+        out
     }
 
     /// Raw mask of one dimension.
     #[inline]
     pub const fn mask(&self, dim: StateDimension) -> u32 {
-        self.masks[dim as usize]
+        ((self.bits >> DIMENSION_OFFSETS[dim as usize]) as u32) & dim.all_bits()
     }
 
     /// Locomotion flags.
     pub const fn locomotion(&self) -> LocomotionTag {
-        LocomotionTag::from_bits_retain(self.masks[0])
+        LocomotionTag::from_bits_retain(self.mask(StateDimension::Locomotion))
     }
     /// Posture flags.
     pub const fn posture(&self) -> PostureTag {
-        PostureTag::from_bits_retain(self.masks[1])
+        PostureTag::from_bits_retain(self.mask(StateDimension::Posture))
     }
     /// Combat flags.
     pub const fn combat(&self) -> CombatTag {
-        CombatTag::from_bits_retain(self.masks[2])
+        CombatTag::from_bits_retain(self.mask(StateDimension::Combat))
     }
     /// Interaction flags.
     pub const fn interaction(&self) -> InteractionTag {
-        InteractionTag::from_bits_retain(self.masks[3])
+        InteractionTag::from_bits_retain(self.mask(StateDimension::Interaction))
     }
     /// Reaction flags.
     pub const fn reaction(&self) -> ReactionTag {
-        ReactionTag::from_bits_retain(self.masks[4])
+        ReactionTag::from_bits_retain(self.mask(StateDimension::Reaction))
     }
     /// Mood flags.
     pub const fn mood(&self) -> MoodTag {
-        MoodTag::from_bits_retain(self.masks[5])
+        MoodTag::from_bits_retain(self.mask(StateDimension::Mood))
     }
 
     /// Whether `pattern` matches this state: every bit asserted on the
@@ -455,85 +511,74 @@ impl StateTagSet {
     /// Whether every bit of `self` is also set in `superset`.
     #[inline]
     pub const fn is_subset_of(&self, superset: &StateTagSet) -> bool {
-        let a = self.masks;
-        let b = superset.masks;
-        ((a[0] & !b[0]) | (a[1] & !b[1]) | (a[2] & !b[2]) | (a[3] & !b[3]) | (a[4] & !b[4]) | (a[5] & !b[5])) == 0
+        self.bits & !superset.bits == 0
     }
 
     /// Count of asserted bits over all dimensions: the primary sort key of
     /// resolution.
     #[inline]
     pub const fn specificity(&self) -> u32 {
-        let m = self.masks;
-        m[0].count_ones()
-            + m[1].count_ones()
-            + m[2].count_ones()
-            + m[3].count_ones()
-            + m[4].count_ones()
-            + m[5].count_ones()
+        self.bits.count_ones()
     }
 
     /// Whether no bit is set in any dimension.
     #[inline]
     pub const fn is_empty(&self) -> bool {
-        let m = self.masks;
-        (m[0] | m[1] | m[2] | m[3] | m[4] | m[5]) == 0
+        self.bits == 0
     }
 
     /// Dimensions with at least one bit set.
     pub const fn asserted_dimensions(&self) -> DimensionSet {
-        let mut bits = 0u8;
-        let mut i = 0;
-        while i < 6 {
-            if self.masks[i] != 0 {
-                bits |= 1 << i;
+        let mut out = 0u8;
+        let mut d = 0;
+        while d < 6 {
+            if self.bits & dimension_bits(StateDimension::ALL[d]) != 0 {
+                out |= 1 << d;
             }
-            i += 1;
+            d += 1;
         }
-        DimensionSet(bits)
+        DimensionSet(out)
+    }
+
+    /// Packed bits of every dimension in `dims`.
+    pub const fn dimensions_mask(dims: DimensionSet) -> u64 {
+        let mut mask = 0u64;
+        let mut d = 0;
+        while d < 6 {
+            if dims.0 & (1 << d) != 0 {
+                mask |= dimension_bits(StateDimension::ALL[d]);
+            }
+            d += 1;
+        }
+        mask
     }
 
     /// A copy with one dimension cleared.
     #[inline]
     pub const fn without(&self, dim: StateDimension) -> Self {
-        let mut masks = self.masks;
-        masks[dim as usize] = 0;
-        StateTagSet { masks }
+        StateTagSet { bits: self.bits & !dimension_bits(dim) }
     }
 
     /// A copy with every dimension in `dims` cleared.
     #[inline]
     pub const fn without_all(&self, dims: DimensionSet) -> Self {
-        let mut masks = self.masks;
-        let mut i = 0;
-        while i < 6 {
-            if dims.0 & (1 << i) != 0 {
-                masks[i] = 0;
-            }
-            i += 1;
-        }
-        StateTagSet { masks }
+        StateTagSet { bits: self.bits & !StateTagSet::dimensions_mask(dims) }
     }
 
     /// A copy keeping only one dimension.
     pub const fn restrict_to(&self, dim: StateDimension) -> Self {
-        let mut masks = [0; 6];
-        masks[dim as usize] = self.masks[dim as usize];
-        StateTagSet { masks }
+        StateTagSet { bits: self.bits & dimension_bits(dim) }
     }
 
     /// Dimension-wise union.
     pub const fn union_with(&self, other: &StateTagSet) -> Self {
-        let a = self.masks;
-        let b = other.masks;
-        StateTagSet { masks: [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3], a[4] | b[4], a[5] | b[5]] }
+        StateTagSet { bits: self.bits | other.bits }
     }
 
     /// Replaces one dimension's mask (bits the dimension does not define are dropped).
     pub const fn with_mask(&self, dim: StateDimension, bits: u32) -> Self {
-        let mut masks = self.masks;
-        masks[dim as usize] = bits & dim.all_bits();
-        StateTagSet { masks }
+        let cleared = self.bits & !dimension_bits(dim);
+        StateTagSet { bits: cleared | (((bits & dim.all_bits()) as u64) << DIMENSION_OFFSETS[dim as usize]) }
     }
 
     /// Replaces the locomotion axis.
@@ -563,15 +608,7 @@ impl StateTagSet {
 
     /// Dimensions whose masks differ between `self` and `other`.
     pub const fn changed_dimensions(&self, other: &StateTagSet) -> DimensionSet {
-        let mut bits = 0u8;
-        let mut i = 0;
-        while i < 6 {
-            if self.masks[i] != other.masks[i] {
-                bits |= 1 << i;
-            }
-            i += 1;
-        }
-        DimensionSet(bits)
+        StateTagSet { bits: self.bits ^ other.bits }.asserted_dimensions()
     }
 
     /// Parses the text form (see the module docs).

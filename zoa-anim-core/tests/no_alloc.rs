@@ -1,0 +1,83 @@
+//! Proves the hot paths (resolve, fallback walk, id comparison) allocate nothing.
+//!
+//! A counting global allocator wraps the system one; this file is its own test
+//! binary so no other test's allocations interfere, and the test runs the
+//! measured section on one thread.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use zoa_anim_core::fallback::walk;
+use zoa_anim_core::resolver::{resolve_at_exact_state, resolve_best_match};
+use zoa_anim_core::{AnimationBindingId, DefaultBindings, StateTagSet, TaggedClipEntry};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    f();
+    ALLOCATIONS.load(Ordering::SeqCst) - before
+}
+
+#[test]
+fn resolve_walk_and_id_compare_allocate_nothing() {
+    let texts = [
+        "",
+        "locomotion=idle",
+        "locomotion=walk",
+        "locomotion=run posture=standing",
+        "locomotion=sprint mood=calm",
+        "locomotion=walk posture=crouching combat=armed_rifle",
+        "locomotion=idle combat=armed_rifle|aiming",
+        "locomotion=run reaction=hit",
+    ];
+    let table: Vec<TaggedClipEntry> =
+        texts.iter().map(|t| TaggedClipEntry::new(t.parse().unwrap(), format!("clip_{t}"))).collect();
+    let states: Vec<StateTagSet> = [
+        "locomotion=sprint posture=standing combat=armed_rifle|aiming mood=alert",
+        "locomotion=walk posture=crouching combat=armed_rifle",
+        "locomotion=swim",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
+    let runtime_id = AnimationBindingId::new("fire").unwrap();
+
+    let mut sink = 0usize;
+    let count = allocations_during(|| {
+        for _ in 0..100 {
+            for s in &states {
+                sink += resolve_best_match(&table, *s).map_or(0, |r| r.row);
+                sink += resolve_at_exact_state(&table, *s).map_or(0, |r| r.row);
+                for step in walk(*s) {
+                    sink += step.state.specificity() as usize;
+                }
+            }
+            sink += usize::from(runtime_id == DefaultBindings::FIRE);
+        }
+    });
+    assert!(sink > 0);
+    assert_eq!(count, 0, "the resolve path allocated {count} times");
+}
