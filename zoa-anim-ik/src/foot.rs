@@ -1,0 +1,215 @@
+//! Foot plant: feet on the ground the caller probes, aligned to its normal,
+//! the hips lowered when a foot cannot reach, faded out with speed.
+//!
+//! # Terminology
+//! - **up**: the model's up axis (glTF +Y); heights are measured along it.
+//! - **ground probe**: caller code answering "how high is the ground under
+//!   this point, and which way does it face" ([`GroundProbe`]).
+//! - **engagement**: 1 at rest, falling linearly to 0 as the normalised
+//!   locomotion speed reaches `foot_plant_blend_in_speed`
+//!   ([`foot_plant_weight`]); so feet do not drag at a sprint.
+//!
+//! ```text
+//!   animated foot ●  height h above the model's ground plane (height 0)
+//!                 │
+//!   ground ───────┼──────  probe says height g, normal n
+//!                 ▼
+//!   target = (foot projected to height g) + n · h
+//!   hips drop = the least that lets the longer-reaching leg touch its target
+//! ```
+
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{Skeleton, Transform};
+
+use crate::pose::ModelPose;
+use crate::two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings};
+
+/// What a ground probe found under a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroundHit {
+    /// Ground height along the up axis, model units.
+    pub height: f32,
+    /// Ground normal, model space (normalised by the solver).
+    pub normal: Vec3,
+}
+
+/// Answers "where is the ground under this model-space point".
+///
+/// Implementations run inside the runtime's parallel pass: they must not
+/// allocate and should be cheap (a heightfield lookup, a cached raycast).
+pub trait GroundProbe {
+    /// The ground under `point` (model space), or `None` when there is none
+    /// (the foot then keeps its animated placement).
+    fn probe(&self, point: Vec3) -> Option<GroundHit>;
+}
+
+impl<F: Fn(Vec3) -> Option<GroundHit>> GroundProbe for F {
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        self(point)
+    }
+}
+
+/// A flat plane at a height (handy for tests and flat worlds).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlatGround {
+    /// Height along up, model units.
+    pub height: f32,
+    /// Plane normal.
+    pub normal: Vec3,
+}
+
+impl GroundProbe for FlatGround {
+    fn probe(&self, _point: Vec3) -> Option<GroundHit> {
+        Some(GroundHit { height: self.height, normal: self.normal })
+    }
+}
+
+/// Engagement of foot planting at `speed` (normalised locomotion speed,
+/// 0 ..= 1): 1 at rest, linearly down to 0 at `blend_in_speed`, 0 beyond.
+/// A `blend_in_speed <= 0` engages only at a standstill.
+pub fn foot_plant_weight(speed: f32, blend_in_speed: f32) -> f32 {
+    let speed = if speed.is_finite() { speed.max(0.0) } else { return 0.0 };
+    if !(blend_in_speed.is_finite() && blend_in_speed > 0.0) {
+        return if speed <= 0.0 { 1.0 } else { 0.0 };
+    }
+    (1.0 - speed / blend_in_speed).clamp(0.0, 1.0)
+}
+
+/// Frame-to-frame foot-plant state of one character.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FootPlantState {
+    /// Current hips drop along -up, model units (smoothed).
+    pub hips_drop: f32,
+}
+
+/// One leg for foot planting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlantLeg {
+    /// Thigh, shin and foot.
+    pub chain: TwoBoneChain,
+}
+
+/// One foot-plant step for both legs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FootPlantJob {
+    /// The hips joint (moved down when a foot cannot reach).
+    pub hips: u16,
+    /// Left and right legs.
+    pub legs: [PlantLeg; 2],
+    /// Model up axis (unit; default glTF +Y).
+    pub up: Vec3,
+    /// Direction knees bend towards when a leg is straight (model forward).
+    pub knee_hint: Vec3,
+    /// Engagement, 0 ..= 1 (see [`foot_plant_weight`]).
+    pub weight: f32,
+    /// Largest hips drop, model units (`>= 0`).
+    pub max_hips_drop: f32,
+    /// Time constant of the hips-drop smoothing, seconds (`>= 0`; 0 = instant).
+    pub hips_smoothing: f32,
+    /// Seconds since the last step (`>= 0`).
+    pub dt: f32,
+}
+
+impl FootPlantJob {
+    /// Plants both feet. `model` must be up to date for `local`; on return
+    /// it is stale below the hips (call [`ModelPose::update`] before other
+    /// solvers). Returns whether the pose changed. Allocates nothing.
+    ///
+    /// Non-finite probe answers are ignored for that foot.
+    ///
+    /// # Panics
+    /// Panics when joints are out of range.
+    pub fn run(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        ground: &dyn GroundProbe,
+        state: &mut FootPlantState,
+    ) -> bool {
+        let Some(up) = self.up.try_normalize() else {
+            return false;
+        };
+        let w = if self.weight.is_finite() { self.weight.clamp(0.0, 1.0) } else { 0.0 };
+        let dt = if self.dt.is_finite() { self.dt.max(0.0) } else { 0.0 };
+        // Targets from the animated pose.
+        let mut targets: [Option<(Vec3, Quat)>; 2] = [None; 2];
+        let mut wanted_drop = 0.0f32;
+        for (slot, leg) in targets.iter_mut().zip(self.legs) {
+            let (u, m, e) = (leg.chain.upper as usize, leg.chain.middle as usize, leg.chain.end as usize);
+            let foot = *model.get(e);
+            let Some(hit) = ground.probe(foot.position) else { continue };
+            let Some(normal) = hit.normal.try_normalize().filter(|_| hit.height.is_finite()) else { continue };
+            let normal = if normal.dot(up) < 0.0 { -normal } else { normal };
+            let h = foot.position.dot(up);
+            let target = foot.position - up * h + up * hit.height + normal * h;
+            let rotation = Quat::from_rotation_arc(up, normal) * foot.rotation;
+            *slot = Some((target, rotation));
+            // How far the hips must come down for this leg to reach.
+            let (a, b) = (model.get(u).position, model.get(m).position);
+            let reach = ((b - a).length() + (foot.position - b).length()) * 0.999;
+            let r = target - a;
+            let along = r.dot(up);
+            let across2 = (r - up * along).length_squared();
+            let need = if across2 < reach * reach { -along - (reach * reach - across2).sqrt() } else { -along };
+            if need.is_finite() {
+                wanted_drop = wanted_drop.max(need);
+            }
+        }
+        let max_drop = if self.max_hips_drop.is_finite() { self.max_hips_drop.max(0.0) } else { 0.0 };
+        let desired = wanted_drop.clamp(0.0, max_drop) * w;
+        state.hips_drop = if self.hips_smoothing > 0.0 && self.hips_smoothing.is_finite() {
+            state.hips_drop + (desired - state.hips_drop) * (1.0 - (-dt / self.hips_smoothing).exp())
+        } else {
+            desired
+        };
+        if !state.hips_drop.is_finite() {
+            state.hips_drop = 0.0;
+        }
+        let mut changed = false;
+        if state.hips_drop.abs() > 1e-7 {
+            model.translate_joint(skeleton, local, self.hips as usize, -up * state.hips_drop);
+            changed = true;
+        }
+        if w <= 0.0 {
+            if changed {
+                model.update(skeleton, local);
+            }
+            return changed;
+        }
+        model.update(skeleton, local);
+        for (target, leg) in targets.into_iter().zip(self.legs) {
+            let Some((position, rotation)) = target else { continue };
+            let job = TwoBoneIkJob {
+                chain: leg.chain,
+                target: position,
+                end_rotation: Some(rotation),
+                settings: TwoBoneSettings { pole: None, bend_hint: self.knee_hint, soft: 0.0, weight: w },
+            };
+            changed |= job.run(skeleton, local, model);
+        }
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engagement_follows_the_blend_in_speed() {
+        assert_eq!(foot_plant_weight(0.0, 0.5), 1.0);
+        assert_eq!(foot_plant_weight(0.25, 0.5), 0.5);
+        assert_eq!(foot_plant_weight(0.5, 0.5), 0.0);
+        assert_eq!(foot_plant_weight(1.0, 0.5), 0.0);
+        assert_eq!(foot_plant_weight(0.0, 0.0), 1.0);
+        assert_eq!(foot_plant_weight(0.1, 0.0), 0.0);
+        assert_eq!(foot_plant_weight(f32::NAN, 0.5), 0.0);
+        let mut prev = 1.0;
+        for i in 0..=100 {
+            let w = foot_plant_weight(i as f32 / 100.0, 0.7);
+            assert!(w <= prev);
+            prev = w;
+        }
+    }
+}

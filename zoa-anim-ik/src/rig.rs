@@ -1,0 +1,363 @@
+//! The rig-policy IK pass: every enabled and available behaviour of a
+//! [`RigPolicy`], applied in place to one character's local pose.
+//!
+//! # How the runtime calls it
+//!
+//! ```text
+//! set-up (once per skeleton × policy, allocates):
+//!     let (roles, problems) = BoneRoles::discover_with_overrides(&skeleton, &policy);
+//!     let rig_ik = RigIk::new(&skeleton, &policy, &roles, RigIkSettings::from_rest(&skeleton, &roles));
+//! per instance (once, allocates):
+//!     let mut ctx = rig_ik.new_context();
+//! per frame, after blending, inside the parallel pass (allocates nothing):
+//!     rig_ik.apply(&skeleton, &mut local_pose, &mut ctx, &IkFrameInput { dt, locomotion_speed, ground, .. })?;
+//!     // then local → model → skinning as usual
+//! ```
+//!
+//! `RigIk` is immutable and `Sync`: share one per skeleton × policy across
+//! threads. `IkContext` is the per-instance, frame-to-frame state (look-at
+//! offset, smoothed hips drop) plus the model-space scratch; keep one per
+//! character and never share it between characters.
+//!
+//! Order inside [`RigIk::apply`]: foot plant (it moves the hips, and so
+//! everything above them), hand on weapon, climb hand, then look-at last so
+//! the head ends up where it should whatever the body did.
+
+use std::f32::consts::PI;
+
+use zoa_anim_core::contracts::PoseSnapshot;
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{IKTargetId, RigPolicy, Skeleton, Transform};
+
+use crate::IkError;
+use crate::aim::{LookAtChain, LookAtJob, LookAtState};
+use crate::foot::{FootPlantJob, FootPlantState, GroundProbe, PlantLeg, foot_plant_weight};
+use crate::pose::{ModelPose, rest_model_positions};
+use crate::roles::{BoneRoles, PolicyKind, Side};
+use crate::two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings};
+
+/// Grip target of the left hand in an IK pose snapshot.
+pub const LEFT_HAND_GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
+/// Grip target of the right hand in an IK pose snapshot.
+pub const RIGHT_HAND_GRIP: IKTargetId = IKTargetId::from_static("right_hand_grip");
+
+/// Tuning shared by every character using one [`RigIk`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RigIkSettings {
+    /// Model up axis (unit). Default glTF `+Y`.
+    pub up: Vec3,
+    /// Model forward axis: where the character faces (unit). Default glTF `+Z`.
+    pub forward: Vec3,
+    /// Largest look-at turn per second, radians (`> 0`). Default `2π` (a full
+    /// turn per second, quick but never a snap).
+    pub look_max_speed: f32,
+    /// How the look-at turn is shared by spine top, neck and head (normalised
+    /// over the bones present). Default `[0.2, 0.3, 0.5]`.
+    pub look_weights: [f32; 3],
+    /// Soft-limit band of the hand solvers, fraction of arm length (0 ..= 1).
+    /// Default 0.02.
+    pub arm_soft_fraction: f32,
+    /// Largest hips drop, fraction of leg length (0 ..= 1). Default 0.5.
+    pub max_hips_drop_fraction: f32,
+    /// Time constant of hips-drop smoothing, seconds (`>= 0`). Default 0.1.
+    pub hips_smoothing: f32,
+}
+
+impl Default for RigIkSettings {
+    fn default() -> Self {
+        RigIkSettings {
+            up: Vec3::Y,
+            forward: Vec3::Z,
+            look_max_speed: 2.0 * PI,
+            look_weights: [0.2, 0.3, 0.5],
+            arm_soft_fraction: 0.02,
+            max_hips_drop_fraction: 0.5,
+            hips_smoothing: 0.1,
+        }
+    }
+}
+
+impl RigIkSettings {
+    /// Defaults with `up` and `forward` read from the rest pose when the
+    /// roles allow: up from the hips towards the head, left from the right
+    /// thigh to the left one, forward = left × up. Rigs whose model space is
+    /// not glTF's (a Z-up export under a rotated node) then still work.
+    pub fn from_rest(skeleton: &Skeleton, roles: &BoneRoles) -> RigIkSettings {
+        let mut s = RigIkSettings::default();
+        let rest = rest_model_positions(skeleton);
+        let pos = |j: Option<u16>| j.map(|j| rest[j as usize]);
+        if let (Some(hips), Some(top)) = (pos(roles.hips), pos(roles.head.or(roles.neck))) {
+            if let Some(up) = (top - hips).try_normalize() {
+                s.up = up;
+            }
+        }
+        if let (Some(l), Some(r)) = (pos(roles.legs[0].upper), pos(roles.legs[1].upper)) {
+            let left = (l - r) - s.up * (l - r).dot(s.up);
+            if let Some(fwd) = left.cross(s.up).try_normalize() {
+                s.forward = fwd;
+            }
+        }
+        s
+    }
+}
+
+/// A hand target supplied by the caller (ledge) or taken from the IK pose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HandTarget {
+    /// Wrist position, model space.
+    pub position: Vec3,
+    /// Hand rotation, model space; `None` keeps the animated orientation.
+    pub rotation: Option<Quat>,
+    /// 0 ..= 1.
+    pub weight: f32,
+}
+
+/// Per-frame inputs of one character.
+#[derive(Clone, Copy, Default)]
+pub struct IkFrameInput<'a> {
+    /// Seconds since the last frame (`>= 0`).
+    pub dt: f32,
+    /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest).
+    pub locomotion_speed: f32,
+    /// Ground under the feet; `None` skips foot planting.
+    pub ground: Option<&'a dyn GroundProbe>,
+    /// Look target, model space; `None` returns the head to neutral.
+    pub look_target: Option<Vec3>,
+    /// Current IK pose of the equipped item (from the IK pose service); its
+    /// [`LEFT_HAND_GRIP`] / [`RIGHT_HAND_GRIP`] targets drive hand on weapon.
+    pub weapon_pose: Option<&'a PoseSnapshot>,
+    /// Ledge targets for climb hand, indexed by [`Side::index`].
+    pub ledge_targets: [Option<HandTarget>; 2],
+}
+
+impl std::fmt::Debug for IkFrameInput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IkFrameInput")
+            .field("dt", &self.dt)
+            .field("locomotion_speed", &self.locomotion_speed)
+            .field("ground", &self.ground.map(|_| "dyn GroundProbe"))
+            .field("look_target", &self.look_target)
+            .field("weapon_pose", &self.weapon_pose)
+            .field("ledge_targets", &self.ledge_targets)
+            .finish()
+    }
+}
+
+/// Per-character IK state and scratch, sized once by [`RigIk::new_context`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct IkContext {
+    /// Model-space scratch.
+    pub model: ModelPose,
+    /// Look-at offset.
+    pub look: LookAtState,
+    /// Smoothed hips drop.
+    pub feet: FootPlantState,
+}
+
+/// The rig policy's IK, compiled for one skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigIk {
+    joint_count: usize,
+    settings: RigIkSettings,
+    foot_plant: Option<(u16, [PlantLeg; 2], f32)>,
+    blend_in_speed: f32,
+    look: Option<LookAtChain>,
+    fov: f32,
+    arms: [Option<(TwoBoneChain, f32)>; 2],
+    hand_on_weapon: bool,
+    climb_hand: bool,
+}
+
+fn leg_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBoneChain> {
+    let l = roles.legs[side.index()];
+    TwoBoneChain::new(skeleton, l.upper?, l.lower?, l.foot?)
+}
+
+fn arm_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBoneChain> {
+    let a = roles.arms[side.index()];
+    TwoBoneChain::new(skeleton, a.upper?, a.forearm?, a.hand?)
+}
+
+fn chain_length(rest: &[Vec3], c: TwoBoneChain) -> f32 {
+    let p = |j: u16| rest[j as usize];
+    (p(c.middle) - p(c.upper)).length() + (p(c.end) - p(c.middle)).length()
+}
+
+impl RigIk {
+    /// Compiles the policy for a skeleton (set-up time; allocates). A
+    /// behaviour that is disabled in `policy`, or whose bones `roles` lacks
+    /// (or whose bones do not form a chain), is left out silently; see
+    /// [`RigIk::is_active`] and [`BoneRoles::availability`].
+    pub fn new(skeleton: &Skeleton, policy: &RigPolicy, roles: &BoneRoles, settings: RigIkSettings) -> RigIk {
+        let rest = rest_model_positions(skeleton);
+        let foot_plant = if policy.foot_plant && roles.is_available(PolicyKind::FootPlant) {
+            match (roles.hips, leg_chain(skeleton, roles, Side::Left), leg_chain(skeleton, roles, Side::Right)) {
+                (Some(h), Some(l), Some(r)) => {
+                    let len = chain_length(&rest, l).max(chain_length(&rest, r));
+                    Some((h, [PlantLeg { chain: l }, PlantLeg { chain: r }], len))
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let look = if policy.look_at && roles.is_available(PolicyKind::LookAt) {
+            roles.head.and_then(|head| {
+                let mut joints = Vec::with_capacity(3);
+                let [ws, wn, wh] = settings.look_weights;
+                if let Some(&top) = roles.spine.last() {
+                    joints.push((top, ws));
+                }
+                if let Some(n) = roles.neck.filter(|&n| n != head) {
+                    joints.push((n, wn));
+                }
+                joints.push((head, wh));
+                // Head forward in head-local space, from the rest pose.
+                let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
+                let mut model = ModelPose::new(skeleton.joint_count());
+                model.update(skeleton, &rest_pose);
+                let forward_local = model.get(head as usize).rotation.inverse() * settings.forward;
+                LookAtChain::new(&joints, forward_local)
+            })
+        } else {
+            None
+        };
+        let hands = (policy.hand_on_weapon || policy.climb_hand) && roles.is_available(PolicyKind::HandOnWeapon);
+        let arms = Side::BOTH
+            .map(|side| hands.then(|| arm_chain(skeleton, roles, side)).flatten().map(|c| (c, chain_length(&rest, c))));
+        let arms_ok = arms.iter().all(Option::is_some);
+        RigIk {
+            joint_count: skeleton.joint_count(),
+            settings,
+            foot_plant,
+            blend_in_speed: policy.foot_plant_blend_in_speed,
+            look,
+            fov: policy.look_at_fov_degrees.to_radians(),
+            arms,
+            hand_on_weapon: policy.hand_on_weapon && arms_ok,
+            climb_hand: policy.climb_hand && arms_ok,
+        }
+    }
+
+    /// Whether the behaviour is enabled by the policy and has its bones.
+    pub fn is_active(&self, kind: PolicyKind) -> bool {
+        match kind {
+            PolicyKind::FootPlant => self.foot_plant.is_some(),
+            PolicyKind::LookAt => self.look.is_some(),
+            PolicyKind::HandOnWeapon => self.hand_on_weapon,
+            PolicyKind::ClimbHand => self.climb_hand,
+        }
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &RigIkSettings {
+        &self.settings
+    }
+
+    /// Fresh per-character state (allocates the model-space scratch once).
+    pub fn new_context(&self) -> IkContext {
+        IkContext {
+            model: ModelPose::new(self.joint_count),
+            look: LookAtState::default(),
+            feet: FootPlantState::default(),
+        }
+    }
+
+    /// Applies every active behaviour to `local` in place. Allocates nothing.
+    ///
+    /// Errors only when `local` or `ctx` was sized for another skeleton; bad
+    /// per-frame inputs (NaN targets, missing ground) skip the behaviour
+    /// they feed and leave the pose as animated.
+    pub fn apply(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        ctx: &mut IkContext,
+        input: &IkFrameInput<'_>,
+    ) -> Result<(), IkError> {
+        for len in [local.len(), ctx.model.len()] {
+            if len != self.joint_count || skeleton.joint_count() != self.joint_count {
+                return Err(IkError::ContextMismatch { context: len, skeleton: skeleton.joint_count() });
+            }
+        }
+        let s = &self.settings;
+        ctx.model.update(skeleton, local);
+        if let (Some((hips, legs, leg_len)), Some(ground)) = (self.foot_plant, input.ground) {
+            let job = FootPlantJob {
+                hips,
+                legs,
+                up: s.up,
+                knee_hint: s.forward,
+                weight: foot_plant_weight(input.locomotion_speed, self.blend_in_speed),
+                max_hips_drop: leg_len * s.max_hips_drop_fraction.clamp(0.0, 1.0),
+                hips_smoothing: s.hips_smoothing,
+                dt: input.dt,
+            };
+            if job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet) {
+                ctx.model.update(skeleton, local);
+            }
+        }
+        let mut hands = false;
+        if self.hand_on_weapon
+            && let Some(pose) = input.weapon_pose
+        {
+            for (side, id) in [(Side::Left, LEFT_HAND_GRIP), (Side::Right, RIGHT_HAND_GRIP)] {
+                if let Some(t) = pose.target(id) {
+                    let target = HandTarget {
+                        position: Vec3::from_array(t.position),
+                        rotation: Some(Quat::from_array(t.rotation)),
+                        weight: t.weight * pose.weight,
+                    };
+                    hands |= self.reach(skeleton, local, &mut ctx.model, side, &target);
+                }
+            }
+        }
+        if self.climb_hand {
+            for side in Side::BOTH {
+                if let Some(t) = &input.ledge_targets[side.index()] {
+                    hands |= self.reach(skeleton, local, &mut ctx.model, side, t);
+                }
+            }
+        }
+        if hands {
+            ctx.model.update(skeleton, local);
+        }
+        if let Some(chain) = self.look {
+            let job = LookAtJob {
+                chain,
+                target: input.look_target,
+                fov_half_angle: self.fov,
+                max_angular_speed: s.look_max_speed,
+                dt: input.dt,
+                weight: 1.0,
+            };
+            job.run(skeleton, local, &mut ctx.model, &mut ctx.look);
+        }
+        Ok(())
+    }
+
+    fn reach(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        side: Side,
+        t: &HandTarget,
+    ) -> bool {
+        let Some((chain, len)) = self.arms[side.index()] else {
+            return false;
+        };
+        let job = TwoBoneIkJob {
+            chain,
+            target: t.position,
+            end_rotation: t.rotation,
+            settings: TwoBoneSettings {
+                pole: None,
+                bend_hint: -self.settings.forward,
+                soft: len * self.settings.arm_soft_fraction.clamp(0.0, 1.0),
+                weight: t.weight,
+            },
+        };
+        job.run(skeleton, local, model)
+    }
+}

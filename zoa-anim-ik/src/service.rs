@@ -1,0 +1,362 @@
+//! The IK pose service (the seed's `IIKPoseService`): resolves the current
+//! [`PoseSnapshot`] from whatever is equipped.
+//!
+//! # Terminology
+//! - **provider**: one piece of equipment's [`IkPoseProvider`]; registered
+//!   on equip, unregistered on unequip, keyed by equipment id. The most
+//!   recently registered provider drives the pose (the item in hand);
+//!   unregistering it hands over to the previous one.
+//! - **aim weight**: 0 (idle pose) ..= 1 (aim pose), moved towards the
+//!   requested state at a constant rate so aiming never pops.
+//! - **slot weight**: 0 ..= 1 towards the active slot's own pose, if the
+//!   provider has one for that slot.
+//! - **stance modifier**: a [`PoseSnapshot`] from the [`StanceProvider`] whose
+//!   targets are *offsets*: each shifts (position added, rotation applied
+//!   first) the same-id target of the blended pose, scaled by the modifier's
+//!   and the target's weight. A crouch stance can lower the grip by 10 cm
+//!   without knowing the weapon.
+//!
+//! ```text
+//!  idle ─┐
+//!        ├─ blend(aim weight) ─┐
+//!  aim ──┘                     ├─ blend(slot weight) ─► + stance offsets ─► blend from the
+//!  slot pose ──────────────────┘                                           previous item ─► current
+//! ```
+//!
+//! Providers are asked for poses only on events (equip, slot start), never in
+//! [`EquipmentPoseService::tick`]; after the first ticks (which size the
+//! snapshots' storage) a tick allocates nothing.
+
+use zoa_anim_core::contracts::{IkPoseProvider, IkPoseService, PoseSnapshot, StanceProvider};
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{AnimationSlotId, StanceId};
+
+type Provider = Box<dyn IkPoseProvider + Send + Sync>;
+
+struct Equipped {
+    provider: Provider,
+    idle: PoseSnapshot,
+    aim: PoseSnapshot,
+}
+
+/// The shipped [`IkPoseService`].
+pub struct EquipmentPoseService {
+    equipped: Vec<Equipped>,
+    aiming: bool,
+    aim_weight: f32,
+    slot: Option<AnimationSlotId>,
+    slot_pose: PoseSnapshot,
+    slot_weight: f32,
+    stance_provider: Option<Box<dyn StanceProvider + Send + Sync>>,
+    stance: Option<StanceId>,
+    stance_from: PoseSnapshot,
+    stance_to: PoseSnapshot,
+    stance_t: f32,
+    stance_mix: PoseSnapshot,
+    switch_from: PoseSnapshot,
+    switch_t: f32,
+    blend_time: f32,
+    scratch: PoseSnapshot,
+    scratch2: PoseSnapshot,
+    current: PoseSnapshot,
+}
+
+impl std::fmt::Debug for EquipmentPoseService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids: Vec<&str> = self.equipped.iter().map(|e| e.provider.equipment_id()).collect();
+        f.debug_struct("EquipmentPoseService")
+            .field("equipped", &ids)
+            .field("aiming", &self.aiming)
+            .field("aim_weight", &self.aim_weight)
+            .field("slot", &self.slot)
+            .field("slot_weight", &self.slot_weight)
+            .field("stance", &self.stance)
+            .field("current", &self.current)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for EquipmentPoseService {
+    fn default() -> Self {
+        EquipmentPoseService::new(0.15)
+    }
+}
+
+fn approach(value: f32, target: f32, step: f32) -> f32 {
+    if value < target { (value + step).min(target) } else { (value - step).max(target) }
+}
+
+impl EquipmentPoseService {
+    /// A service whose blends (aim, slot, stance, item switch) take
+    /// `blend_time` seconds from one end to the other (`>= 0`; 0 = instant;
+    /// default 0.15).
+    pub fn new(blend_time: f32) -> EquipmentPoseService {
+        EquipmentPoseService {
+            equipped: Vec::new(),
+            aiming: false,
+            aim_weight: 0.0,
+            slot: None,
+            slot_pose: PoseSnapshot::default(),
+            slot_weight: 0.0,
+            stance_provider: None,
+            stance: None,
+            stance_from: PoseSnapshot { targets: Vec::new(), weight: 0.0 },
+            stance_to: PoseSnapshot { targets: Vec::new(), weight: 0.0 },
+            stance_t: 1.0,
+            stance_mix: PoseSnapshot::default(),
+            switch_from: PoseSnapshot::default(),
+            switch_t: 1.0,
+            blend_time: if blend_time.is_finite() { blend_time.max(0.0) } else { 0.0 },
+            scratch: PoseSnapshot::default(),
+            scratch2: PoseSnapshot::default(),
+            current: PoseSnapshot::default(),
+        }
+    }
+
+    /// Equipment ids of the registered providers, oldest first.
+    pub fn equipment_ids(&self) -> impl Iterator<Item = &str> {
+        self.equipped.iter().map(|e| e.provider.equipment_id())
+    }
+
+    /// Current aim weight, 0 ..= 1.
+    pub fn aim_weight(&self) -> f32 {
+        self.aim_weight
+    }
+
+    /// Current slot-pose weight, 0 ..= 1.
+    pub fn slot_weight(&self) -> f32 {
+        self.slot_weight
+    }
+
+    /// Sets the stance provider (the character or loadout) and enters its default stance.
+    pub fn set_stance_provider(&mut self, provider: Box<dyn StanceProvider + Send + Sync>) {
+        let default = provider.default_stance();
+        self.stance_provider = Some(provider);
+        self.stance = None;
+        self.set_stance(default);
+    }
+
+    /// Enters `stance` if the provider allows it now; returns whether it did.
+    /// The modifier blends in over the blend time.
+    pub fn set_stance(&mut self, stance: StanceId) -> bool {
+        let Some(p) = &self.stance_provider else { return false };
+        if self.stance == Some(stance) {
+            return true;
+        }
+        if !p.available_stances().contains(&stance) || !p.can_enter_stance(stance) {
+            return false;
+        }
+        let modifier = p.stance_pose_modifier(stance);
+        PoseSnapshot::blend_into(&self.stance_from, &self.stance_to, self.stance_t, &mut self.stance_mix);
+        std::mem::swap(&mut self.stance_from, &mut self.stance_mix);
+        self.stance_to = modifier;
+        self.stance_t = if self.blend_time > 0.0 { 0.0 } else { 1.0 };
+        self.stance = Some(stance);
+        true
+    }
+
+    /// The stance in effect.
+    pub fn stance(&self) -> Option<StanceId> {
+        self.stance
+    }
+
+    fn begin_switch(&mut self) {
+        self.switch_from.clone_from(&self.current);
+        self.switch_t = if self.blend_time > 0.0 { 0.0 } else { 1.0 };
+    }
+
+    /// Advances the blends by `dt` seconds and recomputes the current pose.
+    /// Allocates nothing once the snapshots have grown to their working size.
+    pub fn tick(&mut self, dt: f32) {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let step = if self.blend_time > 0.0 { dt / self.blend_time } else { 1.0 };
+        self.aim_weight = approach(self.aim_weight, if self.aiming { 1.0 } else { 0.0 }, step);
+        let slot_target = if self.slot.is_some() && !self.slot_pose.targets.is_empty() { 1.0 } else { 0.0 };
+        self.slot_weight = approach(self.slot_weight, slot_target, step);
+        self.stance_t = approach(self.stance_t, 1.0, step);
+        self.switch_t = approach(self.switch_t, 1.0, step);
+
+        match self.equipped.last() {
+            Some(e) => PoseSnapshot::blend_into(&e.idle, &e.aim, self.aim_weight, &mut self.scratch),
+            None => {
+                self.scratch.targets.clear();
+                self.scratch.weight = 1.0;
+            }
+        }
+        if self.slot_weight > 0.0 {
+            PoseSnapshot::blend_into(&self.scratch, &self.slot_pose, self.slot_weight, &mut self.scratch2);
+            std::mem::swap(&mut self.scratch, &mut self.scratch2);
+        }
+        if self.stance.is_some() {
+            PoseSnapshot::blend_into(&self.stance_from, &self.stance_to, self.stance_t, &mut self.stance_mix);
+            for m in &self.stance_mix.targets {
+                let k = (m.weight * self.stance_mix.weight).clamp(0.0, 1.0);
+                if let Some(t) = self.scratch.targets.iter_mut().find(|t| t.target == m.target) {
+                    let p = Vec3::from_array(t.position) + Vec3::from_array(m.position) * k;
+                    let r = Quat::IDENTITY.slerp(Quat::from_array(m.rotation).normalize(), k)
+                        * Quat::from_array(t.rotation).normalize();
+                    t.position = p.to_array();
+                    t.rotation = r.normalize().to_array();
+                }
+            }
+        }
+        if self.switch_t < 1.0 {
+            PoseSnapshot::blend_into(&self.switch_from, &self.scratch, self.switch_t, &mut self.current);
+        } else {
+            std::mem::swap(&mut self.current, &mut self.scratch);
+        }
+    }
+}
+
+impl IkPoseService for EquipmentPoseService {
+    fn current_pose(&self) -> &PoseSnapshot {
+        &self.current
+    }
+
+    fn register_provider(&mut self, provider: Box<dyn IkPoseProvider + Send + Sync>) {
+        self.begin_switch();
+        self.equipped.retain(|e| e.provider.equipment_id() != provider.equipment_id());
+        let (idle, aim) = (provider.idle_pose(), provider.aim_pose());
+        self.equipped.push(Equipped { provider, idle, aim });
+        if let Some(slot) = self.slot {
+            self.set_active_slot(slot);
+        }
+    }
+
+    fn unregister_provider(&mut self, equipment_id: &str) {
+        let before = self.equipped.len();
+        self.equipped.retain(|e| e.provider.equipment_id() != equipment_id);
+        if self.equipped.len() != before {
+            self.begin_switch();
+            if let Some(slot) = self.slot {
+                self.set_active_slot(slot);
+            }
+        }
+    }
+
+    fn set_aiming(&mut self, aiming: bool) {
+        self.aiming = aiming;
+    }
+
+    fn set_active_slot(&mut self, slot: AnimationSlotId) {
+        self.slot = Some(slot);
+        match self.equipped.last().and_then(|e| e.provider.slot_pose(slot)) {
+            Some(pose) => self.slot_pose = pose,
+            None => self.slot_pose.targets.clear(),
+        }
+    }
+
+    fn clear_active_slot(&mut self) {
+        // Keep the slot pose so it fades out instead of popping.
+        self.slot = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zoa_anim_core::IKTargetId;
+    use zoa_anim_core::contracts::PoseTargetData;
+
+    const GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
+
+    fn snap(x: f32) -> PoseSnapshot {
+        PoseSnapshot {
+            targets: vec![PoseTargetData {
+                target: GRIP,
+                position: [x, 0.0, 0.0],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
+            weight: 1.0,
+        }
+    }
+
+    struct Rifle;
+    impl IkPoseProvider for Rifle {
+        fn equipment_id(&self) -> &str {
+            "rifle"
+        }
+        fn idle_pose(&self) -> PoseSnapshot {
+            snap(0.0)
+        }
+        fn aim_pose(&self) -> PoseSnapshot {
+            snap(1.0)
+        }
+        fn slot_pose(&self, slot: AnimationSlotId) -> Option<PoseSnapshot> {
+            (slot == AnimationSlotId::from_static("reload_magazine")).then(|| snap(5.0))
+        }
+    }
+
+    struct Stances;
+    const STAND: StanceId = StanceId::from_static("stand");
+    const CROUCH: StanceId = StanceId::from_static("crouch");
+    impl StanceProvider for Stances {
+        fn available_stances(&self) -> &[StanceId] {
+            &[STAND, CROUCH]
+        }
+        fn default_stance(&self) -> StanceId {
+            STAND
+        }
+        fn can_enter_stance(&self, _stance: StanceId) -> bool {
+            true
+        }
+        fn stance_entry_slot(&self, _stance: StanceId) -> Option<AnimationSlotId> {
+            None
+        }
+        fn stance_pose_modifier(&self, stance: StanceId) -> PoseSnapshot {
+            if stance == CROUCH {
+                PoseSnapshot {
+                    targets: vec![PoseTargetData {
+                        target: GRIP,
+                        position: [0.0, -0.1, 0.0],
+                        rotation: [0.0, 0.0, 0.0, 1.0],
+                        weight: 1.0,
+                    }],
+                    weight: 1.0,
+                }
+            } else {
+                PoseSnapshot { targets: Vec::new(), weight: 1.0 }
+            }
+        }
+    }
+
+    fn grip_x(s: &EquipmentPoseService) -> f32 {
+        s.current_pose().target(GRIP).unwrap().position[0]
+    }
+
+    #[test]
+    fn aim_blends_smoothly_and_slots_override() {
+        let mut s = EquipmentPoseService::new(0.2);
+        s.register_provider(Box::new(Rifle));
+        s.tick(1.0);
+        assert_eq!(grip_x(&s), 0.0);
+        s.set_aiming(true);
+        s.tick(0.1);
+        assert!((grip_x(&s) - 0.5).abs() < 1e-6, "half way after half the blend time");
+        s.tick(0.1);
+        assert!((grip_x(&s) - 1.0).abs() < 1e-6);
+        s.set_active_slot(AnimationSlotId::from_static("reload_magazine"));
+        s.tick(1.0);
+        assert!((grip_x(&s) - 5.0).abs() < 1e-6);
+        s.clear_active_slot();
+        s.tick(0.1);
+        assert!((grip_x(&s) - 3.0).abs() < 1e-5, "slot pose fades out");
+        s.unregister_provider("rifle");
+        s.tick(1.0);
+        assert!(s.current_pose().targets.is_empty());
+    }
+
+    #[test]
+    fn stance_modifier_offsets_targets() {
+        let mut s = EquipmentPoseService::new(0.0);
+        s.register_provider(Box::new(Rifle));
+        s.set_stance_provider(Box::new(Stances));
+        assert!(s.set_stance(CROUCH));
+        s.tick(0.016);
+        let t = s.current_pose().target(GRIP).unwrap();
+        assert!((t.position[1] + 0.1).abs() < 1e-6);
+        assert!(!s.set_stance(StanceId::from_static("prone")), "unknown stance refused");
+        assert_eq!(s.stance(), Some(CROUCH));
+    }
+}
