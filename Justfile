@@ -16,6 +16,6 @@ bench:
 snap:
     cargo insta review
 
-# Fail if zoa-anim-core depends on a parser, audio or threading crate through normal edges.
+# Fail if a crate reaches past its layer (core: no serde/toml/gltf/rodio/rayon; evaluators: no loaders).
 layering:
-    ! cargo tree -p zoa-anim-core -e normal --prefix none | grep -E '^(serde|toml|gltf|rodio|rayon) '
+    bash scripts/check-layering.sh
