@@ -1,0 +1,415 @@
+//! Runtime animations: a core [`Clip`] bound to one skeleton and repacked for
+//! sampling, and the sampling job with its per-instance key cursors.
+//!
+//! # Terminology
+//! - *track*: the keys of one property (translation, rotation or scale) of one joint.
+//! - *cursor*: per track, the index of the key segment the last sample fell in.
+//!   Forward playback moves it by at most one or two keys per frame, so finding
+//!   the segment is amortized O(1); a jump (seek, loop wrap, reverse playback)
+//!   falls back to a binary search from the cursor.
+//!
+//! ```text
+//!   Clip (core, per glTF node) --bind--> Animation (per joint, SoA keys)
+//!                                             |
+//!   SamplingContext (cursors) --> SamplingJob(time) --> Pose (animated slots only)
+//! ```
+
+use glam::{Quat, Vec3A};
+use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
+
+use crate::error::RuntimeError;
+use crate::math::{hermite_basis, lerp3, slerp};
+use crate::pose::Pose;
+
+/// Bit in [`Animation::animated`]: the joint's translation is animated.
+pub const ANIMATES_TRANSLATION: u8 = 1;
+/// Bit in [`Animation::animated`]: the joint's rotation is animated.
+pub const ANIMATES_ROTATION: u8 = 2;
+/// Bit in [`Animation::animated`]: the joint's scale is animated.
+pub const ANIMATES_SCALE: u8 = 4;
+
+/// How a clip's tracks find their joints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BindBy {
+    /// By glTF node index: clip and skeleton come from the same file.
+    #[default]
+    Node,
+    /// By joint name: retargeting a clip authored on another rig with the same
+    /// bone names (tracks without a name, or with a name the skeleton lacks,
+    /// are dropped).
+    Name,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TrackHeader {
+    joint: u16,
+    interpolation: Interpolation,
+    /// First key time in [`Animation::times`].
+    time_start: u32,
+    /// Number of keys (at least 1).
+    keys: u32,
+    /// First value in the property's value array (cubic: in-tangent of key 0).
+    value_start: u32,
+}
+
+/// A clip bound to a skeleton and repacked for sampling.
+///
+/// Keys of all tracks share one time array and one value array per value type
+/// (`Vec3A` for translation and scale, `Quat` for rotation); tracks are grouped
+/// by property and sorted by joint, so sampling is three tight loops.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    name: String,
+    duration: f32,
+    joint_count: usize,
+    translations: Vec<TrackHeader>,
+    rotations: Vec<TrackHeader>,
+    scales: Vec<TrackHeader>,
+    times: Vec<f32>,
+    vec3s: Vec<Vec3A>,
+    quats: Vec<Quat>,
+    animated: Vec<u8>,
+    unbound: usize,
+}
+
+impl Animation {
+    /// Binds `clip` to `skeleton`. Tracks whose target is not a joint of the
+    /// skeleton are dropped and counted in [`Animation::unbound_tracks`].
+    pub fn bind(clip: &Clip, skeleton: &Skeleton, by: BindBy) -> Result<Animation, RuntimeError> {
+        let n = skeleton.joint_count();
+        let mut animation = Animation {
+            name: clip.name().to_owned(),
+            duration: clip.duration(),
+            joint_count: n,
+            translations: Vec::new(),
+            rotations: Vec::new(),
+            scales: Vec::new(),
+            times: Vec::new(),
+            vec3s: Vec::new(),
+            quats: Vec::new(),
+            animated: vec![0; n],
+            unbound: 0,
+        };
+        for track in clip.tracks() {
+            let joint = match by {
+                BindBy::Node => skeleton.find_node(track.node),
+                BindBy::Name => track
+                    .node_name
+                    .as_deref()
+                    .and_then(|name| skeleton.joints().iter().position(|j| j.name.as_deref() == Some(name))),
+            };
+            let Some(joint) = joint else {
+                animation.unbound += 1;
+                continue;
+            };
+            let bit = property_bit(track.property);
+            if animation.animated[joint] & bit != 0 {
+                return Err(RuntimeError::DuplicateTrack {
+                    clip: clip.name().to_owned(),
+                    joint,
+                    property: track.property.name(),
+                });
+            }
+            animation.animated[joint] |= bit;
+            let time_start = animation.times.len() as u32;
+            animation.times.extend_from_slice(&track.times);
+            let c = track.property.components();
+            let header = |value_start: usize| TrackHeader {
+                joint: joint as u16,
+                interpolation: track.interpolation,
+                time_start,
+                keys: track.times.len() as u32,
+                value_start: value_start as u32,
+            };
+            match track.property {
+                TrackProperty::Rotation => {
+                    let h = header(animation.quats.len());
+                    animation
+                        .quats
+                        .extend(track.values.chunks_exact(c).map(|v| Quat::from_xyzw(v[0], v[1], v[2], v[3])));
+                    animation.rotations.push(h);
+                }
+                TrackProperty::Translation | TrackProperty::Scale => {
+                    let h = header(animation.vec3s.len());
+                    animation.vec3s.extend(track.values.chunks_exact(c).map(|v| Vec3A::new(v[0], v[1], v[2])));
+                    if track.property == TrackProperty::Translation {
+                        animation.translations.push(h);
+                    } else {
+                        animation.scales.push(h);
+                    }
+                }
+            }
+        }
+        animation.translations.sort_by_key(|h| h.joint);
+        animation.rotations.sort_by_key(|h| h.joint);
+        animation.scales.sort_by_key(|h| h.joint);
+        Ok(animation)
+    }
+
+    /// Clip name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Duration in seconds (largest key time of the source clip).
+    pub fn duration(&self) -> f32 {
+        self.duration
+    }
+    /// Joint count of the skeleton this animation is bound to.
+    pub fn joint_count(&self) -> usize {
+        self.joint_count
+    }
+    /// Number of bound tracks (the size a [`SamplingContext`] needs).
+    pub fn track_count(&self) -> usize {
+        self.translations.len() + self.rotations.len() + self.scales.len()
+    }
+    /// Tracks of the source clip that targeted no joint of the skeleton.
+    pub fn unbound_tracks(&self) -> usize {
+        self.unbound
+    }
+    /// Per joint, which properties this animation writes
+    /// ([`ANIMATES_TRANSLATION`] | [`ANIMATES_ROTATION`] | [`ANIMATES_SCALE`]).
+    /// Blending skips the others: an input contributes nothing to a property it
+    /// does not animate.
+    pub fn animated(&self) -> &[u8] {
+        &self.animated
+    }
+
+    /// Samples at clip time `time` into a copy of `rest` (allocates; meant for
+    /// set-up work such as additive reference poses, not for frames).
+    pub fn sample_to_new(&self, time: f32, rest: &Pose) -> Result<Pose, RuntimeError> {
+        let mut pose = rest.clone();
+        let mut context = SamplingContext::new(self.track_count());
+        SamplingJob { animation: self, time, context: &mut context, output: &mut pose }.run()?;
+        Ok(pose)
+    }
+}
+
+fn property_bit(p: TrackProperty) -> u8 {
+    match p {
+        TrackProperty::Translation => ANIMATES_TRANSLATION,
+        TrackProperty::Rotation => ANIMATES_ROTATION,
+        TrackProperty::Scale => ANIMATES_SCALE,
+    }
+}
+
+/// Per-instance sampling state: one key cursor per track.
+///
+/// Sized once for the largest animation it will sample ([`SamplingContext::new`]);
+/// a job whose animation has more tracks fails validation instead of growing
+/// the buffer. Cursors are only hints: a context may be reused across
+/// animations or times and every sample is still correct.
+#[derive(Debug, Clone, Default)]
+pub struct SamplingContext {
+    cursors: Vec<u32>,
+}
+
+impl SamplingContext {
+    /// A context for animations of at most `max_tracks` tracks.
+    pub fn new(max_tracks: usize) -> SamplingContext {
+        SamplingContext { cursors: vec![0; max_tracks] }
+    }
+    /// A context sized for `animation`.
+    pub fn for_animation(animation: &Animation) -> SamplingContext {
+        SamplingContext::new(animation.track_count())
+    }
+    /// Largest track count this context can serve.
+    pub fn capacity(&self) -> usize {
+        self.cursors.len()
+    }
+    /// Forgets the cursors (the next sample searches from the first key).
+    pub fn reset(&mut self) {
+        self.cursors.fill(0);
+    }
+}
+
+/// Samples one animation at one time into a pose.
+///
+/// Writes only the (joint, property) slots the animation animates; every other
+/// slot of `output` is left as it was, so initialise the output once with the
+/// rest pose ([`Pose::clone`] of [`crate::RuntimeSkeleton::rest`]) and plain
+/// sampling reports rest values for joints the clip does not move.
+///
+/// `run` does not allocate.
+#[derive(Debug)]
+pub struct SamplingJob<'a> {
+    /// What to sample.
+    pub animation: &'a Animation,
+    /// Clip time in seconds, already wrapped or clamped by the caller
+    /// ([`crate::math::wrap_time`], [`crate::math::clamp_time`]). Any finite
+    /// value is accepted: before the first key the first value holds, after
+    /// the last key the last value.
+    pub time: f32,
+    /// Cursors of this instance for this animation.
+    pub context: &'a mut SamplingContext,
+    /// Output local pose; must have the animation's joint count.
+    pub output: &'a mut Pose,
+}
+
+impl SamplingJob<'_> {
+    /// Every reason this job cannot run.
+    pub fn validate(&self) -> Result<(), RuntimeError> {
+        let mut reasons = Vec::new();
+        if !self.time.is_finite() {
+            reasons.push(format!("time {} is not finite", self.time));
+        }
+        if self.output.len() != self.animation.joint_count {
+            reasons.push(format!(
+                "output pose has {} joints, animation `{}` is bound to {}",
+                self.output.len(),
+                self.animation.name,
+                self.animation.joint_count
+            ));
+        }
+        if self.context.capacity() < self.animation.track_count() {
+            reasons.push(format!(
+                "context holds {} cursors, animation `{}` has {} tracks",
+                self.context.capacity(),
+                self.animation.name,
+                self.animation.track_count()
+            ));
+        }
+        RuntimeError::check("sampling job", reasons)
+    }
+
+    /// Validates, then samples.
+    pub fn run(self) -> Result<(), RuntimeError> {
+        self.validate()?;
+        let a = self.animation;
+        let t = self.time;
+        let cursors = &mut self.context.cursors[..a.track_count()];
+        let (ct, rest) = cursors.split_at_mut(a.translations.len());
+        let (cr, cs) = rest.split_at_mut(a.rotations.len());
+        let (out_t, out_r, out_s) = self.output.parts_mut();
+        for (h, c) in a.translations.iter().zip(ct) {
+            out_t[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+        }
+        for (h, c) in a.rotations.iter().zip(cr) {
+            out_r[h.joint as usize] = sample_quat(h, &a.times, &a.quats, c, t);
+        }
+        for (h, c) in a.scales.iter().zip(cs) {
+            out_s[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+        }
+        Ok(())
+    }
+}
+
+/// Where `t` falls, for a track with keys `times`.
+enum Segment {
+    /// A single key's value (before the first key, after the last, or one key).
+    Key(usize),
+    /// Between keys `i` and `i + 1` (`times[i] <= t < times[i+1]`), at `alpha`.
+    Between(usize, f32, f32),
+}
+
+#[inline(always)]
+fn locate(times: &[f32], cursor: &mut u32, t: f32) -> Segment {
+    let n = times.len();
+    let last = n - 1;
+    // The job validated `t` as finite, so every comparison below is ordered.
+    if t < times[0] || n == 1 {
+        return Segment::Key(0);
+    }
+    if t >= times[last] {
+        return Segment::Key(last);
+    }
+    let i = seek(times, cursor, t);
+    let (t0, t1) = (times[i], times[i + 1]);
+    Segment::Between(i, (t - t0) / (t1 - t0), t1 - t0)
+}
+
+/// Largest `i` with `times[i] <= t`, starting from the cursor.
+/// Precondition: `times.len() >= 2` and `times[0] <= t < times[last]`.
+#[inline(always)]
+fn seek(times: &[f32], cursor: &mut u32, t: f32) -> usize {
+    let n = times.len();
+    let mut i = (*cursor as usize).min(n - 2);
+    if t >= times[i] {
+        if t >= times[i + 1] {
+            // Usual forward step: the next segment, else search what is ahead.
+            i += 1;
+            if t >= times[i + 1] {
+                let ahead = &times[i + 1..];
+                i += ahead.partition_point(|&x| x <= t);
+            }
+        }
+    } else {
+        i = times[..i].partition_point(|&x| x <= t) - 1;
+    }
+    *cursor = i as u32;
+    i
+}
+
+#[inline(always)]
+fn sample_vec3(h: &TrackHeader, times: &[f32], values: &[Vec3A], cursor: &mut u32, t: f32) -> Vec3A {
+    let times = &times[h.time_start as usize..][..h.keys as usize];
+    let values = &values[h.value_start as usize..];
+    match h.interpolation {
+        Interpolation::Linear => match locate(times, cursor, t) {
+            Segment::Key(k) => values[k],
+            Segment::Between(i, a, _) => lerp3(values[i], values[i + 1], a),
+        },
+        Interpolation::Step => match locate(times, cursor, t) {
+            Segment::Key(k) | Segment::Between(k, _, _) => values[k],
+        },
+        Interpolation::CubicSpline => match locate(times, cursor, t) {
+            Segment::Key(k) => values[3 * k + 1],
+            Segment::Between(i, a, dt) => {
+                let [s0, s1, s2, s3] = hermite_basis(a);
+                let (p0, m0) = (values[3 * i + 1], values[3 * i + 2] * dt);
+                let (p1, m1) = (values[3 * i + 4], values[3 * i + 3] * dt);
+                p0 * s0 + m0 * s1 + p1 * s2 + m1 * s3
+            }
+        },
+    }
+}
+
+#[inline(always)]
+fn sample_quat(h: &TrackHeader, times: &[f32], values: &[Quat], cursor: &mut u32, t: f32) -> Quat {
+    let times = &times[h.time_start as usize..][..h.keys as usize];
+    let values = &values[h.value_start as usize..];
+    match h.interpolation {
+        Interpolation::Linear => match locate(times, cursor, t) {
+            Segment::Key(k) => values[k],
+            Segment::Between(i, a, _) => slerp(values[i], values[i + 1], a),
+        },
+        Interpolation::Step => match locate(times, cursor, t) {
+            Segment::Key(k) | Segment::Between(k, _, _) => values[k],
+        },
+        Interpolation::CubicSpline => match locate(times, cursor, t) {
+            Segment::Key(k) => values[3 * k + 1],
+            Segment::Between(i, a, dt) => {
+                let [s0, s1, s2, s3] = hermite_basis(a);
+                let v = |q: Quat| glam::Vec4::from(q);
+                let (p0, m0) = (v(values[3 * i + 1]), v(values[3 * i + 2]) * dt);
+                let (p1, m1) = (v(values[3 * i + 4]), v(values[3 * i + 3]) * dt);
+                Quat::from_vec4(p0 * s0 + m0 * s1 + p1 * s2 + m1 * s3).normalize()
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seek_moves_forward_backward_and_jumps() {
+        let times = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
+        let mut c = 0;
+        assert_eq!(seek(&times, &mut c, 0.5), 0);
+        assert_eq!(seek(&times, &mut c, 1.0), 1);
+        assert_eq!(seek(&times, &mut c, 1.5), 1);
+        assert_eq!(seek(&times, &mut c, 2.5), 2);
+        assert_eq!(seek(&times, &mut c, 4.9), 4);
+        assert_eq!(seek(&times, &mut c, 0.1), 0);
+        assert_eq!(seek(&times, &mut c, 3.0), 3);
+        assert_eq!(seek(&times, &mut c, 2.999), 2);
+        let mut wild = 99;
+        assert_eq!(seek(&times, &mut wild, 4.5), 4);
+        // Duplicate key times: the zero-width segment is never chosen.
+        let dup = [0.0, 1.0, 1.0, 2.0];
+        let mut c = 0;
+        assert_eq!(seek(&dup, &mut c, 1.0), 2);
+        assert_eq!(seek(&dup, &mut c, 0.5), 0);
+    }
+}

@@ -1,0 +1,331 @@
+//! Blend trees (seed 002): child weights from parameters, and the shared
+//! normalized clock (seed 003) that keeps children of different lengths in step.
+//!
+//! # Terminology
+//! - *1D*: children sorted by threshold; the two neighbours of the parameter
+//!   cross-fade linearly, clamped to the first / last child outside the range.
+//! - *2D inverse distance* (seed 002): `wᵢ ∝ 1 / dᵢ^power` of the distance from
+//!   `(parameter, parameterY)` to each child; exactly at a child, that child
+//!   alone. Simple, but far children always keep some weight.
+//! - *2D gradient band* (Johansen 2009, Unity's "Freeform Cartesian"):
+//!   `hᵢ = max(0, min_{j≠i} 1 − (p − pᵢ)·(pⱼ − pᵢ) / |pⱼ − pᵢ|²)`, normalized;
+//!   a child's influence ends at its neighbours, so nothing leaks.
+//! - *direct*: explicit weights normalized to sum to 1.
+//! - *normalized clock*: one phase in `[0, 1)` for all children; child `i`
+//!   samples at `phase · dᵢ`, and the phase advances by `dt / Σ wᵢ·dᵢ`.
+
+use crate::error::RuntimeError;
+use crate::math::wrap_time;
+
+/// How a 2D tree weights its children.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Weighting2D {
+    /// Inverse distance to the power `power` (seed 002 says inverse distance:
+    /// the default power is 1).
+    InverseDistance {
+        /// Exponent, > 0; default 1.
+        power: f32,
+    },
+    /// Freeform cartesian gradient bands (Johansen 2009).
+    #[default]
+    GradientBand,
+}
+
+/// Kind of a blend tree.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BlendTreeKind {
+    /// Linear between neighbours sorted by threshold.
+    OneD,
+    /// Two parameters.
+    TwoD(Weighting2D),
+    /// Explicit weights, normalized.
+    Direct,
+}
+
+/// A blend tree's weighting rule over its children's positions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlendTree {
+    kind: BlendTreeKind,
+    /// `(threshold, thresholdY)` per child, in child order.
+    points: Vec<[f32; 2]>,
+    /// 1D: child indices sorted by threshold (stable).
+    sorted: Vec<usize>,
+    /// Direct: explicit weights per child (>= 0).
+    explicit: Vec<f32>,
+}
+
+impl BlendTree {
+    /// A 1D tree over child thresholds (at least 2, finite).
+    pub fn one_d(thresholds: &[f32]) -> Result<BlendTree, RuntimeError> {
+        if thresholds.len() < 2 {
+            return Err(RuntimeError::InvalidBlendTree(format!(
+                "a 1D tree needs 2 children, got {}",
+                thresholds.len()
+            )));
+        }
+        if let Some(i) = thresholds.iter().position(|t| !t.is_finite()) {
+            return Err(RuntimeError::InvalidBlendTree(format!("child {i} threshold is not finite")));
+        }
+        let mut sorted: Vec<usize> = (0..thresholds.len()).collect();
+        sorted.sort_by(|&a, &b| thresholds[a].total_cmp(&thresholds[b]));
+        Ok(BlendTree {
+            kind: BlendTreeKind::OneD,
+            points: thresholds.iter().map(|&t| [t, 0.0]).collect(),
+            sorted,
+            explicit: Vec::new(),
+        })
+    }
+
+    /// A 2D tree over child positions (at least 1, finite, distinct).
+    pub fn two_d(points: &[[f32; 2]], weighting: Weighting2D) -> Result<BlendTree, RuntimeError> {
+        if points.is_empty() {
+            return Err(RuntimeError::InvalidBlendTree("a 2D tree needs at least one child".into()));
+        }
+        if let Some(i) = points.iter().position(|p| !p[0].is_finite() || !p[1].is_finite()) {
+            return Err(RuntimeError::InvalidBlendTree(format!("child {i} position is not finite")));
+        }
+        for i in 0..points.len() {
+            for j in i + 1..points.len() {
+                if points[i] == points[j] {
+                    return Err(RuntimeError::InvalidBlendTree(format!(
+                        "children {i} and {j} share position {:?}",
+                        points[i]
+                    )));
+                }
+            }
+        }
+        if let Weighting2D::InverseDistance { power } = weighting
+            && !(power > 0.0 && power.is_finite())
+        {
+            return Err(RuntimeError::InvalidBlendTree(format!("inverse-distance power {power} must be > 0")));
+        }
+        Ok(BlendTree {
+            kind: BlendTreeKind::TwoD(weighting),
+            points: points.to_vec(),
+            sorted: Vec::new(),
+            explicit: Vec::new(),
+        })
+    }
+
+    /// A direct tree with explicit, non-negative weights (at least 1 child).
+    pub fn direct(weights: &[f32]) -> Result<BlendTree, RuntimeError> {
+        if weights.is_empty() {
+            return Err(RuntimeError::InvalidBlendTree("a direct tree needs at least one child".into()));
+        }
+        let mut tree = BlendTree {
+            kind: BlendTreeKind::Direct,
+            points: vec![[0.0; 2]; weights.len()],
+            sorted: Vec::new(),
+            explicit: vec![0.0; weights.len()],
+        };
+        for (i, &w) in weights.iter().enumerate() {
+            tree.set_explicit_weight(i, w)?;
+        }
+        Ok(tree)
+    }
+
+    /// Sets a direct tree's explicit weight of child `i` (`>= 0`, finite).
+    pub fn set_explicit_weight(&mut self, i: usize, w: f32) -> Result<(), RuntimeError> {
+        if !(w >= 0.0 && w.is_finite()) {
+            return Err(RuntimeError::InvalidBlendTree(format!("child {i} weight {w} must be finite and >= 0")));
+        }
+        match self.explicit.get_mut(i) {
+            Some(slot) => {
+                *slot = w;
+                Ok(())
+            }
+            None => Err(RuntimeError::InvalidBlendTree(format!("no direct child {i}"))),
+        }
+    }
+
+    /// The tree kind.
+    pub fn kind(&self) -> &BlendTreeKind {
+        &self.kind
+    }
+    /// Number of children.
+    pub fn child_count(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Child weights at `(x, y)` into `out` (one per child, summing to 1, or
+    /// all 0 for a direct tree whose explicit weights are all 0). `y` is
+    /// ignored by 1D and direct trees. Does not allocate.
+    ///
+    /// # Panics
+    /// When `out.len()` differs from [`BlendTree::child_count`].
+    pub fn weights(&self, x: f32, y: f32, out: &mut [f32]) {
+        assert_eq!(out.len(), self.points.len(), "one weight per child");
+        out.fill(0.0);
+        match &self.kind {
+            BlendTreeKind::OneD => {
+                let s = &self.sorted;
+                let t = |k: usize| self.points[s[k]][0];
+                let last = s.len() - 1;
+                if x <= t(0) || x.is_nan() {
+                    out[s[0]] = 1.0;
+                } else if x >= t(last) {
+                    out[s[last]] = 1.0;
+                } else {
+                    // t(k) < x < t(last): find the segment with t(k) <= x < t(k+1).
+                    let k = (0..last).rfind(|&k| t(k) <= x).unwrap_or(0);
+                    let (a, b) = (t(k), t(k + 1));
+                    let f = (x - a) / (b - a);
+                    out[s[k]] = 1.0 - f;
+                    out[s[k + 1]] = f;
+                }
+            }
+            BlendTreeKind::TwoD(Weighting2D::InverseDistance { power }) => {
+                let mut sum = 0.0;
+                for (i, p) in self.points.iter().enumerate() {
+                    let d = ((x - p[0]).powi(2) + (y - p[1]).powi(2)).sqrt();
+                    if d <= 1e-6 {
+                        out.fill(0.0);
+                        out[i] = 1.0;
+                        return;
+                    }
+                    let w = if *power == 1.0 { 1.0 / d } else { d.powf(-*power) };
+                    out[i] = w;
+                    sum += w;
+                }
+                out.iter_mut().for_each(|w| *w /= sum);
+            }
+            BlendTreeKind::TwoD(Weighting2D::GradientBand) => {
+                let mut sum = 0.0;
+                for (i, (o, &pi)) in out.iter_mut().zip(&self.points).enumerate() {
+                    let (vx, vy) = (x - pi[0], y - pi[1]);
+                    let mut h = 1.0f32;
+                    for (j, pj) in self.points.iter().enumerate() {
+                        if j == i {
+                            continue;
+                        }
+                        let (ex, ey) = (pj[0] - pi[0], pj[1] - pi[1]);
+                        h = h.min(1.0 - (vx * ex + vy * ey) / (ex * ex + ey * ey));
+                    }
+                    let h = h.max(0.0);
+                    *o = h;
+                    sum += h;
+                }
+                if sum > 0.0 {
+                    out.iter_mut().for_each(|w| *w /= sum);
+                } else {
+                    out.fill(0.0);
+                    out[nearest(&self.points, x, y)] = 1.0;
+                }
+            }
+            BlendTreeKind::Direct => {
+                let sum: f32 = self.explicit.iter().sum();
+                if sum > 0.0 {
+                    for (o, w) in out.iter_mut().zip(&self.explicit) {
+                        *o = w / sum;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn nearest(points: &[[f32; 2]], x: f32, y: f32) -> usize {
+    let d = |p: &[f32; 2]| (x - p[0]).powi(2) + (y - p[1]).powi(2);
+    (0..points.len()).min_by(|&a, &b| d(&points[a]).total_cmp(&d(&points[b]))).unwrap_or(0)
+}
+
+/// The shared normalized clock of a blend tree's children.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SyncClock {
+    /// Phase in `[0, 1)` (looping) or `[0, 1]` (one-shot).
+    pub phase: f32,
+}
+
+impl SyncClock {
+    /// Blended cycle length `Σ wᵢ·dᵢ`, seconds.
+    pub fn cycle_length(weights: &[f32], durations: impl IntoIterator<Item = f32>) -> f32 {
+        weights.iter().zip(durations).map(|(w, d)| w * d).sum()
+    }
+
+    /// Advances by `dt` seconds (negative runs backwards) over a cycle of
+    /// `cycle_length` seconds; a zero cycle leaves the phase alone.
+    pub fn advance(&mut self, dt: f32, cycle_length: f32, looping: bool) {
+        if cycle_length > 0.0 && dt.is_finite() {
+            let p = self.phase + dt / cycle_length;
+            self.phase = if looping { wrap_time(p, 1.0) } else { p.clamp(0.0, 1.0) };
+        }
+    }
+
+    /// Clip time of a child of length `duration`.
+    pub fn child_time(&self, duration: f32) -> f32 {
+        self.phase * duration
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(tree: &BlendTree, x: f32, y: f32) -> Vec<f32> {
+        let mut out = vec![0.0; tree.child_count()];
+        tree.weights(x, y, &mut out);
+        out
+    }
+
+    #[test]
+    fn one_d_uses_sorted_neighbours_and_clamps() {
+        let t = BlendTree::one_d(&[4.0, 0.0, 1.0]).unwrap(); // run, idle, walk
+        assert_eq!(w(&t, -1.0, 0.0), [0.0, 1.0, 0.0]);
+        assert_eq!(w(&t, 0.5, 0.0), [0.0, 0.5, 0.5]);
+        assert_eq!(w(&t, 1.0, 0.0), [0.0, 0.0, 1.0]);
+        assert_eq!(w(&t, 2.5, 0.0), [0.5, 0.0, 0.5]);
+        assert_eq!(w(&t, 9.0, 0.0), [1.0, 0.0, 0.0]);
+        assert!(BlendTree::one_d(&[1.0]).is_err());
+    }
+
+    #[test]
+    fn two_d_inverse_distance() {
+        let t = BlendTree::two_d(&[[0.0, 0.0], [2.0, 0.0], [0.0, 4.0]], Weighting2D::InverseDistance { power: 1.0 })
+            .unwrap();
+        assert_eq!(w(&t, 2.0, 0.0), [0.0, 1.0, 0.0]);
+        let got = w(&t, 1.0, 0.0); // distances 1, 1, sqrt(17)
+        let inv = [1.0, 1.0, 1.0 / 17f32.sqrt()];
+        let s: f32 = inv.iter().sum();
+        for i in 0..3 {
+            assert!((got[i] - inv[i] / s).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn gradient_band_is_local_and_normalized() {
+        let pts = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]];
+        let t = BlendTree::two_d(&pts, Weighting2D::GradientBand).unwrap();
+        assert_eq!(w(&t, 1.0, 0.0), [0.0, 1.0, 0.0, 0.0, 0.0]);
+        let half = w(&t, 0.5, 0.0);
+        assert!((half[0] - 0.5).abs() < 1e-6 && (half[1] - 0.5).abs() < 1e-6, "{half:?}");
+        assert_eq!(half[2] + half[3] + half[4], 0.0, "no leak to far children");
+        let off = w(&t, 0.3, 0.4);
+        assert!((off.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(BlendTree::two_d(&[[0.0, 0.0], [0.0, 0.0]], Weighting2D::GradientBand).is_err());
+    }
+
+    #[test]
+    fn direct_normalizes() {
+        let mut t = BlendTree::direct(&[1.0, 3.0]).unwrap();
+        assert_eq!(w(&t, 0.0, 0.0), [0.25, 0.75]);
+        t.set_explicit_weight(1, 0.0).unwrap();
+        assert_eq!(w(&t, 0.0, 0.0), [1.0, 0.0]);
+        assert!(t.set_explicit_weight(0, -1.0).is_err());
+    }
+
+    #[test]
+    fn sync_clock_uses_the_blended_cycle() {
+        let weights = [0.5, 0.5];
+        let l = SyncClock::cycle_length(&weights, [1.0, 0.5]);
+        assert_eq!(l, 0.75);
+        let mut c = SyncClock::default();
+        c.advance(0.375, l, true);
+        assert_eq!(c.phase, 0.5);
+        assert_eq!(c.child_time(1.0), 0.5);
+        assert_eq!(c.child_time(0.5), 0.25);
+        c.advance(0.75, l, true);
+        assert_eq!(c.phase, 0.5);
+        c.advance(-0.75 * 0.75, l, true);
+        assert_eq!(c.phase, 0.75);
+    }
+}

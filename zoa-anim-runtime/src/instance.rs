@@ -1,0 +1,420 @@
+//! Characters with layer stacks, and the crowd evaluator.
+//!
+//! An [`Instance`] owns everything one character needs per frame (sampling
+//! contexts, one pose buffer per playing clip, blending weights, model
+//! matrices), all sized in [`Instance::new`]; [`Instance::advance`] and
+//! [`Instance::evaluate`] then allocate nothing. Shared read-only data
+//! (skeletons, animations, masks) sits behind `Arc`, so a crowd of thousands
+//! stores one copy.
+//!
+//! A [`Crowd`] runs instances serially or with rayon `par_iter_mut`. Each
+//! instance is evaluated start to finish by one thread with no shared mutable
+//! state and no cross-instance reduction, so the results are bit-identical for
+//! any thread count.
+
+use std::sync::Arc;
+
+use glam::Mat4;
+use rayon::prelude::*;
+
+use crate::animation::{Animation, SamplingContext, SamplingJob};
+use crate::blend_tree::{BlendTree, SyncClock};
+use crate::blending::{BlendMode, BlendingContext, apply_additive};
+use crate::error::RuntimeError;
+use crate::mask::BoneMask;
+use crate::math::{clamp_time, wrap_time};
+use crate::model::LocalToModelJob;
+use crate::pose::{Pose, RuntimeSkeleton};
+
+/// A clip and how its time maps to clip time.
+#[derive(Debug, Clone)]
+pub struct Motion {
+    /// The animation, bound to the instance's skeleton.
+    pub animation: Arc<Animation>,
+    /// Loop (`t − d·floor(t/d)`) or play once (clamp to `[0, d]`). Default: loop.
+    pub looping: bool,
+}
+
+impl Motion {
+    /// A looping motion.
+    pub fn looping(animation: Arc<Animation>) -> Motion {
+        Motion { animation, looping: true }
+    }
+    /// A one-shot motion.
+    pub fn once(animation: Arc<Animation>) -> Motion {
+        Motion { animation, looping: false }
+    }
+    /// Clip time of layer time `t`, seconds.
+    pub fn clip_time(&self, t: f32) -> f32 {
+        let d = self.animation.duration();
+        if self.looping { wrap_time(t, d) } else { clamp_time(t, d) }
+    }
+}
+
+/// Reference pose of an additive layer.
+#[derive(Debug, Clone)]
+pub enum AdditiveReference {
+    /// The layer's own clip at this clip time, seconds (three.js default: 0,
+    /// i.e. each track's first key).
+    Time(f32),
+    /// Another animation (bound to the same skeleton) at a clip time; joint
+    /// properties it does not animate use the rest pose.
+    Clip {
+        /// Reference animation.
+        animation: Arc<Animation>,
+        /// Clip time, seconds.
+        time: f32,
+    },
+}
+
+impl Default for AdditiveReference {
+    fn default() -> Self {
+        AdditiveReference::Time(0.0)
+    }
+}
+
+/// What a layer plays.
+#[derive(Debug, Clone)]
+pub enum LayerSource {
+    /// One clip.
+    Clip {
+        /// The clip.
+        motion: Motion,
+        /// Layer time in seconds, before looping / clamping.
+        time: f32,
+        /// Speed multiplier (negative plays backwards); default 1.
+        speed: f32,
+    },
+    /// A blend tree over several clips sharing one normalized clock.
+    Tree {
+        /// Weighting rule.
+        tree: BlendTree,
+        /// One motion per tree child, in child order.
+        motions: Vec<Motion>,
+        /// Primary parameter.
+        x: f32,
+        /// Secondary parameter (2D trees).
+        y: f32,
+        /// Shared clock; loops unless every motion is one-shot.
+        clock: SyncClock,
+        /// Speed multiplier; default 1.
+        speed: f32,
+    },
+}
+
+impl LayerSource {
+    /// A clip source starting at time 0, speed 1.
+    pub fn clip(motion: Motion) -> LayerSource {
+        LayerSource::Clip { motion, time: 0.0, speed: 1.0 }
+    }
+    fn motions(&self) -> &[Motion] {
+        match self {
+            LayerSource::Clip { motion, .. } => std::slice::from_ref(motion),
+            LayerSource::Tree { motions, .. } => motions,
+        }
+    }
+}
+
+/// One layer of a stack (seed 002): weight, blend mode, bone mask, source.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    /// Name, for errors.
+    pub name: String,
+    /// Weight in `0..=1`; default 1.
+    pub weight: f32,
+    /// Override (default) or additive.
+    pub mode: BlendMode,
+    /// Optional per-joint mask.
+    pub mask: Option<Arc<BoneMask>>,
+    /// Reference of an additive layer (ignored for override).
+    pub reference: AdditiveReference,
+    /// What plays.
+    pub source: LayerSource,
+}
+
+impl Layer {
+    /// A full-weight override layer.
+    pub fn new(name: impl Into<String>, source: LayerSource) -> Layer {
+        Layer {
+            name: name.into(),
+            weight: 1.0,
+            mode: BlendMode::Override,
+            mask: None,
+            reference: AdditiveReference::default(),
+            source,
+        }
+    }
+    /// Builder: weight.
+    pub fn with_weight(mut self, weight: f32) -> Layer {
+        self.weight = weight;
+        self
+    }
+    /// Builder: additive against `reference`.
+    pub fn additive(mut self, reference: AdditiveReference) -> Layer {
+        self.mode = BlendMode::Additive;
+        self.reference = reference;
+        self
+    }
+    /// Builder: mask.
+    pub fn with_mask(mut self, mask: Arc<BoneMask>) -> Layer {
+        self.mask = Some(mask);
+        self
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    context: SamplingContext,
+    pose: Pose,
+    reference: Option<Pose>,
+}
+
+#[derive(Debug, Clone)]
+struct LayerState {
+    slots: Vec<Slot>,
+    weights: Vec<f32>,
+}
+
+/// One character: a skeleton, a layer stack and its buffers.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    skeleton: Arc<RuntimeSkeleton>,
+    layers: Vec<Layer>,
+    states: Vec<LayerState>,
+    blending: BlendingContext,
+    local: Pose,
+    model: Vec<Mat4>,
+    compute_model: bool,
+}
+
+impl Instance {
+    /// Checks the stack against the skeleton and sizes every buffer.
+    pub fn new(skeleton: Arc<RuntimeSkeleton>, layers: Vec<Layer>) -> Result<Instance, RuntimeError> {
+        let n = skeleton.joint_count();
+        let mut states = Vec::with_capacity(layers.len());
+        for layer in &layers {
+            let bad = |reason: String| RuntimeError::InvalidLayer { layer: layer.name.clone(), reason };
+            if !(0.0..=1.0).contains(&layer.weight) {
+                return Err(bad(format!("weight {} is outside 0..=1", layer.weight)));
+            }
+            if let Some(m) = &layer.mask
+                && m.weights().len() != n
+            {
+                return Err(bad(format!("mask has {} weights, skeleton has {n} joints", m.weights().len())));
+            }
+            if let LayerSource::Tree { tree, motions, .. } = &layer.source
+                && tree.child_count() != motions.len()
+            {
+                return Err(bad(format!("tree has {} children but {} motions", tree.child_count(), motions.len())));
+            }
+            let mut slots = Vec::new();
+            for motion in layer.source.motions() {
+                let a = &motion.animation;
+                if a.joint_count() != n {
+                    return Err(bad(format!(
+                        "animation `{}` is bound to {} joints, skeleton has {n}",
+                        a.name(),
+                        a.joint_count()
+                    )));
+                }
+                let reference = match (layer.mode, &layer.reference) {
+                    (BlendMode::Override, _) => None,
+                    (BlendMode::Additive, AdditiveReference::Time(t)) => Some(a.sample_to_new(*t, skeleton.rest())?),
+                    (BlendMode::Additive, AdditiveReference::Clip { animation, time }) => {
+                        if animation.joint_count() != n {
+                            return Err(bad(format!("reference `{}` is bound to another skeleton", animation.name())));
+                        }
+                        Some(animation.sample_to_new(*time, skeleton.rest())?)
+                    }
+                };
+                slots.push(Slot {
+                    context: SamplingContext::for_animation(a),
+                    pose: skeleton.rest().clone(),
+                    reference,
+                });
+            }
+            let weights = vec![0.0; slots.len()];
+            states.push(LayerState { slots, weights });
+        }
+        Ok(Instance {
+            blending: BlendingContext::new(n),
+            local: skeleton.rest().clone(),
+            model: vec![Mat4::IDENTITY; n],
+            skeleton,
+            layers,
+            states,
+            compute_model: true,
+        })
+    }
+
+    /// Whether [`Instance::evaluate`] also computes model-space matrices
+    /// (default true).
+    pub fn set_compute_model(&mut self, on: bool) {
+        self.compute_model = on;
+    }
+    /// The skeleton.
+    pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
+        &self.skeleton
+    }
+    /// The layers.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+    /// The layers, to change weights, times and parameters between frames.
+    /// Replacing a motion's animation with one of more tracks, or changing a
+    /// tree's child count, makes the next evaluation fail validation.
+    pub fn layers_mut(&mut self) -> &mut [Layer] {
+        &mut self.layers
+    }
+    /// Local pose of the last evaluation.
+    pub fn local_pose(&self) -> &Pose {
+        &self.local
+    }
+    /// Model-space matrices of the last evaluation (when enabled).
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.model
+    }
+
+    /// Moves every layer's clock by `dt` seconds times its speed.
+    /// Does not allocate.
+    pub fn advance(&mut self, dt: f32) {
+        for (layer, state) in self.layers.iter_mut().zip(&mut self.states) {
+            match &mut layer.source {
+                LayerSource::Clip { time, speed, .. } => *time += dt * *speed,
+                LayerSource::Tree { tree, motions, x, y, clock, speed } => {
+                    if state.weights.len() == tree.child_count() {
+                        tree.weights(*x, *y, &mut state.weights);
+                    }
+                    let cycle = SyncClock::cycle_length(&state.weights, motions.iter().map(|m| m.animation.duration()));
+                    let looping = motions.iter().any(|m| m.looping);
+                    clock.advance(dt * *speed, cycle, looping);
+                }
+            }
+        }
+    }
+
+    /// Samples every layer, blends, and (when enabled) computes model-space
+    /// matrices. Does not allocate.
+    pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
+        let n = self.skeleton.joint_count();
+        for (layer, state) in self.layers.iter().zip(&mut self.states) {
+            match &layer.source {
+                LayerSource::Clip { motion, time, .. } => {
+                    state.weights[0] = 1.0;
+                    let slot = &mut state.slots[0];
+                    SamplingJob {
+                        animation: &motion.animation,
+                        time: motion.clip_time(*time),
+                        context: &mut slot.context,
+                        output: &mut slot.pose,
+                    }
+                    .run()?;
+                }
+                LayerSource::Tree { tree, motions, x, y, clock, .. } => {
+                    if tree.child_count() != state.slots.len() || motions.len() != state.slots.len() {
+                        return Err(RuntimeError::InvalidLayer {
+                            layer: layer.name.clone(),
+                            reason: "the tree's child count changed after the instance was built".into(),
+                        });
+                    }
+                    tree.weights(*x, *y, &mut state.weights);
+                    for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
+                        if w > 0.0 {
+                            let d = motion.animation.duration();
+                            SamplingJob {
+                                animation: &motion.animation,
+                                time: clock.child_time(d),
+                                context: &mut slot.context,
+                                output: &mut slot.pose,
+                            }
+                            .run()?;
+                        }
+                    }
+                }
+            }
+        }
+        self.blending.begin(n);
+        for (layer, state) in self.layers.iter().zip(&self.states) {
+            if layer.mode != BlendMode::Override {
+                continue;
+            }
+            let mask = layer.mask.as_deref().map(BoneMask::weights);
+            for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
+                let weight = layer.weight * w;
+                self.blending.accumulate(&mut self.local, &slot.pose, motion.animation.animated(), weight, mask);
+            }
+        }
+        self.blending.finish_override(&mut self.local, self.skeleton.rest());
+        for (layer, state) in self.layers.iter().zip(&self.states) {
+            if layer.mode != BlendMode::Additive {
+                continue;
+            }
+            let mask = layer.mask.as_deref().map(BoneMask::weights);
+            for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
+                if let Some(reference) = &slot.reference {
+                    let weight = layer.weight * w;
+                    apply_additive(&mut self.local, &slot.pose, reference, motion.animation.animated(), weight, mask);
+                }
+            }
+        }
+        if self.compute_model {
+            LocalToModelJob { skeleton: &self.skeleton, input: &self.local, root: None, output: &mut self.model }
+                .run()?;
+        }
+        Ok(())
+    }
+
+    /// [`advance`](Self::advance) then [`evaluate`](Self::evaluate).
+    pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        self.advance(dt);
+        self.evaluate()
+    }
+}
+
+/// Many instances, evaluated serially or in parallel with identical results.
+#[derive(Debug, Clone, Default)]
+pub struct Crowd {
+    instances: Vec<Instance>,
+}
+
+impl Crowd {
+    /// A crowd of these instances.
+    pub fn new(instances: Vec<Instance>) -> Crowd {
+        Crowd { instances }
+    }
+    /// The instances.
+    pub fn instances(&self) -> &[Instance] {
+        &self.instances
+    }
+    /// The instances, mutable.
+    pub fn instances_mut(&mut self) -> &mut [Instance] {
+        &mut self.instances
+    }
+    /// Total joints over all instances.
+    pub fn joint_count(&self) -> usize {
+        self.instances.iter().map(|i| i.skeleton.joint_count()).sum()
+    }
+
+    /// Updates every instance on the calling thread. Does not allocate.
+    /// Stops at, and returns, the first instance's error.
+    pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        self.instances.iter_mut().try_for_each(|i| i.update(dt))
+    }
+
+    /// Updates every instance with rayon on the current thread pool (install
+    /// a pool to choose the thread count). Every instance is updated; the error
+    /// of the lowest-index failing instance is returned, whatever the
+    /// scheduling.
+    pub fn update_parallel(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        let first = self
+            .instances
+            .par_iter_mut()
+            .enumerate()
+            .filter_map(|(k, i)| i.update(dt).err().map(|e| (k, e)))
+            .min_by_key(|(k, _)| *k);
+        match first {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
+    }
+}

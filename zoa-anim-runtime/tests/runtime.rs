@@ -1,0 +1,788 @@
+//! Integration tests of the runtime, one module per concern:
+//! - `sampling`: every interpolation mode against hand-computed values.
+//! - `blending`: three.js accumulation, rest fill, additive, masks.
+//! - `instances`: layer stacks, speeds, blend trees, local-to-model, retargeting.
+//! - `crowd`: parallel evaluation equals serial bit for bit (1, 2, 3 threads).
+//! - `properties`: proptest invariants.
+//! - `shared_assets`: the third-party glTF files, sampled at key times.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use zoa_anim_core::glam::{Mat4, Quat, Vec3, Vec3A};
+use zoa_anim_core::{Clip, Interpolation, TrackProperty};
+use zoa_anim_runtime::*;
+
+fn bind(clip: &Clip) -> Arc<Animation> {
+    Arc::new(Animation::bind(clip, &skeleton(), BindBy::Node).unwrap())
+}
+
+fn sample(animation: &Animation, time: f32) -> Pose {
+    animation.sample_to_new(time, &Pose::rest(&skeleton())).unwrap()
+}
+
+mod sampling {
+    use super::*;
+
+    fn one_track(property: TrackProperty, interpolation: Interpolation, times: &[f32], values: &[f32]) -> Animation {
+        let clip = Clip::new("c", vec![track(11, property, interpolation, times, values)]).unwrap();
+        Animation::bind(&clip, &skeleton(), BindBy::Node).unwrap()
+    }
+
+    #[test]
+    fn step_holds_the_last_key_at_or_before_t() {
+        let a = one_track(
+            TrackProperty::Translation,
+            Interpolation::Step,
+            &[0.5, 1.0, 2.0],
+            &[0., 0., 0., 10., 0., 0., 20., 0., 0.],
+        );
+        let x = |t: f32| sample(&a, t).translations()[1].x;
+        assert_eq!(x(-1.0), 0.0, "before the first key");
+        assert_eq!(x(0.0), 0.0);
+        assert_eq!(x(0.5), 0.0, "exact key time");
+        assert_eq!(x(0.999), 0.0);
+        assert_eq!(x(1.0), 10.0, "exact key time");
+        assert_eq!(x(1.999), 10.0);
+        assert_eq!(x(2.0), 20.0, "last key");
+        assert_eq!(x(7.0), 20.0, "after the last key");
+    }
+
+    #[test]
+    fn linear_lerps_vectors() {
+        let a = one_track(
+            TrackProperty::Scale,
+            Interpolation::Linear,
+            &[0.0, 1.0, 3.0],
+            &[1., 1., 1., 2., 3., 4., 0., 0., 0.],
+        );
+        let s = |t: f32| sample(&a, t).scales()[1];
+        assert_eq!(s(0.25), Vec3A::new(1.25, 1.5, 1.75));
+        assert_eq!(s(1.0), Vec3A::new(2.0, 3.0, 4.0));
+        assert_eq!(s(2.0), Vec3A::new(1.0, 1.5, 2.0));
+        assert_eq!(s(-0.5), Vec3A::ONE);
+        assert_eq!(s(3.5), Vec3A::ZERO);
+    }
+
+    #[test]
+    fn linear_slerps_rotations_along_the_shortest_path_keeping_the_first_sign() {
+        let q0 = Quat::from_rotation_y(0.2);
+        let q1 = -Quat::from_rotation_y(1.0); // stored in the other hemisphere
+        let a = one_track(TrackProperty::Rotation, Interpolation::Linear, &[0.0, 2.0], &quat_values(&[q0, q1]));
+        let r = sample(&a, 0.5).rotations()[1];
+        let want = Quat::from_rotation_y(0.4);
+        for i in 0..4 {
+            assert!(close(r.to_array()[i], want.to_array()[i], 1e-6), "{r:?} vs {want:?}");
+        }
+        assert_eq!(sample(&a, 0.0).rotations()[1], q0, "exact key value");
+        assert_eq!(sample(&a, 2.0).rotations()[1], q1, "last key value as stored");
+    }
+
+    #[test]
+    fn cubic_spline_uses_hermite_with_tangents_scaled_by_a_non_uniform_interval() {
+        // Keys at 0, 1, 3 (intervals 1 and 2). Per key: in-tangent, value, out-tangent (x only).
+        let v = |x: f32| [x, 0.0, 0.0];
+        let values: Vec<f32> = [v(0.0), v(0.0), v(1.0), v(3.0), v(1.0), v(2.0), v(-1.0), v(5.0), v(9.0)].concat();
+        let a = one_track(TrackProperty::Translation, Interpolation::CubicSpline, &[0.0, 1.0, 3.0], &values);
+        let x = |t: f32| sample(&a, t).translations()[1].x;
+        // t = 2: p = 0.5, Δt = 2: s0 = 0.5, s1 = 0.125, s2 = 0.5, s3 = -0.125;
+        // 0.5·1 + 0.125·(2·2) + 0.5·5 + (-0.125)·(-1·2) = 3.75
+        assert_eq!(x(2.0), 3.75);
+        // t = 0.5 in the first segment (Δt = 1): p0 = 0, m0 = 1, p1 = 1, m1 = 3:
+        // s0 = 0.5, s1 = 0.125, s2 = 0.5, s3 = -0.125 → 0.125 + 0.5 - 0.375 = 0.25
+        assert_eq!(x(0.5), 0.25);
+        assert_eq!(x(1.0), 1.0, "key value, not a tangent");
+        assert_eq!(x(-1.0), 0.0, "before the first key: first value");
+        assert_eq!(x(3.0), 5.0, "last value");
+        assert_eq!(x(4.0), 5.0, "after the last key: last value");
+    }
+
+    #[test]
+    fn cubic_spline_rotations_are_normalized() {
+        let q0 = Quat::from_rotation_z(0.0);
+        let q1 = Quat::from_rotation_z(1.2);
+        let zero = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        let values = quat_values(&[zero, q0, zero, zero, q1, zero]);
+        let a = one_track(TrackProperty::Rotation, Interpolation::CubicSpline, &[0.0, 1.5], &values);
+        for t in [0.1, 0.5, 0.75, 1.2] {
+            let r = sample(&a, t).rotations()[1];
+            assert!(close(r.length(), 1.0, 1e-6));
+            // Zero tangents: Hermite of (0, q0) → (0, q1) is s0·q0 + s2·q1, normalized.
+            let p = t / 1.5;
+            let s2 = -2.0 * p * p * p + 3.0 * p * p;
+            let want = Quat::from_vec4(
+                zoa_anim_core::glam::Vec4::from(q0) * (1.0 - s2) + zoa_anim_core::glam::Vec4::from(q1) * s2,
+            )
+            .normalize();
+            assert!(quat_close(r, want, 1e-6));
+        }
+        assert_eq!(sample(&a, 1.5).rotations()[1], q1);
+    }
+
+    #[test]
+    fn looping_wraps_and_one_shot_clamps() {
+        let a = Arc::new(one_track(
+            TrackProperty::Translation,
+            Interpolation::Linear,
+            &[0.0, 2.0],
+            &[0., 0., 0., 2., 0., 0.],
+        ));
+        let looping = Motion::looping(a.clone());
+        let once = Motion::once(a);
+        assert_eq!(looping.clip_time(2.0), 0.0, "t = d samples time 0");
+        assert_eq!(looping.clip_time(2.5), 0.5);
+        assert_eq!(looping.clip_time(-0.5), 1.5, "negative time wraps backwards");
+        assert_eq!(once.clip_time(2.5), 2.0);
+        assert_eq!(once.clip_time(-0.5), 0.0);
+    }
+
+    #[test]
+    fn unanimated_slots_keep_the_rest_pose_and_unbound_tracks_are_counted() {
+        let clip = Clip::new(
+            "c",
+            vec![
+                track(
+                    11,
+                    TrackProperty::Rotation,
+                    Interpolation::Linear,
+                    &[0.0],
+                    &Quat::from_rotation_z(1.0).to_array(),
+                ),
+                track(99, TrackProperty::Translation, Interpolation::Linear, &[0.0], &[1.0, 2.0, 3.0]),
+            ],
+        )
+        .unwrap();
+        let a = Animation::bind(&clip, &skeleton(), BindBy::Node).unwrap();
+        assert_eq!(a.unbound_tracks(), 1);
+        assert_eq!(a.animated(), &[0, ANIMATES_ROTATION, 0, 0, 0]);
+        let p = sample(&a, 3.0);
+        let rest = Pose::rest(&skeleton());
+        assert_eq!(p.rotations()[1], Quat::from_rotation_z(1.0));
+        assert_eq!(p.translations(), rest.translations());
+        assert_eq!(p.get(0), rest.get(0));
+    }
+
+    #[test]
+    fn cursors_give_the_same_answer_as_fresh_searches_in_any_direction() {
+        let a = bind(&full_clip("c", 0.3));
+        let rest = Pose::rest(&skeleton());
+        let mut ctx = SamplingContext::for_animation(&a);
+        let mut pose = rest.clone();
+        let times = [0.0, 0.1, 0.9, 1.0, 1.7, 2.5, 3.99, 4.0, 0.2, 3.1, 2.4, 2.3, -1.0, 5.0, 1.0];
+        for t in times {
+            SamplingJob { animation: &a, time: t, context: &mut ctx, output: &mut pose }.run().unwrap();
+            assert_eq!(pose, sample(&a, t), "t = {t}");
+        }
+    }
+
+    #[test]
+    fn jobs_report_every_problem() {
+        let a = bind(&full_clip("c", 0.3));
+        let mut ctx = SamplingContext::new(2);
+        let mut pose = Pose::identity(3);
+        let err =
+            SamplingJob { animation: &a, time: f32::NAN, context: &mut ctx, output: &mut pose }.run().unwrap_err();
+        let RuntimeError::InvalidJob { reasons, .. } = err else { panic!("{err:?}") };
+        assert_eq!(reasons.len(), 3, "{reasons:?}");
+    }
+
+    #[test]
+    fn duplicate_tracks_are_an_error() {
+        let t = track(11, TrackProperty::Scale, Interpolation::Step, &[0.0], &[1.0, 1.0, 1.0]);
+        let clip = Clip::new("dup", vec![t.clone(), t]).unwrap();
+        assert!(matches!(
+            Animation::bind(&clip, &skeleton(), BindBy::Node),
+            Err(RuntimeError::DuplicateTrack { joint: 1, .. })
+        ));
+    }
+}
+
+mod blending {
+    use super::*;
+
+    fn clip_t(name: &str, node: u32, x: f32) -> Arc<Animation> {
+        bind(
+            &Clip::new(
+                name,
+                vec![track(node, TrackProperty::Translation, Interpolation::Step, &[0.0], &[x, 0.0, 0.0])],
+            )
+            .unwrap(),
+        )
+    }
+    fn clip_r(name: &str, node: u32, q: Quat) -> Arc<Animation> {
+        bind(
+            &Clip::new(name, vec![track(node, TrackProperty::Rotation, Interpolation::Step, &[0.0], &q.to_array())])
+                .unwrap(),
+        )
+    }
+
+    fn blend(inputs: &[(&Arc<Animation>, f32, BlendMode, Option<&BoneMask>)]) -> Pose {
+        let rest = Pose::rest(&skeleton());
+        let poses: Vec<Pose> = inputs.iter().map(|(a, ..)| sample(a, 0.0)).collect();
+        let refs: Vec<Pose> = inputs.iter().map(|(a, ..)| sample(a, 0.0)).collect();
+        let list: Vec<BlendInput<'_>> = inputs
+            .iter()
+            .zip(&poses)
+            .zip(&refs)
+            .map(|(((a, w, mode, mask), pose), reference)| BlendInput {
+                pose,
+                animated: a.animated(),
+                weight: *w,
+                mode: *mode,
+                mask: mask.map(BoneMask::weights),
+                reference: Some(reference),
+            })
+            .collect();
+        let mut out = rest.clone();
+        let mut ctx = BlendingContext::new(rest.len());
+        BlendingJob { rest: &rest, inputs: &list, context: &mut ctx, output: &mut out }.run().unwrap();
+        out
+    }
+
+    #[test]
+    fn override_accumulates_in_order_and_fills_from_rest() {
+        let a = clip_t("a", 11, 2.0);
+        let b = clip_t("b", 11, 6.0);
+        let rest_x = skeleton().joints()[1].rest.translation.x; // 0.5
+        let o = BlendMode::Override;
+        assert_eq!(blend(&[(&a, 1.0, o, None)]).translations()[1].x, 2.0);
+        // W = 0.5 + 0.5: lerp(2, 6, 0.5) = 4, no rest.
+        assert_eq!(blend(&[(&a, 0.5, o, None), (&b, 0.5, o, None)]).translations()[1].x, 4.0);
+        // W = 0.25 + 0.25 = 0.5: 4, then lerp(4, rest, 0.5).
+        assert_eq!(blend(&[(&a, 0.25, o, None), (&b, 0.25, o, None)]).translations()[1].x, 0.5 * 4.0 + 0.5 * rest_x);
+        // W = 1 + 1 = 2: three.js averages, no normalization to the last layer.
+        assert_eq!(blend(&[(&a, 1.0, o, None), (&b, 1.0, o, None)]).translations()[1].x, 4.0);
+        // Weight 0 contributes nothing.
+        assert_eq!(blend(&[(&a, 0.0, o, None)]).translations()[1].x, rest_x);
+        // Rotation: slerp(q, rest, 1 - W).
+        let q = Quat::from_rotation_x(1.0);
+        let r = clip_r("r", 11, q);
+        let got = blend(&[(&r, 0.25, o, None)]).rotations()[1];
+        let rest_q = skeleton().joints()[1].rest.rotation; // rot_x(0.2)
+        assert!(quat_close(got, Quat::from_rotation_x(0.25 * 1.0 + 0.75 * 0.2), 1e-6), "{got:?} {rest_q:?}");
+    }
+
+    #[test]
+    fn an_input_that_does_not_animate_a_property_contributes_nothing_to_it() {
+        let t = clip_t("t", 11, 2.0);
+        let r = clip_r("r", 11, Quat::from_rotation_x(1.0));
+        let o = BlendMode::Override;
+        let p = blend(&[(&t, 1.0, o, None), (&r, 1.0, o, None)]);
+        assert_eq!(p.translations()[1].x, 2.0, "translation only from `t`, W = 1");
+        assert_eq!(p.rotations()[1], Quat::from_rotation_x(1.0), "rotation only from `r`, W = 1");
+        assert_eq!(p.scales()[1], Vec3A::ONE, "scale: rest");
+    }
+
+    #[test]
+    fn additive_applies_deltas_against_the_reference_after_the_override_result() {
+        let rest = Pose::rest(&skeleton());
+        // Additive clip: rot_x 0 at t = 0 (reference), rot_x 0.6 at t = 1; translation 1 → 3.
+        let add = bind(
+            &Clip::new(
+                "add",
+                vec![
+                    track(
+                        11,
+                        TrackProperty::Rotation,
+                        Interpolation::Linear,
+                        &[0.0, 1.0],
+                        &quat_values(&[Quat::IDENTITY, Quat::from_rotation_x(0.6)]),
+                    ),
+                    track(
+                        11,
+                        TrackProperty::Translation,
+                        Interpolation::Linear,
+                        &[0.0, 1.0],
+                        &[1., 0., 0., 3., 0., 0.],
+                    ),
+                ],
+            )
+            .unwrap(),
+        );
+        let base = clip_r("base", 11, Quat::from_rotation_x(0.2));
+        let base_pose = sample(&base, 0.0);
+        let pose = sample(&add, 1.0);
+        let reference = sample(&add, 0.0);
+        let mut out = rest.clone();
+        let mut ctx = BlendingContext::new(rest.len());
+        let inputs = [
+            BlendInput {
+                pose: &base_pose,
+                animated: base.animated(),
+                weight: 1.0,
+                mode: BlendMode::Override,
+                mask: None,
+                reference: None,
+            },
+            BlendInput {
+                pose: &pose,
+                animated: add.animated(),
+                weight: 0.5,
+                mode: BlendMode::Additive,
+                mask: None,
+                reference: Some(&reference),
+            },
+        ];
+        BlendingJob { rest: &rest, inputs: &inputs, context: &mut ctx, output: &mut out }.run().unwrap();
+        // r = rot_x(0.2) ⊗ slerp(1, rot_x(0.6), 0.5) = rot_x(0.5)
+        assert!(quat_close(out.rotations()[1], Quat::from_rotation_x(0.5), 1e-6));
+        // t = rest (0.5, 1, 0) + 0.5 · (3 − 1, 0, 0)
+        assert_eq!(out.translations()[1], Vec3A::new(1.5, 1.0, 0.0));
+        // Joints the additive clip does not animate are untouched.
+        assert_eq!(out.get(2), rest.get(2));
+        // A missing reference is a validation error.
+        let bad = [BlendInput { reference: None, ..inputs[1] }];
+        assert!(BlendingJob { rest: &rest, inputs: &bad, context: &mut ctx, output: &mut out }.run().is_err());
+    }
+
+    #[test]
+    fn masks_limit_a_layer_to_subtrees() {
+        let s = skeleton();
+        let base = bind(&full_clip("base", 0.0));
+        let upper = bind(&full_clip("upper", 1.0));
+        let mask = BoneMask::from_names(&s, &["spine"], &["hand"]).unwrap();
+        let o = BlendMode::Override;
+        let with = blend(&[(&base, 1.0, o, None), (&upper, 1.0, o, Some(&mask))]);
+        let without = blend(&[(&base, 1.0, o, None)]);
+        let both = blend(&[(&base, 1.0, o, None), (&upper, 1.0, o, None)]);
+        for j in [0, 3, 4] {
+            assert_eq!(with.get(j), without.get(j), "joint {j} is masked out");
+        }
+        for j in [1, 2] {
+            assert_eq!(with.get(j), both.get(j), "joint {j} is in the mask");
+        }
+    }
+}
+
+mod instances {
+    use super::*;
+
+    fn runtime_skeleton() -> Arc<RuntimeSkeleton> {
+        Arc::new(RuntimeSkeleton::new(skeleton()))
+    }
+
+    #[test]
+    fn a_full_weight_single_layer_equals_plain_sampling_and_speed_scales_time() {
+        let a = bind(&full_clip("c", 0.5));
+        let mut inst = Instance::new(
+            runtime_skeleton(),
+            vec![Layer::new("base", LayerSource::Clip { motion: Motion::looping(a.clone()), time: 0.0, speed: -2.0 })],
+        )
+        .unwrap();
+        inst.update(0.75).unwrap(); // time -1.5 → clip time 2.5
+        assert_eq!(inst.local_pose(), &sample(&a, 2.5));
+    }
+
+    #[test]
+    fn local_to_model_and_skinning() {
+        let rs = runtime_skeleton();
+        let mut model = vec![Mat4::IDENTITY; rs.joint_count()];
+        LocalToModelJob { skeleton: &rs, input: rs.rest(), root: None, output: &mut model }.run().unwrap();
+        let s = skeleton();
+        let local = |j: usize| s.joints()[j].rest.to_matrix();
+        let want_hand = local(0) * local(1) * local(2) * local(3);
+        assert!(model[3].abs_diff_eq(want_hand, 1e-6));
+        assert!(model[4].abs_diff_eq(local(0) * local(4), 1e-6));
+        let mut skin = vec![Mat4::IDENTITY; rs.joint_count()];
+        skinning_matrices(&model, rs.inverse_binds(), &mut skin).unwrap();
+        assert_eq!(skin, model, "identity inverse binds");
+        assert!(skinning_matrices(&model, &rs.inverse_binds()[..2], &mut skin).is_err());
+    }
+
+    #[test]
+    fn blend_tree_children_share_one_normalized_clock() {
+        let short = bind(&full_clip("short", 0.0)); // 4 s
+        let mut long_clip = full_clip("long", 1.0);
+        long_clip = Clip::new(
+            "long",
+            long_clip
+                .tracks()
+                .iter()
+                .map(|t| {
+                    let mut t = t.clone();
+                    t.times.iter_mut().for_each(|x| *x *= 2.0);
+                    t
+                })
+                .collect(),
+        )
+        .unwrap(); // 8 s
+        let long = bind(&long_clip);
+        let tree = BlendTree::one_d(&[0.0, 1.0]).unwrap();
+        let source = LayerSource::Tree {
+            tree,
+            motions: vec![Motion::looping(short.clone()), Motion::looping(long.clone())],
+            x: 0.5,
+            y: 0.0,
+            clock: SyncClock::default(),
+            speed: 1.0,
+        };
+        let mut inst = Instance::new(runtime_skeleton(), vec![Layer::new("loco", source)]).unwrap();
+        // Cycle = 0.5·4 + 0.5·8 = 6 s; after 1.5 s the phase is 0.25.
+        inst.update(1.5).unwrap();
+        let a = sample(&short, 1.0);
+        let b = sample(&long, 2.0);
+        let rest = Pose::rest(&skeleton());
+        let inputs = [
+            BlendInput {
+                pose: &a,
+                animated: short.animated(),
+                weight: 0.5,
+                mode: BlendMode::Override,
+                mask: None,
+                reference: None,
+            },
+            BlendInput {
+                pose: &b,
+                animated: long.animated(),
+                weight: 0.5,
+                mode: BlendMode::Override,
+                mask: None,
+                reference: None,
+            },
+        ];
+        let mut want = rest.clone();
+        let mut ctx = BlendingContext::new(rest.len());
+        BlendingJob { rest: &rest, inputs: &inputs, context: &mut ctx, output: &mut want }.run().unwrap();
+        assert_eq!(inst.local_pose(), &want);
+    }
+
+    #[test]
+    fn additive_layer_with_default_reference_is_neutral_at_its_first_frame() {
+        let base = bind(&full_clip("base", 0.0));
+        let add = bind(&full_clip("add", 2.0));
+        let layers = vec![
+            Layer::new("base", LayerSource::clip(Motion::looping(base.clone()))),
+            Layer::new("add", LayerSource::clip(Motion::looping(add))).additive(AdditiveReference::Time(0.0)),
+        ];
+        let mut inst = Instance::new(runtime_skeleton(), layers).unwrap();
+        inst.evaluate().unwrap();
+        let plain = sample(&base, 0.0);
+        for j in 0..plain.len() {
+            assert!((inst.local_pose().translations()[j] - plain.translations()[j]).length() < 1e-6);
+            assert!(quat_close(inst.local_pose().rotations()[j], plain.rotations()[j], 1e-6));
+        }
+    }
+
+    #[test]
+    fn bad_layers_are_rejected() {
+        let a = bind(&full_clip("c", 0.0));
+        let l = Layer::new("x", LayerSource::clip(Motion::looping(a.clone()))).with_weight(1.5);
+        assert!(matches!(Instance::new(runtime_skeleton(), vec![l]), Err(RuntimeError::InvalidLayer { .. })));
+        let l = Layer::new("m", LayerSource::clip(Motion::looping(a)))
+            .with_mask(Arc::new(BoneMask::from_weights([1.0; 2])));
+        assert!(Instance::new(runtime_skeleton(), vec![l]).is_err());
+    }
+
+    #[test]
+    fn retargeting_by_name_with_rotation_only() {
+        let source = skeleton();
+        // Target: same names, other rest translations, different order.
+        let mut joints = source.joints().to_vec();
+        joints.swap(3, 4);
+        joints[3].parent = Some(0); // leg
+        joints[4].parent = Some(2); // hand under arm
+        for j in &mut joints {
+            j.rest.translation *= 2.0;
+        }
+        let target = zoa_anim_core::Skeleton::new("target", joints).unwrap();
+        let src_pose = sample(&bind(&full_clip("c", 0.7)), 1.3);
+        let target_rest = Pose::rest(&target);
+        let mut out = target_rest.clone();
+        let rot_only = Retargeter::by_name(&source, &target, RetargetMode::RotationOnly);
+        assert_eq!(rot_only.mapped_count(), 5);
+        rot_only.run(&src_pose, &target_rest, &mut out).unwrap();
+        assert_eq!(out.rotations()[3], src_pose.rotations()[4]);
+        assert_eq!(out.translations()[3], target_rest.translations()[3]);
+        let full = Retargeter::by_name(&source, &target, RetargetMode::Full);
+        full.run(&src_pose, &target_rest, &mut out).unwrap();
+        assert_eq!(out.get(4), src_pose.get(3));
+        // Binding a clip by name onto the target gives the same rotations.
+        let by_name = Animation::bind(&full_clip("c", 0.7), &target, BindBy::Name);
+        // Tracks here have no names, so nothing binds by name.
+        assert_eq!(by_name.unwrap().track_count(), 0);
+        let _ = Vec3::ZERO;
+    }
+}
+
+mod crowd {
+    use super::*;
+
+    pub fn build_crowd(n: usize) -> Crowd {
+        let s = Arc::new(RuntimeSkeleton::new(skeleton()));
+        let clips: Vec<Arc<Animation>> = (0..4).map(|k| bind(&full_clip(&format!("c{k}"), k as f32 * 0.37))).collect();
+        let mask = Arc::new(BoneMask::from_names(s.skeleton(), &["spine"], &[] as &[&str]).unwrap());
+        let instances = (0..n)
+            .map(|i| {
+                let c = |k: usize| clips[(i + k) % clips.len()].clone();
+                let mut layers = vec![
+                    Layer::new(
+                        "loco",
+                        LayerSource::Tree {
+                            tree: BlendTree::one_d(&[0.0, 1.0]).unwrap(),
+                            motions: vec![Motion::looping(c(0)), Motion::looping(c(1))],
+                            x: (i % 7) as f32 / 6.0,
+                            y: 0.0,
+                            clock: SyncClock { phase: (i % 5) as f32 * 0.2 },
+                            speed: 1.0 + (i % 3) as f32 * 0.1,
+                        },
+                    ),
+                    Layer::new(
+                        "upper",
+                        LayerSource::Clip { motion: Motion::looping(c(2)), time: i as f32 * 0.1, speed: 1.0 },
+                    )
+                    .with_mask(mask.clone())
+                    .with_weight(0.7),
+                ];
+                if i % 2 == 0 {
+                    layers.push(
+                        Layer::new("add", LayerSource::Clip { motion: Motion::once(c(3)), time: 0.0, speed: -0.5 })
+                            .additive(AdditiveReference::Time(1.0))
+                            .with_weight(0.4),
+                    );
+                }
+                Instance::new(s.clone(), layers).unwrap()
+            })
+            .collect();
+        Crowd::new(instances)
+    }
+
+    fn snapshot(c: &Crowd) -> Vec<(Pose, Vec<Mat4>)> {
+        c.instances().iter().map(|i| (i.local_pose().clone(), i.model_matrices().to_vec())).collect()
+    }
+
+    #[test]
+    fn parallel_equals_serial_bit_for_bit_for_1_2_3_threads() {
+        let mut serial = build_crowd(97);
+        for _ in 0..20 {
+            serial.update(1.0 / 60.0).unwrap();
+        }
+        let want = snapshot(&serial);
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut par = build_crowd(97);
+            pool.install(|| {
+                for _ in 0..20 {
+                    par.update_parallel(1.0 / 60.0).unwrap();
+                }
+            });
+            let got = snapshot(&par);
+            // Compare bit patterns (== on floats would also accept -0 == 0).
+            for (k, ((gp, gm), (wp, wm))) in got.iter().zip(&want).enumerate() {
+                let bits = |p: &Pose| {
+                    p.transforms()
+                        .flat_map(|t| {
+                            t.translation
+                                .to_array()
+                                .into_iter()
+                                .chain(t.rotation.to_array())
+                                .chain(t.scale.to_array())
+                                .map(f32::to_bits)
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(bits(gp), bits(wp), "instance {k}, {threads} threads");
+                let mbits = |m: &[Mat4]| m.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect::<Vec<_>>();
+                assert_eq!(mbits(gm), mbits(wm), "instance {k}, {threads} threads");
+            }
+        }
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn two_layer(w0: f32, w1: f32, t0: f32, t1: f32, rest: &Pose) -> Pose {
+        let a = bind(&full_clip("a", 0.1));
+        let b = bind(&full_clip("b", 1.3));
+        let pa = sample(&a, t0);
+        let pb = sample(&b, t1);
+        let inputs = [
+            BlendInput {
+                pose: &pa,
+                animated: a.animated(),
+                weight: w0,
+                mode: BlendMode::Override,
+                mask: None,
+                reference: None,
+            },
+            BlendInput {
+                pose: &pb,
+                animated: b.animated(),
+                weight: w1,
+                mode: BlendMode::Override,
+                mask: None,
+                reference: None,
+            },
+        ];
+        let mut out = rest.clone();
+        let mut ctx = BlendingContext::new(rest.len());
+        BlendingJob { rest, inputs: &inputs, context: &mut ctx, output: &mut out }.run().unwrap();
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn sampled_and_blended_rotations_are_unit(t0 in -5.0f32..10.0, t1 in -5.0f32..10.0, w0 in 0.0f32..=1.0, w1 in 0.0f32..=1.0) {
+            let out = two_layer(w0, w1, t0, t1, &Pose::rest(&skeleton()));
+            for q in out.rotations() {
+                prop_assert!((q.length() - 1.0).abs() < 1e-5, "{q:?}");
+            }
+        }
+
+        #[test]
+        fn weights_summing_to_one_leave_the_rest_pose_out(w in 0.0f32..=1.0, t0 in 0.0f32..4.0, t1 in 0.0f32..4.0) {
+            let rest_a = Pose::rest(&skeleton());
+            let mut rest_b = rest_a.clone();
+            rest_b.translations_mut().iter_mut().for_each(|t| *t += Vec3A::splat(5.0));
+            rest_b.rotations_mut().iter_mut().for_each(|q| *q = Quat::from_rotation_y(2.0) * *q);
+            let x = two_layer(w, 1.0 - w, t0, t1, &rest_a);
+            let y = two_layer(w, 1.0 - w, t0, t1, &rest_b);
+            prop_assert_eq!(x, y);
+        }
+
+        #[test]
+        fn a_full_weight_single_layer_equals_plain_sampling(t in -10.0f32..10.0, looping in any::<bool>()) {
+            let a = bind(&full_clip("a", 0.4));
+            let motion = Motion { animation: a.clone(), looping };
+            let s = Arc::new(RuntimeSkeleton::new(skeleton()));
+            let mut inst = Instance::new(s, vec![Layer::new("l", LayerSource::Clip { motion: motion.clone(), time: t, speed: 1.0 })]).unwrap();
+            inst.evaluate().unwrap();
+            prop_assert_eq!(inst.local_pose(), &sample(&a, motion.clip_time(t)));
+        }
+
+        #[test]
+        fn masks_leave_excluded_joints_untouched(t in 0.0f32..4.0, w in 0.0f32..=1.0, root in 0usize..5) {
+            let sk = skeleton();
+            let name = sk.display_name(root).into_owned();
+            let mask = Arc::new(BoneMask::from_names(&sk, &[] as &[&str], &[name.as_str()]).unwrap());
+            let base = bind(&full_clip("base", 0.2));
+            let over = bind(&full_clip("over", 0.9));
+            let s = Arc::new(RuntimeSkeleton::new(sk.clone()));
+            let base_layer = Layer::new("base", LayerSource::Clip { motion: Motion::looping(base), time: t, speed: 1.0 });
+            let mut alone = Instance::new(s.clone(), vec![base_layer.clone()]).unwrap();
+            let over_layer = Layer::new("over", LayerSource::Clip { motion: Motion::looping(over), time: t * 0.5, speed: 1.0 })
+                .with_weight(w)
+                .with_mask(mask);
+            let mut masked = Instance::new(s, vec![base_layer, over_layer]).unwrap();
+            alone.evaluate().unwrap();
+            masked.evaluate().unwrap();
+            for j in 0..sk.joint_count() {
+                if sk.is_descendant_of(j, root) {
+                    prop_assert_eq!(masked.local_pose().get(j), alone.local_pose().get(j));
+                }
+            }
+        }
+    }
+}
+
+mod shared_assets {
+    use super::*;
+    use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
+    use zoa_anim_core::{Joint, Skeleton};
+
+    /// Every node of the file as one skeleton (joint i = node i).
+    pub fn node_skeleton(asset: &GltfAsset) -> Skeleton {
+        let joints = asset
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Joint {
+                name: n.name.clone(),
+                node: i as u32,
+                parent: n.parent.map(|p| p as u16),
+                rest: n.rest,
+                inverse_bind: Mat4::IDENTITY,
+            })
+            .collect();
+        Skeleton::new(asset.stem.clone(), joints).unwrap()
+    }
+
+    #[test]
+    fn sampling_at_key_times_returns_the_raw_key_values() {
+        let Some(dir) = assets_dir() else { return };
+        let mut checked = 0usize;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !matches!(path.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")) {
+                continue;
+            }
+            let asset = load_gltf(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let skeleton = node_skeleton(&asset);
+            let rest = Pose::rest(&skeleton);
+            for clip in &asset.clips {
+                let a = Animation::bind(clip, &skeleton, BindBy::Node).unwrap();
+                assert_eq!(a.unbound_tracks(), 0);
+                let mut ctx = SamplingContext::for_animation(&a);
+                let mut pose = rest.clone();
+                for track in clip.tracks() {
+                    let j = track.node as usize;
+                    for (k, &t) in track.times.iter().enumerate() {
+                        // Keys sharing a time with the next key: the later one wins (glTF step semantics).
+                        if track.times.get(k + 1) == Some(&t) {
+                            continue;
+                        }
+                        SamplingJob { animation: &a, time: t, context: &mut ctx, output: &mut pose }.run().unwrap();
+                        let raw = track.key_value(k);
+                        let got: Vec<f32> = match track.property {
+                            TrackProperty::Translation => pose.translations()[j].to_array().to_vec(),
+                            TrackProperty::Rotation => pose.rotations()[j].to_array().to_vec(),
+                            TrackProperty::Scale => pose.scales()[j].to_array().to_vec(),
+                        };
+                        assert_eq!(
+                            got,
+                            raw,
+                            "{} {} node {j} {:?} key {k}",
+                            asset.file_name,
+                            clip.name(),
+                            track.property
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} keys checked");
+    }
+
+    #[test]
+    fn skins_evaluate_with_unit_rotations_and_finite_matrices() {
+        let Some(dir) = assets_dir() else { return };
+        for name in
+            ["Fox.glb", "CesiumMan.glb", "RiggedFigure.glb", "RiggedSimple.glb", "greenman.glb", "SimpleSkin.gltf"]
+        {
+            let asset = load_gltf(&dir.join(name)).unwrap();
+            for skeleton in &asset.skeletons {
+                let rs = Arc::new(RuntimeSkeleton::new(skeleton.clone()));
+                let anims: Vec<Arc<Animation>> =
+                    asset.clips.iter().map(|c| Arc::new(Animation::bind(c, skeleton, BindBy::Node).unwrap())).collect();
+                if anims.is_empty() {
+                    continue;
+                }
+                let mut layers = vec![Layer::new("base", LayerSource::clip(Motion::looping(anims[0].clone())))];
+                if let Some(b) = anims.get(1) {
+                    layers.push(Layer::new("b", LayerSource::clip(Motion::looping(b.clone()))).with_weight(0.5));
+                }
+                layers.push(
+                    Layer::new("add", LayerSource::clip(Motion::looping(anims[anims.len() - 1].clone())))
+                        .additive(AdditiveReference::Time(0.0))
+                        .with_weight(0.3),
+                );
+                let mut inst = Instance::new(rs.clone(), layers).unwrap();
+                let mut skin = vec![Mat4::IDENTITY; rs.joint_count()];
+                for _ in 0..50 {
+                    inst.update(1.0 / 30.0).unwrap();
+                    // SimpleSkin stores keys like (0, 0, 0.707, 0.707), 1.5e-4 off unit length;
+                    // like three.js the sampler does not renormalize LINEAR keys.
+                    assert!(inst.local_pose().rotations().iter().all(|q| (q.length() - 1.0).abs() < 1e-3), "{name}");
+                    skinning_matrices(inst.model_matrices(), rs.inverse_binds(), &mut skin).unwrap();
+                    assert!(skin.iter().all(|m| m.is_finite()), "{name}");
+                }
+            }
+        }
+    }
+}
