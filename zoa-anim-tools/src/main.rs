@@ -25,12 +25,15 @@ struct Cli {
 enum Command {
     /// List the state-tag vocabulary (dimensions, flags, relax order).
     Tags(cmd::tags::Args),
+    /// Show a glTF file's skins (joint trees) and clips (duration, channels).
+    Inspect(cmd::inspect::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Tags(args) => cmd::tags::run(args),
+        Command::Inspect(args) => cmd::inspect::run(args),
     };
     match result {
         Ok(code) => code,

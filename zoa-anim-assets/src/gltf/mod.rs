@@ -64,6 +64,8 @@ pub struct GltfAsset {
     /// One clip per animation, in animation order. A clip is named after its
     /// animation, or `animation<N>` when the animation is unnamed.
     pub clips: Vec<Clip>,
+    /// The animation's own name per clip (`None` when the file gave none).
+    pub animation_names: Vec<Option<String>>,
     /// Things that were skipped or tolerated, e.g. morph-weight channels.
     pub warnings: Vec<String>,
     /// Per animation: channels in the source, including skipped ones.
@@ -176,6 +178,7 @@ pub fn load_gltf_slice(bytes: &[u8], base_dir: Option<&Path>, file_name: &str) -
         skeletons,
         skin_names: root.skins.iter().map(|s| s.name.clone()).collect(),
         clips: built.clips,
+        animation_names: root.animations.iter().map(|a| a.name.clone()).collect(),
         warnings,
         channel_counts: built.channel_counts,
         time_ranges: built.time_ranges,
