@@ -1,0 +1,168 @@
+//! Pose evaluation benchmarks (divan), per character per frame:
+//! (a) one clip sampled, (b) two clips blended by a 1D tree, (c) four layers
+//! (1D locomotion tree, a weighted override, a masked upper-body layer, an
+//! additive layer), (d) = (c) + local-to-model; and a 1,000-character crowd of
+//! (d) on 1 and 2 threads. Each bench prints its joint count so ns per joint
+//! can be derived (divan's `items/s` counter counts joints).
+//!
+//! Assets: `fixtures/models/humanoid.glb` when it exists, and the shared
+//! `Fox.glb` (from `ZOA_ASSETS` or `../shared/assets`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use divan::Bencher;
+use divan::counter::ItemsCount;
+use zoa_anim_assets::gltf::load_gltf;
+use zoa_anim_runtime::*;
+
+fn main() {
+    divan::main();
+}
+
+const DT: f32 = 1.0 / 60.0;
+
+fn asset_path(which: &str) -> Option<PathBuf> {
+    let path = match which {
+        "humanoid" => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/models/humanoid.glb")),
+        _ => std::env::var_os("ZOA_ASSETS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")))
+            .join("Fox.glb"),
+    };
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("note: {} is absent; skipping", path.display());
+        None
+    }
+}
+
+struct Rig {
+    skeleton: Arc<RuntimeSkeleton>,
+    clips: Vec<Arc<Animation>>,
+}
+
+impl Rig {
+    fn load(which: &str) -> Option<Rig> {
+        let asset = load_gltf(&asset_path(which)?).expect("asset loads");
+        let skeleton = asset.skeletons.first().expect("a skin").clone();
+        let clips = asset
+            .clips
+            .iter()
+            .map(|c| Arc::new(Animation::bind(c, &skeleton, BindBy::Node).expect("clip binds")))
+            .collect();
+        Some(Rig { skeleton: Arc::new(RuntimeSkeleton::new(skeleton)), clips })
+    }
+
+    /// The first clip whose name contains one of `names` (case-insensitive), else clip `fallback`.
+    fn clip(&self, names: &[&str], fallback: usize) -> Arc<Animation> {
+        names
+            .iter()
+            .find_map(|n| self.clips.iter().find(|c| c.name().to_lowercase().contains(n)))
+            .unwrap_or(&self.clips[fallback % self.clips.len()])
+            .clone()
+    }
+
+    /// Upper body: the second spine joint if there is one (Mixamo `Spine1`), else the first.
+    fn upper_body_mask(&self) -> Arc<BoneMask> {
+        let s = self.skeleton.skeleton();
+        let spines: Vec<usize> = s
+            .eval_order()
+            .iter()
+            .map(|&j| j as usize)
+            .filter(|&j| s.display_name(j).to_lowercase().contains("spine"))
+            .collect();
+        let root = spines.get(1).or(spines.first()).copied().unwrap_or(0);
+        let name = s.display_name(root).into_owned();
+        Arc::new(BoneMask::from_names(s, &[name.as_str()], &[]).expect("mask"))
+    }
+
+    fn instance(&self, scenario: char, seed: usize) -> Instance {
+        let walk = self.clip(&["walk"], 0);
+        let run = self.clip(&["run"], 1);
+        let phase = (seed % 17) as f32 / 17.0;
+        let tree = || LayerSource::Tree {
+            tree: BlendTree::one_d(&[0.0, 1.0]).expect("tree"),
+            motions: vec![Motion::looping(walk.clone()), Motion::looping(run.clone())],
+            x: 0.4 + (seed % 5) as f32 * 0.1,
+            y: 0.0,
+            clock: SyncClock { phase },
+            speed: 1.0,
+        };
+        let layers = match scenario {
+            'a' => vec![Layer::new(
+                "walk",
+                LayerSource::Clip { motion: Motion::looping(walk.clone()), time: phase, speed: 1.0 },
+            )],
+            'b' => vec![Layer::new("loco", tree())],
+            _ => vec![
+                Layer::new("loco", tree()),
+                Layer::new("idle", LayerSource::clip(Motion::looping(self.clip(&["idle", "survey"], 2))))
+                    .with_weight(0.3),
+                Layer::new("aim", LayerSource::clip(Motion::looping(self.clip(&["rifle_aim", "aim", "survey"], 2))))
+                    .with_mask(self.upper_body_mask()),
+                Layer::new("recoil", LayerSource::clip(Motion::looping(self.clip(&["recoil", "hit", "run"], 1))))
+                    .additive(AdditiveReference::Time(0.0))
+                    .with_weight(0.7),
+            ],
+        };
+        let mut inst = Instance::new(self.skeleton.clone(), layers).expect("instance");
+        inst.set_compute_model(scenario == 'd');
+        inst.update(0.0).expect("warm-up frame");
+        inst
+    }
+}
+
+fn per_character(bencher: Bencher<'_, '_>, asset: &str, scenario: char) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let mut inst = rig.instance(scenario, 0);
+    eprintln!("[{asset} ({scenario})] {} joints", rig.skeleton.joint_count());
+    bencher.counter(ItemsCount::new(rig.skeleton.joint_count())).bench_local(|| inst.update(DT).expect("frame"));
+}
+
+/// (a) one clip sampled (forward playback, key cursors warm).
+#[divan::bench(args = ["humanoid", "fox"])]
+fn a_one_clip(bencher: Bencher<'_, '_>, asset: &str) {
+    per_character(bencher, asset, 'a');
+}
+
+/// (b) two clips blended by a 1D tree on a shared clock.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn b_two_clips_1d(bencher: Bencher<'_, '_>, asset: &str) {
+    per_character(bencher, asset, 'b');
+}
+
+/// (c) four layers: 1D tree, weighted override, masked upper body, additive.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn c_four_layers(bencher: Bencher<'_, '_>, asset: &str) {
+    per_character(bencher, asset, 'c');
+}
+
+/// (d) (c) plus local-to-model matrices.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn d_four_layers_model(bencher: Bencher<'_, '_>, asset: &str) {
+    per_character(bencher, asset, 'd');
+}
+
+/// 1,000 characters of (d), on a rayon pool of 1 and 2 threads.
+#[divan::bench(args = [1, 2], sample_count = 20)]
+fn crowd_1000_humanoid(bencher: Bencher<'_, '_>, threads: usize) {
+    crowd(bencher, "humanoid", threads);
+}
+
+/// 1,000 Fox characters of (d), on a rayon pool of 1 and 2 threads.
+#[divan::bench(args = [1, 2], sample_count = 20)]
+fn crowd_1000_fox(bencher: Bencher<'_, '_>, threads: usize) {
+    crowd(bencher, "fox", threads);
+}
+
+fn crowd(bencher: Bencher<'_, '_>, asset: &str, threads: usize) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let mut crowd = Crowd::new((0..1000).map(|i| rig.instance('d', i)).collect());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+    eprintln!("[{asset} crowd] 1000 x {} joints", rig.skeleton.joint_count());
+    bencher
+        .counter(ItemsCount::new(crowd.joint_count()))
+        .bench_local(|| pool.install(|| crowd.update_parallel(DT).expect("frame")));
+}
