@@ -116,8 +116,8 @@ impl LookAtJob {
     /// the chain joints are updated in `model` (their other descendants are
     /// stale). Allocates nothing.
     ///
-    /// A non-finite target or `dt` is ignored entirely: state and pose stay
-    /// unchanged, and `false` is returned.
+    /// Returns whether the pose changed (`false` at neutral). A non-finite
+    /// target or `dt` is ignored entirely: state and pose stay unchanged.
     ///
     /// # Panics
     /// Panics when the chain's joints are out of range.
@@ -152,7 +152,7 @@ impl LookAtJob {
         let w = if self.weight.is_finite() { self.weight.clamp(0.0, 1.0) } else { 0.0 };
         let offset = Quat::IDENTITY.slerp(state.offset, w);
         if offset.abs_diff_eq(Quat::IDENTITY, 1e-7) {
-            return true;
+            return false;
         }
         let mut prev: Option<usize> = None;
         for (j, share) in self.chain.iter() {

@@ -20,8 +20,10 @@
 //! character and never share it between characters.
 //!
 //! Order inside [`RigIk::apply`]: foot plant (it moves the hips, and so
-//! everything above them), hand on weapon, climb hand, then look-at last so
-//! the head ends up where it should whatever the body did.
+//! everything above them), then look-at (it may turn the spine, which
+//! carries the shoulders), then hand on weapon and climb hand last, so hands
+//! land exactly on their targets; arms never carry the head, so the head
+//! stays where look-at put it.
 
 use std::f32::consts::PI;
 
@@ -79,17 +81,27 @@ impl Default for RigIkSettings {
 
 impl RigIkSettings {
     /// Defaults with `up` and `forward` read from the rest pose when the
-    /// roles allow: up from the hips towards the head, left from the right
+    /// roles allow: up from the feet towards the hips (or from the hips
+    /// towards the head), left from the right
     /// thigh to the left one, forward = left × up. Rigs whose model space is
     /// not glTF's (a Z-up export under a rotated node) then still work.
     pub fn from_rest(skeleton: &Skeleton, roles: &BoneRoles) -> RigIkSettings {
         let mut s = RigIkSettings::default();
         let rest = rest_model_positions(skeleton);
         let pos = |j: Option<u16>| j.map(|j| rest[j as usize]);
-        if let (Some(hips), Some(top)) = (pos(roles.hips), pos(roles.head.or(roles.neck))) {
-            if let Some(up) = (top - hips).try_normalize() {
-                s.up = up;
-            }
+        let feet = match (pos(roles.legs[0].foot), pos(roles.legs[1].foot)) {
+            (Some(l), Some(r)) => Some((l + r) * 0.5),
+            _ => None,
+        };
+        // Feet → hips is the straightest "up" of a rest pose; hips → head
+        // otherwise (heads often sit a little forward).
+        let up = match (pos(roles.hips), feet, pos(roles.head.or(roles.neck))) {
+            (Some(hips), Some(feet), _) => (hips - feet).try_normalize(),
+            (Some(hips), None, Some(top)) => (top - hips).try_normalize(),
+            _ => None,
+        };
+        if let Some(up) = up {
+            s.up = up;
         }
         if let (Some(l), Some(r)) = (pos(roles.legs[0].upper), pos(roles.legs[1].upper)) {
             let left = (l - r) - s.up * (l - r).dot(s.up);
@@ -297,7 +309,19 @@ impl RigIk {
                 ctx.model.update(skeleton, local);
             }
         }
-        let mut hands = false;
+        if let Some(chain) = self.look {
+            let job = LookAtJob {
+                chain,
+                target: input.look_target,
+                fov_half_angle: self.fov,
+                max_angular_speed: s.look_max_speed,
+                dt: input.dt,
+                weight: 1.0,
+            };
+            if job.run(skeleton, local, &mut ctx.model, &mut ctx.look) {
+                ctx.model.update(skeleton, local);
+            }
+        }
         if self.hand_on_weapon
             && let Some(pose) = input.weapon_pose
         {
@@ -308,30 +332,16 @@ impl RigIk {
                         rotation: Some(Quat::from_array(t.rotation)),
                         weight: t.weight * pose.weight,
                     };
-                    hands |= self.reach(skeleton, local, &mut ctx.model, side, &target);
+                    self.reach(skeleton, local, &mut ctx.model, side, &target);
                 }
             }
         }
         if self.climb_hand {
             for side in Side::BOTH {
                 if let Some(t) = &input.ledge_targets[side.index()] {
-                    hands |= self.reach(skeleton, local, &mut ctx.model, side, t);
+                    self.reach(skeleton, local, &mut ctx.model, side, t);
                 }
             }
-        }
-        if hands {
-            ctx.model.update(skeleton, local);
-        }
-        if let Some(chain) = self.look {
-            let job = LookAtJob {
-                chain,
-                target: input.look_target,
-                fov_half_angle: self.fov,
-                max_angular_speed: s.look_max_speed,
-                dt: input.dt,
-                weight: 1.0,
-            };
-            job.run(skeleton, local, &mut ctx.model, &mut ctx.look);
         }
         Ok(())
     }

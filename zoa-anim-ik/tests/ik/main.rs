@@ -1,0 +1,15 @@
+//! Integration tests of `zoa-anim-ik`, one module per concern.
+
+mod common;
+
+/// Solvers on a real skeleton: exact reach, lengths, weights, cone, speed, foot plant.
+mod solvers;
+
+/// Property tests: random targets and degenerate rigs never produce NaN; lengths hold.
+mod properties;
+
+/// The rig-policy pass and the IK pose service working together.
+mod rig;
+
+/// Discovery on the shared third-party assets and the fixture humanoid.
+mod assets;

@@ -1,0 +1,127 @@
+use zoa_anim_core::contracts::{IkPoseProvider, IkPoseService, PoseSnapshot, PoseTargetData};
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{AnimationSlotId, RigPolicy};
+use zoa_anim_ik::{
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkError, IkFrameInput, LEFT_HAND_GRIP, PolicyKind, RigIk,
+    RigIkSettings,
+};
+
+use crate::common::{all_finite, humanoid, positions, rest, skeleton};
+
+struct Rifle {
+    grip: Vec3,
+}
+
+impl IkPoseProvider for Rifle {
+    fn equipment_id(&self) -> &str {
+        "rifle"
+    }
+    fn idle_pose(&self) -> PoseSnapshot {
+        PoseSnapshot {
+            targets: vec![PoseTargetData {
+                target: LEFT_HAND_GRIP,
+                position: self.grip.to_array(),
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
+            weight: 1.0,
+        }
+    }
+    fn aim_pose(&self) -> PoseSnapshot {
+        self.idle_pose()
+    }
+    fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
+        None
+    }
+}
+
+fn everything_on() -> RigPolicy {
+    RigPolicy { climb_hand: true, ..RigPolicy::default() }
+}
+
+#[test]
+fn rig_ik_applies_every_policy_together() {
+    let s = humanoid();
+    let roles = BoneRoles::discover(&s);
+    let settings = RigIkSettings::from_rest(&s, &roles);
+    assert!(settings.up.abs_diff_eq(Vec3::Y, 1e-3) && settings.forward.abs_diff_eq(Vec3::Z, 1e-3));
+    let rig = RigIk::new(&s, &everything_on(), &roles, settings);
+    for kind in PolicyKind::ALL {
+        assert!(rig.is_active(kind), "{}", kind.name());
+    }
+    let rest_pos = positions(&s, &rest(&s));
+    let grip = rest_pos[17] + Vec3::new(-0.2, -0.1, 0.3);
+    let mut service = EquipmentPoseService::new(0.0);
+    service.register_provider(Box::new(Rifle { grip }));
+    service.tick(0.016);
+
+    let mut ctx = rig.new_context();
+    let ground = FlatGround { height: 0.05, normal: Vec3::Y };
+    let head = rest_pos[5];
+    let mut local = rest(&s);
+    for _ in 0..30 {
+        local = rest(&s);
+        let input = IkFrameInput {
+            dt: 1.0 / 30.0,
+            locomotion_speed: 0.0,
+            ground: Some(&ground),
+            look_target: Some(head + Vec3::new(0.5, 0.0, 1.0)),
+            weapon_pose: Some(service.current_pose()),
+            ledge_targets: [None, None],
+        };
+        rig.apply(&s, &mut local, &mut ctx, &input).unwrap();
+    }
+    assert!(all_finite(&local));
+    let p = positions(&s, &local);
+    assert!((p[8].y - (rest_pos[8].y + 0.05)).abs() < 1e-3, "left foot planted");
+    assert!((p[17] - grip).length() < 1e-3, "off hand on the grip: {} vs {grip}", p[17]);
+    assert_eq!(local[19..22], rest(&s)[19..22], "the right arm has no grip target: its joints stay as animated");
+    let dir = (head + Vec3::new(0.5, 0.0, 1.0) - p[5]).normalize();
+    let forward = crate::common::rotations(&s, &local)[5] * Vec3::Z;
+    assert!(forward.angle_between(dir) < 0.05, "head looks at the target");
+
+    // Climbing: ledge targets for both hands.
+    let ledge = [
+        Some(HandTarget { position: rest_pos[17] + Vec3::new(-0.2, 0.2, 0.1), rotation: None, weight: 1.0 }),
+        Some(HandTarget { position: rest_pos[21] + Vec3::new(0.2, 0.2, 0.1), rotation: None, weight: 1.0 }),
+    ];
+    let mut local = rest(&s);
+    rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { ledge_targets: ledge, ..IkFrameInput::default() }).unwrap();
+    let p = positions(&s, &local);
+    assert!((p[17] - ledge[0].unwrap().position).length() < 1e-3);
+    assert!((p[21] - ledge[1].unwrap().position).length() < 1e-3);
+}
+
+#[test]
+fn missing_bones_skip_policies_silently() {
+    // A door: a hinge and a panel.
+    let door = skeleton(&[("hinge", None, [0.0; 3]), ("panel", Some(0), [0.5, 0.0, 0.0])]);
+    let roles = BoneRoles::discover(&door);
+    let rig = RigIk::new(&door, &everything_on(), &roles, RigIkSettings::default());
+    assert!(PolicyKind::ALL.iter().all(|&k| !rig.is_active(k)));
+    let mut local = rest(&door);
+    let mut ctx = rig.new_context();
+    let ground = FlatGround { height: 1.0, normal: Vec3::Y };
+    let input = IkFrameInput { dt: 0.1, ground: Some(&ground), look_target: Some(Vec3::X), ..IkFrameInput::default() };
+    rig.apply(&door, &mut local, &mut ctx, &input).unwrap();
+    assert_eq!(local, rest(&door));
+    let report = roles.availability(&everything_on());
+    assert!(report.iter().all(|a| a.enabled && !a.available && !a.missing.is_empty()));
+
+    let mut short = vec![zoa_anim_core::Transform::IDENTITY; 1];
+    let err = rig.apply(&door, &mut short, &mut ctx, &input).unwrap_err();
+    assert!(matches!(err, IkError::ContextMismatch { .. }));
+}
+
+#[test]
+fn disabled_policies_are_not_run() {
+    let s = humanoid();
+    let roles = BoneRoles::discover(&s);
+    let policy = RigPolicy { foot_plant: false, look_at: false, hand_on_weapon: false, ..RigPolicy::default() };
+    let rig = RigIk::new(&s, &policy, &roles, RigIkSettings::default());
+    let mut local = rest(&s);
+    let mut ctx = rig.new_context();
+    let ground = FlatGround { height: 0.3, normal: Vec3::Y };
+    rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { ground: Some(&ground), ..IkFrameInput::default() }).unwrap();
+    assert_eq!(local, rest(&s));
+}

@@ -1,0 +1,103 @@
+//! The solvers and the per-frame rig pass allocate nothing (a counting global
+//! allocator; one test per binary so nothing else allocates meanwhile).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use zoa_anim_core::contracts::{IkPoseService, PoseSnapshot, PoseTargetData};
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{AnimationSlotId, RigPolicy};
+use zoa_anim_ik::{
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkFrameInput, LEFT_HAND_GRIP, RigIk, RigIkSettings,
+    TwoBoneSettings, solve_two_bone,
+};
+
+#[path = "ik/common/mod.rs"]
+mod common;
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+struct Rifle;
+impl zoa_anim_core::contracts::IkPoseProvider for Rifle {
+    fn equipment_id(&self) -> &str {
+        "rifle"
+    }
+    fn idle_pose(&self) -> PoseSnapshot {
+        PoseSnapshot {
+            targets: vec![PoseTargetData {
+                target: LEFT_HAND_GRIP,
+                position: [0.3, 1.2, 0.3],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
+            weight: 1.0,
+        }
+    }
+    fn aim_pose(&self) -> PoseSnapshot {
+        let mut p = self.idle_pose();
+        p.targets[0].position[2] = 0.4;
+        p
+    }
+    fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
+        None
+    }
+}
+
+#[test]
+fn solvers_and_the_rig_pass_allocate_nothing() {
+    let s = common::humanoid();
+    let roles = BoneRoles::discover(&s);
+    let rig = RigIk::new(&s, &RigPolicy { climb_hand: true, ..RigPolicy::default() }, &roles, RigIkSettings::default());
+    let mut ctx = rig.new_context();
+    let rest = common::rest(&s);
+    let mut local = rest.clone();
+    let ground = FlatGround { height: -0.1, normal: Vec3::new(0.1, 1.0, 0.0) };
+    let mut service = EquipmentPoseService::new(0.2);
+    service.register_provider(Box::new(Rifle));
+    service.set_aiming(true);
+    // Warm-up: the service's snapshots grow to their working size.
+    for _ in 0..3 {
+        service.tick(0.016);
+    }
+
+    let before = ALLOCS.load(Ordering::SeqCst);
+    for frame in 0..100 {
+        service.tick(0.016);
+        local.copy_from_slice(&rest);
+        let input = IkFrameInput {
+            dt: 1.0 / 60.0,
+            locomotion_speed: (frame as f32 / 100.0),
+            ground: Some(&ground),
+            look_target: Some(Vec3::new(0.5, 1.6, 2.0)),
+            weapon_pose: Some(service.current_pose()),
+            ledge_targets: [Some(HandTarget { position: Vec3::new(0.4, 1.8, 0.3), rotation: None, weight: 1.0 }), None],
+        };
+        rig.apply(&s, &mut local, &mut ctx, &input).unwrap();
+        let sol = solve_two_bone(Vec3::Y, Vec3::ZERO, Vec3::NEG_Y, Vec3::X, &TwoBoneSettings::default());
+        assert!(sol.is_some());
+    }
+    let after = ALLOCS.load(Ordering::SeqCst);
+    assert_eq!(after - before, 0, "allocations in the per-frame path");
+}
