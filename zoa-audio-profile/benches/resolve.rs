@@ -1,0 +1,60 @@
+//! Resolve cost over tables of growing size, with and without hierarchical
+//! fallback, plus one trigger-and-render step of the player.
+
+use zoa_anim_core::{AudioVariant, SoundEventEntry, SoundEventId, SoundProfile, StateTagSet};
+use zoa_audio_profile::{ClipBank, ClipData, Player, PlayerConfig, ResolveOptions, SoundTable};
+
+fn main() {
+    divan::main();
+}
+
+const EVENTS: [&str; 8] =
+    ["footstep", "land", "vocal.hurt", "vocal.effort", "weapon.fire", "weapon.reload", "weapon.equip", "foley.cloth"];
+const STATES: [&str; 4] = ["locomotion=walk", "locomotion=run mood=alert", "combat=armed_rifle", "posture=crouching"];
+const SURFACES: [Option<&str>; 3] = [None, Some("grass"), Some("metal")];
+
+fn table(n: usize) -> SoundTable {
+    let entries = (0..n)
+        .map(|i| {
+            let mut e = SoundEventEntry::new(SoundEventId::new(EVENTS[i % EVENTS.len()]).unwrap(), "a.wav");
+            e.tag_filter = if i % 5 == 0 { StateTagSet::EMPTY } else { STATES[i % STATES.len()].parse().unwrap() };
+            e.surface = SURFACES[i % SURFACES.len()].map(str::to_owned);
+            e.weight = (i % 3) as f32;
+            e.variants.push(AudioVariant { clip: "a.wav".into(), weight: 2.0 });
+            e
+        })
+        .collect();
+    SoundTable::from_profile(&SoundProfile { id: "bench".into(), parent: None, entries }).unwrap()
+}
+
+#[divan::bench(args = [8, 64, 512])]
+fn resolve_exact(bencher: divan::Bencher<'_, '_>, n: usize) {
+    let t = table(n);
+    let state: StateTagSet = "locomotion=run posture=standing mood=alert".parse().unwrap();
+    let ev = SoundEventId::from_static("footstep");
+    bencher.bench(|| t.resolve(divan::black_box(ev), state, Some("grass"), ResolveOptions { hierarchical: false }));
+}
+
+#[divan::bench(args = [8, 64, 512])]
+fn resolve_hierarchical(bencher: divan::Bencher<'_, '_>, n: usize) {
+    let t = table(n);
+    let state: StateTagSet = "combat=armed_rifle mood=alert".parse().unwrap();
+    let ev = SoundEventId::from_static("weapon.fire.dryclick");
+    bencher.bench(|| t.resolve(divan::black_box(ev), state, Some("metal"), ResolveOptions::default()));
+}
+
+/// One trigger plus 64 frames of mixing with 32 voices of the pool busy.
+#[divan::bench]
+fn trigger_and_render_block(bencher: divan::Bencher<'_, '_>) {
+    let mut bank = ClipBank::new();
+    let tone: Vec<f32> = (0..24_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+    bank.insert("a.wav", ClipData::new(1, 24_000, tone).unwrap());
+    let mut player = Player::new(table(64), bank, PlayerConfig { max_voices: 32, ..PlayerConfig::default() }).unwrap();
+    let ev = SoundEventId::from_static("footstep");
+    let mut out = [0.0f32; 128];
+    bencher.bench_local(|| {
+        player.trigger(None, ev, StateTagSet::EMPTY, None);
+        player.render(&mut out);
+        divan::black_box(out[0])
+    });
+}

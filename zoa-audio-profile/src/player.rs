@@ -1,0 +1,969 @@
+//! The voice player: resolved entries become voices on named buses, mixed
+//! into one interleaved stereo output that the caller pulls.
+//!
+//! # Terminology
+//! - **voice** — one playing instance of an entry's variant, in a slot of a
+//!   fixed-capacity pool ([`PlayerConfig::max_voices`]).
+//! - **live** voice — playing and not fading out; **releasing** — fading out
+//!   after a stop or a steal, still occupying its slot until the fade ends.
+//! - **emitter** — a positioned thing that triggers sounds (a character's
+//!   feet, a gun); fixed-capacity pool ([`PlayerConfig::max_emitters`]).
+//! - **bus** — a named group of voices with a volume, a mute and a cap.
+//!
+//! ```text
+//!  trigger(emitter, event, state, surface)
+//!     │ resolve ─ no entry ──────────────────────────────▶ NoMatch
+//!     │ cooldown window (per emitter or global) ─ inside ▶ DroppedCooldown
+//!     │ entry polyphony cap ─ full ─ Reject ─────────────▶ RejectedCap(Entry)
+//!     │                          └ StealOldest/Quietest: victim fades out
+//!     │ bus cap ─ full ─ lowest-priority victim outranks ▶ RejectedCap(Bus)
+//!     │                └ else victim fades out
+//!     │ pool ─ no free slot ─ cut a releasing voice, else the
+//!     │        lowest-priority live one, unless it outranks ▶ RejectedCap(Pool)
+//!     ▼
+//!  voice ──▶ envelope (fade-in, release) ──▶ distance gain × pan ──▶ bus ──▶ master ──▶ out
+//! ```
+//!
+//! # Determinism and bounds
+//! The clock is the number of frames rendered, so a script of triggers
+//! interleaved with `render` calls produces the same samples every run.
+//! Randomness (variant, volume, pitch) comes from a seeded SplitMix64.
+//! Every table (voices, emitters, cooldown stamps, avoid-repeat histories) is
+//! sized in [`Player::new`]; `trigger`, `stop` and `render` never allocate, so
+//! no trigger rate can grow memory: beyond the caps, triggers are counted and
+//! dropped.
+//!
+//! # Gain
+//! Per voice: `volume × jitter × envelope × distance gain × pan × bus volume ×
+//! master`. Gain changes caused by moving emitters, the listener or bus
+//! volumes are ramped linearly across each 64-frame block, so they never click.
+//! Non-spatial mono voices play at gain 1 on both channels; non-spatial
+//! stereo voices keep their channels; spatial voices are downmixed to mono and
+//! panned with the equal-power law of [`crate::curves`].
+
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{AudioBusId, CapPolicy, SoundEventId, StateTagSet};
+
+use crate::AudioError;
+use crate::clips::ClipBank;
+use crate::curves::{Listener, distance_gain, equal_power_pan};
+use crate::resolver::{ResolveOptions, SoundTable, VariantHistory, jittered_pitch, jittered_volume};
+
+/// Frames per gain-ramp block of [`Player::render`].
+pub const BLOCK_FRAMES: usize = 64;
+
+const NONE: u32 = u32::MAX;
+
+/// One mixer bus.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BusConfig {
+    /// Bus id (entries name it in `bus`).
+    pub id: AudioBusId,
+    /// Linear gain, `>= 0` (default 1).
+    pub volume: f32,
+    /// Silences the bus; its voices keep advancing (default false).
+    pub muted: bool,
+    /// At most this many live voices on the bus (0 = unlimited, the default).
+    /// When full, the lowest-priority live voice (oldest among equals) is
+    /// stolen with the short fade, unless its priority is higher than the new
+    /// voice's, in which case the new voice is rejected.
+    pub cap: u32,
+}
+
+impl BusConfig {
+    /// Volume 1, not muted, no cap.
+    pub fn new(id: AudioBusId) -> Self {
+        BusConfig { id, volume: 1.0, muted: false, cap: 0 }
+    }
+}
+
+/// Settings fixed when the player is built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerConfig {
+    /// Output frames per second (default 48 000).
+    pub sample_rate: u32,
+    /// Voice pool size, including releasing voices (default 64, `>= 1`).
+    pub max_voices: usize,
+    /// Emitter pool size (default 64).
+    pub max_emitters: usize,
+    /// Buses; buses named by entries but missing here are added with
+    /// [`BusConfig::new`] defaults.
+    pub buses: Vec<BusConfig>,
+    /// Output gain, `>= 0` (default 1). The mix is not limited: keep headroom.
+    pub master_volume: f32,
+    /// Fade used when a voice is stolen or a one-shot is stopped, seconds
+    /// (default 0.01, `> 0`).
+    pub steal_fade: f32,
+    /// Distance inside which spatial voices play at full gain, metres (default 1).
+    pub reference_distance: f32,
+    /// Seed of the variant/volume/pitch random stream (default 0x5EED).
+    pub seed: u64,
+    /// Resolution switches (default: hierarchical id fallback on).
+    pub resolve: ResolveOptions,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> Self {
+        PlayerConfig {
+            sample_rate: 48_000,
+            max_voices: 64,
+            max_emitters: 64,
+            buses: Vec::new(),
+            master_volume: 1.0,
+            steal_fade: 0.01,
+            reference_distance: 1.0,
+            seed: 0x5EED,
+            resolve: ResolveOptions::default(),
+        }
+    }
+}
+
+/// Handle of an emitter; stale after [`Player::remove_emitter`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EmitterId {
+    slot: u32,
+    generation: u32,
+}
+
+/// Handle of a voice; stale once the voice ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VoiceHandle {
+    slot: u32,
+    generation: u32,
+}
+
+/// Which limit refused a voice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CapKind {
+    /// The entry's polyphony cap with [`CapPolicy::Reject`].
+    Entry,
+    /// The bus cap, held by voices of higher priority.
+    Bus,
+    /// The voice pool, held by voices of higher priority.
+    Pool,
+}
+
+/// What a trigger did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriggerOutcome {
+    /// A voice started.
+    Started {
+        /// The new voice.
+        voice: VoiceHandle,
+        /// Entry index in the flattened table.
+        entry: usize,
+        /// Variant index within the entry.
+        variant: usize,
+        /// Voices stolen to make room (0 ..= 3).
+        stolen: u8,
+    },
+    /// Inside the entry's cooldown window; dropped silently.
+    DroppedCooldown {
+        /// Entry index.
+        entry: usize,
+    },
+    /// A cap refused the voice.
+    Rejected {
+        /// Entry index.
+        entry: usize,
+        /// Which cap.
+        cap: CapKind,
+    },
+    /// No entry answers the event in this state and surface.
+    NoMatch,
+    /// The emitter handle is stale.
+    UnknownEmitter,
+}
+
+/// Running counters; never reset except by [`Player::reset_stats`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    /// Trigger calls.
+    pub triggers: u64,
+    /// Voices started.
+    pub started: u64,
+    /// Triggers dropped inside a cooldown window.
+    pub dropped_cooldown: u64,
+    /// Triggers refused by a cap.
+    pub rejected: u64,
+    /// Voices stolen (faded or cut) to make room.
+    pub stolen: u64,
+    /// Triggers nothing answered (or with a stale emitter).
+    pub no_match: u64,
+    /// Voices that ended (clip end, fade end, or cut).
+    pub ended: u64,
+    /// Most voices occupying the pool at once.
+    pub peak_voices: u32,
+}
+
+/// A read-only view of one voice, for tests and tools.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VoiceInfo {
+    /// Handle.
+    pub handle: VoiceHandle,
+    /// Entry index.
+    pub entry: usize,
+    /// Variant index.
+    pub variant: usize,
+    /// Emitter, if any.
+    pub emitter: Option<EmitterId>,
+    /// Fading out.
+    pub releasing: bool,
+    /// Current gain before panning and master (volume × envelope × distance × bus).
+    pub level: f32,
+    /// Frames rendered since the voice started.
+    pub played_frames: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Voice {
+    active: bool,
+    generation: u32,
+    entry: u32,
+    variant: u16,
+    clip: u32,
+    emitter: u32,
+    emitter_generation: u32,
+    bus: u16,
+    serial: u64,
+    pos: f64,
+    step: f64,
+    gain: f32,
+    played: u64,
+    fade_in: u32,
+    release_total: u32,
+    release_left: u32,
+    last: [f32; 2],
+    fresh: bool,
+    priority: i32,
+    looping: bool,
+    spatial: bool,
+}
+
+impl Voice {
+    const EMPTY: Voice = Voice {
+        active: false,
+        generation: 0,
+        entry: 0,
+        variant: 0,
+        clip: 0,
+        emitter: NONE,
+        emitter_generation: 0,
+        bus: 0,
+        serial: 0,
+        pos: 0.0,
+        step: 1.0,
+        gain: 0.0,
+        played: 0,
+        fade_in: 0,
+        release_total: 0,
+        release_left: 0,
+        last: [0.0; 2],
+        fresh: true,
+        priority: 0,
+        looping: false,
+        spatial: false,
+    };
+
+    fn is_live(&self) -> bool {
+        self.active && self.release_total == 0
+    }
+
+    fn envelope(&self) -> f32 {
+        let mut e = if self.fade_in > 0 && self.played < self.fade_in as u64 {
+            self.played as f32 / self.fade_in as f32
+        } else {
+            1.0
+        };
+        if self.release_total > 0 {
+            e *= self.release_left as f32 / self.release_total as f32;
+        }
+        e
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct EmitterSlot {
+    alive: bool,
+    generation: u32,
+    position: Vec3,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct EntryInfo {
+    bus: u16,
+    clip_base: u32,
+    fade_frames: u32,
+}
+
+/// SplitMix64 → `[0, 1)`.
+#[derive(Debug, Clone)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_f32(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// The offline-first voice player (see the module docs).
+#[derive(Debug)]
+pub struct Player {
+    table: SoundTable,
+    clips: ClipBank,
+    config: PlayerConfig,
+    entries: Vec<EntryInfo>,
+    variant_clips: Vec<u32>,
+    histories: Vec<VariantHistory>,
+    voices: Vec<Voice>,
+    emitters: Vec<EmitterSlot>,
+    /// Time of the last accepted trigger per (entry, column), seconds;
+    /// columns: one per emitter slot, then "no emitter", then "global".
+    last_trigger: Vec<f64>,
+    listener: Listener,
+    frame: u64,
+    serial: u64,
+    rng: Rng,
+    stats: PlayerStats,
+}
+
+impl Player {
+    /// Builds a player for `table`, taking decoded `clips` for every variant.
+    /// All memory the player will ever use is allocated here.
+    ///
+    /// # Errors
+    /// [`AudioError::InvalidConfig`] for a zero sample rate or voice pool, or
+    /// non-finite gains; [`AudioError::MissingClips`] listing every clip the
+    /// table names that `clips` lacks.
+    pub fn new(table: SoundTable, clips: ClipBank, mut config: PlayerConfig) -> Result<Self, AudioError> {
+        let bad = |reason: &str| Err(AudioError::InvalidConfig { reason: reason.into() });
+        if config.sample_rate == 0 {
+            return bad("sample_rate must be > 0");
+        }
+        if config.max_voices == 0 || config.max_voices > u32::MAX as usize / 2 {
+            return bad("max_voices must be >= 1");
+        }
+        if config.max_emitters > u32::MAX as usize / 2 {
+            return bad("max_emitters is too large");
+        }
+        if !(config.master_volume.is_finite() && config.master_volume >= 0.0) {
+            return bad("master_volume must be a finite gain >= 0");
+        }
+        if !(config.steal_fade.is_finite() && config.steal_fade > 0.0) {
+            return bad("steal_fade must be > 0 seconds");
+        }
+        if !(config.reference_distance.is_finite() && config.reference_distance > 0.0) {
+            return bad("reference_distance must be > 0 metres");
+        }
+        if config.buses.iter().any(|b| !(b.volume.is_finite() && b.volume >= 0.0)) {
+            return bad("bus volumes must be finite gains >= 0");
+        }
+        let mut entries = Vec::with_capacity(table.len());
+        let mut variant_clips = Vec::new();
+        let mut missing: Vec<String> = Vec::new();
+        for row in table.rows() {
+            let e = &row.row;
+            let bus = match config.buses.iter().position(|b| b.id == e.bus) {
+                Some(i) => i,
+                None => {
+                    config.buses.push(BusConfig::new(e.bus));
+                    config.buses.len() - 1
+                }
+            };
+            if config.buses.len() > u16::MAX as usize {
+                return bad("too many buses");
+            }
+            entries.push(EntryInfo {
+                bus: bus as u16,
+                clip_base: variant_clips.len() as u32,
+                fade_frames: (e.fade_time as f64 * config.sample_rate as f64).round() as u32,
+            });
+            for v in &e.variants {
+                match clips.index_of(&v.clip) {
+                    Some(i) => variant_clips.push(i as u32),
+                    None => {
+                        if !missing.contains(&v.clip) {
+                            missing.push(v.clip.clone());
+                        }
+                        variant_clips.push(0);
+                    }
+                }
+            }
+        }
+        if !missing.is_empty() {
+            return Err(AudioError::MissingClips { names: missing });
+        }
+        let columns = config.max_emitters + 2;
+        Ok(Player {
+            histories: vec![VariantHistory::new(); table.len()],
+            last_trigger: vec![f64::NEG_INFINITY; table.len() * columns],
+            voices: vec![Voice::EMPTY; config.max_voices],
+            emitters: vec![EmitterSlot { alive: false, generation: 0, position: Vec3::ZERO }; config.max_emitters],
+            rng: Rng(config.seed),
+            table,
+            clips,
+            entries,
+            variant_clips,
+            config,
+            listener: Listener::default(),
+            frame: 0,
+            serial: 0,
+            stats: PlayerStats::default(),
+        })
+    }
+
+    /// The flattened table the player resolves against.
+    pub fn table(&self) -> &SoundTable {
+        &self.table
+    }
+
+    /// The configuration, including buses added for entries.
+    pub fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// Seconds rendered so far (the player's clock).
+    pub fn now(&self) -> f64 {
+        self.frame as f64 / self.config.sample_rate as f64
+    }
+
+    /// Frames rendered so far.
+    pub fn frames_rendered(&self) -> u64 {
+        self.frame
+    }
+
+    /// Counters since construction or the last [`Player::reset_stats`].
+    pub fn stats(&self) -> PlayerStats {
+        self.stats
+    }
+
+    /// Zeroes the counters.
+    pub fn reset_stats(&mut self) {
+        self.stats = PlayerStats::default();
+    }
+
+    /// Sets where the player hears from.
+    pub fn set_listener(&mut self, listener: Listener) {
+        self.listener = listener;
+    }
+
+    /// The listener.
+    pub fn listener(&self) -> Listener {
+        self.listener
+    }
+
+    // ----- emitters -----------------------------------------------------
+
+    /// Registers an emitter at `position`.
+    ///
+    /// # Errors
+    /// [`AudioError::EmitterPoolFull`] when every slot is taken (slots of
+    /// removed emitters are reused once their voices have ended).
+    pub fn add_emitter(&mut self, position: Vec3) -> Result<EmitterId, AudioError> {
+        let columns = self.config.max_emitters + 2;
+        for slot in 0..self.emitters.len() {
+            let busy = self.emitters[slot].alive || self.voices.iter().any(|v| v.active && v.emitter == slot as u32);
+            if busy {
+                continue;
+            }
+            let em = &mut self.emitters[slot];
+            em.alive = true;
+            em.generation = em.generation.wrapping_add(1);
+            em.position = position;
+            for e in 0..self.entries.len() {
+                self.last_trigger[e * columns + slot] = f64::NEG_INFINITY;
+            }
+            return Ok(EmitterId { slot: slot as u32, generation: em.generation });
+        }
+        Err(AudioError::EmitterPoolFull { capacity: self.config.max_emitters })
+    }
+
+    fn emitter_slot(&self, id: EmitterId) -> Option<usize> {
+        let em = self.emitters.get(id.slot as usize)?;
+        (em.alive && em.generation == id.generation).then_some(id.slot as usize)
+    }
+
+    /// Moves an emitter; its voices follow.
+    ///
+    /// # Errors
+    /// [`AudioError::UnknownEmitter`] for a stale handle.
+    pub fn set_emitter_position(&mut self, id: EmitterId, position: Vec3) -> Result<(), AudioError> {
+        let slot = self.emitter_slot(id).ok_or(AudioError::UnknownEmitter)?;
+        self.emitters[slot].position = position;
+        Ok(())
+    }
+
+    /// Removes an emitter, stopping its voices (loops fade over their fade
+    /// time, one-shots over the steal fade).
+    ///
+    /// # Errors
+    /// [`AudioError::UnknownEmitter`] for a stale handle.
+    pub fn remove_emitter(&mut self, id: EmitterId) -> Result<(), AudioError> {
+        let slot = self.emitter_slot(id).ok_or(AudioError::UnknownEmitter)?;
+        self.stop_where(|v| v.emitter == slot as u32);
+        self.emitters[slot].alive = false;
+        Ok(())
+    }
+
+    // ----- buses --------------------------------------------------------
+
+    /// Sets a bus volume (linear, clamped to `>= 0`); false if no such bus.
+    pub fn set_bus_volume(&mut self, bus: AudioBusId, volume: f32) -> bool {
+        let v = if volume.is_finite() { volume.max(0.0) } else { 0.0 };
+        self.config.buses.iter_mut().find(|b| b.id == bus).map(|b| b.volume = v).is_some()
+    }
+
+    /// Mutes or unmutes a bus; false if no such bus.
+    pub fn set_bus_muted(&mut self, bus: AudioBusId, muted: bool) -> bool {
+        self.config.buses.iter_mut().find(|b| b.id == bus).map(|b| b.muted = muted).is_some()
+    }
+
+    fn bus_gain(&self, bus: u16) -> f32 {
+        let b = &self.config.buses[bus as usize];
+        if b.muted { 0.0 } else { b.volume }
+    }
+
+    // ----- triggering ---------------------------------------------------
+
+    /// Resolves `event` for the emitter's `state` and `surface` and starts a
+    /// voice, subject to cooldown and caps (see the module diagram).
+    /// `emitter = None` plays unpositioned (spatial entries sit on the
+    /// listener). Allocation-free.
+    pub fn trigger(
+        &mut self,
+        emitter: Option<EmitterId>,
+        event: SoundEventId,
+        state: StateTagSet,
+        surface: Option<&str>,
+    ) -> TriggerOutcome {
+        self.stats.triggers += 1;
+        let emitter_slot = match emitter {
+            None => None,
+            Some(id) => match self.emitter_slot(id) {
+                Some(s) => Some(s),
+                None => {
+                    self.stats.no_match += 1;
+                    return TriggerOutcome::UnknownEmitter;
+                }
+            },
+        };
+        let Some(m) = self.table.resolve(event, state, surface, self.config.resolve) else {
+            self.stats.no_match += 1;
+            return TriggerOutcome::NoMatch;
+        };
+        let e = m.entry;
+        let entry = self.table.entry(e);
+        let info = self.entries[e];
+        let now = self.now();
+
+        // Cooldown.
+        let columns = self.config.max_emitters + 2;
+        let column = if entry.cooldown_global { columns - 1 } else { emitter_slot.unwrap_or(self.config.max_emitters) };
+        let stamp = e * columns + column;
+        if entry.cooldown > 0.0 && now - self.last_trigger[stamp] < entry.cooldown as f64 {
+            self.stats.dropped_cooldown += 1;
+            return TriggerOutcome::DroppedCooldown { entry: e };
+        }
+
+        // Entry polyphony cap.
+        let mut entry_victim = None;
+        if entry.polyphony_cap > 0 {
+            let live = self.voices.iter().filter(|v| v.is_live() && v.entry == e as u32).count();
+            if live >= entry.polyphony_cap as usize {
+                entry_victim = match entry.cap_policy {
+                    CapPolicy::Reject => None,
+                    CapPolicy::StealOldest => self.pick_victim(|v| v.entry == e as u32, |v, _| v.serial as f64),
+                    CapPolicy::StealQuietest => self.pick_victim(|v| v.entry == e as u32, |v, p| p.level_of(v) as f64),
+                };
+                if entry_victim.is_none() {
+                    self.stats.rejected += 1;
+                    return TriggerOutcome::Rejected { entry: e, cap: CapKind::Entry };
+                }
+            }
+        }
+
+        // Bus cap, by priority.
+        let mut bus_victim = None;
+        let bus_cap = self.config.buses[info.bus as usize].cap;
+        if bus_cap > 0 {
+            let mut live = self.voices.iter().filter(|v| v.is_live() && v.bus == info.bus).count();
+            if entry_victim.is_some() {
+                live -= 1; // the entry victim shares the bus
+            }
+            if live >= bus_cap as usize {
+                let victim = self.lowest_priority(|i, v| v.bus == info.bus && Some(i) != entry_victim);
+                match victim {
+                    Some(i) if self.voices[i].priority <= entry.priority => bus_victim = Some(i),
+                    _ => {
+                        self.stats.rejected += 1;
+                        return TriggerOutcome::Rejected { entry: e, cap: CapKind::Bus };
+                    }
+                }
+            }
+        }
+
+        // Pool: a free slot, else cut a releasing voice, else the lowest-priority live one.
+        let mut slot = self.voices.iter().position(|v| !v.active);
+        let mut pool_victim = None;
+        if slot.is_none() && entry_victim.is_none() && bus_victim.is_none() {
+            let releasing = self.voices.iter().any(|v| v.active && v.release_total > 0);
+            if !releasing {
+                match self.lowest_priority(|_, _| true) {
+                    Some(i) if self.voices[i].priority <= entry.priority => pool_victim = Some(i),
+                    _ => {
+                        self.stats.rejected += 1;
+                        return TriggerOutcome::Rejected { entry: e, cap: CapKind::Pool };
+                    }
+                }
+            }
+        }
+
+        // Commit.
+        let steal_frames = self.steal_frames();
+        let mut stolen = 0u8;
+        for v in [entry_victim, bus_victim].into_iter().flatten() {
+            self.release(v, steal_frames);
+            stolen += 1;
+        }
+        if slot.is_none() {
+            let cut = pool_victim.or_else(|| {
+                (0..self.voices.len())
+                    .filter(|&i| self.voices[i].active && self.voices[i].release_total > 0)
+                    .min_by_key(|&i| (self.voices[i].release_left, self.voices[i].serial))
+            });
+            if let Some(i) = cut {
+                if pool_victim.is_some() {
+                    stolen += 1;
+                }
+                self.end_voice(i);
+                slot = Some(i);
+            }
+        }
+        let Some(slot) = slot else {
+            // Unreachable by construction (a pool of >= 1 always yields a slot above).
+            self.stats.rejected += 1;
+            return TriggerOutcome::Rejected { entry: e, cap: CapKind::Pool };
+        };
+        self.stats.stolen += stolen as u64;
+
+        // Variant, volume and pitch.
+        let entry = self.table.entry(e);
+        let r_variant = self.rng.next_f32();
+        let r_volume = self.rng.next_f32();
+        let r_pitch = self.rng.next_f32();
+        let Ok(variant) = self.histories[e].pick(&entry.variants, r_variant, entry.avoid_repeat) else {
+            self.stats.no_match += 1;
+            return TriggerOutcome::NoMatch;
+        };
+        let clip_index = self.variant_clips[info.clip_base as usize + variant];
+        let clip_rate = self.clips.get(clip_index as usize).map_or(self.config.sample_rate, |c| c.sample_rate());
+        let step = clip_rate as f64 / self.config.sample_rate as f64 * jittered_pitch(entry, r_pitch) as f64;
+
+        self.serial += 1;
+        self.last_trigger[stamp] = now;
+        let v = &mut self.voices[slot];
+        let generation = v.generation.wrapping_add(1);
+        *v = Voice {
+            active: true,
+            generation,
+            entry: e as u32,
+            variant: variant as u16,
+            clip: clip_index,
+            emitter: emitter_slot.map_or(NONE, |s| s as u32),
+            emitter_generation: emitter.map_or(0, |id| id.generation),
+            bus: info.bus,
+            serial: self.serial,
+            pos: 0.0,
+            step,
+            gain: jittered_volume(entry, r_volume),
+            played: 0,
+            fade_in: if entry.looping { info.fade_frames } else { 0 },
+            release_total: 0,
+            release_left: 0,
+            last: [0.0; 2],
+            fresh: true,
+            priority: entry.priority,
+            looping: entry.looping,
+            spatial: entry.spatial,
+        };
+        self.stats.started += 1;
+        let occupied = self.voices.iter().filter(|v| v.active).count() as u32;
+        self.stats.peak_voices = self.stats.peak_voices.max(occupied);
+        TriggerOutcome::Started { voice: VoiceHandle { slot: slot as u32, generation }, entry: e, variant, stolen }
+    }
+
+    /// Live voice minimising `key` among those `filter` admits (ties: lowest slot).
+    fn pick_victim(&self, filter: impl Fn(&Voice) -> bool, key: impl Fn(&Voice, &Player) -> f64) -> Option<usize> {
+        let mut best: Option<(usize, f64, u64)> = None;
+        for (i, v) in self.voices.iter().enumerate() {
+            if !v.is_live() || !filter(v) {
+                continue;
+            }
+            let k = key(v, self);
+            if best.is_none_or(|(_, bk, bs)| k < bk || (k == bk && v.serial < bs)) {
+                best = Some((i, k, v.serial));
+            }
+        }
+        best.map(|(i, _, _)| i)
+    }
+
+    /// Live voice with the lowest priority, oldest among equals.
+    fn lowest_priority(&self, filter: impl Fn(usize, &Voice) -> bool) -> Option<usize> {
+        let mut best: Option<(usize, i32, u64)> = None;
+        for (i, v) in self.voices.iter().enumerate() {
+            if !v.is_live() || !filter(i, v) {
+                continue;
+            }
+            if best.is_none_or(|(_, p, s)| v.priority < p || (v.priority == p && v.serial < s)) {
+                best = Some((i, v.priority, v.serial));
+            }
+        }
+        best.map(|(i, _, _)| i)
+    }
+
+    fn steal_frames(&self) -> u32 {
+        ((self.config.steal_fade as f64 * self.config.sample_rate as f64).round() as u32).max(1)
+    }
+
+    fn release(&mut self, slot: usize, frames: u32) {
+        let v = &mut self.voices[slot];
+        if !v.active {
+            return;
+        }
+        let frames = frames.max(1);
+        if v.release_total > 0 {
+            // Already fading: only ever shorten, keeping the current gain continuous.
+            if v.release_left > frames {
+                let env = v.release_left as f32 / v.release_total as f32;
+                v.release_total = ((frames as f32 / env.max(1e-6)).round() as u32).max(frames);
+                v.release_left = frames;
+            }
+            return;
+        }
+        v.release_total = frames;
+        v.release_left = frames;
+    }
+
+    fn end_voice(&mut self, slot: usize) {
+        let v = &mut self.voices[slot];
+        if v.active {
+            v.active = false;
+            self.stats.ended += 1;
+        }
+    }
+
+    fn stop_frames(&self, v: &Voice) -> u32 {
+        let fade = self.entries[v.entry as usize].fade_frames;
+        if v.looping && fade > 0 { fade } else { self.steal_frames() }
+    }
+
+    fn stop_where(&mut self, pred: impl Fn(&Voice) -> bool) -> usize {
+        let mut n = 0;
+        for i in 0..self.voices.len() {
+            let v = self.voices[i];
+            if v.active && v.release_total == 0 && pred(&v) {
+                let frames = self.stop_frames(&v);
+                self.release(i, frames);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Stops a voice: loops fade out over their fade time, one-shots over the
+    /// steal fade. False for a stale handle or a voice already fading.
+    pub fn stop(&mut self, voice: VoiceHandle) -> bool {
+        let slot = voice.slot as usize;
+        match self.voices.get(slot) {
+            Some(v) if v.active && v.generation == voice.generation && v.release_total == 0 => {
+                let frames = self.stop_frames(&{ *v });
+                self.release(slot, frames);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Stops the voices of `emitter` (or of unpositioned triggers for `None`)
+    /// whose entry's event lies within `event` (`weapon` stops `weapon.fire`
+    /// loops too). Returns how many were stopped.
+    pub fn stop_event(&mut self, emitter: Option<EmitterId>, event: SoundEventId) -> usize {
+        let slot = match emitter {
+            None => NONE,
+            Some(id) => match self.emitter_slot(id) {
+                Some(s) => s as u32,
+                None => return 0,
+            },
+        };
+        let mut n = 0;
+        for i in 0..self.voices.len() {
+            let v = self.voices[i];
+            if v.active
+                && v.release_total == 0
+                && v.emitter == slot
+                && self.table.entry(v.entry as usize).event.is_within(&event)
+            {
+                let frames = self.stop_frames(&v);
+                self.release(i, frames);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Stops every voice.
+    pub fn stop_all(&mut self) -> usize {
+        self.stop_where(|_| true)
+    }
+
+    // ----- inspection ---------------------------------------------------
+
+    /// Voices occupying the pool (live and releasing).
+    pub fn active_voices(&self) -> usize {
+        self.voices.iter().filter(|v| v.active).count()
+    }
+
+    /// Live (not fading out) voices of entry `entry`.
+    pub fn live_voices_of(&self, entry: usize) -> usize {
+        self.voices.iter().filter(|v| v.is_live() && v.entry as usize == entry).count()
+    }
+
+    /// Views of the active voices, in slot order.
+    pub fn voices(&self) -> impl Iterator<Item = VoiceInfo> + '_ {
+        self.voices.iter().enumerate().filter(|(_, v)| v.active).map(|(i, v)| VoiceInfo {
+            handle: VoiceHandle { slot: i as u32, generation: v.generation },
+            entry: v.entry as usize,
+            variant: v.variant as usize,
+            emitter: (v.emitter != NONE).then_some(EmitterId { slot: v.emitter, generation: v.emitter_generation }),
+            releasing: v.release_total > 0,
+            level: self.level_of(v),
+            played_frames: v.played,
+        })
+    }
+
+    /// Whether `voice` is still playing (live or releasing).
+    pub fn is_playing(&self, voice: VoiceHandle) -> bool {
+        self.voices.get(voice.slot as usize).is_some_and(|v| v.active && v.generation == voice.generation)
+    }
+
+    fn emitter_position(&self, v: &Voice) -> Vec3 {
+        if v.emitter == NONE { self.listener.position } else { self.emitters[v.emitter as usize].position }
+    }
+
+    /// Distance gain of a spatial voice (1 for non-spatial voices).
+    fn attenuation(&self, v: &Voice) -> f32 {
+        if !v.spatial {
+            return 1.0;
+        }
+        let e = self.table.entry(v.entry as usize);
+        let d = self.listener.distance_to(self.emitter_position(v));
+        distance_gain(e.rolloff, d, self.config.reference_distance, e.max_distance)
+    }
+
+    fn level_of(&self, v: &Voice) -> f32 {
+        v.gain * v.envelope() * self.attenuation(v) * self.bus_gain(v.bus)
+    }
+
+    // ----- mixing -------------------------------------------------------
+
+    /// Mixes the next `out.len() / 2` frames into `out` (interleaved stereo,
+    /// overwritten) and advances the clock by that many frames. An odd
+    /// trailing sample is set to 0 and not counted. Allocation-free.
+    pub fn render(&mut self, out: &mut [f32]) {
+        out.fill(0.0);
+        let frames = out.len() / 2;
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(BLOCK_FRAMES);
+            self.render_block(&mut out[done * 2..(done + n) * 2]);
+            done += n;
+            self.frame += n as u64;
+        }
+    }
+
+    fn render_block(&mut self, out: &mut [f32]) {
+        let n = out.len() / 2;
+        let master = self.config.master_volume;
+        for slot in 0..self.voices.len() {
+            if !self.voices[slot].active {
+                continue;
+            }
+            let v = self.voices[slot];
+            let base = v.gain * self.bus_gain(v.bus) * master;
+            let target = if v.spatial {
+                let pos = self.emitter_position(&v);
+                let pan = equal_power_pan(self.listener.pan_of(pos));
+                let g = base * self.attenuation(&v);
+                [g * pan[0], g * pan[1]]
+            } else {
+                [base, base]
+            };
+            let Some(clip) = self.clips.get(v.clip as usize) else {
+                self.end_voice(slot);
+                continue;
+            };
+            let data = clip.samples();
+            let channels = clip.channels() as usize;
+            let len = clip.frames();
+            let v = &mut self.voices[slot];
+            let start = if v.fresh { target } else { v.last };
+            v.fresh = false;
+            let mut ended = false;
+            for f in 0..n {
+                let i = v.pos as usize;
+                if i >= len {
+                    ended = true;
+                    break;
+                }
+                let frac = (v.pos - i as f64) as f32;
+                let j = if i + 1 < len {
+                    i + 1
+                } else if v.looping {
+                    0
+                } else {
+                    i
+                };
+                let t = (f + 1) as f32 / n as f32;
+                let env = v.envelope();
+                let gl = (start[0] + (target[0] - start[0]) * t) * env;
+                let gr = (start[1] + (target[1] - start[1]) * t) * env;
+                let (l, r) = if channels == 1 {
+                    let s = data[i] + (data[j] - data[i]) * frac;
+                    (s, s)
+                } else {
+                    let l = data[2 * i] + (data[2 * j] - data[2 * i]) * frac;
+                    let r = data[2 * i + 1] + (data[2 * j + 1] - data[2 * i + 1]) * frac;
+                    if v.spatial {
+                        let m = 0.5 * (l + r);
+                        (m, m)
+                    } else {
+                        (l, r)
+                    }
+                };
+                out[2 * f] += l * gl;
+                out[2 * f + 1] += r * gr;
+                v.played += 1;
+                v.pos += v.step;
+                if v.looping && v.pos >= len as f64 {
+                    v.pos %= len as f64;
+                }
+                if v.release_total > 0 {
+                    v.release_left -= 1;
+                    if v.release_left == 0 {
+                        ended = true;
+                        break;
+                    }
+                }
+            }
+            v.last = target;
+            if ended || (!v.looping && v.pos as usize >= len) {
+                self.end_voice(slot);
+            }
+        }
+    }
+}
