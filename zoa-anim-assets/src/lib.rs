@@ -10,6 +10,7 @@
 //! once, and only data that passed becomes a validated core type.
 
 mod error;
+pub mod export;
 pub mod gltf;
 
 pub use error::{AssetError, GltfProblem, MAX_REPORTED_PROBLEMS};

@@ -1,0 +1,867 @@
+//! glTF 2.0 binary (GLB) export: a core [`Skeleton`], its [`Clip`]s and an
+//! optional rigidly or smoothly skinned mesh become one self-contained `.glb`.
+//!
+//! Used to generate the project's fixture humanoid and to build round-trip
+//! inputs for the importer's tests (write a scene, read it back, compare).
+//!
+//! # Layout of the file
+//!
+//! ```text
+//! nodes     0 .. J-1   the skeleton's joints in skin order (joint i is node i)
+//!           J          the mesh node (only when a mesh is given), a scene root
+//! skin      0          joints 0 .. J-1, inverse bind matrices, `skeleton` = the root when there is one
+//! mesh      0          one triangle primitive: POSITION, NORMAL, JOINTS_0, WEIGHTS_0, indices
+//! animation i          clip i; one sampler per track; bit-identical time arrays share one input
+//!                      accessor and bit-identical value arrays one output accessor
+//! buffer    0          the GLB BIN chunk: one 4-byte-aligned view per vertex attribute, the
+//!                      indices and the inverse bind matrices, then one view for all animation data
+//! ```
+//!
+//! **Key design decision:** the output is byte-deterministic. The JSON is
+//! written from typed `Serialize` structs (field order fixed by the struct
+//! definitions, independent of serde_json's `preserve_order` feature being
+//! unified in by some other crate), floats are printed by serde_json's
+//! shortest round-trip formatting, nothing iterates a hash map, and no
+//! timestamp or crate version is embedded. Equal scenes give equal bytes, so a
+//! committed fixture can be checked against a fresh generation.
+//!
+//! Track targets are matched to joints by [`Joint::node`](zoa_anim_core::Joint::node)
+//! (the source identity), then renumbered: the writer does not need the
+//! input's node numbers to be contiguous.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
+
+use crate::AssetError;
+
+/// The `asset.generator` string written into every file (no version, so the
+/// bytes do not change when the crate version does).
+pub const GENERATOR: &str = "zoa-anim-assets export";
+
+/// A triangle mesh skinned to the scene's skeleton.
+///
+/// All per-vertex arrays have the same length (the vertex count), except
+/// `normals`, which may be empty (then no `NORMAL` attribute is written).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SkinnedMesh {
+    /// Mesh and mesh-node name; `None` writes neither name.
+    pub name: Option<String>,
+    /// Vertex positions in model space at bind pose, metres; finite.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit vertex normals in model space at bind pose; empty for none.
+    pub normals: Vec<[f32; 3]>,
+    /// Up to four skin joint indices per vertex (indices into `Skeleton::joints`).
+    /// Written as `UNSIGNED_BYTE` when the skeleton has at most 256 joints, else `UNSIGNED_SHORT`.
+    pub joints: Vec<[u16; 4]>,
+    /// Weights of `joints`, each in `0.0..=1.0`, summing to 1 (within 1e-3) per vertex.
+    pub weights: Vec<[f32; 4]>,
+    /// Triangle list (three vertex indices per triangle, counter-clockwise front faces).
+    pub indices: Vec<u32>,
+}
+
+/// Everything one GLB holds.
+#[derive(Debug, Clone, Copy)]
+pub struct GlbScene<'a> {
+    /// The one skin. Must have at least one joint.
+    pub skeleton: &'a Skeleton,
+    /// One glTF animation per clip, in this order. Every track must target a
+    /// joint of `skeleton` (matched by node id), at most once per property.
+    pub clips: &'a [Clip],
+    /// Optional skinned mesh, placed on its own root node.
+    pub mesh: Option<&'a SkinnedMesh>,
+}
+
+/// Serializes a scene as a glTF 2.0 binary (`.glb`).
+///
+/// The result passes the `gltf` crate's validation, has accessor `min`/`max`
+/// on `POSITION` and every animation input, pads the JSON chunk with spaces
+/// and the BIN chunk with zeros to 4 bytes, and is byte-for-byte
+/// deterministic.
+///
+/// # Errors
+///
+/// [`AssetError::Export`] naming the element when the scene cannot be
+/// written as valid glTF: an empty skeleton, a clip without tracks, a track
+/// whose node is not a joint or that targets the same node property twice,
+/// or a mesh with inconsistent lengths, out-of-range indices, non-finite
+/// data, non-unit normals or weights that do not sum to 1.
+pub fn write_glb(scene: &GlbScene<'_>) -> Result<Vec<u8>, AssetError> {
+    let json = build_document(scene)?;
+    let (mut doc, bin) = json;
+    let bin_len = pad4(bin.len());
+    if bin_len > 0 {
+        doc.buffers.push(Buffer { byte_length: bin_len });
+    }
+    let mut text = serde_json::to_vec(&doc).map_err(|e| export_err("document", e.to_string()))?;
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let total = 12 + 8 + text.len() + if bin_len > 0 { 8 + bin_len } else { 0 };
+    let total32 = u32::try_from(total).map_err(|_| export_err("file", format!("{total} bytes exceed 4 GiB")))?;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&total32.to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    if bin_len > 0 {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+        out.resize(total, 0);
+    }
+    Ok(out)
+}
+
+fn export_err(element: impl Into<String>, reason: impl Into<String>) -> AssetError {
+    AssetError::Export { element: element.into(), reason: reason.into() }
+}
+
+fn pad4(n: usize) -> usize {
+    n.div_ceil(4) * 4
+}
+
+const FLOAT: u32 = 5126;
+const UNSIGNED_BYTE: u32 = 5121;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const TRIANGLES: u32 = 4;
+
+fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetError> {
+    let skeleton = scene.skeleton;
+    let joint_count = skeleton.joint_count();
+    if joint_count == 0 {
+        return Err(export_err(
+            format!("skeleton \"{}\"", skeleton.name()),
+            "has no joints (a skin needs at least one)",
+        ));
+    }
+    let mut bin = BinWriter::default();
+    let mut doc = Document {
+        asset: Asset { version: "2.0", generator: GENERATOR },
+        scene: 0,
+        scenes: vec![],
+        nodes: Vec::with_capacity(joint_count + 1),
+        meshes: vec![],
+        skins: vec![],
+        animations: vec![],
+        accessors: vec![],
+        buffer_views: vec![],
+        buffers: vec![],
+    };
+
+    // Joints: node i = joint i; children in joint order.
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); joint_count];
+    let mut roots: Vec<u32> = Vec::new();
+    for (i, j) in skeleton.joints().iter().enumerate() {
+        match j.parent {
+            Some(p) => children[p as usize].push(i as u32),
+            None => roots.push(i as u32),
+        }
+    }
+    for (j, kids) in skeleton.joints().iter().zip(children) {
+        let t = j.rest;
+        doc.nodes.push(Node {
+            name: j.name.clone(),
+            children: kids,
+            translation: (t.translation != zoa_anim_core::glam::Vec3::ZERO).then(|| t.translation.to_array()),
+            rotation: (t.rotation != zoa_anim_core::glam::Quat::IDENTITY).then(|| t.rotation.to_array()),
+            scale: (t.scale != zoa_anim_core::glam::Vec3::ONE).then(|| t.scale.to_array()),
+            mesh: None,
+            skin: None,
+        });
+    }
+
+    // Skin.
+    let ibm: Vec<f32> = skeleton.joints().iter().flat_map(|j| j.inverse_bind.to_cols_array()).collect();
+    let ibm_accessor = bin.push_f32(&mut doc, &ibm, "MAT4", 16, None, false);
+    doc.skins.push(Skin {
+        name: Some(skeleton.name().to_owned()),
+        inverse_bind_matrices: ibm_accessor,
+        joints: (0..joint_count as u32).collect(),
+        skeleton: (roots.len() == 1).then(|| roots[0]),
+    });
+
+    let mut scene_nodes = roots;
+    if let Some(mesh) = scene.mesh {
+        let mesh_index = write_mesh(&mut doc, &mut bin, mesh, joint_count)?;
+        let node = doc.nodes.len() as u32;
+        doc.nodes.push(Node {
+            name: mesh.name.clone(),
+            children: vec![],
+            translation: None,
+            rotation: None,
+            scale: None,
+            mesh: Some(mesh_index),
+            skin: Some(0),
+        });
+        scene_nodes.push(node);
+    }
+    doc.scenes.push(Scene { nodes: scene_nodes });
+
+    // Animations; identical time arrays (and identical value arrays) share one accessor.
+    let mut inputs: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
+    let mut outputs: BTreeMap<(usize, Vec<u32>), u32> = BTreeMap::new();
+    for (ci, clip) in scene.clips.iter().enumerate() {
+        let element = format!("clip {ci} \"{}\"", clip.name());
+        if clip.tracks().is_empty() {
+            return Err(export_err(element, "has no tracks (a glTF animation needs at least one channel)"));
+        }
+        let mut anim = Animation { name: clip.name().to_owned(), channels: vec![], samplers: vec![] };
+        let mut seen: Vec<(usize, TrackProperty)> = Vec::with_capacity(clip.tracks().len());
+        for (ti, track) in clip.tracks().iter().enumerate() {
+            let joint = skeleton.find_node(track.node).ok_or_else(|| {
+                export_err(format!("{element} track {ti}"), format!("targets node {} which is not a joint", track.node))
+            })?;
+            if seen.contains(&(joint, track.property)) {
+                return Err(export_err(
+                    format!("{element} track {ti}"),
+                    format!(
+                        "animates the {} of joint {} twice (glTF allows one channel per target)",
+                        track.property.name(),
+                        skeleton.display_name(joint)
+                    ),
+                ));
+            }
+            seen.push((joint, track.property));
+            let key: Vec<u32> = track.times.iter().map(|t| t.to_bits()).collect();
+            let input = match inputs.get(&key) {
+                Some(&a) => a,
+                None => {
+                    let a = bin.push_f32_shared(&mut doc, &track.times, "SCALAR", 1, true);
+                    inputs.insert(key, a);
+                    a
+                }
+            };
+            let (ty, comps) = match track.property {
+                TrackProperty::Rotation => ("VEC4", 4),
+                _ => ("VEC3", 3),
+            };
+            let key = (comps, track.values.iter().map(|v| v.to_bits()).collect::<Vec<u32>>());
+            let output = match outputs.get(&key) {
+                Some(&a) => a,
+                None => {
+                    let a = bin.push_f32_shared(&mut doc, &track.values, ty, comps, false);
+                    outputs.insert(key, a);
+                    a
+                }
+            };
+            let interpolation = match track.interpolation {
+                Interpolation::Step => "STEP",
+                Interpolation::Linear => "LINEAR",
+                Interpolation::CubicSpline => "CUBICSPLINE",
+            };
+            anim.channels.push(Channel {
+                sampler: anim.samplers.len() as u32,
+                target: Target { node: joint as u32, path: track.property.name() },
+            });
+            anim.samplers.push(Sampler { input, interpolation, output });
+        }
+        doc.animations.push(anim);
+    }
+    bin.finish_shared(&mut doc);
+    Ok((doc, bin.bytes))
+}
+
+fn write_mesh(
+    doc: &mut Document,
+    bin: &mut BinWriter,
+    mesh: &SkinnedMesh,
+    joint_count: usize,
+) -> Result<u32, AssetError> {
+    let n = mesh.positions.len();
+    let err = |reason: String| export_err("mesh", reason);
+    if n == 0 {
+        return Err(err("has no vertices".into()));
+    }
+    if n > u32::MAX as usize {
+        return Err(err(format!("{n} vertices (at most {})", u32::MAX)));
+    }
+    if mesh.joints.len() != n || mesh.weights.len() != n || !(mesh.normals.is_empty() || mesh.normals.len() == n) {
+        return Err(err(format!(
+            "attribute lengths differ: {n} positions, {} normals, {} joints, {} weights",
+            mesh.normals.len(),
+            mesh.joints.len(),
+            mesh.weights.len()
+        )));
+    }
+    if mesh.indices.is_empty() || mesh.indices.len() % 3 != 0 {
+        return Err(err(format!("{} indices is not a positive multiple of 3", mesh.indices.len())));
+    }
+    if let Some(i) = mesh.indices.iter().position(|&i| i as usize >= n) {
+        return Err(err(format!("index {i} is {} but there are {n} vertices", mesh.indices[i])));
+    }
+    if let Some(v) = mesh.positions.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+        return Err(err(format!("vertex {v} has a non-finite position")));
+    }
+    if let Some(v) = mesh.normals.iter().position(|p| {
+        let len2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        !len2.is_finite() || (len2 - 1.0).abs() > 1e-3
+    }) {
+        return Err(err(format!("vertex {v} has a normal that is not unit length")));
+    }
+    if let Some(v) = mesh.joints.iter().position(|j| j.iter().any(|&j| j as usize >= joint_count)) {
+        return Err(err(format!("vertex {v} references a joint outside 0..{joint_count}")));
+    }
+    if let Some(v) = mesh.weights.iter().position(|w| {
+        let sum: f32 = w.iter().sum();
+        !w.iter().all(|x| x.is_finite() && (0.0..=1.0).contains(x)) || (sum - 1.0).abs() > 1e-3
+    }) {
+        return Err(err(format!("vertex {v} has weights outside 0..=1 or not summing to 1")));
+    }
+
+    let positions: Vec<f32> = mesh.positions.iter().flatten().copied().collect();
+    let position = bin.push_f32(doc, &positions, "VEC3", 3, Some(ARRAY_BUFFER), true);
+    let normal = (!mesh.normals.is_empty()).then(|| {
+        let normals: Vec<f32> = mesh.normals.iter().flatten().copied().collect();
+        bin.push_f32(doc, &normals, "VEC3", 3, Some(ARRAY_BUFFER), false)
+    });
+    let joints = if joint_count <= 256 {
+        let bytes: Vec<u8> = mesh.joints.iter().flatten().map(|&j| j as u8).collect();
+        bin.push_raw(doc, &bytes, UNSIGNED_BYTE, n, "VEC4", Some(ARRAY_BUFFER))
+    } else {
+        let bytes: Vec<u8> = mesh.joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect();
+        bin.push_raw(doc, &bytes, UNSIGNED_SHORT, n, "VEC4", Some(ARRAY_BUFFER))
+    };
+    let weights: Vec<f32> = mesh.weights.iter().flatten().copied().collect();
+    let weights = bin.push_f32(doc, &weights, "VEC4", 4, Some(ARRAY_BUFFER), false);
+    let indices = if n <= u16::MAX as usize {
+        let bytes: Vec<u8> = mesh.indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect();
+        bin.push_raw(doc, &bytes, UNSIGNED_SHORT, mesh.indices.len(), "SCALAR", Some(ELEMENT_ARRAY_BUFFER))
+    } else {
+        let bytes: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        bin.push_raw(doc, &bytes, UNSIGNED_INT, mesh.indices.len(), "SCALAR", Some(ELEMENT_ARRAY_BUFFER))
+    };
+    doc.meshes.push(Mesh {
+        name: mesh.name.clone(),
+        primitives: vec![Primitive {
+            attributes: Attributes { position, normal, joints_0: joints, weights_0: weights },
+            indices,
+            mode: TRIANGLES,
+        }],
+    });
+    Ok(doc.meshes.len() as u32 - 1)
+}
+
+/// Appends 4-byte-aligned buffer views and their accessors.
+///
+/// Vertex data and inverse bind matrices get one view per accessor (vertex
+/// views carry a `target`); all animation data shares a single view, with
+/// per-accessor offsets, which keeps the JSON of a clip-heavy file small.
+#[derive(Default)]
+struct BinWriter {
+    bytes: Vec<u8>,
+    /// Animation data waiting for its shared view.
+    shared: Vec<u8>,
+    /// Accessors that point into `shared`.
+    shared_accessors: Vec<usize>,
+}
+
+impl BinWriter {
+    /// A float accessor in the shared animation view.
+    fn push_f32_shared(
+        &mut self,
+        doc: &mut Document,
+        data: &[f32],
+        ty: &'static str,
+        comps: usize,
+        bounds: bool,
+    ) -> u32 {
+        let offset = self.shared.len();
+        self.shared.extend(data.iter().flat_map(|v| v.to_le_bytes()));
+        let (min, max) = if bounds { bounds_of(data, comps) } else { (None, None) };
+        doc.accessors.push(Accessor {
+            buffer_view: u32::MAX,
+            byte_offset: (offset > 0).then_some(offset),
+            component_type: FLOAT,
+            count: data.len() / comps,
+            ty,
+            min,
+            max,
+        });
+        self.shared_accessors.push(doc.accessors.len() - 1);
+        doc.accessors.len() as u32 - 1
+    }
+
+    /// Writes the shared animation view and points its accessors at it.
+    fn finish_shared(&mut self, doc: &mut Document) {
+        if self.shared.is_empty() {
+            return;
+        }
+        let shared = std::mem::take(&mut self.shared);
+        let view = self.push_view(doc, &shared, None);
+        for &a in &self.shared_accessors {
+            doc.accessors[a].buffer_view = view;
+        }
+    }
+
+    fn push_view(&mut self, doc: &mut Document, data: &[u8], target: Option<u32>) -> u32 {
+        self.bytes.resize(pad4(self.bytes.len()), 0);
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        doc.buffer_views.push(BufferView { buffer: 0, byte_offset: offset, byte_length: data.len(), target });
+        doc.buffer_views.len() as u32 - 1
+    }
+
+    /// A float accessor of `data.len() / comps` elements, with `min`/`max` when asked.
+    fn push_f32(
+        &mut self,
+        doc: &mut Document,
+        data: &[f32],
+        ty: &'static str,
+        comps: usize,
+        target: Option<u32>,
+        bounds: bool,
+    ) -> u32 {
+        debug_assert_eq!(data.len() % comps, 0);
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.push_view(doc, &bytes, target);
+        let (min, max) = if bounds { bounds_of(data, comps) } else { (None, None) };
+        doc.accessors.push(Accessor {
+            buffer_view: view,
+            byte_offset: None,
+            component_type: FLOAT,
+            count: data.len() / comps,
+            ty,
+            min,
+            max,
+        });
+        doc.accessors.len() as u32 - 1
+    }
+
+    /// An integer accessor over already-encoded little-endian bytes.
+    fn push_raw(
+        &mut self,
+        doc: &mut Document,
+        bytes: &[u8],
+        component_type: u32,
+        count: usize,
+        ty: &'static str,
+        target: Option<u32>,
+    ) -> u32 {
+        let view = self.push_view(doc, bytes, target);
+        doc.accessors.push(Accessor {
+            buffer_view: view,
+            byte_offset: None,
+            component_type,
+            count,
+            ty,
+            min: None,
+            max: None,
+        });
+        doc.accessors.len() as u32 - 1
+    }
+}
+
+/// Per-component minimum and maximum of `comps`-wide elements.
+fn bounds_of(data: &[f32], comps: usize) -> (Option<Vec<f32>>, Option<Vec<f32>>) {
+    let mut min = vec![f32::INFINITY; comps];
+    let mut max = vec![f32::NEG_INFINITY; comps];
+    for chunk in data.chunks_exact(comps) {
+        for (c, &v) in chunk.iter().enumerate() {
+            min[c] = min[c].min(v);
+            max[c] = max[c].max(v);
+        }
+    }
+    (Some(min), Some(max))
+}
+
+// --- The glTF JSON document, in the order the fields are written. ---
+
+#[derive(Serialize)]
+struct Document {
+    asset: Asset,
+    scene: u32,
+    scenes: Vec<Scene>,
+    nodes: Vec<Node>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    meshes: Vec<Mesh>,
+    skins: Vec<Skin>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    animations: Vec<Animation>,
+    accessors: Vec<Accessor>,
+    #[serde(rename = "bufferViews")]
+    buffer_views: Vec<BufferView>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    buffers: Vec<Buffer>,
+}
+
+#[derive(Serialize)]
+struct Asset {
+    version: &'static str,
+    generator: &'static str,
+}
+
+#[derive(Serialize)]
+struct Scene {
+    nodes: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct Node {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    children: Vec<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    translation: Option<[f32; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rotation: Option<[f32; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scale: Option<[f32; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mesh: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skin: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct Skin {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(rename = "inverseBindMatrices")]
+    inverse_bind_matrices: u32,
+    joints: Vec<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skeleton: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct Mesh {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    primitives: Vec<Primitive>,
+}
+
+#[derive(Serialize)]
+struct Primitive {
+    attributes: Attributes,
+    indices: u32,
+    mode: u32,
+}
+
+#[derive(Serialize)]
+struct Attributes {
+    #[serde(rename = "POSITION")]
+    position: u32,
+    #[serde(rename = "NORMAL", skip_serializing_if = "Option::is_none")]
+    normal: Option<u32>,
+    #[serde(rename = "JOINTS_0")]
+    joints_0: u32,
+    #[serde(rename = "WEIGHTS_0")]
+    weights_0: u32,
+}
+
+#[derive(Serialize)]
+struct Animation {
+    name: String,
+    channels: Vec<Channel>,
+    samplers: Vec<Sampler>,
+}
+
+#[derive(Serialize)]
+struct Channel {
+    sampler: u32,
+    target: Target,
+}
+
+#[derive(Serialize)]
+struct Target {
+    node: u32,
+    path: &'static str,
+}
+
+#[derive(Serialize)]
+struct Sampler {
+    input: u32,
+    interpolation: &'static str,
+    output: u32,
+}
+
+#[derive(Serialize)]
+struct Accessor {
+    #[serde(rename = "bufferView")]
+    buffer_view: u32,
+    #[serde(rename = "byteOffset", skip_serializing_if = "Option::is_none")]
+    byte_offset: Option<usize>,
+    #[serde(rename = "componentType")]
+    component_type: u32,
+    count: usize,
+    #[serde(rename = "type")]
+    ty: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<Vec<f32>>,
+}
+
+#[derive(Serialize)]
+struct BufferView {
+    buffer: u32,
+    #[serde(rename = "byteOffset")]
+    byte_offset: usize,
+    #[serde(rename = "byteLength")]
+    byte_length: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct Buffer {
+    #[serde(rename = "byteLength")]
+    byte_length: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use zoa_anim_core::glam::{Mat4, Quat, Vec3};
+    use zoa_anim_core::{Joint, Track, Transform};
+
+    use super::*;
+
+    /// Root at the origin, a child 1 m up, a grandchild 0.5 m further, with
+    /// the child node ids deliberately not contiguous (10, 20, 30).
+    fn skeleton() -> Skeleton {
+        let joint = |name: &str, node, parent, y: f32, model_y: f32| Joint {
+            name: Some(name.to_owned()),
+            node,
+            parent,
+            rest: Transform { translation: Vec3::new(0.0, y, 0.0), ..Transform::IDENTITY },
+            inverse_bind: Mat4::from_translation(Vec3::new(0.0, -model_y, 0.0)),
+        };
+        Skeleton::new(
+            "rig",
+            vec![
+                joint("Root", 10, None, 0.0, 0.0),
+                joint("Mid", 20, Some(0), 1.0, 1.0),
+                joint("Tip", 30, Some(1), 0.5, 1.5),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// A track whose every key holds `key` (the first `components × elements` numbers of it).
+    fn track(node: u32, property: TrackProperty, interpolation: Interpolation, times: &[f32], key: &[f32]) -> Track {
+        let per_key = property.components() * if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+        let values = times.iter().flat_map(|_| key[..per_key].iter().copied()).collect();
+        Track { node, node_name: None, property, interpolation, times: times.to_vec(), values }
+    }
+
+    fn clips() -> Vec<Clip> {
+        let q = Quat::from_rotation_x(0.5).to_array();
+        vec![
+            Clip::new(
+                "wave",
+                vec![
+                    track(20, TrackProperty::Rotation, Interpolation::Linear, &[0.0, 0.5, 1.0], &q),
+                    track(10, TrackProperty::Translation, Interpolation::Step, &[0.0, 0.5, 1.0], &[0.0, 1.0, 2.0]),
+                    track(30, TrackProperty::Scale, Interpolation::Linear, &[0.0, 1.0], &[1.0, 2.0, 1.0]),
+                ],
+            )
+            .unwrap(),
+            Clip::new(
+                "hop",
+                vec![track(
+                    10,
+                    TrackProperty::Translation,
+                    Interpolation::CubicSpline,
+                    &[0.0, 0.5, 1.0],
+                    &[0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0],
+                )],
+            )
+            .unwrap(),
+        ]
+    }
+
+    /// Two triangles on the root and the tip.
+    fn mesh() -> SkinnedMesh {
+        SkinnedMesh {
+            name: Some("Body".into()),
+            positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.5, 0.0], [1.0, 1.5, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0]; 4],
+            joints: vec![[0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [2, 1, 0, 0]],
+            weights: vec![[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]],
+            indices: vec![0, 1, 2, 2, 1, 3],
+        }
+    }
+
+    fn write(mesh: Option<&SkinnedMesh>) -> Vec<u8> {
+        let skeleton = skeleton();
+        let clips = clips();
+        write_glb(&GlbScene { skeleton: &skeleton, clips: &clips, mesh }).unwrap()
+    }
+
+    fn u32_at(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    #[test]
+    fn header_and_chunks_follow_the_glb_layout() {
+        let glb = write(Some(&mesh()));
+        assert_eq!(&glb[0..4], b"glTF");
+        assert_eq!(u32_at(&glb, 4), 2);
+        assert_eq!(u32_at(&glb, 8) as usize, glb.len());
+        let json_len = u32_at(&glb, 12) as usize;
+        assert_eq!(&glb[16..20], b"JSON");
+        assert_eq!(json_len % 4, 0);
+        let bin_at = 20 + json_len;
+        let bin_len = u32_at(&glb, bin_at) as usize;
+        assert_eq!(&glb[bin_at + 4..bin_at + 8], b"BIN\0");
+        assert_eq!(bin_len % 4, 0);
+        assert_eq!(bin_at + 8 + bin_len, glb.len());
+        let json: serde_json::Value = serde_json::from_slice(&glb[20..bin_at]).unwrap();
+        assert_eq!(json["buffers"][0]["byteLength"], bin_len);
+        assert_eq!(json["asset"]["generator"], GENERATOR);
+    }
+
+    #[test]
+    fn output_is_deterministic() {
+        assert_eq!(write(Some(&mesh())), write(Some(&mesh())));
+        assert_eq!(write(None), write(None));
+    }
+
+    #[test]
+    fn the_gltf_crate_accepts_the_file_and_sees_the_same_structure() {
+        let glb = write(Some(&mesh()));
+        let gltf = gltf::Gltf::from_slice(&glb).expect("valid glTF");
+        let blob = gltf.blob.as_deref().expect("BIN chunk");
+        assert_eq!(gltf.nodes().count(), 4);
+        let skin = gltf.skins().next().unwrap();
+        assert_eq!(skin.joints().map(|n| n.name().unwrap().to_owned()).collect::<Vec<_>>(), ["Root", "Mid", "Tip"]);
+        assert_eq!(skin.skeleton().map(|n| n.index()), Some(0));
+        let reader = skin.reader(|_| Some(blob));
+        let ibm: Vec<[[f32; 4]; 4]> = reader.read_inverse_bind_matrices().unwrap().collect();
+        assert_eq!(ibm[2][3], [0.0, -1.5, 0.0, 1.0]);
+        let node1 = gltf.nodes().nth(1).unwrap();
+        assert_eq!(node1.transform().decomposed().0, [0.0, 1.0, 0.0]);
+        assert_eq!(gltf.nodes().next().unwrap().children().map(|c| c.index()).collect::<Vec<_>>(), [1]);
+
+        let anims: Vec<_> = gltf.animations().collect();
+        assert_eq!(anims.len(), 2);
+        assert_eq!(anims[0].name(), Some("wave"));
+        let modes: Vec<_> = anims[0].samplers().map(|s| s.interpolation()).collect();
+        use gltf::animation::Interpolation as I;
+        assert_eq!(modes, [I::Linear, I::Step, I::Linear]);
+        assert_eq!(anims[1].samplers().next().unwrap().interpolation(), I::CubicSpline);
+        // Channel targets are renumbered joint indices, not the input's node ids.
+        let targets: Vec<usize> = anims[0].channels().map(|c| c.target().node().index()).collect();
+        assert_eq!(targets, [1, 0, 2]);
+        // Identical time arrays share one input accessor; every input has min/max.
+        let inputs: Vec<usize> = anims[0].samplers().map(|s| s.input().index()).collect();
+        assert_eq!(inputs[0], inputs[1]);
+        assert_ne!(inputs[0], inputs[2]);
+        for s in anims.iter().flat_map(|a| a.samplers()) {
+            assert!(s.input().min().is_some() && s.input().max().is_some());
+        }
+        let input = anims[0].samplers().next().unwrap().input();
+        assert_eq!(input.max().unwrap(), serde_json::json!([1.0]));
+
+        let prim = gltf.meshes().next().unwrap().primitives().next().unwrap();
+        let pos = prim.get(&gltf::Semantic::Positions).unwrap();
+        assert_eq!(pos.min().unwrap(), serde_json::json!([0.0, 0.0, 0.0]));
+        assert_eq!(pos.max().unwrap(), serde_json::json!([1.0, 1.5, 0.0]));
+        let reader = prim.reader(|_| Some(blob));
+        let joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
+        assert_eq!(joints[3], [2, 1, 0, 0]);
+        let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+        assert_eq!(indices, [0, 1, 2, 2, 1, 3]);
+        let mesh_node = gltf.nodes().nth(3).unwrap();
+        assert_eq!(mesh_node.skin().map(|s| s.index()), Some(0));
+        let roots: Vec<usize> = gltf.scenes().next().unwrap().nodes().map(|n| n.index()).collect();
+        assert_eq!(roots, [0, 3]);
+    }
+
+    #[test]
+    fn the_importer_reads_back_what_was_written() {
+        let skeleton = skeleton();
+        let clips = clips();
+        let glb = write_glb(&GlbScene { skeleton: &skeleton, clips: &clips, mesh: Some(&mesh()) }).unwrap();
+        let asset = crate::gltf::load_gltf_slice(&glb, None, "roundtrip.glb").unwrap();
+        assert_eq!(asset.skeletons.len(), 1);
+        let back = &asset.skeletons[0];
+        assert_eq!(back.joint_count(), 3);
+        for (a, b) in skeleton.joints().iter().zip(back.joints()) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.parent, b.parent);
+            assert_eq!(a.rest, b.rest);
+            assert_eq!(a.inverse_bind, b.inverse_bind);
+        }
+        assert_eq!(asset.clips.len(), 2);
+        for (a, b) in clips.iter().zip(&asset.clips) {
+            assert_eq!(a.name(), b.name());
+            assert_eq!(a.duration(), b.duration());
+            assert_eq!(a.tracks().len(), b.tracks().len());
+            for (ta, tb) in a.tracks().iter().zip(b.tracks()) {
+                // Node ids are renumbered: joint i is node i.
+                let joint = skeleton.find_node(ta.node).unwrap();
+                assert_eq!(tb.node as usize, joint);
+                assert_eq!((ta.property, ta.interpolation), (tb.property, tb.interpolation));
+                assert_eq!(ta.times, tb.times);
+                assert_eq!(ta.values, tb.values);
+            }
+        }
+    }
+
+    fn export_error(skeleton: &Skeleton, clips: &[Clip], mesh: Option<&SkinnedMesh>) -> String {
+        match write_glb(&GlbScene { skeleton, clips, mesh }) {
+            Err(e @ AssetError::Export { .. }) => e.to_string(),
+            other => panic!("expected an export error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_skeleton_is_an_error() {
+        let empty = Skeleton::new("empty", vec![]).unwrap();
+        assert!(export_error(&empty, &[], None).contains("has no joints"));
+    }
+
+    #[test]
+    fn a_clip_without_tracks_is_an_error() {
+        let clips = [Clip::new("nothing", vec![]).unwrap()];
+        assert!(export_error(&skeleton(), &clips, None).contains("clip 0 \"nothing\": has no tracks"));
+    }
+
+    #[test]
+    fn a_track_on_a_node_that_is_not_a_joint_is_an_error() {
+        let clips =
+            [Clip::new("c", vec![track(99, TrackProperty::Scale, Interpolation::Step, &[0.0], &[1.0; 3])]).unwrap()];
+        assert!(export_error(&skeleton(), &clips, None).contains("targets node 99 which is not a joint"));
+    }
+
+    #[test]
+    fn two_tracks_on_one_target_are_an_error() {
+        let t = track(20, TrackProperty::Scale, Interpolation::Step, &[0.0], &[1.0; 3]);
+        let clips = [Clip::new("c", vec![t.clone(), t]).unwrap()];
+        assert!(export_error(&skeleton(), &clips, None).contains("animates the scale of joint Mid twice"));
+    }
+
+    #[test]
+    fn bad_meshes_are_errors() {
+        type Mutation = fn(&mut SkinnedMesh);
+        let cases: [(&str, Mutation); 8] = [
+            ("has no vertices", |m| *m = SkinnedMesh::default()),
+            ("attribute lengths differ", |m| {
+                m.weights.pop();
+            }),
+            ("not a positive multiple of 3", |m| {
+                m.indices.pop();
+            }),
+            ("index 5 is 9", |m| m.indices[5] = 9),
+            ("vertex 1 has a non-finite position", |m| m.positions[1][2] = f32::NAN),
+            ("vertex 2 has a normal that is not unit", |m| m.normals[2] = [0.0, 0.0, 2.0]),
+            ("vertex 3 references a joint outside 0..3", |m| m.joints[3][1] = 3),
+            ("vertex 0 has weights", |m| m.weights[0] = [0.5, 0.0, 0.0, 0.0]),
+        ];
+        for (expected, mutate) in cases {
+            let mut m = mesh();
+            mutate(&mut m);
+            let msg = export_error(&skeleton(), &[], Some(&m));
+            assert!(msg.contains(expected), "{msg:?} should contain {expected:?}");
+        }
+    }
+}
