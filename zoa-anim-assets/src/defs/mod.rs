@@ -1,0 +1,376 @@
+#![doc = include_str!("README.md")]
+
+mod check;
+pub mod codes;
+mod diag;
+mod kinds;
+mod models;
+mod read;
+mod render;
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use toml::de::DeTable;
+use zoa_anim_core::preview::PreviewPreset;
+use zoa_anim_core::{
+    AnimationBindingProfile, AnimationGraph, AnimationProfile, BindingProfile, ClipAsset, PlayerProfileSet, RigPolicy,
+    SoundProfile, StateGraph,
+};
+
+pub use codes::{Code, MAX_FILE_BYTES};
+pub use diag::{Diagnostic, Severity};
+use diag::{FileCtx, Location};
+pub use render::{render_human, render_json};
+
+/// A definition together with the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded<T> {
+    /// The validated definition.
+    pub value: T,
+    /// Its file, relative to the loaded folder.
+    pub file: PathBuf,
+}
+
+/// Everything a definition folder holds, plus every problem found in it.
+///
+/// A definition with an error in its own file is left out of its list (only
+/// data that passed becomes a core type); cross-file problems (an unresolved
+/// reference, a duplicate id) are reported but do not remove it. Lists are in
+/// file order (sorted relative paths).
+#[derive(Debug, Clone, Default)]
+pub struct DefinitionSet {
+    /// `binding_profile` definitions.
+    pub binding_profiles: Vec<Loaded<BindingProfile>>,
+    /// `animation_profile` definitions (unflattened; see [`DefinitionSet::flattened_profile`]).
+    pub animation_profiles: Vec<Loaded<AnimationProfile>>,
+    /// `state_graph` definitions.
+    pub state_graphs: Vec<Loaded<StateGraph>>,
+    /// `rig_policy` definitions.
+    pub rig_policies: Vec<Loaded<RigPolicy>>,
+    /// `sound_profile` definitions (unflattened).
+    pub sound_profiles: Vec<Loaded<SoundProfile>>,
+    /// `player_profile_set` definitions.
+    pub player_profile_sets: Vec<Loaded<PlayerProfileSet>>,
+    /// `clip` definitions.
+    pub clips: Vec<Loaded<ClipAsset>>,
+    /// `animation_graph` definitions.
+    pub animation_graphs: Vec<Loaded<AnimationGraph>>,
+    /// `preview_preset` definitions.
+    pub preview_presets: Vec<Loaded<PreviewPreset>>,
+    /// Every problem, sorted by file, line, column and code.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
+    list.iter().map(|l| &l.value).find(|v| key(v) == id)
+}
+
+impl DefinitionSet {
+    /// Number of error diagnostics.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+    }
+    /// Number of warning diagnostics (infos count in neither number).
+    pub fn warning_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
+    }
+    /// The binding profile `id`.
+    pub fn binding_profile(&self, id: &str) -> Option<&BindingProfile> {
+        find(&self.binding_profiles, id, |v| v.profile_id())
+    }
+    /// The animation profile `id`.
+    pub fn animation_profile(&self, id: &str) -> Option<&AnimationProfile> {
+        find(&self.animation_profiles, id, |v| &v.id)
+    }
+    /// The state graph `id`.
+    pub fn state_graph(&self, id: &str) -> Option<&StateGraph> {
+        find(&self.state_graphs, id, |v| &v.id)
+    }
+    /// The rig policy `id`.
+    pub fn rig_policy(&self, id: &str) -> Option<&RigPolicy> {
+        find(&self.rig_policies, id, |v| &v.id)
+    }
+    /// The sound profile `id`.
+    pub fn sound_profile(&self, id: &str) -> Option<&SoundProfile> {
+        find(&self.sound_profiles, id, |v| &v.id)
+    }
+    /// The player profile set `id`.
+    pub fn player_profile_set(&self, id: &str) -> Option<&PlayerProfileSet> {
+        find(&self.player_profile_sets, id, |v| &v.id)
+    }
+    /// The clip asset `id`.
+    pub fn clip(&self, id: &str) -> Option<&ClipAsset> {
+        find(&self.clips, id, |v| &v.id)
+    }
+    /// The animation graph `id`.
+    pub fn animation_graph(&self, id: &str) -> Option<&AnimationGraph> {
+        find(&self.animation_graphs, id, |v| &v.id)
+    }
+    /// The preview preset `id`.
+    pub fn preview_preset(&self, id: &str) -> Option<&PreviewPreset> {
+        find(&self.preview_presets, id, |v| &v.id)
+    }
+
+    /// The inherited (flattened) clip table of animation profile `id`: child
+    /// rows first, each pattern's first occurrence kept.
+    pub fn flattened_profile(
+        &self,
+        id: &str,
+    ) -> Option<
+        Result<Vec<zoa_anim_core::inheritance::InheritedRow<zoa_anim_core::TaggedClipEntry>>, zoa_anim_core::CoreError>,
+    > {
+        let start = self.animation_profile(id)?;
+        Some(zoa_anim_core::inheritance::flatten_chain(start, |p| self.animation_profile(p)))
+    }
+
+    /// The inherited (flattened) entries of sound profile `id`.
+    pub fn flattened_sound_profile(
+        &self,
+        id: &str,
+    ) -> Option<
+        Result<Vec<zoa_anim_core::inheritance::InheritedRow<zoa_anim_core::SoundEventEntry>>, zoa_anim_core::CoreError>,
+    > {
+        let start = self.sound_profile(id)?;
+        Some(zoa_anim_core::inheritance::flatten_chain(start, |p| self.sound_profile(p)))
+    }
+}
+
+/// The nine definition kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Kind {
+    BindingProfile,
+    AnimationProfile,
+    StateGraph,
+    RigPolicy,
+    SoundProfile,
+    PlayerProfileSet,
+    Clip,
+    AnimationGraph,
+    PreviewPreset,
+}
+
+impl Kind {
+    const ALL: [Kind; 9] = [
+        Kind::BindingProfile,
+        Kind::AnimationProfile,
+        Kind::StateGraph,
+        Kind::RigPolicy,
+        Kind::SoundProfile,
+        Kind::PlayerProfileSet,
+        Kind::Clip,
+        Kind::AnimationGraph,
+        Kind::PreviewPreset,
+    ];
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Kind::BindingProfile => "binding_profile",
+            Kind::AnimationProfile => "animation_profile",
+            Kind::StateGraph => "state_graph",
+            Kind::RigPolicy => "rig_policy",
+            Kind::SoundProfile => "sound_profile",
+            Kind::PlayerProfileSet => "player_profile_set",
+            Kind::Clip => "clip",
+            Kind::AnimationGraph => "animation_graph",
+            Kind::PreviewPreset => "preview_preset",
+        }
+    }
+    fn from_name(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// What a reference must resolve to (checked once every file is read).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Target {
+    /// A definition id of a kind.
+    Def(Kind),
+    /// A clip: a clip asset id, `<model stem>_<animation>` of any model the
+    /// folder uses, or (inside a graph) an animation name of the graph's model.
+    Clip { model: Option<PathBuf> },
+    /// A model file on disk (absolute or relative to the working directory).
+    Model(PathBuf),
+    /// A sound file on disk.
+    SoundFile(PathBuf),
+    /// A bone of the model's skeletons.
+    Bone(PathBuf),
+    /// An animation of the model, by name or index (name holds `#<index>` for indices).
+    Animation(PathBuf),
+    /// A notify time that must not exceed the duration of the animation `name` of the model.
+    NotifyTime { model: PathBuf, animation: zoa_anim_core::AnimationSelector, time: f32 },
+    /// A binding id declared by some binding profile, optionally of a parameter type.
+    Binding(Option<zoa_anim_core::AnimationParameterType>),
+    /// A slot id declared by some binding profile.
+    Slot,
+}
+
+/// One cross-file reference.
+#[derive(Debug, Clone)]
+pub(crate) struct Ref {
+    pub target: Target,
+    pub name: String,
+    pub at: Location,
+}
+
+/// A declared definition (even one with errors), for id and parent checks.
+#[derive(Debug, Clone)]
+pub(crate) struct Decl {
+    pub kind: Kind,
+    pub id: String,
+    pub at: Location,
+    pub parent: Option<(String, Location)>,
+}
+
+/// What the kind readers hand to the cross-file pass.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub root: PathBuf,
+    pub refs: Vec<Ref>,
+    pub decls: Vec<Decl>,
+    /// Graph id → per state: whether `loop` was written (else the clip's loop hint applies).
+    pub explicit_loop: HashMap<String, Vec<bool>>,
+    /// Animation profile id → location of its id value.
+    pub profile_locations: HashMap<String, Location>,
+}
+
+impl Shared {
+    pub(crate) fn refer(&mut self, target: Target, name: impl Into<String>, at: Location) {
+        self.refs.push(Ref { target, name: name.into(), at });
+    }
+
+    /// A path written in a definition file, resolved against the file's
+    /// directory: returns (path relative to the folder, `/` separated and
+    /// lexically normalized; path on disk).
+    pub(crate) fn resolve_path(&self, file_rel: &Path, written: &str) -> (String, PathBuf) {
+        let written_path = Path::new(written);
+        if written_path.is_absolute() {
+            return (written.to_owned(), written_path.to_path_buf());
+        }
+        let base = file_rel.parent().unwrap_or(Path::new(""));
+        let mut parts: Vec<String> = Vec::new();
+        for c in base.join(written_path).components() {
+            match c {
+                Component::ParentDir => {
+                    if parts.last().is_some_and(|p| p != "..") {
+                        parts.pop();
+                    } else {
+                        parts.push("..".into());
+                    }
+                }
+                Component::CurDir => {}
+                other => parts.push(other.as_os_str().to_string_lossy().into_owned()),
+            }
+        }
+        let rel = parts.join("/");
+        let disk = self.root.join(&rel);
+        (rel, disk)
+    }
+}
+
+/// Reads every `*.toml` file under `dir` (recursively, sorted paths), checks
+/// each in full, then checks references across files. Never fails: IO
+/// problems become diagnostics too (E001 with the folder as file when `dir`
+/// itself cannot be read).
+pub fn load_folder(dir: &Path) -> DefinitionSet {
+    let mut set = DefinitionSet::default();
+    let mut shared = Shared { root: dir.to_path_buf(), ..Shared::default() };
+    let mut files = Vec::new();
+    if let Err(e) = collect_files(dir, Path::new(""), &mut files, 0) {
+        set.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            code: Code::IoError.id(),
+            file: PathBuf::new(),
+            line: 1,
+            column: 1,
+            field: String::new(),
+            message: format!("cannot read folder `{}`: {e}", dir.display()),
+            span: 0..0,
+        });
+        return set;
+    }
+    files.sort();
+    for rel in files {
+        load_file(dir, &rel, &mut set, &mut shared);
+    }
+    check::cross_file(&mut set, &mut shared);
+    set.diagnostics.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
+    });
+    set.diagnostics.dedup();
+    set
+}
+
+/// Deepest folder nesting followed; deeper folders are ignored (and symlinked
+/// folders are never followed, so a link cycle cannot hang the walk).
+const MAX_DEPTH: usize = 32;
+
+fn collect_files(root: &Path, rel: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+    let entries = std::fs::read_dir(root.join(rel))?;
+    for entry in entries {
+        let entry = entry?;
+        let ty = entry.file_type()?;
+        let child = rel.join(entry.file_name());
+        if ty.is_dir() {
+            if depth < MAX_DEPTH {
+                collect_files(root, &child, out, depth + 1)?;
+            }
+        } else if child.extension().is_some_and(|e| e == "toml") {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+fn file_error(rel: &Path, code: Code, message: String) -> Diagnostic {
+    Location { file: rel.to_path_buf(), line: 1, column: 1, span: 0..0, field: String::new() }.diagnostic(code, message)
+}
+
+fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
+    let file = std::fs::File::open(path).map_err(|e| (Code::IoError, format!("cannot read file: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| (Code::IoError, format!("cannot read file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err((
+            Code::FileTooLarge,
+            format!("file is larger than {} MiB; definition files are small, this is not parsed", MAX_FILE_BYTES >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shared) {
+    let bytes = match read_limited(&root.join(rel)) {
+        Ok(b) => b,
+        Err((code, message)) => {
+            set.diagnostics.push(file_error(rel, code, message));
+            return;
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
+            let ctx = FileCtx::new(rel.to_path_buf(), valid);
+            let d = ctx.at(at..at, "").diagnostic(Code::IoError, "file is not valid UTF-8 (TOML files must be UTF-8)");
+            set.diagnostics.push(d);
+            return;
+        }
+    };
+    let mut ctx = FileCtx::new(rel.to_path_buf(), &text);
+    let (doc, errors) = DeTable::parse_recoverable(&text);
+    if !errors.is_empty() {
+        for e in errors {
+            let span = e.span().unwrap_or(0..0);
+            let message = e.message().trim().to_owned();
+            ctx.report(Code::TomlSyntax, span, "", message);
+        }
+        set.diagnostics.append(&mut ctx.diags);
+        return;
+    }
+    kinds::read_definition(&mut ctx, &doc, set, shared);
+    set.diagnostics.append(&mut ctx.diags);
+}

@@ -1,0 +1,76 @@
+//! The facts a definition folder needs from its model files: bone names,
+//! animation names and durations. Each model is loaded once per folder load.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What the checks need from one model.
+#[derive(Debug, Clone)]
+pub(crate) struct ModelFacts {
+    /// File stem, for `<stem>_<animation>` clip names.
+    pub stem: String,
+    /// Every named joint of every skin.
+    pub bones: Vec<String>,
+    /// `(name, duration in seconds)` per animation, in animation order.
+    pub animations: Vec<(String, f32)>,
+}
+
+impl ModelFacts {
+    fn from_asset(asset: &crate::gltf::GltfAsset) -> Self {
+        let mut bones: Vec<String> =
+            asset.skeletons.iter().flat_map(|s| s.joints().iter().filter_map(|j| j.name.clone())).collect();
+        bones.sort();
+        bones.dedup();
+        ModelFacts {
+            stem: asset.stem.clone(),
+            bones,
+            animations: asset.clips.iter().map(|c| (c.name().to_owned(), c.duration())).collect(),
+        }
+    }
+
+    /// Animation index by name, `<stem>_<name>`, or `#index` / decimal index text.
+    pub(crate) fn animation(&self, key: &str) -> Option<usize> {
+        if let Some(i) = self.animations.iter().position(|(n, _)| n == key) {
+            return Some(i);
+        }
+        if let Some(rest) = key.strip_prefix(self.stem.as_str()).and_then(|r| r.strip_prefix('_'))
+            && let Some(i) = self.animations.iter().position(|(n, _)| n == rest)
+        {
+            return Some(i);
+        }
+        let digits = key.strip_prefix('#').unwrap_or(key);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return digits.parse::<usize>().ok().filter(|i| *i < self.animations.len());
+        }
+        None
+    }
+}
+
+/// Loaded models keyed by their path on disk; `Err` holds the loader's message.
+#[derive(Debug, Default)]
+pub(crate) struct ModelCache {
+    models: HashMap<PathBuf, Option<Result<ModelFacts, String>>>,
+}
+
+impl ModelCache {
+    /// `None` when the file does not exist; otherwise the load result (cached).
+    pub(crate) fn get(&mut self, path: &Path) -> Option<&Result<ModelFacts, String>> {
+        self.models
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                if !path.is_file() {
+                    return None;
+                }
+                Some(crate::gltf::load_gltf(path).map(|a| ModelFacts::from_asset(&a)).map_err(|e| e.to_string()))
+            })
+            .as_ref()
+    }
+
+    /// Every model that loaded.
+    pub(crate) fn loaded(&self) -> impl Iterator<Item = (&PathBuf, &ModelFacts)> {
+        self.models.iter().filter_map(|(p, r)| match r {
+            Some(Ok(f)) => Some((p, f)),
+            _ => None,
+        })
+    }
+}

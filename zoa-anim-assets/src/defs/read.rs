@@ -1,0 +1,340 @@
+//! A checking reader over the spanned TOML tree (`toml::de::DeTable`).
+//!
+//! Every getter records the field name it was asked for, so [`Obj::finish`]
+//! can report every key nobody asked for as an unknown field (the seed-002
+//! schema's `additionalProperties: false`) and list the valid ones. Getters
+//! never stop at a problem: they report it to the [`FileCtx`] and return
+//! `None`, so one pass finds every problem of a file.
+
+use std::ops::Range;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+use zoa_anim_core::{StateDimension, StateTagSet};
+
+use super::codes::Code;
+use super::diag::FileCtx;
+
+pub(crate) type Val<'i> = Spanned<DeValue<'i>>;
+
+/// Numeric range rules, with the wording used in messages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Rule {
+    /// Any finite number.
+    Any,
+    /// `>= 0`.
+    NonNegative,
+    /// `> 0`.
+    Positive,
+    /// `0 ..= 1`.
+    Unit,
+    /// `lo ..= hi`.
+    Between(f32, f32),
+}
+
+impl Rule {
+    fn accepts(self, v: f64) -> bool {
+        match self {
+            Rule::Any => true,
+            Rule::NonNegative => v >= 0.0,
+            Rule::Positive => v > 0.0,
+            Rule::Unit => (0.0..=1.0).contains(&v),
+            Rule::Between(lo, hi) => v >= f64::from(lo) && v <= f64::from(hi),
+        }
+    }
+    fn describe(self) -> String {
+        match self {
+            Rule::Any => "a finite number".into(),
+            Rule::NonNegative => "a number >= 0".into(),
+            Rule::Positive => "a number > 0".into(),
+            Rule::Unit => "a number in 0..=1".into(),
+            Rule::Between(lo, hi) => format!("a number in {lo}..={hi}"),
+        }
+    }
+}
+
+/// `path.key`, or `key` at the top level.
+pub(crate) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
+}
+
+/// `path[i]`.
+pub(crate) fn index(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a datetime",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+fn wrong_type(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, expected: &str) {
+    ctx.report(Code::WrongType, v.span(), field, format!("expected {expected}, found {}", type_name(v.get_ref())));
+}
+
+/// The value as a string.
+pub(crate) fn str_of<'a>(ctx: &mut FileCtx<'_>, v: &'a Val<'_>, field: &str) -> Option<&'a str> {
+    match v.get_ref() {
+        DeValue::String(s) => Some(s.as_ref()),
+        _ => {
+            wrong_type(ctx, v, field, "a string");
+            None
+        }
+    }
+}
+
+/// The value as a non-empty (after trimming) string.
+pub(crate) fn name_of<'a>(ctx: &mut FileCtx<'_>, v: &'a Val<'_>, field: &str) -> Option<&'a str> {
+    let s = str_of(ctx, v, field)?;
+    if s.trim().is_empty() {
+        ctx.report(Code::InvalidValue, v.span(), field, "expected a non-empty string");
+        return None;
+    }
+    Some(s)
+}
+
+/// The value as a finite number obeying `rule` (integers are accepted).
+pub(crate) fn num_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, rule: Rule) -> Option<f32> {
+    let parsed = match v.get_ref() {
+        DeValue::Float(f) => {
+            let text = f.as_str().replace('_', "");
+            text.parse::<f64>().unwrap_or(f64::NAN)
+        }
+        DeValue::Integer(i) => match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
+            Ok(n) => n as f64,
+            Err(_) => {
+                ctx.report(
+                    Code::OutOfRange,
+                    v.span(),
+                    field,
+                    format!("expected {}, found an integer out of range", rule.describe()),
+                );
+                return None;
+            }
+        },
+        _ => {
+            wrong_type(ctx, v, field, "a number");
+            return None;
+        }
+    };
+    if !parsed.is_finite() || !(parsed as f32).is_finite() {
+        ctx.report(Code::NonFinite, v.span(), field, format!("expected {}, found a non-finite value", rule.describe()));
+        return None;
+    }
+    if !rule.accepts(parsed) {
+        ctx.report(Code::OutOfRange, v.span(), field, format!("expected {}, found {parsed}", rule.describe()));
+        return None;
+    }
+    Some(parsed as f32)
+}
+
+/// The value as an integer in `lo ..= hi`.
+pub(crate) fn int_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, lo: i64, hi: i64) -> Option<i64> {
+    let DeValue::Integer(i) = v.get_ref() else {
+        wrong_type(ctx, v, field, "an integer");
+        return None;
+    };
+    match i64::from_str_radix(&i.as_str().replace('_', ""), i.radix()) {
+        Ok(n) if (lo..=hi).contains(&n) => Some(n),
+        _ => {
+            ctx.report(Code::OutOfRange, v.span(), field, format!("expected an integer in {lo}..={hi}, found {}", i));
+            None
+        }
+    }
+}
+
+/// The value as a boolean.
+pub(crate) fn bool_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str) -> Option<bool> {
+    match v.get_ref() {
+        DeValue::Boolean(b) => Some(*b),
+        _ => {
+            wrong_type(ctx, v, field, "a boolean (true or false)");
+            None
+        }
+    }
+}
+
+/// The value as an array.
+pub(crate) fn array_of<'a, 'i>(ctx: &mut FileCtx<'_>, v: &'a Val<'i>, field: &str) -> Option<&'a [Val<'i>]> {
+    match v.get_ref() {
+        DeValue::Array(a) => Some(a),
+        _ => {
+            wrong_type(ctx, v, field, "an array");
+            None
+        }
+    }
+}
+
+/// The value as a table reader.
+pub(crate) fn obj_of<'a, 'i>(ctx: &mut FileCtx<'_>, v: &'a Val<'i>, field: &str) -> Option<Obj<'a, 'i>> {
+    match v.get_ref() {
+        DeValue::Table(t) => Some(Obj::new(t, v.span(), field.to_owned())),
+        _ => {
+            wrong_type(ctx, v, field, "a table");
+            None
+        }
+    }
+}
+
+/// A table being read: remembers which keys were asked for.
+pub(crate) struct Obj<'a, 'i> {
+    pub table: &'a DeTable<'i>,
+    pub span: Range<usize>,
+    pub path: String,
+    known: Vec<&'static str>,
+}
+
+impl<'a, 'i> Obj<'a, 'i> {
+    pub(crate) fn new(table: &'a DeTable<'i>, span: Range<usize>, path: String) -> Self {
+        Obj { table, span, path, known: Vec::new() }
+    }
+
+    /// Field path of `key` in this table.
+    pub(crate) fn field(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    /// The raw value of `key`, marking the key as known.
+    pub(crate) fn raw(&mut self, key: &'static str) -> Option<&'a Val<'i>> {
+        self.known.push(key);
+        self.table.iter().find(|(k, _)| k.get_ref().as_ref() == key).map(|(_, v)| v)
+    }
+
+    /// Whether `key` is present (does not mark it).
+    pub(crate) fn has(&self, key: &str) -> bool {
+        self.table.iter().any(|(k, _)| k.get_ref().as_ref() == key)
+    }
+
+    /// Reports a missing required field at the table.
+    pub(crate) fn missing(&self, ctx: &mut FileCtx<'_>, key: &str, what: &str) {
+        let span = if self.path.is_empty() { 0..0 } else { self.span.clone() };
+        let at = if self.path.is_empty() { "the definition".to_owned() } else { format!("`{}`", self.path) };
+        ctx.report(Code::MissingField, span, &self.field(key), format!("{at} needs `{key}` ({what})"));
+    }
+
+    pub(crate) fn str(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Spanned<&'a str>> {
+        let v = self.raw(key)?;
+        let field = self.field(key);
+        name_of(ctx, v, &field).map(|s| Spanned::new(v.span(), s))
+    }
+
+    pub(crate) fn req_str(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, what: &str) -> Option<Spanned<&'a str>> {
+        if !self.has(key) {
+            self.known.push(key);
+            self.missing(ctx, key, what);
+            return None;
+        }
+        self.str(ctx, key)
+    }
+
+    pub(crate) fn num(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, rule: Rule) -> Option<f32> {
+        let v = self.raw(key)?;
+        num_of(ctx, v, &self.field(key), rule)
+    }
+
+    pub(crate) fn int(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, lo: i64, hi: i64) -> Option<i64> {
+        let v = self.raw(key)?;
+        int_of(ctx, v, &self.field(key), lo, hi)
+    }
+
+    pub(crate) fn bool(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<bool> {
+        let v = self.raw(key)?;
+        bool_of(ctx, v, &self.field(key))
+    }
+
+    /// An array of tables (`[[key]]` or an inline array of inline tables).
+    pub(crate) fn tables(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Vec<Obj<'a, 'i>> {
+        let Some(v) = self.raw(key) else { return Vec::new() };
+        let field = self.field(key);
+        let Some(items) = array_of(ctx, v, &field) else { return Vec::new() };
+        items.iter().enumerate().filter_map(|(i, item)| obj_of(ctx, item, &index(&field, i))).collect()
+    }
+
+    /// A sub-table.
+    pub(crate) fn obj(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Obj<'a, 'i>> {
+        let v = self.raw(key)?;
+        obj_of(ctx, v, &self.field(key))
+    }
+
+    /// Reports every key that no getter asked for.
+    pub(crate) fn finish(&self, ctx: &mut FileCtx<'_>) {
+        for (k, _) in self.table.iter() {
+            let name = k.get_ref().as_ref();
+            if !self.known.contains(&name) {
+                let mut valid: Vec<&str> = self.known.clone();
+                valid.sort_unstable();
+                valid.dedup();
+                let where_ = if self.path.is_empty() { String::new() } else { format!(" in `{}`", self.path) };
+                ctx.report(
+                    Code::UnknownField,
+                    k.span(),
+                    &self.field(name),
+                    format!("unknown field `{name}`{where_}; expected one of: {}", valid.join(", ")),
+                );
+            }
+        }
+    }
+}
+
+/// Reads a tag pattern written either as `tags = "locomotion=sprint mood=alert"`
+/// or as per-dimension lists (`locomotion = ["sprint"]`, a single string is
+/// accepted too). Both forms at once is a conflict.
+pub(crate) fn tags(ctx: &mut FileCtx<'_>, obj: &mut Obj<'_, '_>, text_key: &'static str) -> StateTagSet {
+    let mut set = StateTagSet::EMPTY;
+    let text = obj.raw(text_key);
+    let mut lists = Vec::new();
+    for dim in StateDimension::ALL {
+        if let Some(v) = obj.raw(dim.name()) {
+            lists.push((dim, v));
+        }
+    }
+    if let Some(v) = text {
+        if !lists.is_empty() {
+            let names: Vec<&str> = lists.iter().map(|(d, _)| d.name()).collect();
+            ctx.report(
+                Code::ConflictingFields,
+                v.span(),
+                &obj.field(text_key),
+                format!(
+                    "`{text_key}` and per-dimension lists ({}) given together; write the pattern one way",
+                    names.join(", ")
+                ),
+            );
+            return set;
+        }
+        let field = obj.field(text_key);
+        if let Some(s) = str_of(ctx, v, &field) {
+            match StateTagSet::parse(s) {
+                Ok(t) => set = t,
+                Err(e) => ctx.report(Code::InvalidValue, v.span(), &field, e.to_string()),
+            }
+        }
+        return set;
+    }
+    for (dim, v) in lists {
+        let field = obj.field(dim.name());
+        let items: Vec<(&Val<'_>, String)> = match v.get_ref() {
+            DeValue::String(_) => vec![(v, field.clone())],
+            DeValue::Array(a) => a.iter().enumerate().map(|(i, item)| (item, index(&field, i))).collect(),
+            _ => {
+                wrong_type(ctx, v, &field, "an array of flag names");
+                continue;
+            }
+        };
+        for (item, item_field) in items {
+            let Some(name) = str_of(ctx, item, &item_field) else { continue };
+            match dim.parse_flag(name) {
+                Ok(bit) => set = set.with_mask(dim, set.mask(dim) | bit),
+                Err(e) => ctx.report(Code::InvalidValue, item.span(), &item_field, e.to_string()),
+            }
+        }
+    }
+    set
+}

@@ -1,0 +1,132 @@
+//! The humanoid fixture folder: validates clean and loads every kind with the
+//! values its files spell out.
+
+use std::path::PathBuf;
+
+use zoa_anim_assets::defs::{DefinitionSet, load_folder};
+use zoa_anim_core::graph::{BlendMode, BlendTreeKind, Motion, TransitionSource};
+use zoa_anim_core::resolver::resolve_best_match;
+use zoa_anim_core::{AnimationBindingProfile, DefaultBindings, PlayerProfileType, StateDimension, StateTagSet};
+
+fn load() -> DefinitionSet {
+    load_folder(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/defs/humanoid"))
+}
+
+#[test]
+fn humanoid_folder_validates_clean_and_uses_every_kind() {
+    let set = load();
+    let all: Vec<String> = set.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(set.error_count(), 0, "{}", all.join("\n"));
+    assert_eq!(set.warning_count(), 0, "{}", all.join("\n"));
+    assert_eq!(set.binding_profiles.len(), 2);
+    assert_eq!(set.animation_profiles.len(), 2);
+    assert_eq!(set.state_graphs.len(), 1);
+    assert_eq!(set.rig_policies.len(), 1);
+    assert_eq!(set.sound_profiles.len(), 2);
+    assert_eq!(set.player_profile_sets.len(), 1);
+    assert_eq!(set.clips.len(), 14);
+    assert_eq!(set.animation_graphs.len(), 2);
+    assert_eq!(set.preview_presets.len(), 3);
+    // Lists are in sorted file order.
+    let files: Vec<_> = set.clips.iter().map(|c| c.file.clone()).collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+}
+
+#[test]
+fn child_profile_inherits_and_overrides() {
+    let set = load();
+    let base = set.animation_profile("humanoid_base").unwrap();
+    assert!(base.entries.len() >= 20);
+    assert!(base.entries.iter().any(|e| !e.has_any_tag()), "base has an untagged default row");
+    let flat = set.flattened_profile("humanoid_wounded").unwrap().unwrap();
+    let pick = |state: &str| {
+        let r = resolve_best_match(&flat, state.parse::<StateTagSet>().unwrap()).unwrap();
+        (flat[r.row].row.clip.clone(), flat[r.row].source.clone())
+    };
+    assert_eq!(pick("locomotion=walk"), ("crouch_walk".into(), "humanoid_wounded".into()));
+    assert_eq!(pick("locomotion=jump posture=standing"), ("jump_start".into(), "humanoid_base".into()));
+    assert_eq!(pick("locomotion=idle combat=armed_rifle|aiming"), ("rifle_aim".into(), "humanoid_base".into()));
+    // Both tag forms were used and read alike.
+    let crouch = base.entries.iter().find(|e| e.clip == "crouch_idle").unwrap();
+    assert_eq!(crouch.to_pattern(), "locomotion=idle posture=crouching".parse().unwrap());
+}
+
+#[test]
+fn bindings_timing_rig_and_player_set() {
+    let set = load();
+    let rifle = set.binding_profile("rifle").unwrap();
+    assert_eq!(rifle.binding(DefaultBindings::FIRE).unwrap().layer_index, 1);
+    assert_eq!(rifle.binding(DefaultBindings::SPEED).unwrap().layer_index, -1);
+    assert!(rifle.slots().iter().any(|s| s.additive && s.clip_reference == "fire_recoil"));
+    let heavy = set.state_graph("heavy").unwrap();
+    assert_eq!(heavy.resolve_policy(StateDimension::Posture).min_hold_seconds, 0.6);
+    assert_eq!(heavy.resolve_policy(StateDimension::Locomotion).crossfade_seconds, 0.1);
+    assert_eq!(
+        heavy.resolve_policy(StateDimension::Locomotion).min_hold_seconds,
+        0.05,
+        "unwritten field keeps the default"
+    );
+    assert_eq!(heavy.policies.len(), 2);
+    let rig = set.rig_policy("humanoid").unwrap();
+    assert_eq!(rig.look_at_fov_degrees, 75.0);
+    assert_eq!(rig.bone_overrides.len(), 3);
+    let player = set.player_profile_set("player").unwrap();
+    assert_eq!(player.resolve_profile(PlayerProfileType::Shotgun).unwrap().binding_profile, "unarmed");
+    assert_eq!(
+        player.resolve_profile(PlayerProfileType::Rifle).unwrap().animation_graph.as_deref(),
+        Some("humanoid_rifle")
+    );
+}
+
+#[test]
+fn sounds_keep_dotted_ids_and_folder_relative_paths() {
+    let set = load();
+    let human = set.sound_profile("human").unwrap();
+    let grass = human.entries.iter().find(|e| e.surface.as_deref() == Some("grass")).unwrap();
+    assert_eq!(grass.variants[0].clip, "../../sounds/footstep_grass_1.wav");
+    assert!(human.entries.iter().any(|e| e.event.as_str() == "vocal.hurt"));
+    assert!(human.entries.iter().any(|e| e.event.as_str() == "weapon.reload"));
+    let flat = set.flattened_sound_profile("human_female").unwrap().unwrap();
+    let hurt: Vec<_> = flat.iter().filter(|r| r.row.event.as_str() == "vocal.hurt").collect();
+    assert_eq!(hurt.len(), 1);
+    assert_eq!(hurt[0].source, "human_female");
+}
+
+#[test]
+fn clips_and_graphs() {
+    let set = load();
+    let walk = set.clip("walk").unwrap();
+    assert_eq!(walk.source, "../../models/humanoid.glb");
+    assert_eq!(walk.notifies.len(), 2);
+    assert!(walk.notifies.windows(2).all(|w| w[0].time <= w[1].time));
+    assert!(!set.clip("land").unwrap().loop_hint);
+
+    let loco = set.animation_graph("humanoid_locomotion").unwrap();
+    assert_eq!(loco.model, "../../models/humanoid.glb");
+    let s = &loco.states[loco.entry().index()];
+    let Motion::BlendTree(tree) = &s.motion else { panic!("locomotion is a blend tree") };
+    assert_eq!(tree.kind, BlendTreeKind::OneD);
+    assert_eq!(tree.children.iter().map(|c| c.clip.as_str()).collect::<Vec<_>>(), ["idle", "walk", "run", "sprint"]);
+    assert!(s.crossfade.warp);
+    // `loop` left out: the clip asset's loop hint applies.
+    let jump = &loco.states[loco.state("jump_start").unwrap().index()];
+    assert!(!jump.looping);
+    assert!(loco.transitions.iter().any(|t| t.from == TransitionSource::Any));
+
+    let rifle = set.animation_graph("humanoid_rifle").unwrap();
+    assert_eq!(rifle.layers.len(), 3);
+    let recoil = &rifle.layers[rifle.layer("recoil").unwrap()];
+    assert_eq!(recoil.blend_mode, BlendMode::Additive);
+    assert_eq!(recoil.weight, 0.8);
+    let upper = &rifle.layers[rifle.layer("upper_body").unwrap()];
+    assert_eq!(upper.bone_mask.as_ref().unwrap().include, ["Spine1"]);
+    let kinds: Vec<BlendTreeKind> = rifle
+        .states
+        .iter()
+        .filter_map(|s| if let Motion::BlendTree(t) = &s.motion { Some(t.kind) } else { None })
+        .collect();
+    assert!(kinds.contains(&BlendTreeKind::TwoD) && kinds.contains(&BlendTreeKind::Direct));
+    assert_eq!(set.preview_preset("rifle_fire_cycle").unwrap().duration(), 2.8);
+}

@@ -1,0 +1,70 @@
+//! One folder per diagnostic code under `fixtures/invalid/<code>-<name>/`:
+//! each yields exactly its snapshot, and each contains its own code.
+
+use std::path::{Path, PathBuf};
+
+use zoa_anim_assets::defs::{Code, Diagnostic, load_folder};
+
+fn invalid_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/invalid")
+}
+
+fn describe(diagnostics: &[Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let file = d.file.to_string_lossy().replace('\\', "/");
+            format!("{file}:{}:{} {} {} [{}] {}\n", d.line, d.column, d.severity, d.code, d.field, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn every_invalid_folder_yields_its_snapshot() {
+    insta::glob!("../../fixtures/invalid", "[EWI][0-9][0-9][0-9]-*", |dir: &Path| {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let set = load_folder(dir);
+        let code = &name[..4];
+        assert!(
+            set.diagnostics.iter().any(|d| d.code == code),
+            "folder {name} does not produce {code}:\n{}",
+            describe(&set.diagnostics)
+        );
+        insta::assert_snapshot!(describe(&set.diagnostics));
+    });
+}
+
+#[test]
+fn every_code_has_a_folder() {
+    for code in Code::ALL {
+        if *code == Code::FileTooLarge {
+            continue; // exercised by `huge_files_are_reported_not_parsed`
+        }
+        let dir = invalid_root().join(format!("{}-{}", code.id(), code.name()));
+        assert!(dir.is_dir(), "missing fixture folder {}", dir.display());
+    }
+}
+
+#[test]
+fn huge_files_are_reported_not_parsed() {
+    let dir = std::env::temp_dir().join(format!("zoa-defs-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("kind = \"rig_policy\"\nid = \"huge\"\n");
+    let line = "# padding padding padding padding padding padding padding padding\n";
+    while text.len() as u64 <= zoa_anim_assets::defs::MAX_FILE_BYTES {
+        text.push_str(line);
+    }
+    std::fs::write(dir.join("huge.toml"), &text).unwrap();
+    let set = load_folder(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(set.diagnostics.len(), 1, "{:?}", set.diagnostics);
+    assert_eq!(set.diagnostics[0].code, Code::FileTooLarge.id());
+    assert!(set.rig_policies.is_empty());
+}
+
+#[test]
+fn a_missing_folder_is_one_io_diagnostic() {
+    let set = load_folder(Path::new("/definitely/not/here"));
+    assert_eq!(set.error_count(), 1);
+    assert_eq!(set.diagnostics[0].code, Code::IoError.id());
+}
