@@ -96,7 +96,12 @@ fn bank() -> ClipBank {
     let mut b = ClipBank::new();
     let tone = |hz: f32, seconds: f32, rate: u32| {
         let n = (seconds * rate as f32) as usize;
-        ClipData::new(1, rate, (0..n).map(|i| (i as f32 * hz / rate as f32 * 6.283).sin() * 0.2).collect()).unwrap()
+        ClipData::new(
+            1,
+            rate,
+            (0..n).map(|i| (i as f32 * hz / rate as f32 * std::f32::consts::TAU).sin() * 0.2).collect(),
+        )
+        .unwrap()
     };
     b.insert("step_a", tone(200.0, 0.12, 24_000));
     b.insert("step_b", tone(230.0, 0.14, 24_000));
@@ -161,7 +166,7 @@ fn load_ten_thousand_triggers_per_second() {
         for k in 0..TRIGGERS_PER_STEP {
             let n = step * TRIGGERS_PER_STEP + k;
             let em = emitters[n % emitters.len()];
-            let surface = if n % 3 == 0 { Some("grass") } else { None };
+            let surface = if n.is_multiple_of(3) { Some("grass") } else { None };
             let o = player.trigger(Some(em), events[n % events.len()], states[(n / 5) % 3], surface);
             if let TriggerOutcome::Started { entry, .. } = o {
                 started_per_entry[entry] += 1;
