@@ -37,13 +37,17 @@
 pub mod animation;
 pub mod blend_tree;
 pub mod blending;
+pub mod driver;
 mod error;
+pub mod events;
+pub mod graph;
 pub mod instance;
 pub mod mask;
 pub mod math;
 pub mod model;
 pub mod pose;
 pub mod retarget;
+pub mod selector;
 
 pub use animation::{
     ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION, Animation, BindBy, SamplingContext, SamplingJob,

@@ -1,0 +1,309 @@
+//! The override slot (seed 003 step 3) and seed 003's single-clip mode.
+//!
+//! With a graph, the slot plays one clip on top of the graph's pose: its
+//! weight envelope ramps in over `blend_in`, and a one-shot starts fading out
+//! `blend_out` scaled seconds before its end so the envelope lands on zero
+//! exactly as the clip ends; a looping clip plays until stopped. `blend_to`
+//! while the slot plays cross-fades inside the slot.
+//!
+//! Without a graph (single-clip mode) the slot *is* the instance's only layer:
+//! a one-shot holds its last frame instead of fading away (three.js
+//! `clampWhenFinished`), and the default clip autoplays.
+
+use zoa_anim_core::AnimationSlotId;
+use zoa_anim_core::graph::BlendMode;
+
+use super::clips::{ClipId, ClipTable};
+use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER};
+use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
+use crate::events::{EventKind, EventQueue};
+
+/// How the slot plays a clip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayOptions {
+    /// Loop until stopped (default `true`).
+    pub looping: bool,
+    /// Speed multiplier on top of the clip's rate and the instance speed (`>= 0`, default 1).
+    pub speed: f32,
+    /// Envelope fade-in, scaled seconds (`>= 0`, default 0 = instant).
+    pub blend_in: f32,
+    /// Envelope fade-out, scaled seconds (`>= 0`, default 0); a one-shot times
+    /// it to end exactly with the clip.
+    pub blend_out: f32,
+    /// Blend additively on top of the graph (default override).
+    pub additive: bool,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions { looping: true, speed: 1.0, blend_in: 0.0, blend_out: 0.0, additive: false }
+    }
+}
+
+impl PlayOptions {
+    /// A one-shot with the given fades (seed 003's `play_animation_override(name, false, in, out)`).
+    pub fn once(blend_in: f32, blend_out: f32) -> PlayOptions {
+        PlayOptions { looping: false, blend_in, blend_out, ..PlayOptions::default() }
+    }
+}
+
+fn sanitize(x: f32) -> f32 {
+    if x.is_finite() { x.max(0.0) } else { 0.0 }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SlotClip {
+    clip: ClipId,
+    /// Clip seconds, unwrapped.
+    time: f64,
+    prev_time: f64,
+    looping: bool,
+    speed: f32,
+    fresh: bool,
+}
+
+/// Playback state of the override slot.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Slot {
+    current: Option<SlotClip>,
+    previous: Option<SlotClip>,
+    xfade_elapsed: f32,
+    xfade_duration: f32,
+    elapsed: f32,
+    blend_in: f32,
+    blend_out: f32,
+    /// `(envelope at stop, elapsed, duration)`.
+    stopping: Option<(f32, f32, f32)>,
+    envelope: f32,
+    additive: bool,
+    slot_id: Option<AnimationSlotId>,
+    /// Single-clip mode: one-shots hold their last frame.
+    hold_at_end: bool,
+}
+
+impl Slot {
+    pub(crate) fn new(hold_at_end: bool) -> Slot {
+        Slot {
+            current: None,
+            previous: None,
+            xfade_elapsed: 0.0,
+            xfade_duration: 0.0,
+            elapsed: 0.0,
+            blend_in: 0.0,
+            blend_out: 0.0,
+            stopping: None,
+            envelope: 0.0,
+            additive: false,
+            slot_id: None,
+            hold_at_end,
+        }
+    }
+
+    pub(crate) fn is_playing(&self) -> bool {
+        self.current.is_some()
+    }
+
+    pub(crate) fn clip(&self) -> Option<ClipId> {
+        self.current.map(|c| c.clip)
+    }
+
+    pub(crate) fn envelope(&self) -> f32 {
+        self.envelope
+    }
+
+    /// Starts `clip` from time 0, replacing whatever plays (a cut inside the slot).
+    pub(crate) fn play(&mut self, clip: ClipId, opts: PlayOptions, slot_id: Option<AnimationSlotId>) {
+        let was_playing = self.current.is_some();
+        self.current = Some(SlotClip {
+            clip,
+            time: 0.0,
+            prev_time: 0.0,
+            looping: opts.looping,
+            speed: sanitize(opts.speed),
+            fresh: true,
+        });
+        self.previous = None;
+        self.elapsed = 0.0;
+        self.blend_in = sanitize(opts.blend_in);
+        self.blend_out = sanitize(opts.blend_out);
+        self.stopping = None;
+        self.additive = opts.additive;
+        self.slot_id = slot_id;
+        // Re-playing while already visible keeps the envelope up (no dip).
+        let start = if was_playing { self.envelope } else { 0.0 };
+        self.envelope = if self.blend_in > 0.0 { start } else { 1.0 };
+        if was_playing && self.blend_in > 0.0 {
+            self.elapsed = self.envelope * self.blend_in;
+        }
+    }
+
+    /// Cross-fades to `clip` over `seconds` inside the slot; fades the envelope
+    /// in over `seconds` when nothing plays.
+    pub(crate) fn blend_to(&mut self, clip: ClipId, looping: bool, seconds: f32) {
+        let seconds = sanitize(seconds);
+        let Some(cur) = self.current.filter(|_| self.stopping.is_none()) else {
+            let opts = PlayOptions { looping, blend_in: seconds, ..PlayOptions::default() };
+            self.play(clip, opts, None);
+            return;
+        };
+        if seconds <= 0.0 {
+            let opts = PlayOptions { looping, additive: self.additive, ..PlayOptions::default() };
+            self.play(clip, opts, None);
+            return;
+        }
+        self.previous = Some(SlotClip { fresh: false, ..cur });
+        self.current = Some(SlotClip { clip, time: 0.0, prev_time: 0.0, looping, speed: cur.speed, fresh: true });
+        self.xfade_elapsed = 0.0;
+        self.xfade_duration = seconds;
+        self.blend_out = 0.0;
+        self.slot_id = None;
+    }
+
+    /// Fades the envelope to zero over `blend_out` scaled seconds (0 = at once).
+    pub(crate) fn stop(&mut self, blend_out: f32) {
+        if self.current.is_none() {
+            return;
+        }
+        let d = sanitize(blend_out);
+        if d <= 0.0 {
+            self.clear();
+        } else {
+            self.stopping = Some((self.envelope, 0.0, d));
+        }
+    }
+
+    fn clear(&mut self) {
+        self.current = None;
+        self.previous = None;
+        self.stopping = None;
+        self.envelope = 0.0;
+        self.slot_id = None;
+    }
+
+    fn crossfade_alpha(&self) -> f32 {
+        if self.previous.is_some() && self.xfade_duration > 0.0 {
+            (self.xfade_elapsed / self.xfade_duration).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    }
+
+    /// Advances by `dts` scaled seconds; queues notifies and slot progress; writes
+    /// the slot layer into `out` when something plays.
+    pub(crate) fn update(
+        &mut self,
+        clips: &ClipTable,
+        frame: FrameClock,
+        policy: NotifyPolicy,
+        events: &mut EventQueue,
+        out: &mut FrameOutput,
+    ) {
+        let Some(mut cur) = self.current else { return };
+        let dts = frame.scaled;
+        let advance = |c: &mut SlotClip| {
+            let info = clips.get(c.clip);
+            c.prev_time = c.time;
+            c.time += f64::from(dts * c.speed * info.rate);
+            if !c.looping {
+                c.time = c.time.min(f64::from(info.duration));
+            }
+        };
+        advance(&mut cur);
+        let mut prev = self.previous;
+        if let Some(p) = prev.as_mut() {
+            advance(p);
+        }
+        self.xfade_elapsed += dts;
+        self.elapsed += dts;
+        let alpha = self.crossfade_alpha();
+        // Notifies: the dominant clip of the slot, or both under `All`.
+        let info = clips.get(cur.clip);
+        let emit = |c: &SlotClip, events: &mut EventQueue| {
+            let d = f64::from(clips.get(c.clip).duration);
+            if d > 0.0 {
+                emit_clip_notifies(
+                    clips,
+                    c.clip,
+                    c.prev_time / d,
+                    c.time / d,
+                    c.looping,
+                    c.fresh,
+                    SLOT_LAYER,
+                    frame,
+                    events,
+                );
+            }
+        };
+        match (policy, &prev) {
+            (NotifyPolicy::All, Some(p)) => {
+                emit(&cur, events);
+                emit(p, events);
+            }
+            (NotifyPolicy::HighestWeight, Some(p)) if alpha < 0.5 => emit(p, events),
+            _ => emit(&cur, events),
+        }
+        cur.fresh = false;
+        if let Some(p) = prev.as_mut() {
+            p.fresh = false;
+        }
+        // Envelope.
+        let duration = f64::from(info.duration);
+        let finished_once = !cur.looping && cur.time >= duration;
+        let done;
+        if let Some((start, elapsed, d)) = self.stopping.as_mut() {
+            *elapsed += dts;
+            self.envelope = *start * (1.0 - (*elapsed / *d).min(1.0));
+            done = *elapsed >= *d;
+        } else {
+            let ramp_in = if self.blend_in > 0.0 { (self.elapsed / self.blend_in).min(1.0) } else { 1.0 };
+            let ramp_out = if !cur.looping && !self.hold_at_end && self.blend_out > 0.0 {
+                let remaining = (duration - cur.time).max(0.0) as f32 / (cur.speed * info.rate).max(f32::MIN_POSITIVE);
+                (remaining / self.blend_out).min(1.0)
+            } else {
+                1.0
+            };
+            self.envelope = ramp_in.min(ramp_out);
+            done = finished_once && !self.hold_at_end;
+        }
+        if let Some(slot) = self.slot_id {
+            let normalized = if duration > 0.0 {
+                if cur.looping { (cur.time / duration).fract() as f32 } else { (cur.time / duration).min(1.0) as f32 }
+            } else {
+                1.0
+            };
+            let normalized = if done && finished_once { 1.0 } else { normalized };
+            events.push(frame.end(), EventKind::SlotProgress { slot, normalized });
+        }
+        if done {
+            self.clear();
+            return;
+        }
+        if alpha >= 1.0 {
+            prev = None;
+        }
+        self.current = Some(cur);
+        self.previous = prev;
+        let mode = if self.additive { BlendMode::Additive } else { BlendMode::Override };
+        if !out.begin_layer(SLOT_LAYER, self.envelope, mode, MaskRef::None) {
+            return;
+        }
+        let mut push = |c: &SlotClip, share: f32| {
+            let info = clips.get(c.clip);
+            let d = f64::from(info.duration);
+            let time = if c.looping && d > 0.0 { c.time.rem_euclid(d) } else { c.time.min(d) } as f32;
+            out.push(ClipContribution {
+                clip: c.clip,
+                time,
+                weight: share * self.envelope,
+                looping: c.looping,
+                blend_mode: mode,
+                mask: MaskRef::None,
+                source: ContributionSource::Slot,
+            });
+        };
+        push(&cur, alpha);
+        if let Some(p) = &prev {
+            push(p, 1.0 - alpha);
+        }
+    }
+}

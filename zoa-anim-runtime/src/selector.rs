@@ -1,0 +1,588 @@
+//! Tag-driven clip selection (seed 000): an entity's active [`StateTagSet`]
+//! picks a row of a flattened animation profile (exact match, then the
+//! fallback walk, then the untagged default), and per-dimension transition
+//! policies decide *when* a tag change takes effect and how long it blends.
+//!
+//! # Timing rule
+//! Each update, the dimensions whose requested tags differ from the applied
+//! ones are considered:
+//! 1. **Trigger, per dimension** ([`StateGraph::resolve_policy`]):
+//!    `OnTagChange` is ready at once; `OnEvent` once [`TagSelector::send_event`]
+//!    named the dimension after the change was requested; `OnInputThreshold`
+//!    once the float input ([`TagSelector::set_input`]) crossed the threshold
+//!    (with hysteresis) since then. Dimensions not ready keep waiting.
+//! 2. **Hold, most restrictive**: the ready dimensions switch together, and
+//!    only when *every* one of them last switched at least its
+//!    `min_hold_seconds` ago; otherwise the batch is deferred and re-evaluated
+//!    on every update, so it switches on the first update after the last hold
+//!    expires.
+//! 3. **Crossfade, longest**: when several dimensions switch at once, the
+//!    blend is the longest `crossfade_seconds` among them (no dimension's
+//!    change is ever cut shorter than its own policy asks); 0 cuts.
+//!
+//! A switch re-resolves the table against the applied tags. If the winning row
+//! is the one already playing, nothing changes. **One-shot** rows play once
+//! and then hand control back: the table is resolved again *without* one-shot
+//! rows (until the next switch), and playback cross-fades there with the
+//! blend that entered the one-shot. With **no match** anywhere the profile's
+//! [`NoMatchPolicy`] applies: procedural motion (see [`procedural_motion`]),
+//! else the default idle clip, else the current pose is held (clocks frozen).
+
+use std::sync::Arc;
+
+use zoa_anim_core::contracts::AnimationEventReceiver;
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::graph::BlendMode;
+use zoa_anim_core::inheritance::flatten_chain;
+use zoa_anim_core::resolver::{Resolution, resolve_best_match};
+use zoa_anim_core::{
+    AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateGraph, StateTagSet, TaggedClipEntry,
+    TransitionTrigger,
+};
+
+use crate::error::RuntimeError;
+use crate::events::{AnimEvent, EventKind, EventQueue};
+use crate::graph::{ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, MaskRef};
+
+/// Row id used in [`ContributionSource::Selector`] for the default idle clip.
+pub const DEFAULT_IDLE_ROW: u32 = u32::MAX;
+
+/// Layer id the selector writes into a [`FrameOutput`].
+pub const SELECTOR_LAYER: u16 = 0;
+
+/// Most clips blending at once in the selector (the current one plus fading ones).
+pub const MAX_SELECTOR_CLIPS: usize = 4;
+
+/// The `OnInputThreshold` trigger's input test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputThreshold {
+    /// Crossing point of the input (default 0.5, e.g. normalised speed).
+    pub threshold: f32,
+    /// Width of the dead band around the threshold (`>= 0`, default 0.1): the
+    /// input must rise above `threshold + hysteresis/2` or fall below
+    /// `threshold − hysteresis/2` to count as a crossing.
+    pub hysteresis: f32,
+}
+
+impl Default for InputThreshold {
+    fn default() -> Self {
+        InputThreshold { threshold: 0.5, hysteresis: 0.1 }
+    }
+}
+
+/// Procedural fallback values for one moment (seed 000: idle breath on the
+/// spine root, head bob during locomotion).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProceduralMotion {
+    /// Spine-root pitch, radians: `breath_amplitude · sin(2π · breath_frequency · t)`.
+    pub spine_pitch: f32,
+    /// Vertical head offset, metres: `head_bob_amplitude · sin(2π · step_frequency · t)`
+    /// while moving, 0 at rest.
+    pub head_bob: f32,
+}
+
+impl ProceduralMotion {
+    /// The spine-root rotation to compose onto the pose (about the local X axis).
+    pub fn spine_rotation(&self) -> Quat {
+        Quat::from_rotation_x(self.spine_pitch)
+    }
+    /// The head translation to add to the pose (along +Y).
+    pub fn head_offset(&self) -> Vec3 {
+        Vec3::new(0.0, self.head_bob, 0.0)
+    }
+}
+
+/// The procedural fallback at time `t` seconds. Pure: breath follows the rig
+/// policy's frequency and amplitude; the head bob uses the policy's amplitude
+/// at `step_frequency` Hz (the rig policy has no cadence knob) and only while `moving`.
+pub fn procedural_motion(policy: &RigPolicy, t: f32, moving: bool, step_frequency: f32) -> ProceduralMotion {
+    let tau = std::f32::consts::TAU;
+    let spine_pitch = policy.breath_amplitude * (tau * policy.breath_frequency * t).sin();
+    let head_bob = if moving { policy.head_bob_amplitude * (tau * step_frequency * t).sin() } else { 0.0 };
+    ProceduralMotion { spine_pitch, head_bob }
+}
+
+/// What the selector plays now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectorMode {
+    /// A table row.
+    Row(u32),
+    /// The default idle clip (no row matched).
+    DefaultIdle,
+    /// Procedural motion (no row matched).
+    Procedural,
+    /// Holding the last pose (no row matched, nothing else allowed).
+    Hold,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Playing {
+    row: u32,
+    clip: ClipId,
+    time: f64,
+    prev_time: f64,
+    speed: f32,
+    looping: bool,
+    one_shot: bool,
+    weight: f32,
+    weight0: f32,
+    fresh: bool,
+}
+
+/// A tag-driven selector for one entity.
+#[derive(Debug, Clone)]
+pub struct TagSelector {
+    rows: Vec<TaggedClipEntry>,
+    row_clips: Vec<ClipId>,
+    looping_rows: Vec<TaggedClipEntry>,
+    looping_map: Vec<u32>,
+    clips: Arc<ClipTable>,
+    no_match: NoMatchPolicy,
+    default_idle: Option<ClipId>,
+    rig: RigPolicy,
+    timing: StateGraph,
+    input: InputThreshold,
+    step_frequency: f32,
+    desired: StateTagSet,
+    applied: StateTagSet,
+    last_switch: [f64; 6],
+    pending_events: DimensionSet,
+    input_value: f32,
+    input_above: bool,
+    input_crossed: bool,
+    time: f64,
+    playing: Vec<Playing>,
+    fade: Option<(f32, f32)>,
+    last_fade: f32,
+    mode: SelectorMode,
+    resolution: Option<Resolution>,
+    procedural_weight: f32,
+    procedural_fade: f32,
+    events: EventQueue,
+}
+
+impl TagSelector {
+    /// A selector over `profile` flattened with its ancestors (`lookup` finds a
+    /// profile by id), starting at `initial` tags with a cut.
+    pub fn from_profile<'a>(
+        profile: &'a AnimationProfile,
+        lookup: impl Fn(&str) -> Option<&'a AnimationProfile>,
+        clips: Arc<ClipTable>,
+        timing: StateGraph,
+        rig: RigPolicy,
+        initial: StateTagSet,
+    ) -> Result<TagSelector, RuntimeError> {
+        let rows = flatten_chain(profile, lookup)
+            .map_err(|e| RuntimeError::InvalidJob { job: "tag selector", reasons: vec![e.to_string()] })?
+            .into_iter()
+            .map(|r| r.row)
+            .collect();
+        TagSelector::new(rows, profile.no_match_policy(), clips, timing, rig, initial)
+    }
+
+    /// A selector over an already flattened table. Every row's clip and the
+    /// default idle clip must resolve in `clips`; every problem is reported at once.
+    pub fn new(
+        rows: Vec<TaggedClipEntry>,
+        no_match: NoMatchPolicy,
+        clips: Arc<ClipTable>,
+        timing: StateGraph,
+        rig: RigPolicy,
+        initial: StateTagSet,
+    ) -> Result<TagSelector, RuntimeError> {
+        let mut reasons = Vec::new();
+        let row_clips = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                if !(r.speed_multiplier.is_finite() && r.speed_multiplier > 0.0) {
+                    reasons.push(format!("row {i}: speed multiplier {} must be finite and > 0", r.speed_multiplier));
+                }
+                clips.index_of(&r.clip).unwrap_or_else(|| {
+                    reasons.push(format!("row {i}: clip `{}` does not resolve", r.clip));
+                    ClipId(0)
+                })
+            })
+            .collect();
+        let default_idle = match &no_match {
+            NoMatchPolicy::DefaultIdle(name) => {
+                let c = clips.index_of(name);
+                if c.is_none() {
+                    reasons.push(format!("default idle clip `{name}` does not resolve"));
+                }
+                c
+            }
+            _ => None,
+        };
+        if rows.len() >= u32::MAX as usize {
+            reasons.push("too many rows".to_owned());
+        }
+        RuntimeError::check("tag selector", reasons)?;
+        let (looping_rows, looping_map) =
+            rows.iter().enumerate().filter(|(_, r)| !r.one_shot).map(|(i, r)| (r.clone(), i as u32)).unzip();
+        let mut s = TagSelector {
+            rows,
+            row_clips,
+            looping_rows,
+            looping_map,
+            clips,
+            no_match,
+            default_idle,
+            rig,
+            timing,
+            input: InputThreshold::default(),
+            step_frequency: 1.8,
+            desired: initial,
+            applied: initial,
+            last_switch: [f64::NEG_INFINITY; 6],
+            pending_events: DimensionSet::EMPTY,
+            input_value: 0.0,
+            input_above: false,
+            input_crossed: false,
+            time: 0.0,
+            playing: Vec::with_capacity(MAX_SELECTOR_CLIPS + 1),
+            fade: None,
+            last_fade: 0.0,
+            mode: SelectorMode::Hold,
+            resolution: None,
+            procedural_weight: 0.0,
+            procedural_fade: 0.0,
+            events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
+        };
+        s.switch(0.0, false);
+        Ok(s)
+    }
+
+    /// Builder: the input threshold of `OnInputThreshold` dimensions.
+    pub fn with_input_threshold(mut self, input: InputThreshold) -> TagSelector {
+        self.input = input;
+        self
+    }
+    /// Builder: head-bob cadence of the procedural fallback, Hz (default 1.8).
+    pub fn with_step_frequency(mut self, hz: f32) -> TagSelector {
+        self.step_frequency = hz;
+        self
+    }
+
+    /// Output buffers big enough for any frame of the selector.
+    pub fn new_output(&self) -> FrameOutput {
+        FrameOutput::with_capacity(1, MAX_SELECTOR_CLIPS + 1)
+    }
+
+    /// Requests new active tags; they take effect per the timing rule.
+    pub fn set_tags(&mut self, tags: StateTagSet) {
+        self.desired = tags;
+    }
+    /// Tags requested last.
+    pub fn requested_tags(&self) -> StateTagSet {
+        self.desired
+    }
+    /// Tags in effect.
+    pub fn applied_tags(&self) -> StateTagSet {
+        self.applied
+    }
+    /// Gameplay event for `OnEvent` dimensions: releases pending changes in `dims`.
+    pub fn send_event(&mut self, dims: DimensionSet) {
+        self.pending_events = DimensionSet::from_bits_truncate(self.pending_events.bits() | dims.bits());
+    }
+    /// Feeds the float input of `OnInputThreshold` dimensions.
+    pub fn set_input(&mut self, value: f32) {
+        if !value.is_finite() {
+            return;
+        }
+        self.input_value = value;
+        let half = self.input.hysteresis.max(0.0) * 0.5;
+        if !self.input_above && value >= self.input.threshold + half {
+            self.input_above = true;
+            self.input_crossed = true;
+        } else if self.input_above && value <= self.input.threshold - half {
+            self.input_above = false;
+            self.input_crossed = true;
+        }
+    }
+    /// What plays now.
+    pub fn mode(&self) -> SelectorMode {
+        self.mode
+    }
+    /// The last resolution (`None` when nothing matched).
+    pub fn resolution(&self) -> Option<Resolution> {
+        self.resolution
+    }
+    /// The flattened table.
+    pub fn rows(&self) -> &[TaggedClipEntry] {
+        &self.rows
+    }
+    /// Clip of the current row or default idle.
+    pub fn current_clip(&self) -> Option<ClipId> {
+        self.playing.first().map(|p| p.clip)
+    }
+    /// Weight of the current clip (`0..=1`).
+    pub fn current_weight(&self) -> f32 {
+        self.playing.first().map_or(0.0, |p| p.weight)
+    }
+    /// Selector time, seconds.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+    /// Procedural fallback values and their weight `0..=1` (`None` when not in use).
+    pub fn procedural(&self) -> Option<(ProceduralMotion, f32)> {
+        (self.procedural_weight > 0.0).then(|| {
+            let moving = self.applied.locomotion().intersects(
+                LocomotionTag::WALK
+                    | LocomotionTag::RUN
+                    | LocomotionTag::SPRINT
+                    | LocomotionTag::STRAFE
+                    | LocomotionTag::BACKWARD,
+            );
+            (procedural_motion(&self.rig, self.time as f32, moving, self.step_frequency), self.procedural_weight)
+        })
+    }
+    /// Queued notify events.
+    pub fn events(&self) -> &[AnimEvent] {
+        self.events.events()
+    }
+    /// Delivers queued notifies (time order) and clears the queue.
+    pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
+        self.events.sort();
+        for e in self.events.events() {
+            if let EventKind::Notify { clip, notify, .. } = e.kind
+                && let Some(n) = self.clips.try_get(clip).and_then(|c| c.notifies.get(usize::from(notify)))
+            {
+                receiver.on_notify(&n.name);
+            }
+        }
+        self.events.clear();
+    }
+
+    /// Advances by `dt` seconds: applies tag changes per the timing rule,
+    /// advances and blends the clips, hands one-shots back, and writes one
+    /// layer into `out` (cleared first). Allocation-free with an output from
+    /// [`TagSelector::new_output`].
+    pub fn update(&mut self, dt: f32, out: &mut FrameOutput) {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let frame = crate::graph::FrameClock { t0: self.time, dt, scaled: dt };
+        self.time += f64::from(dt);
+        self.apply_tag_changes();
+        // Advance clocks (frozen while holding).
+        if self.mode != SelectorMode::Hold {
+            for p in self.playing.iter_mut() {
+                let info = self.clips.get(p.clip);
+                p.prev_time = p.time;
+                p.time += f64::from(dt * p.speed * info.rate);
+                if !p.looping {
+                    p.time = p.time.min(f64::from(info.duration));
+                }
+            }
+        }
+        // Fade.
+        if let Some((elapsed, duration)) = self.fade.as_mut() {
+            *elapsed += dt;
+            let a = if *duration > 0.0 { (*elapsed / *duration).min(1.0) } else { 1.0 };
+            for (k, p) in self.playing.iter_mut().enumerate() {
+                p.weight = if k == 0 && self.mode != SelectorMode::Procedural {
+                    p.weight0 + (1.0 - p.weight0) * a
+                } else {
+                    p.weight0 * (1.0 - a)
+                };
+            }
+            self.procedural_weight = if self.mode == SelectorMode::Procedural {
+                self.procedural_fade + (1.0 - self.procedural_fade) * a
+            } else {
+                self.procedural_fade * (1.0 - a)
+            };
+            if a >= 1.0 {
+                self.fade = None;
+                let keep = usize::from(self.mode != SelectorMode::Procedural);
+                self.playing.truncate(keep);
+            }
+        }
+        // Notifies of the dominant clip.
+        if let Some(p) = self.playing.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).copied() {
+            let d = f64::from(self.clips.get(p.clip).duration);
+            if d > 0.0 && p.weight > 0.0 {
+                crate::graph::emit_clip_notifies(
+                    &self.clips,
+                    p.clip,
+                    p.prev_time / d,
+                    p.time / d,
+                    p.looping,
+                    p.fresh,
+                    SELECTOR_LAYER,
+                    frame,
+                    &mut self.events,
+                );
+            }
+        }
+        for p in self.playing.iter_mut() {
+            p.fresh = false;
+        }
+        // One-shot hand-back.
+        if let Some(p) = self.playing.first()
+            && p.one_shot
+            && p.time >= f64::from(self.clips.get(p.clip).duration)
+        {
+            self.switch(self.last_fade, true);
+        }
+        self.write(out);
+    }
+
+    fn apply_tag_changes(&mut self) {
+        let changed = self.applied.changed_dimensions(&self.desired);
+        let mut batch = DimensionSet::EMPTY;
+        let mut uses_input = false;
+        for d in changed.iter() {
+            let p = self.timing.resolve_policy(d);
+            let ready = match p.trigger {
+                TransitionTrigger::OnTagChange => true,
+                TransitionTrigger::OnEvent => self.pending_events.contains(d),
+                TransitionTrigger::OnInputThreshold => self.input_crossed,
+            };
+            if ready {
+                batch = batch.with(d);
+                uses_input |= p.trigger == TransitionTrigger::OnInputThreshold;
+            }
+        }
+        if !batch.is_empty() {
+            let held = batch.iter().any(|d| {
+                let hold = f64::from(self.timing.resolve_policy(d).min_hold_seconds);
+                self.time - self.last_switch[d.index()] < hold
+            });
+            if !held {
+                let mut fade = 0.0f32;
+                for d in batch.iter() {
+                    self.applied = self.applied.with_mask(d, self.desired.mask(d));
+                    self.last_switch[d.index()] = self.time;
+                    fade = fade.max(self.timing.resolve_policy(d).crossfade_seconds);
+                }
+                if uses_input {
+                    self.input_crossed = false;
+                }
+                self.switch(fade, false);
+            }
+        }
+        // Latches only wait for changes that are still pending.
+        let pending = self.applied.changed_dimensions(&self.desired);
+        self.pending_events = DimensionSet::from_bits_truncate(self.pending_events.bits() & pending.bits());
+        let input_pending =
+            pending.iter().any(|d| self.timing.resolve_policy(d).trigger == TransitionTrigger::OnInputThreshold);
+        if !input_pending {
+            self.input_crossed = false;
+        }
+    }
+
+    /// Re-resolves against the applied tags and blends there over `fade` seconds.
+    fn switch(&mut self, fade: f32, hand_back: bool) {
+        let fade = if fade.is_finite() { fade.max(0.0) } else { 0.0 };
+        let resolved = if hand_back {
+            resolve_best_match(&self.looping_rows, self.applied)
+                .map(|r| Resolution { row: self.looping_map[r.row] as usize, ..r })
+        } else {
+            resolve_best_match(&self.rows, self.applied)
+        };
+        self.resolution = resolved;
+        let target = match resolved {
+            Some(r) => {
+                let row = &self.rows[r.row];
+                Some((r.row as u32, self.row_clips[r.row], row.speed_multiplier, !row.one_shot, row.one_shot))
+            }
+            None => match (&self.no_match, self.default_idle) {
+                (NoMatchPolicy::DefaultIdle(_), Some(c)) => Some((DEFAULT_IDLE_ROW, c, 1.0, true, false)),
+                (NoMatchPolicy::Procedural, _) => {
+                    self.start_fade(fade);
+                    self.procedural_fade = self.procedural_weight;
+                    self.mode = SelectorMode::Procedural;
+                    if fade <= 0.0 {
+                        self.playing.clear();
+                        self.procedural_weight = 1.0;
+                    }
+                    return;
+                }
+                _ => {
+                    self.mode = SelectorMode::Hold;
+                    return;
+                }
+            },
+        };
+        let Some((row, clip, speed, looping, one_shot)) = target else { return };
+        if let Some(cur) = self.playing.first()
+            && cur.row == row
+            && !hand_back
+            && self.mode != SelectorMode::Procedural
+        {
+            // Same row: keep playing (a finished one-shot re-entered by a new switch restarts).
+            if !(cur.one_shot && cur.time >= f64::from(self.clips.get(cur.clip).duration)) {
+                self.mode = if row == DEFAULT_IDLE_ROW { SelectorMode::DefaultIdle } else { SelectorMode::Row(row) };
+                return;
+            }
+        }
+        self.start_fade(fade);
+        self.mode = if row == DEFAULT_IDLE_ROW { SelectorMode::DefaultIdle } else { SelectorMode::Row(row) };
+        self.procedural_fade = self.procedural_weight;
+        if fade <= 0.0 {
+            self.procedural_weight = 0.0;
+        }
+        if one_shot {
+            self.last_fade = fade;
+        }
+        let entry = Playing {
+            row,
+            clip,
+            time: 0.0,
+            prev_time: 0.0,
+            speed,
+            looping,
+            one_shot,
+            weight: if fade > 0.0 { 0.0 } else { 1.0 },
+            weight0: 0.0,
+            fresh: true,
+        };
+        if fade <= 0.0 {
+            self.playing.clear();
+            self.fade = None;
+        } else if self.playing.len() >= MAX_SELECTOR_CLIPS {
+            let (k, _) = self
+                .playing
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.weight.total_cmp(&b.1.weight))
+                .expect("full, so not empty");
+            self.playing.remove(k);
+            let sum: f32 = self.playing.iter().map(|p| p.weight0).sum();
+            for p in self.playing.iter_mut() {
+                p.weight0 = if sum > 0.0 { p.weight0 / sum } else { 0.0 };
+            }
+        }
+        self.playing.insert(0, entry);
+    }
+
+    /// Freezes current weights as the fade's start and starts a fade of `fade` seconds.
+    fn start_fade(&mut self, fade: f32) {
+        for p in self.playing.iter_mut() {
+            p.weight0 = p.weight;
+        }
+        self.fade = Some((0.0, fade));
+    }
+
+    fn write(&self, out: &mut FrameOutput) {
+        out.clear();
+        if self.playing.is_empty() || !out.begin_layer(SELECTOR_LAYER, 1.0, BlendMode::Override, MaskRef::None) {
+            return;
+        }
+        for p in &self.playing {
+            if p.weight <= 0.0 {
+                continue;
+            }
+            let d = f64::from(self.clips.get(p.clip).duration);
+            let time = if p.looping && d > 0.0 { p.time.rem_euclid(d) } else { p.time.min(d) } as f32;
+            out.push(ClipContribution {
+                clip: p.clip,
+                time,
+                weight: p.weight,
+                looping: p.looping,
+                blend_mode: BlendMode::Override,
+                mask: MaskRef::None,
+                source: ContributionSource::Selector { row: p.row },
+            });
+        }
+    }
+}
