@@ -1,3 +1,172 @@
+//! Per-call cost of each solver, and of the per-character pass (two feet plus
+//! look-at) the runtime runs after blending.
+
+use std::hint::black_box;
+
+use zoa_anim_core::glam::{Mat4, Quat, Vec3};
+use zoa_anim_core::{Joint, RigPolicy, Skeleton, Transform};
+use zoa_anim_ik::foot::PlantLeg;
+use zoa_anim_ik::{
+    BoneRoles, FlatGround, FootPlantJob, FootPlantState, IkFrameInput, LookAtChain, LookAtJob, LookAtState, ModelPose,
+    RigIk, RigIkSettings, TwoBoneChain, TwoBoneIkJob, TwoBoneSettings, solve_two_bone,
+};
+
 fn main() {
     divan::main();
+}
+
+const HUMANOID: &[(&str, Option<u16>, [f32; 3])] = &[
+    ("Hips", None, [0.0, 1.0, 0.0]),
+    ("Spine", Some(0), [0.0, 0.1, 0.0]),
+    ("Spine1", Some(1), [0.0, 0.12, 0.0]),
+    ("Spine2", Some(2), [0.0, 0.12, 0.0]),
+    ("Neck", Some(3), [0.0, 0.15, 0.0]),
+    ("Head", Some(4), [0.0, 0.1, 0.02]),
+    ("LeftUpLeg", Some(0), [0.1, -0.05, 0.0]),
+    ("LeftLeg", Some(6), [0.0, -0.45, 0.01]),
+    ("LeftFoot", Some(7), [0.0, -0.42, -0.01]),
+    ("LeftToeBase", Some(8), [0.0, -0.06, 0.12]),
+    ("RightUpLeg", Some(0), [-0.1, -0.05, 0.0]),
+    ("RightLeg", Some(10), [0.0, -0.45, 0.01]),
+    ("RightFoot", Some(11), [0.0, -0.42, -0.01]),
+    ("RightToeBase", Some(12), [0.0, -0.06, 0.12]),
+    ("LeftShoulder", Some(3), [0.05, 0.1, 0.0]),
+    ("LeftArm", Some(14), [0.12, 0.0, 0.0]),
+    ("LeftForeArm", Some(15), [0.28, 0.0, -0.01]),
+    ("LeftHand", Some(16), [0.25, 0.0, 0.0]),
+    ("RightShoulder", Some(3), [-0.05, 0.1, 0.0]),
+    ("RightArm", Some(18), [-0.12, 0.0, 0.0]),
+    ("RightForeArm", Some(19), [-0.28, 0.0, -0.01]),
+    ("RightHand", Some(20), [-0.25, 0.0, 0.0]),
+];
+
+fn humanoid() -> Skeleton {
+    let joints = HUMANOID
+        .iter()
+        .enumerate()
+        .map(|(i, (name, parent, t))| Joint {
+            name: Some((*name).to_owned()),
+            node: i as u32,
+            parent: *parent,
+            rest: Transform { translation: Vec3::from_array(*t), ..Transform::IDENTITY },
+            inverse_bind: Mat4::IDENTITY,
+        })
+        .collect();
+    Skeleton::new("humanoid", joints).unwrap()
+}
+
+#[divan::bench]
+fn two_bone_math(b: divan::Bencher<'_, '_>) {
+    let s = TwoBoneSettings::default();
+    b.bench(|| {
+        solve_two_bone(
+            black_box(Vec3::new(0.1, 0.95, 0.0)),
+            black_box(Vec3::new(0.1, 0.5, 0.01)),
+            black_box(Vec3::new(0.1, 0.08, 0.0)),
+            black_box(Vec3::new(0.2, 0.3, 0.2)),
+            &s,
+        )
+    });
+}
+
+#[divan::bench]
+fn two_bone_job(b: divan::Bencher<'_, '_>) {
+    let sk = humanoid();
+    let rest: Vec<Transform> = sk.rest_pose().collect();
+    let mut local = rest.clone();
+    let mut model = ModelPose::new(sk.joint_count());
+    model.update(&sk, &local);
+    let job = TwoBoneIkJob {
+        chain: TwoBoneChain::new(&sk, 6, 7, 8).unwrap(),
+        target: Vec3::new(0.2, 0.3, 0.2),
+        end_rotation: Some(Quat::from_rotation_x(0.1)),
+        settings: TwoBoneSettings::default(),
+    };
+    b.bench_local(|| {
+        local[6..9].copy_from_slice(&rest[6..9]);
+        model.refresh_path(&sk, &local, 6, 8);
+        job.run(&sk, black_box(&mut local), &mut model)
+    });
+}
+
+#[divan::bench]
+fn look_at_job(b: divan::Bencher<'_, '_>) {
+    let sk = humanoid();
+    let rest: Vec<Transform> = sk.rest_pose().collect();
+    let mut local = rest.clone();
+    let mut model = ModelPose::new(sk.joint_count());
+    let job = LookAtJob {
+        chain: LookAtChain::new(&[(3, 0.2), (4, 0.3), (5, 0.5)], Vec3::Z).unwrap(),
+        target: Some(Vec3::new(0.5, 1.6, 2.0)),
+        fov_half_angle: 70f32.to_radians(),
+        max_angular_speed: 6.0,
+        dt: 1.0 / 60.0,
+        weight: 1.0,
+    };
+    let mut state = LookAtState::default();
+    b.bench_local(|| {
+        local[3..6].copy_from_slice(&rest[3..6]);
+        model.update(&sk, &local);
+        state = LookAtState::default();
+        job.run(&sk, black_box(&mut local), &mut model, &mut state)
+    });
+}
+
+#[divan::bench]
+fn foot_plant_job(b: divan::Bencher<'_, '_>) {
+    let sk = humanoid();
+    let rest: Vec<Transform> = sk.rest_pose().collect();
+    let mut local = rest.clone();
+    let mut model = ModelPose::new(sk.joint_count());
+    let job = FootPlantJob {
+        hips: 0,
+        legs: [
+            PlantLeg { chain: TwoBoneChain::new(&sk, 6, 7, 8).unwrap() },
+            PlantLeg { chain: TwoBoneChain::new(&sk, 10, 11, 12).unwrap() },
+        ],
+        up: Vec3::Y,
+        knee_hint: Vec3::Z,
+        weight: 1.0,
+        max_hips_drop: 0.4,
+        hips_smoothing: 0.1,
+        dt: 1.0 / 60.0,
+    };
+    let ground = FlatGround { height: -0.05, normal: Vec3::new(0.1, 1.0, 0.0).normalize() };
+    let mut state = FootPlantState::default();
+    b.bench_local(|| {
+        local.copy_from_slice(&rest);
+        model.update(&sk, &local);
+        job.run(&sk, black_box(&mut local), &mut model, &ground, &mut state)
+    });
+}
+
+/// The per-character pass: two feet plus look-at (hands idle), including the
+/// model-space updates between stages.
+#[divan::bench]
+fn rig_two_feet_and_look_at(b: divan::Bencher<'_, '_>) {
+    let sk = humanoid();
+    let roles = BoneRoles::discover(&sk);
+    let policy = RigPolicy { hand_on_weapon: false, ..RigPolicy::default() };
+    let rig = RigIk::new(&sk, &policy, &roles, RigIkSettings::from_rest(&sk, &roles));
+    let mut ctx = rig.new_context();
+    let rest: Vec<Transform> = sk.rest_pose().collect();
+    let mut local = rest.clone();
+    let ground = FlatGround { height: -0.05, normal: Vec3::new(0.1, 1.0, 0.0).normalize() };
+    let input = IkFrameInput {
+        dt: 1.0 / 60.0,
+        locomotion_speed: 0.1,
+        ground: Some(&ground),
+        look_target: Some(Vec3::new(0.5, 1.6, 2.0)),
+        ..IkFrameInput::default()
+    };
+    b.bench_local(|| {
+        local.copy_from_slice(&rest);
+        rig.apply(&sk, black_box(&mut local), &mut ctx, &input)
+    });
+}
+
+#[divan::bench]
+fn discover_roles(b: divan::Bencher<'_, '_>) {
+    let sk = humanoid();
+    b.bench(|| BoneRoles::discover(black_box(&sk)));
 }

@@ -112,8 +112,8 @@ pub struct FootPlantJob {
 
 impl FootPlantJob {
     /// Plants both feet. `model` must be up to date for `local`; on return
-    /// it is stale below the hips (call [`ModelPose::update`] before other
-    /// solvers). Returns whether the pose changed. Allocates nothing.
+    /// it is up to date except below the feet (toes). Returns whether the
+    /// pose changed. Allocates nothing.
     ///
     /// Non-finite probe answers are ignored for that foot.
     ///
@@ -169,15 +169,12 @@ impl FootPlantJob {
         let mut changed = false;
         if state.hips_drop.abs() > 1e-7 {
             model.translate_joint(skeleton, local, self.hips as usize, -up * state.hips_drop);
+            model.update(skeleton, local);
             changed = true;
         }
         if w <= 0.0 {
-            if changed {
-                model.update(skeleton, local);
-            }
             return changed;
         }
-        model.update(skeleton, local);
         for (target, leg) in targets.into_iter().zip(self.legs) {
             let Some((position, rotation)) = target else { continue };
             let job = TwoBoneIkJob {

@@ -98,7 +98,7 @@ impl ModelPose {
     /// Recomputes the joints on the path from `top` down to `bottom`
     /// (inclusive), assuming `top`'s parent is up to date. `bottom` must be
     /// `top` or one of its descendants.
-    pub(crate) fn refresh_path(&mut self, skeleton: &Skeleton, local: &[Transform], top: usize, bottom: usize) {
+    pub fn refresh_path(&mut self, skeleton: &Skeleton, local: &[Transform], top: usize, bottom: usize) {
         if bottom != top
             && let Some(p) = skeleton.parent(bottom)
         {

@@ -305,9 +305,8 @@ impl RigIk {
                 hips_smoothing: s.hips_smoothing,
                 dt: input.dt,
             };
-            if job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet) {
-                ctx.model.update(skeleton, local);
-            }
+            // Leaves the model pose current everywhere but below the feet.
+            job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet);
         }
         if let Some(chain) = self.look {
             let job = LookAtJob {
@@ -318,7 +317,10 @@ impl RigIk {
                 dt: input.dt,
                 weight: 1.0,
             };
-            if job.run(skeleton, local, &mut ctx.model, &mut ctx.look) {
+            let hands_next = (self.hand_on_weapon && input.weapon_pose.is_some())
+                || (self.climb_hand && input.ledge_targets.iter().any(Option::is_some));
+            // The spine may have turned under the shoulders: refresh for the hands.
+            if job.run(skeleton, local, &mut ctx.model, &mut ctx.look) && hands_next {
                 ctx.model.update(skeleton, local);
             }
         }
