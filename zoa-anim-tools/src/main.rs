@@ -27,6 +27,8 @@ enum Command {
     Tags(cmd::tags::Args),
     /// Show a glTF file's skins (joint trees) and clips (duration, channels).
     Inspect(cmd::inspect::Args),
+    /// Sound profiles: resolve an event, render a scripted sequence offline, generate sound fixtures.
+    Sound(cmd::sound::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tags(args) => cmd::tags::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Sound(args) => cmd::sound::run(args),
     };
     match result {
         Ok(code) => code,

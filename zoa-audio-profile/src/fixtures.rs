@@ -121,8 +121,8 @@ pub fn fixture_sounds() -> Vec<FixtureSound> {
         mono("footstep_metal_1.wav", partials(0.2, &[(1210.0, 0.35), (2755.0, 0.25), (4120.0, 0.15)], 0.06)),
         mono("hurt_1.wav", partials(0.4, &[(330.0, 0.45), (660.0, 0.15), (990.0, 0.08)], 0.2)),
         mono("reload_1.wav", reload),
-        mono("rifle_fire_1.wav", mix(&noise_burst(0.3, 21, 0.06, 0.5, 1.4), &partials(0.3, &[(62.0, 0.5)], 0.08))),
-        mono("rifle_fire_2.wav", mix(&noise_burst(0.3, 22, 0.07, 0.45, 1.4), &partials(0.3, &[(58.0, 0.5)], 0.09))),
+        mono("rifle_fire_1.wav", mix(&noise_burst(0.3, 21, 0.06, 0.5, 0.7), &partials(0.3, &[(62.0, 0.3)], 0.08))),
+        mono("rifle_fire_2.wav", mix(&noise_burst(0.3, 22, 0.07, 0.45, 0.7), &partials(0.3, &[(58.0, 0.3)], 0.09))),
     ];
     for s in &mut sounds {
         for x in &mut s.samples {

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod inspect;
+pub mod sound;
 pub mod tags;
 
 /// `--format human|json`, shared by every subcommand.

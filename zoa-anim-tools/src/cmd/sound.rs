@@ -1,0 +1,522 @@
+//! `zoa-anim sound`: resolve sound events against a profile, render a scripted
+//! sequence of events offline to a WAV file, and (re)generate the sound
+//! fixtures.
+//!
+//! The JSON shapes printed here are a contract for outside scripts:
+//!
+//! ```text
+//! sound resolve --format json
+//!   {"profile":"…","event":"…","match":{"entry":N,"event_id":"…","source_profile":"…","variants":N}|null}
+//! sound render
+//!   {"profile":"…","out":"…","sample_rate":N,"frames":N,"seconds":S,"started":N,"dropped_cooldown":N,
+//!    "stolen":N,"rejected":N,"no_match":N,"peak_voices":N,"rms":R,"events":[{"time":S,"event":"…",
+//!    "emitter":"…","outcome":"…","entry":N|null,"variant":N|null,"stopped":N}]}
+//! ```
+//!
+//! The render script is TOML:
+//!
+//! ```toml
+//! length = 4.0          # seconds; default: last event + 1 s
+//! sample_rate = 48000   # default 48000
+//! seed = 7              # variant/volume/pitch random stream; default fixed
+//! [listener]            # optional; defaults: origin, facing -Z, up +Y
+//! position = [0, 0, 0]
+//! forward = [0, 0, -1]
+//! up = [0, 1, 0]
+//! [[events]]
+//! time = 0.5            # seconds
+//! event = "footstep"
+//! emitter = "hero"      # default "emitter"; emitters are created on first use
+//! position = [1, 0, -2] # moves the emitter (metres)
+//! state = "locomotion=walk"
+//! surface = "grass"
+//! action = "trigger"    # or "stop": stops the emitter's voices of the event
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{SoundEventId, StateTagSet};
+use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
+use zoa_audio_profile::{
+    CapKind, ClipBank, Listener, Player, PlayerConfig, ResolveOptions, Script, ScriptAction, ScriptEvent, SoundTable,
+    TriggerOutcome, render_script, wav::wav_bytes,
+};
+
+use super::Format;
+
+/// Arguments of `zoa-anim sound`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: SoundCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum SoundCommand {
+    /// Which entry of a sound profile answers an event in a state on a surface.
+    Resolve(ResolveArgs),
+    /// Render a scripted sequence of events offline to a WAV file.
+    Render(RenderArgs),
+    /// Write the generated test sounds (tones, noise bursts, a loop) as WAV files.
+    GenFixtures(GenArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ResolveArgs {
+    /// Definition folder.
+    #[arg(long)]
+    defs: PathBuf,
+    /// Sound profile id.
+    #[arg(long)]
+    profile: String,
+    /// Sound event id (`weapon.fire.dryclick`).
+    #[arg(long)]
+    event: String,
+    /// Active state tags (`locomotion=run mood=alert`); default: empty.
+    #[arg(long, default_value = "")]
+    state: String,
+    /// Surface under the emitter (`grass`).
+    #[arg(long)]
+    surface: Option<String>,
+    /// Disable hierarchical id fallback (`weapon.fire.dryclick` → `weapon.fire`).
+    #[arg(long)]
+    no_hierarchy: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct RenderArgs {
+    /// Definition folder (sound paths are relative to it).
+    #[arg(long)]
+    defs: PathBuf,
+    /// Sound profile id.
+    #[arg(long)]
+    profile: String,
+    /// TOML script of events.
+    #[arg(long)]
+    script: PathBuf,
+    /// Output WAV file (16-bit stereo).
+    #[arg(long)]
+    out: PathBuf,
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    /// Folder to write into.
+    #[arg(long, default_value = "fixtures/sounds")]
+    out: PathBuf,
+    /// Overwrite existing files.
+    #[arg(long)]
+    force: bool,
+    /// Write nothing; exit 1 if a file is missing or differs from a fresh generation.
+    #[arg(long)]
+    check: bool,
+}
+
+/// Runs a `sound` subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        SoundCommand::Resolve(a) => resolve(a),
+        SoundCommand::Render(a) => render(a),
+        SoundCommand::GenFixtures(a) => gen_fixtures(a),
+    }
+}
+
+/// Prints the folder's error diagnostics to stderr; returns their number.
+fn report_errors(defs: &DefinitionSet) -> usize {
+    let errors: Vec<_> = defs.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    for d in &errors {
+        eprintln!("{d}");
+    }
+    errors.len()
+}
+
+/// Loads the folder and flattens `profile`; `Err(code)` after printing why.
+fn load_table(dir: &Path, profile: &str) -> Result<(DefinitionSet, SoundTable), ExitCode> {
+    if !dir.is_dir() {
+        eprintln!("error: definition folder `{}` does not exist", dir.display());
+        return Err(ExitCode::from(2));
+    }
+    let defs = load_folder(dir);
+    let Some(p) = defs.sound_profile(profile) else {
+        let errors = report_errors(&defs);
+        let known: Vec<&str> = defs.sound_profiles.iter().map(|p| p.value.id.as_str()).collect();
+        eprintln!(
+            "error: no sound profile `{profile}` in `{}` (known: {}){}",
+            dir.display(),
+            if known.is_empty() { "none".to_owned() } else { known.join(", ") },
+            if errors > 0 { format!("; {errors} definition error(s) above") } else { String::new() }
+        );
+        return Err(ExitCode::from(1));
+    };
+    match SoundTable::flatten(p, |id| defs.sound_profile(id)) {
+        Ok(table) => Ok((defs, table)),
+        Err(e) => {
+            report_errors(&defs);
+            eprintln!("error: {e}");
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ResolveJson<'a> {
+    profile: &'a str,
+    event: &'a str,
+    #[serde(rename = "match")]
+    found: Option<MatchJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct MatchJson<'a> {
+    entry: usize,
+    event_id: &'a str,
+    source_profile: &'a str,
+    variants: usize,
+}
+
+fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
+    let event = match SoundEventId::new(&a.event) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: --event: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let state: StateTagSet = match a.state.parse() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --state: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (_defs, table) = match load_table(&a.defs, &a.profile) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
+    };
+    let options = ResolveOptions { hierarchical: !a.no_hierarchy };
+    let m = table.resolve(event, state, a.surface.as_deref(), options);
+    let found = m.map(|m| {
+        let row = &table.rows()[m.entry];
+        MatchJson {
+            entry: m.entry,
+            event_id: m.event_id.as_str(),
+            source_profile: &row.source,
+            variants: row.row.variants.len(),
+        }
+    });
+    match a.format {
+        Format::Json => {
+            let out = ResolveJson { profile: &a.profile, event: event.as_str(), found };
+            println!("{}", serde_json::to_string(&out)?);
+        }
+        Format::Human => match (m, found) {
+            (Some(m), Some(f)) => {
+                let e = table.entry(m.entry);
+                let clips: Vec<&str> = e.variants.iter().map(|v| v.clip.as_str()).collect();
+                println!(
+                    "{} {} in `{state}`{} -> entries[{}] `{}` from `{}` ({} variant(s): {})",
+                    a.profile,
+                    event,
+                    a.surface.as_deref().map(|s| format!(" on {s}")).unwrap_or_default(),
+                    f.entry,
+                    f.event_id,
+                    f.source_profile,
+                    f.variants,
+                    clips.join(", ")
+                );
+                if m.id_levels_up > 0 {
+                    println!("  (hierarchical fallback: {} segment(s) stripped)", m.id_levels_up);
+                }
+            }
+            _ => println!("{} {} in `{state}`: no entry matches", a.profile, event),
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+// ----- render ----------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptFile {
+    length: Option<f64>,
+    sample_rate: Option<u32>,
+    seed: Option<u64>,
+    listener: Option<ListenerFile>,
+    #[serde(default)]
+    events: Vec<EventFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListenerFile {
+    position: Option<[f32; 3]>,
+    forward: Option<[f32; 3]>,
+    up: Option<[f32; 3]>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventFile {
+    time: f64,
+    event: String,
+    emitter: Option<String>,
+    position: Option<[f32; 3]>,
+    #[serde(default)]
+    state: String,
+    surface: Option<String>,
+    action: Option<String>,
+}
+
+/// Parses and checks a script; every problem is listed.
+fn parse_script(text: &str) -> Result<(Script, Option<u32>, Option<u64>), Vec<String>> {
+    let file: ScriptFile = toml::from_str(text).map_err(|e| vec![e.to_string()])?;
+    let mut problems = Vec::new();
+    let mut events = Vec::new();
+    for (i, e) in file.events.iter().enumerate() {
+        let event = match SoundEventId::new(&e.event) {
+            Ok(id) => id,
+            Err(err) => {
+                problems.push(format!("events[{i}].event: {err}"));
+                continue;
+            }
+        };
+        if !(e.time.is_finite() && e.time >= 0.0) {
+            problems.push(format!("events[{i}].time: must be a finite number of seconds >= 0"));
+        }
+        if e.position.is_some_and(|p| p.iter().any(|c| !c.is_finite())) {
+            problems.push(format!("events[{i}].position: coordinates must be finite"));
+        }
+        let action = match e.action.as_deref().unwrap_or("trigger") {
+            "trigger" => match e.state.parse::<StateTagSet>() {
+                Ok(state) => ScriptAction::Trigger { state, surface: e.surface.clone() },
+                Err(err) => {
+                    problems.push(format!("events[{i}].state: {err}"));
+                    continue;
+                }
+            },
+            "stop" => ScriptAction::Stop,
+            other => {
+                problems.push(format!("events[{i}].action: `{other}`; expected `trigger` or `stop`"));
+                continue;
+            }
+        };
+        events.push(ScriptEvent {
+            time: e.time,
+            event,
+            emitter: e.emitter.clone().unwrap_or_else(|| "emitter".to_owned()),
+            position: e.position.map(Vec3::from_array),
+            action,
+        });
+    }
+    let mut listener = Listener::default();
+    if let Some(l) = &file.listener {
+        listener.position = l.position.map_or(listener.position, Vec3::from_array);
+        listener.forward = l.forward.map_or(listener.forward, Vec3::from_array);
+        listener.up = l.up.map_or(listener.up, Vec3::from_array);
+        let (f, u) = (listener.forward, listener.up);
+        if !(listener.position.is_finite() && f.is_finite() && u.is_finite()) || f.cross(u).length_squared() < 1e-12 {
+            problems.push("listener: position, forward and up must be finite; forward and up not parallel".into());
+        }
+    }
+    if file.sample_rate.is_some_and(|r| !(8_000..=192_000).contains(&r)) {
+        problems.push("sample_rate: must be within 8000 ..= 192000".into());
+    }
+    if problems.is_empty() {
+        Ok((Script { events, listener, length: file.length }, file.sample_rate, file.seed))
+    } else {
+        Err(problems)
+    }
+}
+
+#[derive(Serialize)]
+struct RenderJson<'a> {
+    profile: &'a str,
+    out: String,
+    sample_rate: u32,
+    frames: usize,
+    seconds: f64,
+    started: u64,
+    dropped_cooldown: u64,
+    stolen: u64,
+    rejected: u64,
+    no_match: u64,
+    peak_voices: u32,
+    rms: f32,
+    events: Vec<EventJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct EventJson<'a> {
+    time: f64,
+    event: &'a str,
+    emitter: &'a str,
+    outcome: &'static str,
+    entry: Option<usize>,
+    variant: Option<usize>,
+    stopped: usize,
+}
+
+fn outcome_json(o: Option<TriggerOutcome>) -> (&'static str, Option<usize>, Option<usize>) {
+    match o {
+        None => ("stopped", None, None),
+        Some(TriggerOutcome::Started { entry, variant, .. }) => ("started", Some(entry), Some(variant)),
+        Some(TriggerOutcome::DroppedCooldown { entry }) => ("dropped_cooldown", Some(entry), None),
+        Some(TriggerOutcome::Rejected { entry, cap: CapKind::Entry }) => ("rejected_entry_cap", Some(entry), None),
+        Some(TriggerOutcome::Rejected { entry, cap: CapKind::Bus }) => ("rejected_bus_cap", Some(entry), None),
+        Some(TriggerOutcome::Rejected { entry, cap: _ }) => ("rejected_voice_pool", Some(entry), None),
+        Some(TriggerOutcome::NoMatch) => ("no_match", None, None),
+        Some(TriggerOutcome::UnknownEmitter) => ("unknown_emitter", None, None),
+    }
+}
+
+fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
+    if a.out.exists() && !a.force {
+        eprintln!("error: `{}` exists; pass --force to overwrite it", a.out.display());
+        return Ok(ExitCode::from(2));
+    }
+    let text = match std::fs::read_to_string(&a.script) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read script `{}`: {e}", a.script.display());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (script, rate, seed) = match parse_script(&text) {
+        Ok(s) => s,
+        Err(problems) => {
+            for p in problems {
+                eprintln!("{}: error: {p}", a.script.display());
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let (_defs, table) = match load_table(&a.defs, &a.profile) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
+    };
+    let bank = match ClipBank::load_for_table(&table, &a.defs) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let emitters: BTreeSet<&str> = script.events.iter().map(|e| e.emitter.as_str()).collect();
+    let defaults = PlayerConfig::default();
+    let config = PlayerConfig {
+        sample_rate: rate.unwrap_or(defaults.sample_rate),
+        seed: seed.unwrap_or(defaults.seed),
+        max_emitters: emitters.len().max(1),
+        ..defaults
+    };
+    let mut player = Player::new(table, bank, config).context("building the player")?;
+    let report = match render_script(&mut player, &script) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}: error: {e}", a.script.display());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let bytes = wav_bytes(2, report.sample_rate, &report.samples);
+    if let Some(parent) = a.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    }
+    std::fs::write(&a.out, bytes).with_context(|| format!("writing `{}`", a.out.display()))?;
+
+    let s = report.stats;
+    let events: Vec<EventJson<'_>> = report
+        .events
+        .iter()
+        .map(|e| {
+            let (outcome, entry, variant) = outcome_json(e.outcome);
+            EventJson {
+                time: e.time,
+                event: e.event.as_str(),
+                emitter: &e.emitter,
+                outcome,
+                entry,
+                variant,
+                stopped: e.stopped,
+            }
+        })
+        .collect();
+    let summary = RenderJson {
+        profile: &a.profile,
+        out: a.out.display().to_string(),
+        sample_rate: report.sample_rate,
+        frames: report.frames(),
+        seconds: report.frames() as f64 / report.sample_rate as f64,
+        started: s.started,
+        dropped_cooldown: s.dropped_cooldown,
+        stolen: s.stolen,
+        rejected: s.rejected,
+        no_match: s.no_match,
+        peak_voices: s.peak_voices,
+        rms: report.rms(0, report.frames()),
+        events,
+    };
+    match a.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&summary)?),
+        Format::Human => {
+            println!(
+                "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} stolen, {} rejected, {} unmatched (peak {} voices)",
+                summary.out,
+                summary.seconds,
+                s.started,
+                s.dropped_cooldown,
+                s.stolen,
+                s.rejected,
+                s.no_match,
+                s.peak_voices
+            );
+            for e in &summary.events {
+                println!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+// ----- gen-fixtures ------------------------------------------------------------
+
+fn gen_fixtures(a: GenArgs) -> anyhow::Result<ExitCode> {
+    let sounds = fixture_sounds();
+    if a.check {
+        let mut stale = 0;
+        for s in &sounds {
+            let path = a.out.join(s.name);
+            if std::fs::read(&path).ok().as_deref() != Some(&s.wav()[..]) {
+                eprintln!("{}: missing or differs from a fresh generation", path.display());
+                stale += 1;
+            }
+        }
+        return Ok(if stale == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    }
+    if !a.force {
+        if let Some(existing) = sounds.iter().map(|s| a.out.join(s.name)).find(|p| p.exists()) {
+            eprintln!("error: `{}` exists; pass --force to overwrite the fixtures", existing.display());
+            return Ok(ExitCode::from(2));
+        }
+    }
+    let paths = write_fixtures(&a.out).with_context(|| format!("writing fixtures into `{}`", a.out.display()))?;
+    for p in paths {
+        println!("{}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
