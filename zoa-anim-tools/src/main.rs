@@ -27,6 +27,10 @@ enum Command {
     Tags(cmd::tags::Args),
     /// Show a glTF file's skins (joint trees) and clips (duration, channels).
     Inspect(cmd::inspect::Args),
+    /// Check a definition folder and print every diagnostic.
+    Validate(cmd::validate::Args),
+    /// Resolve an animation profile's flattened clip table for a state, and explain the walk.
+    Resolve(cmd::resolve::Args),
     /// Sound profiles: resolve an event, render a scripted sequence offline, generate sound fixtures.
     Sound(cmd::sound::Args),
 }
@@ -36,6 +40,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tags(args) => cmd::tags::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Validate(args) => cmd::validate::run(args),
+        Command::Resolve(args) => cmd::resolve::run(args),
         Command::Sound(args) => cmd::sound::run(args),
     };
     match result {

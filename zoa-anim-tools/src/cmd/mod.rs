@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
 pub mod inspect;
+pub mod resolve;
 pub mod sound;
 pub mod tags;
+pub mod validate;
 
 /// `--format human|json`, shared by every subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
