@@ -105,3 +105,33 @@ proptest! {
         let _ = load_gltf_slice(&doc.to_gltf_embedded(), None, "fuzz.gltf");
     }
 }
+
+#[test]
+fn accessors_shared_by_many_channels_cannot_blow_up_memory() {
+    let mut doc = minimal();
+    let keys = 100_000;
+    let times: Vec<f32> = (0..keys).map(|k| k as f32 / 30.0).collect();
+    let input = doc.add_floats(&times, "SCALAR", keys);
+    let output = doc.add_floats(&vec![0.0; keys * 3], "VEC3", keys);
+    let mut rows = Vec::new();
+    for i in 0..40 {
+        doc.json["nodes"].as_array_mut().unwrap().push(serde_json::json!({"name": format!("n{i}")}));
+        rows.push((input, output, 4 + i, "translation", "LINEAR"));
+    }
+    doc.add_animation(Some("Everything"), &rows);
+    let err = load_gltf_slice(&doc.to_glb(), None, "shared.glb").unwrap_err().to_string();
+    assert!(err.starts_with("shared.glb: accessors: decoding every channel and skin would take"), "{err}");
+
+    // Four channels sharing the same accessors are well within the budget.
+    let rows = &rows[..4];
+    let mut doc = minimal();
+    let input = doc.add_floats(&times, "SCALAR", keys);
+    let output = doc.add_floats(&vec![0.0; keys * 3], "VEC3", keys);
+    for i in 0..4 {
+        doc.json["nodes"].as_array_mut().unwrap().push(serde_json::json!({"name": format!("n{i}")}));
+    }
+    let rows: Vec<_> = rows.iter().map(|&(_, _, n, p, m)| (input, output, n, p, m)).collect();
+    doc.add_animation(Some("Some"), &rows);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "shared.glb").unwrap();
+    assert_eq!(asset.clips[1].tracks().len(), 4);
+}

@@ -7,6 +7,7 @@
 //! authored: a clip that starts after 0 still starts there.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
@@ -66,7 +67,8 @@ pub(crate) fn plan(root: &json::Root, problems: &mut Problems) -> Vec<AnimPlan> 
     for (a, anim) in root.animations.iter().enumerate() {
         let mut plan =
             AnimPlan { channels: Vec::with_capacity(anim.channels.len()), source_channels: anim.channels.len() };
-        let mut targets: Vec<(usize, Property)> = Vec::with_capacity(anim.channels.len());
+        // (node, path) pairs seen so far; a set keeps hostile channel counts linear.
+        let mut targets: HashSet<(usize, u8)> = HashSet::with_capacity(anim.channels.len());
         for (c, channel) in anim.channels.iter().enumerate() {
             let element = || format!("{} channel {c}", animation_label(root, a));
             let s = channel.sampler.value();
@@ -86,14 +88,13 @@ pub(crate) fn plan(root: &json::Root, problems: &mut Problems) -> Vec<AnimPlan> 
                     continue;
                 }
             };
-            if targets.contains(&(node, path)) {
+            if !targets.insert((node, path as u8)) {
                 problems.push(
                     element(),
                     format!("{} animates the same property as an earlier channel", node_label(root, node)),
                 );
                 continue;
             }
-            targets.push((node, path));
             let interpolation = match sampler.interpolation {
                 Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
                 Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,

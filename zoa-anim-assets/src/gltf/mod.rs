@@ -36,6 +36,12 @@ use zoa_anim_core::{Clip, Skeleton, Transform};
 use crate::AssetError;
 use crate::error::{GltfProblem, MAX_REPORTED_PROBLEMS};
 
+/// Decoded key and matrix data may take at most this many times the input
+/// size (file plus external and `data:` buffers) …
+pub const DECODE_BUDGET_FACTOR: u64 = 16;
+/// … plus this many bytes (16 MiB), so small files sharing accessors still load.
+pub const DECODE_BUDGET_BASE: u64 = 16 << 20;
+
 /// One glTF node, whether or not it is a joint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeInfo {
@@ -155,14 +161,32 @@ pub fn load_gltf_slice(bytes: &[u8], base_dir: Option<&Path>, file_name: &str) -
     let anim_plans = anim::plan(&root, &mut problems);
     problems.flush(file)?;
 
+    let layouts =
+        || skin_plans.iter().flat_map(|s| s.inverse_bind.as_ref()).chain(anim_plans.iter().flat_map(|a| a.layouts()));
     let mut needed = vec![false; root.buffers.len()];
-    for layout in
-        skin_plans.iter().flat_map(|s| s.inverse_bind.as_ref()).chain(anim_plans.iter().flat_map(|a| a.layouts()))
-    {
+    for layout in layouts() {
         layout.mark_buffers(&mut needed);
     }
     let data = buffers::resolve(&root, &needed, parts.bin, base_dir, &mut problems);
     problems.flush(file)?;
+
+    // Accessors may be shared by any number of channels and skins, and each
+    // track owns its keys, so bound the decoded total by the input size.
+    let input_bytes = bytes.len() as u64
+        + data.iter().filter(|d| matches!(d, std::borrow::Cow::Owned(_))).map(|d| d.len() as u64).sum::<u64>();
+    let decoded_bytes: u64 = layouts().map(|l| (l.count as u64).saturating_mul(l.components() as u64 * 4)).sum();
+    let budget = input_bytes.saturating_mul(DECODE_BUDGET_FACTOR).saturating_add(DECODE_BUDGET_BASE);
+    if decoded_bytes > budget {
+        problems.push(
+            "accessors",
+            format!(
+                "decoding every channel and skin would take {decoded_bytes} bytes for {input_bytes} bytes of input \
+                 (at most {DECODE_BUDGET_FACTOR}x the input + {} MiB); are accessors shared by very many channels?",
+                DECODE_BUDGET_BASE >> 20
+            ),
+        );
+        problems.flush(file)?;
+    }
 
     let nodes = node_infos(&root);
     let stem = Path::new(file).file_stem().map_or_else(|| file.to_owned(), |s| s.to_string_lossy().into_owned());
