@@ -33,6 +33,8 @@ enum Command {
     Resolve(cmd::resolve::Args),
     /// Sound profiles: resolve an event, render a scripted sequence offline, generate sound fixtures.
     Sound(cmd::sound::Args),
+    /// IK bone discovery: which bone plays which role, which rig-policy behaviours can run.
+    Ik(cmd::ik::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Resolve(args) => cmd::resolve::run(args),
         Command::Sound(args) => cmd::sound::run(args),
+        Command::Ik(args) => cmd::ik::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod ik;
 pub mod inspect;
 pub mod resolve;
 pub mod sound;

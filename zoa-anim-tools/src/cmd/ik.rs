@@ -1,0 +1,124 @@
+//! `zoa-anim ik FILE [--skin N] --discover`: which bone of a glTF skin plays
+//! which IK role, and which rig-policy behaviours it can therefore run.
+//!
+//! The JSON shape is a contract for outside scripts:
+//! `{"roles":{"hips":NAME|null,"spine":[NAME…],"neck":…,"head":…,
+//! "left_upper_leg":…,"left_lower_leg":…,"left_foot":…,"left_toe":…,"right_upper_leg":…,…,"right_toe":…,
+//! "left_shoulder":…,"left_upper_arm":…,"left_forearm":…,"left_hand":…,"right_shoulder":…,…,"right_hand":…},
+//! "policies":{"foot_plant":BOOL,"look_at":BOOL,"hand_on_weapon":BOOL,"climb_hand":BOOL}}`
+//! where a policy is true when every bone it needs was found. Names are the
+//! joints' names (`node<N>` for unnamed joints).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use serde_json::{Map, Value, json};
+use zoa_anim_assets::gltf::load_gltf;
+use zoa_anim_core::{RigPolicy, Skeleton};
+use zoa_anim_ik::{BoneRoles, PolicyKind, Role};
+
+use super::Format;
+
+/// Arguments of `zoa-anim ik`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A `.glb` or `.gltf` file.
+    file: PathBuf,
+    /// Which skin (index in the file's skin order).
+    #[arg(long, default_value_t = 0)]
+    skin: usize,
+    /// Discover bone roles and policy availability (the only mode so far).
+    #[arg(long, required = true)]
+    discover: bool,
+    /// Map a role to a bone explicitly, as a rig policy's `bone_overrides`
+    /// would (`--override left_foot=foot_l`); repeatable.
+    #[arg(long = "override", value_name = "ROLE=BONE")]
+    overrides: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Loads the file, discovers the roles of one skin and prints them. A file
+/// that cannot be read, a missing skin or a bad override is a usage / IO
+/// error (exit 2).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    debug_assert!(args.discover);
+    let asset = load_gltf(&args.file)?;
+    for w in &asset.warnings {
+        eprintln!("warning: {w}");
+    }
+    let file = args.file.display();
+    let skeleton = asset
+        .skeletons
+        .get(args.skin)
+        .with_context(|| format!("{file}: no skin {} (the file has {} skin(s))", args.skin, asset.skeletons.len()))?;
+    let mut policy = RigPolicy { id: "cli".into(), ..RigPolicy::default() };
+    for o in &args.overrides {
+        let Some((role, bone)) = o.split_once('=') else {
+            bail!("--override `{o}`: expected ROLE=BONE");
+        };
+        policy.bone_overrides.push((role.trim().to_owned(), bone.trim().to_owned()));
+    }
+    let (roles, problems) = BoneRoles::discover_with_overrides(skeleton, &policy);
+    if let Some(first) = problems.first() {
+        for p in &problems[1..] {
+            eprintln!("error: {p}");
+        }
+        bail!("{first}");
+    }
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(skeleton, &roles))?),
+        Format::Human => print!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bone(s: &Skeleton, j: Option<u16>) -> Value {
+    j.map_or(Value::Null, |j| Value::String(s.display_name(j as usize).into_owned()))
+}
+
+/// The contract JSON (keys in role order).
+pub fn to_json(s: &Skeleton, roles: &BoneRoles) -> Value {
+    let mut r = Map::new();
+    for role in Role::ALL {
+        let v = if role == Role::Spine {
+            Value::Array(roles.spine.iter().map(|&j| bone(s, Some(j))).collect())
+        } else {
+            bone(s, roles.get(role))
+        };
+        r.insert(role.name().to_owned(), v);
+    }
+    let mut p = Map::new();
+    for kind in PolicyKind::ALL {
+        p.insert(kind.name().to_owned(), Value::Bool(roles.is_available(kind)));
+    }
+    json!({ "roles": r, "policies": p })
+}
+
+fn to_human(file: &str, skin: usize, s: &Skeleton, roles: &BoneRoles) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{file}: skin {skin} `{}`, {} joint(s)\n", s.name(), s.joint_count());
+    let _ = writeln!(out, "{:<17} bone", "role");
+    for role in Role::ALL {
+        let text = if role == Role::Spine {
+            let names: Vec<String> = roles.spine.iter().map(|&j| s.display_name(j as usize).into_owned()).collect();
+            if names.is_empty() { "-".to_owned() } else { names.join(", ") }
+        } else {
+            roles.get(role).map_or_else(|| "-".to_owned(), |j| s.display_name(j as usize).into_owned())
+        };
+        let _ = writeln!(out, "{:<17} {text}", role.name());
+    }
+    let _ = writeln!(out, "\n{:<17} available", "policy");
+    for a in roles.availability(&RigPolicy::default()) {
+        if a.available {
+            let _ = writeln!(out, "{:<17} yes", a.policy.name());
+        } else {
+            let missing: Vec<&str> = a.missing.iter().map(|r| r.name()).collect();
+            let _ = writeln!(out, "{:<17} no (missing {})", a.policy.name(), missing.join(", "));
+        }
+    }
+    out
+}

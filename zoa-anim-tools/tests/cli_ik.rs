@@ -1,0 +1,192 @@
+//! `zoa-anim ik --discover`: the JSON contract, discovery on every skinned
+//! shared asset and on the fixture humanoid, overrides, and exit code 2 on
+//! usage / IO errors.
+//!
+//! What the shared assets yield (snapshotted below):
+//! - CesiumMan, RiggedFigure: full humanoids by their `torso/neck/arm/leg_joint`
+//!   names; no clavicle (their three-joint arms are upper arm, forearm,
+//!   hand); the head is the end of the two-joint neck chain. All four
+//!   policies available.
+//! - greenman: hips `root`, spine `body_low`, head `body_up` (nothing is
+//!   called neck or head, so the top of the spine is the head); legs are two
+//!   joints (`hip_L` → `leg_L`) with no foot, and hands hang straight off the
+//!   body with no arm bones: only look-at is available.
+//! - Fox (a quadruped): hind legs are the legs (`LeftLeg01/02`,
+//!   `LeftFoot01/02` → upper, lower, foot, toe) and the front legs are found
+//!   as arms because that is what their names say (`LeftUpperArm`, …). All
+//!   four policies report available; planting the front feet would need a
+//!   four-legged plant, which the rig policy does not have.
+//! - RiggedSimple, SimpleSkin: two-joint test rigs (a bending cylinder, an
+//!   unnamed strip): no role, no policy.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn assets_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("ZOA_ASSETS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")));
+    if dir.join("manifest.json").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("note: shared assets not found at {}; skipping", dir.display());
+        None
+    }
+}
+
+fn ik(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).arg("ik").args(args).output().expect("run zoa-anim")
+}
+
+fn discover(file: &std::path::Path) -> Value {
+    let out = ik(&[file.to_str().unwrap(), "--discover", "--format", "json"]);
+    assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+const ROLES: [&str; 20] = [
+    "hips",
+    "spine",
+    "neck",
+    "head",
+    "left_upper_leg",
+    "left_lower_leg",
+    "left_foot",
+    "left_toe",
+    "right_upper_leg",
+    "right_lower_leg",
+    "right_foot",
+    "right_toe",
+    "left_shoulder",
+    "left_upper_arm",
+    "left_forearm",
+    "left_hand",
+    "right_shoulder",
+    "right_upper_arm",
+    "right_forearm",
+    "right_hand",
+];
+
+fn check_shape(v: &Value) {
+    let mut top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    top.sort_unstable();
+    assert_eq!(top, ["policies", "roles"]);
+    let roles = v["roles"].as_object().unwrap();
+    assert_eq!(roles.len(), ROLES.len());
+    for r in ROLES {
+        let value = &roles[r];
+        if r == "spine" {
+            assert!(value.as_array().unwrap().iter().all(Value::is_string));
+        } else {
+            assert!(value.is_null() || value.is_string(), "{r}: {value}");
+        }
+    }
+    let policies = v["policies"].as_object().unwrap();
+    let mut names: Vec<&str> = policies.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["climb_hand", "foot_plant", "hand_on_weapon", "look_at"]);
+    assert!(policies.values().all(Value::is_boolean));
+}
+
+fn found(v: &Value, roles: &[&str]) -> bool {
+    roles.iter().all(|r| v["roles"][r].is_string())
+}
+
+#[test]
+fn every_skinned_shared_asset_matches_the_contract_and_its_snapshot() {
+    let Some(dir) = assets_dir() else { return };
+    for file in ["CesiumMan.glb", "RiggedFigure.glb", "greenman.glb", "Fox.glb", "RiggedSimple.glb", "SimpleSkin.gltf"]
+    {
+        let v = discover(&dir.join(file));
+        check_shape(&v);
+        insta::assert_json_snapshot!(format!("ik_discover_{file}"), v);
+    }
+}
+
+#[test]
+fn legs_arms_and_head_are_found_where_the_assets_have_them() {
+    let Some(dir) = assets_dir() else { return };
+    let legs = ["left_upper_leg", "left_lower_leg", "right_upper_leg", "right_lower_leg"];
+    let feet = ["left_foot", "right_foot"];
+    let arms = ["left_upper_arm", "left_forearm", "left_hand", "right_upper_arm", "right_forearm", "right_hand"];
+    for file in ["CesiumMan.glb", "RiggedFigure.glb"] {
+        let v = discover(&dir.join(file));
+        assert!(found(&v, &legs) && found(&v, &feet) && found(&v, &arms) && found(&v, &["hips", "head"]), "{file}");
+        assert!(v["policies"].as_object().unwrap().values().all(|b| b == true), "{file}");
+        assert_eq!(v["roles"]["left_upper_leg"].as_str().unwrap().contains("_L_"), true, "{file}: sides from names");
+    }
+    let g = discover(&dir.join("greenman.glb"));
+    assert!(found(&g, &legs) && found(&g, &["left_hand", "right_hand", "head"]));
+    assert_eq!(g["roles"]["left_upper_leg"], "hip_L");
+    assert_eq!(g["roles"]["left_hand"], "hand_L", "the hand socket is not taken for the hand");
+    assert_eq!(g["policies"]["look_at"], true);
+    assert_eq!(g["policies"]["foot_plant"], false);
+}
+
+#[test]
+fn fixture_humanoid_is_fully_discovered() {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/models/humanoid.glb"));
+    if !path.is_file() {
+        eprintln!("note: {} not generated yet; skipping", path.display());
+        return;
+    }
+    let v = discover(&path);
+    check_shape(&v);
+    let expected = [
+        ("hips", "Hips"),
+        ("neck", "Neck"),
+        ("head", "Head"),
+        ("left_upper_leg", "LeftUpLeg"),
+        ("left_lower_leg", "LeftLeg"),
+        ("left_foot", "LeftFoot"),
+        ("left_toe", "LeftToeBase"),
+        ("right_upper_leg", "RightUpLeg"),
+        ("right_foot", "RightFoot"),
+        ("left_shoulder", "LeftShoulder"),
+        ("left_upper_arm", "LeftArm"),
+        ("left_forearm", "LeftForeArm"),
+        ("left_hand", "LeftHand"),
+        ("right_upper_arm", "RightArm"),
+        ("right_hand", "RightHand"),
+    ];
+    for (role, bone) in expected {
+        assert_eq!(v["roles"][role], bone, "{role}");
+    }
+    assert!(v["roles"]["spine"].as_array().unwrap().iter().any(|s| s == "Spine"));
+    assert!(v["policies"].as_object().unwrap().values().all(|b| b == true));
+}
+
+#[test]
+fn overrides_replace_discovered_bones_and_bad_ones_fail() {
+    let Some(dir) = assets_dir() else { return };
+    let file = dir.join("greenman.glb");
+    let f = file.to_str().unwrap();
+    let out =
+        ik(&[f, "--discover", "--format", "json", "--override", "left_foot=leg_L", "--override", "right_foot=leg_R"]);
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["roles"]["left_foot"], "leg_L");
+
+    let out = ik(&[f, "--discover", "--override", "left_foot=nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
+    let out = ik(&[f, "--discover", "--override", "tail=leg_L"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown role `tail`"));
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let out = ik(&["/nonexistent/file.glb", "--discover"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("file.glb"));
+    let out = ik(&["x.glb"]);
+    assert_eq!(out.status.code(), Some(2), "--discover is required");
+    if let Some(dir) = assets_dir() {
+        let out = ik(&[dir.join("CesiumMan.glb").to_str().unwrap(), "--discover", "--skin", "3"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("no skin 3"));
+    }
+}
