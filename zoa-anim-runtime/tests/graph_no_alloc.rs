@@ -1,0 +1,202 @@
+//! Proves the behaviour layer allocates nothing per frame after warm-up: a
+//! counting global allocator wraps the system one while graph instances (with
+//! transitions, cross-fades, a blend tree, the override slot and events), a
+//! driver's mutators and slot plays, event delivery, and a tag selector run
+//! many frames. Its own test binary, so no other test's allocations count.
+
+mod graph_common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use graph_common::*;
+use zoa_anim_core::contracts::{AnimationDriver, AnimationEventReceiver};
+use zoa_anim_core::graph::*;
+use zoa_anim_core::{
+    AnimationBindingId, AnimationSlotId, BindingProfileBuilder, DimensionSet, NoMatchPolicy, RigPolicy, StateGraph,
+    StateTagSet, TaggedClipEntry,
+};
+use zoa_anim_runtime::driver::GraphDriver;
+use zoa_anim_runtime::events::deliver_all;
+use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, update_all};
+use zoa_anim_runtime::selector::TagSelector;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to `System`, only counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Counts deliveries without allocating.
+#[derive(Default)]
+struct Tally {
+    notifies: usize,
+    states: usize,
+    progress: usize,
+}
+
+impl AnimationEventReceiver for Tally {
+    fn on_animation_event(&mut self, _binding: AnimationBindingId, _event_tag: &str) {}
+    fn on_slot_progress(&mut self, _slot: AnimationSlotId, _normalized_time: f32) {
+        self.progress += 1;
+    }
+    fn on_notify(&mut self, _name: &str) {
+        self.notifies += 1;
+    }
+    fn on_state_changed(&mut self, _from: &str, _to: &str) {
+        self.states += 1;
+    }
+}
+
+fn busy_graph() -> AnimationGraph {
+    let tree = BlendTree {
+        kind: BlendTreeKind::OneD,
+        parameter: Some(ParameterIndex(2)),
+        parameter_y: None,
+        children: vec![
+            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
+            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
+        ],
+    };
+    let mut loco = state("loco", "walk", true);
+    loco.motion = Motion::BlendTree(tree);
+    loco.crossfade.warp = true;
+    let mut aim = state("aim", "aim", true);
+    aim.layer = 1;
+    let mut upper = layer("upper", 3);
+    upper.blend_mode = BlendMode::Additive;
+    graph(
+        vec![
+            param("go", ParameterDefault::Trigger),
+            param("back", ParameterDefault::Bool(false)),
+            param("speed", ParameterDefault::Float(2.0)),
+        ],
+        vec![layer("base", 0), upper],
+        vec![state("idle", "idle", true), loco, state("hit", "hit", false), aim],
+        vec![
+            GraphTransition {
+                conditions: vec![when(0, ConditionTest::Triggered)],
+                blend: 0.3,
+                interruption: Interruption::Next,
+                ..tr(Some(0), 1)
+            },
+            GraphTransition { conditions: vec![when(1, ConditionTest::IsTrue)], blend: 0.2, ..tr(Some(1), 0) },
+            GraphTransition {
+                conditions: vec![when(0, ConditionTest::Triggered)],
+                blend: 0.1,
+                mode: TransitionMode::Inertialize,
+                ..tr(None, 2)
+            },
+            GraphTransition { exit_time: Some(0.9), blend: 0.1, ..tr(Some(2), 0) },
+        ],
+    )
+}
+
+#[test]
+fn frames_allocate_nothing_after_warm_up() {
+    let def = Arc::new(GraphDefinition::new(busy_graph(), clips()).unwrap());
+    let mut instances: Vec<GraphInstance> = (0..8).map(|_| GraphInstance::new(Arc::clone(&def))).collect();
+    let mut outputs: Vec<_> = instances.iter().map(GraphInstance::new_output).collect();
+    let profile = BindingProfileBuilder::new("p", "P")
+        .add_trigger(AnimationBindingId::from_static("go"), "go")
+        .add_bool(AnimationBindingId::from_static("back"), "back")
+        .add_float(AnimationBindingId::from_static("speed"), "speed")
+        .add_int(AnimationBindingId::from_static("absent"), "nothing")
+        .add_slot(AnimationSlotId::from_static("attack"), "attack")
+        .build()
+        .unwrap();
+    let mut driver = GraphDriver::new(GraphInstance::new(Arc::clone(&def)));
+    driver.load_profile(Arc::new(profile));
+    let mut driver_out = driver.instance().new_output();
+    let rows = vec![
+        TaggedClipEntry::new(StateTagSet::EMPTY, "idle"),
+        TaggedClipEntry::new("posture=crouching".parse().unwrap(), "walk"),
+        TaggedClipEntry { one_shot: true, ..TaggedClipEntry::new("reaction=flinch".parse().unwrap(), "hit") },
+    ];
+    let mut selector = TagSelector::new(
+        rows,
+        NoMatchPolicy::Hold,
+        clips(),
+        StateGraph::default(),
+        RigPolicy::default(),
+        StateTagSet::EMPTY,
+    )
+    .unwrap();
+    let mut selector_out = selector.new_output();
+    let tags: [StateTagSet; 3] =
+        ["posture=crouching".parse().unwrap(), "reaction=flinch".parse().unwrap(), StateTagSet::EMPTY];
+    let mut tally = Tally::default();
+
+    let mut frame = |k: usize,
+                     instances: &mut Vec<GraphInstance>,
+                     outputs: &mut Vec<zoa_anim_runtime::graph::FrameOutput>,
+                     tally: &mut Tally| {
+        for (i, inst) in instances.iter_mut().enumerate() {
+            if (k + i) % 23 == 0 {
+                inst.set_trigger("go");
+            }
+            inst.set_bool("back", (k / 15 + i) % 2 == 0);
+            inst.set_float("speed", 1.0 + (k % 30) as f32 / 10.0);
+            if (k + i) % 41 == 0 {
+                inst.play(zoa_anim_runtime::graph::ClipId(5), false);
+            }
+            if (k + i) % 97 == 0 {
+                inst.play_state_named("idle", Some(0.2));
+            }
+        }
+        update_all(instances, outputs, 1.0 / 60.0);
+        deliver_all(instances, tally);
+        driver.fire_trigger(AnimationBindingId::from_static("go"));
+        driver.set_bool(AnimationBindingId::from_static("back"), k % 50 < 25);
+        driver.set_float(AnimationBindingId::from_static("speed"), 2.5);
+        driver.set_int(AnimationBindingId::from_static("absent"), 3);
+        if k % 70 == 0 {
+            driver.play_slot(AnimationSlotId::from_static("attack"));
+        }
+        driver.instance_mut().update(1.0 / 60.0, &mut driver_out);
+        driver.instance_mut().deliver_events(tally);
+        if k % 40 == 0 {
+            selector.set_tags(tags[(k / 40) % 3]);
+            selector.send_event(DimensionSet::ALL);
+        }
+        selector.update(1.0 / 60.0, &mut selector_out);
+        selector.deliver_events(tally);
+    };
+
+    for k in 0..600 {
+        frame(k, &mut instances, &mut outputs, &mut tally);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for k in 600..3000 {
+        frame(k, &mut instances, &mut outputs, &mut tally);
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert_eq!(after - before, 0, "allocations during 2400 frames after warm-up");
+    assert!(tally.notifies > 0 && tally.states > 0 && tally.progress > 0, "the frames did real work");
+    assert!(outputs.iter().all(|o| o.overflow == 0));
+}
