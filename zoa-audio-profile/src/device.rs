@@ -23,8 +23,11 @@ pub struct DevicePlayback {
     _never: std::convert::Infallible,
 }
 
+/// Owns the output stream; dropping it closes the stream.
 #[cfg(feature = "device")]
-struct DeviceSink(rodio::MixerDeviceSink);
+struct DeviceSink {
+    _stream: rodio::MixerDeviceSink,
+}
 
 #[cfg(feature = "device")]
 impl std::fmt::Debug for DeviceSink {
@@ -63,7 +66,7 @@ pub fn play_on_default_device(player: Player) -> Result<DevicePlayback, AudioErr
         let rate = player.config().sample_rate;
         let player = Arc::new(Mutex::new(player));
         sink.mixer().add(PullSource { player: Arc::clone(&player), buf: [0.0; PULL_SAMPLES], pos: PULL_SAMPLES, rate });
-        Ok(DevicePlayback { player, _sink: DeviceSink(sink) })
+        Ok(DevicePlayback { player, _sink: DeviceSink { _stream: sink } })
     }
     #[cfg(not(feature = "device"))]
     {

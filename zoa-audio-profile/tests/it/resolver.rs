@@ -283,3 +283,110 @@ fn resolution_table_snapshot() {
     }
     insta::assert_snapshot!(out);
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use zoa_anim_core::{AudioVariant, SoundEventEntry, StateTagSet};
+    use zoa_audio_profile::{ResolveOptions, SoundTable, VariantHistory, pick_variant_index};
+
+    use crate::common::{id, profile};
+
+    const EVENTS: [&str; 6] =
+        ["footstep", "footstep.left", "weapon", "weapon.fire", "weapon.fire.dryclick", "vocal.hurt"];
+    const TAGS: [&str; 6] =
+        ["locomotion=run", "locomotion=walk", "mood=alert", "combat=armed_rifle", "combat=aiming", "posture=crouching"];
+    const SURFACES: [Option<&str>; 3] = [None, Some("grass"), Some("metal")];
+
+    fn set_of(bits: u8) -> StateTagSet {
+        let text: Vec<&str> = (0..TAGS.len()).filter(|i| bits & (1 << i) != 0).map(|i| TAGS[i]).collect();
+        // Repeated dimensions (`combat=a combat=b`) are joined by the parser or rejected; build per flag instead.
+        text.iter().fold(StateTagSet::EMPTY, |acc, t| acc.union_with(&t.parse::<StateTagSet>().unwrap()))
+    }
+
+    fn rows() -> impl Strategy<Value = Vec<(usize, u8, usize, u8)>> {
+        prop::collection::vec((0..EVENTS.len(), 0u8..64, 0..SURFACES.len(), 0u8..3), 0..24)
+    }
+
+    /// The rules written as "collect every candidate, sort by the documented key".
+    fn reference(t: &SoundTable, event: &str, state: StateTagSet, surface: Option<&str>, hier: bool) -> Option<usize> {
+        let q = id(event);
+        let mut c: Vec<(usize, usize, bool, u32, f32)> = t
+            .rows()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let e = &r.row;
+                let id_ok = if hier { q.is_within(&e.event) } else { q == e.event };
+                let surf = match (&e.surface, surface) {
+                    (None, _) => Some(false),
+                    (Some(a), Some(b)) if a == b => Some(true),
+                    _ => None,
+                }?;
+                (id_ok && e.tag_filter.is_subset_of(&state))
+                    .then(|| (i, e.event.depth(), surf, e.tag_filter.specificity(), e.weight))
+            })
+            .collect();
+        c.sort_by(|a, b| {
+            b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(b.3.cmp(&a.3)).then(b.4.total_cmp(&a.4)).then(a.0.cmp(&b.0))
+        });
+        c.first().map(|x| x.0)
+    }
+
+    proptest! {
+        #[test]
+        fn resolve_equals_the_sorted_reference(
+            spec in rows(),
+            event in 0..EVENTS.len(),
+            state in 0u8..64,
+            surface in 0..SURFACES.len(),
+            hier in any::<bool>(),
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            let entries: Vec<SoundEventEntry> = spec
+                .iter()
+                .filter(|(e, f, s, _)| seen.insert((*e, *f, *s)))
+                .map(|&(e, f, s, w)| {
+                    let mut x = SoundEventEntry::new(id(EVENTS[e]), "a.wav");
+                    x.tag_filter = set_of(f);
+                    x.surface = SURFACES[s].map(str::to_owned);
+                    x.weight = w as f32;
+                    x
+                })
+                .collect();
+            // Distinct generated keys can still collapse to one tag set; keep the first.
+            let mut keys = std::collections::HashSet::new();
+            let entries: Vec<_> = entries.into_iter().filter(|e| keys.insert((e.event, e.tag_filter, e.surface.clone()))).collect();
+            let t = SoundTable::from_profile(&profile("p", None, entries)).unwrap();
+            let st = set_of(state);
+            let got = t.resolve(id(EVENTS[event]), st, SURFACES[surface], ResolveOptions { hierarchical: hier }).map(|m| m.entry);
+            prop_assert_eq!(got, reference(&t, EVENTS[event], st, SURFACES[surface], hier));
+        }
+
+        #[test]
+        fn picks_follow_cumulative_weights(weights in prop::collection::vec(0u8..4, 1..8), r in 0.0f32..1.0) {
+            let vs: Vec<AudioVariant> = weights.iter().map(|&w| AudioVariant { clip: "a".into(), weight: w as f32 }).collect();
+            let total: f32 = vs.iter().map(|v| v.weight).sum();
+            match pick_variant_index(&vs, r) {
+                Err(_) => prop_assert!(total <= 0.0),
+                Ok(i) => {
+                    prop_assert!(vs[i].weight > 0.0);
+                    let before: f32 = vs[..i].iter().map(|v| v.weight).sum();
+                    prop_assert!(before <= r * total + 1e-4 && r * total < before + vs[i].weight + 1e-4);
+                }
+            }
+        }
+
+        #[test]
+        fn avoid_repeat_never_picks_a_blocked_variant(rs in prop::collection::vec(0.0f32..1.0, 1..60), n in 0u32..5) {
+            let vs: Vec<AudioVariant> = (0..5).map(|_| AudioVariant { clip: "a".into(), weight: 1.0 }).collect();
+            let mut h = VariantHistory::new();
+            let mut picks: Vec<usize> = Vec::new();
+            for r in rs {
+                let p = h.pick(&vs, r, n).unwrap();
+                let window = (n as usize).min(picks.len());
+                prop_assert!(!picks[picks.len() - window..].contains(&p));
+                picks.push(p);
+            }
+        }
+    }
+}
