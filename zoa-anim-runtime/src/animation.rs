@@ -248,6 +248,12 @@ pub struct SamplingJob<'a> {
 impl SamplingJob<'_> {
     /// Every reason this job cannot run.
     pub fn validate(&self) -> Result<(), RuntimeError> {
+        let fits = self.time.is_finite()
+            && self.output.len() == self.animation.joint_count
+            && self.context.capacity() >= self.animation.track_count();
+        if fits {
+            return Ok(());
+        }
         let mut reasons = Vec::new();
         if !self.time.is_finite() {
             reasons.push(format!("time {} is not finite", self.time));

@@ -33,6 +33,10 @@ enum Command {
     Resolve(cmd::resolve::Args),
     /// Sound profiles: resolve an event, render a scripted sequence offline, generate sound fixtures.
     Sound(cmd::sound::Args),
+    /// Local joint transforms after sampling one clip, or blending the layers of a TOML mix file.
+    Pose(cmd::pose::Args),
+    /// Time the runtime on a crowd of characters playing the file's clips.
+    Bench(cmd::bench::Args),
     /// IK bone discovery: which bone plays which role, which rig-policy behaviours can run.
     Ik(cmd::ik::Args),
 }
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Resolve(args) => cmd::resolve::run(args),
         Command::Sound(args) => cmd::sound::run(args),
+        Command::Pose(args) => cmd::pose::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
         Command::Ik(args) => cmd::ik::run(args),
     };
     match result {

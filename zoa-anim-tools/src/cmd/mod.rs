@@ -2,7 +2,9 @@
 
 pub mod ik;
 pub mod inspect;
+pub mod pose;
 pub mod resolve;
+pub mod bench;
 pub mod sound;
 pub mod tags;
 pub mod validate;

@@ -1,0 +1,139 @@
+//! `zoa-anim bench FILE`: times the runtime on a crowd of characters built
+//! from the file's first skin (or every node, for assets without skins) and
+//! its clips.
+//!
+//! Each instance `i` plays a two-clip 1D blend (clips `i` and `i+1`, modulo the
+//! clip count, on a shared normalized clock) plus an additive layer (clip
+//! `i+2` against its first frame), then computes model-space matrices. The
+//! JSON shape is a contract for outside scripts:
+//! `{"characters":N,"joints":N,"threads":K,"frames":N,"ns_per_character_frame":X,"ns_per_joint":X}`
+//! where `joints` is the joint count of one character. Timings are wall-clock
+//! means over `frames` frames after one warm-up frame.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use zoa_anim_assets::gltf::load_gltf;
+use zoa_anim_runtime::{
+    AdditiveReference, Animation, BindBy, BlendTree, Crowd, Instance, Layer, LayerSource, Motion, RuntimeSkeleton,
+    SyncClock,
+};
+
+use super::Format;
+use super::pose::Target;
+
+/// Arguments of `zoa-anim bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A `.glb` or `.gltf` file with at least one clip.
+    file: PathBuf,
+    /// Number of characters in the crowd.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    characters: u32,
+    /// Worker threads (default: all available cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Seconds to keep running frames (at least one frame runs).
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Builds the crowd, runs frames for `--seconds`, prints the timing.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !(args.seconds.is_finite() && args.seconds >= 0.0 && args.seconds <= 3600.0) {
+        bail!("--seconds {} must be between 0 and 3600", args.seconds);
+    }
+    let asset = load_gltf(&args.file)?;
+    let target = Target::select(&asset, None, asset.skeletons.is_empty())?;
+    if asset.clips.is_empty() {
+        bail!("{} has no clips to play", asset.file_name);
+    }
+    let skeleton = Arc::new(RuntimeSkeleton::new(target.skeleton));
+    let clips: Vec<Arc<Animation>> = asset
+        .clips
+        .iter()
+        .map(|c| Animation::bind(c, skeleton.skeleton(), BindBy::Node).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    let n = args.characters as usize;
+    let instances = (0..n).map(|i| instance(&skeleton, &clips, i)).collect::<Result<Vec<_>, _>>()?;
+    let mut crowd = Crowd::new(instances);
+    let threads = match args.threads {
+        Some(k) => k as usize,
+        None => std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1),
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?;
+    let dt = 1.0 / 60.0;
+    let budget = Duration::from_secs_f64(args.seconds);
+    let (frames, elapsed) = pool.install(|| -> anyhow::Result<(u64, Duration)> {
+        crowd.update_parallel(dt)?; // warm-up: caches, cursors, worker start-up
+        let start = Instant::now();
+        let mut frames = 0u64;
+        loop {
+            crowd.update_parallel(dt)?;
+            frames += 1;
+            if start.elapsed() >= budget {
+                return Ok((frames, start.elapsed()));
+            }
+        }
+    })?;
+    let joints = skeleton.joint_count();
+    let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
+    let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        Format::Json => writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string(&BenchOut {
+                characters: n,
+                joints,
+                threads,
+                frames,
+                ns_per_character_frame,
+                ns_per_joint
+            })?
+        ),
+        Format::Human => writeln!(
+            stdout,
+            "{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
+             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint"
+        ),
+    }?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON result, fields in contract order.
+#[derive(Debug, serde::Serialize)]
+struct BenchOut {
+    characters: usize,
+    joints: usize,
+    threads: usize,
+    frames: u64,
+    ns_per_character_frame: f64,
+    ns_per_joint: f64,
+}
+
+fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: &[Arc<Animation>], i: usize) -> anyhow::Result<Instance> {
+    let clip = |k: usize| clips[(i + k) % clips.len()].clone();
+    let blend = LayerSource::Tree {
+        tree: BlendTree::one_d(&[0.0, 1.0])?,
+        motions: vec![Motion::looping(clip(0)), Motion::looping(clip(1))],
+        x: (i % 11) as f32 / 10.0,
+        y: 0.0,
+        clock: SyncClock { phase: (i % 13) as f32 / 13.0 },
+        speed: 1.0,
+    };
+    let additive = LayerSource::Clip { motion: Motion::looping(clip(2)), time: (i % 7) as f32 * 0.1, speed: 1.0 };
+    let layers = vec![
+        Layer::new("blend", blend),
+        Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),
+    ];
+    Ok(Instance::new(skeleton.clone(), layers)?)
+}

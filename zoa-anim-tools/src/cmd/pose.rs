@@ -1,0 +1,329 @@
+//! `zoa-anim pose FILE`: the local joint transforms the runtime produces, for
+//! one clip at one time or for a stack of layers read from a TOML mix file.
+//!
+//! The JSON shape is a contract for outside scripts:
+//! `{"joints":[{"node":N,"name":…|null,"t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]}`
+//! in skin joint order, or in ascending node order with `--all-nodes` (every
+//! node targeted by a channel of any clip in the file). Rotations are printed as
+//! the sampler produced them (no sign canonicalization). Joints a clip does not
+//! animate show their rest pose.
+//!
+//! Mix file (`--mix`), one `[[layer]]` table per layer, in blending order:
+//!
+//! ```toml
+//! [[layer]]
+//! clip = "Walk"        # name or index
+//! time = 0.4           # seconds, before looping/clamping
+//! weight = 0.25
+//! loop = true          # default true
+//! additive = false     # true: made additive against reference_time of the same clip
+//! reference_time = 0.0
+//! include = []         # optional mask: joint names whose subtrees are kept
+//! exclude = []         # optional mask: joint names whose subtrees are removed
+//! ```
+//!
+//! Exit codes: 0 ok; 1 the mix file has errors (every problem is listed);
+//! 2 usage or IO failure (unreadable or malformed glTF, unknown `--clip`,
+//! missing skin).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
+use zoa_anim_core::glam::Mat4;
+use zoa_anim_core::{Joint, Skeleton};
+use zoa_anim_runtime::{
+    AdditiveReference, Animation, BindBy, BoneMask, Instance, Layer, LayerSource, Motion, Pose, RuntimeSkeleton,
+};
+
+use super::Format;
+
+/// Arguments of `zoa-anim pose`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["clip", "mix"])))]
+pub struct Args {
+    /// A `.glb` or `.gltf` file.
+    file: PathBuf,
+    /// Clip to sample alone: animation name, `<stem>_<name>`, or index.
+    #[arg(long, requires = "time")]
+    clip: Option<String>,
+    /// Time in seconds (before looping / clamping), with `--clip`.
+    #[arg(long, allow_negative_numbers = true)]
+    time: Option<f32>,
+    /// Play `--clip` once: clamp the time to the clip instead of looping.
+    #[arg(long, requires = "clip")]
+    once: bool,
+    /// A TOML file of `[[layer]]` tables to blend (see the module docs).
+    #[arg(long, conflicts_with_all = ["clip", "once"])]
+    mix: Option<PathBuf>,
+    /// Skin index whose joints are reported (default 0).
+    #[arg(long, conflicts_with = "all_nodes")]
+    skin: Option<usize>,
+    /// Report every node targeted by a channel, in node order (for assets without skins).
+    #[arg(long)]
+    all_nodes: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// A skeleton to evaluate plus which of its joints to report, in output order.
+pub(crate) struct Target {
+    pub skeleton: Skeleton,
+    pub report: Vec<usize>,
+}
+
+impl Target {
+    /// Skin `skin` (default 0), or every node when `all_nodes`.
+    pub(crate) fn select(asset: &GltfAsset, skin: Option<usize>, all_nodes: bool) -> anyhow::Result<Target> {
+        if all_nodes {
+            let skeleton = node_skeleton(asset)?;
+            let mut report: Vec<usize> = asset.clips.iter().flat_map(|c| c.tracks()).map(|t| t.node as usize).collect();
+            report.sort_unstable();
+            report.dedup();
+            return Ok(Target { skeleton, report });
+        }
+        let index = skin.unwrap_or(0);
+        let Some(skeleton) = asset.skeletons.get(index) else {
+            if asset.skeletons.is_empty() {
+                bail!("{} has no skin; use --all-nodes to report animated nodes", asset.file_name);
+            }
+            bail!("{} has {} skin(s); there is no skin {index}", asset.file_name, asset.skeletons.len());
+        };
+        Ok(Target { skeleton: skeleton.clone(), report: (0..skeleton.joint_count()).collect() })
+    }
+}
+
+/// Every node of the file as one skeleton: joint `i` is node `i`.
+pub(crate) fn node_skeleton(asset: &GltfAsset) -> anyhow::Result<Skeleton> {
+    let joints = asset
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let parent = n.parent.map(u16::try_from).transpose().context("too many nodes for one skeleton")?;
+            Ok(Joint { name: n.name.clone(), node: i as u32, parent, rest: n.rest, inverse_bind: Mat4::IDENTITY })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Skeleton::new(format!("{}_nodes", asset.stem), joints)?)
+}
+
+/// One `[[layer]]` of a mix file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MixLayer {
+    clip: ClipKey,
+    time: f32,
+    weight: f32,
+    #[serde(default = "yes", rename = "loop")]
+    looping: bool,
+    #[serde(default)]
+    additive: bool,
+    #[serde(default)]
+    reference_time: f32,
+    #[serde(default)]
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ClipKey {
+    Index(usize),
+    Name(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MixFile {
+    layer: Vec<MixLayer>,
+}
+
+/// Samples or blends, then prints the reported joints.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let asset = load_gltf(&args.file)?;
+    for w in &asset.warnings {
+        eprintln!("warning: {w}");
+    }
+    let target = Target::select(&asset, args.skin, args.all_nodes)?;
+    let skeleton = Arc::new(RuntimeSkeleton::new(target.skeleton.clone()));
+    let layers = match (&args.clip, &args.mix) {
+        (Some(key), _) => {
+            let (_, clip) = asset
+                .clip(key)
+                .with_context(|| format!("{} has no clip `{key}` ({})", asset.file_name, clip_list(&asset)))?;
+            let animation = Arc::new(Animation::bind(clip, skeleton.skeleton(), BindBy::Node)?);
+            let motion = Motion { animation, looping: !args.once };
+            vec![Layer::new(clip.name(), LayerSource::Clip { motion, time: args.time.unwrap_or(0.0), speed: 1.0 })]
+        }
+        (None, Some(mix)) => match mix_layers(mix, &asset, &skeleton) {
+            Ok(layers) => layers,
+            Err(MixError::Io(e)) => return Err(e),
+            Err(MixError::Input(problems)) => {
+                for p in &problems {
+                    eprintln!("error: {p}");
+                }
+                return Ok(ExitCode::from(1));
+            }
+        },
+        (None, None) => bail!("give --clip NAME --time T or --mix MIX.toml"),
+    };
+    let mut instance = Instance::new(skeleton.clone(), layers)?;
+    instance.set_compute_model(false);
+    instance.evaluate()?;
+    let pose = instance.local_pose();
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&to_json(&target, pose))?)?,
+        Format::Human => write!(stdout, "{}", to_human(&target, pose))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn clip_list(asset: &GltfAsset) -> String {
+    if asset.clips.is_empty() {
+        return "it has no clips".into();
+    }
+    let names: Vec<String> = asset.clips.iter().enumerate().map(|(i, c)| format!("{i}: {}", c.name())).collect();
+    format!("clips: {}", names.join(", "))
+}
+
+enum MixError {
+    /// The file could not be read: usage / IO (exit 2).
+    Io(anyhow::Error),
+    /// The file has errors (exit 1), every one listed.
+    Input(Vec<String>),
+}
+
+fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -> Result<Vec<Layer>, MixError> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read mix file {}", path.display()))
+        .map_err(MixError::Io)?;
+    let file = path.display();
+    let mix: MixFile = toml::from_str(&text).map_err(|e| MixError::Input(vec![format!("{file}: {e}")]))?;
+    let mut problems = Vec::new();
+    if mix.layer.is_empty() {
+        problems.push(format!("{file}: no [[layer]] tables"));
+    }
+    let mut layers = Vec::new();
+    for (i, l) in mix.layer.iter().enumerate() {
+        let at = format!("{file}: layer[{i}]");
+        if !l.time.is_finite() {
+            problems.push(format!("{at}.time: {} is not a finite number of seconds", l.time));
+        }
+        if !(0.0..=1.0).contains(&l.weight) {
+            problems.push(format!("{at}.weight: {} is outside 0..=1", l.weight));
+        }
+        if !l.reference_time.is_finite() {
+            problems.push(format!("{at}.reference_time: {} is not finite", l.reference_time));
+        }
+        let mask = if l.include.is_empty() && l.exclude.is_empty() {
+            None
+        } else {
+            match BoneMask::from_names(skeleton.skeleton(), &l.include, &l.exclude) {
+                Ok(m) => Some(Arc::new(m)),
+                Err(e) => {
+                    problems.push(format!("{at}: mask: {e}"));
+                    None
+                }
+            }
+        };
+        let clip = match &l.clip {
+            ClipKey::Index(k) => asset.clips.get(*k).map(|c| (*k, c)),
+            ClipKey::Name(n) => asset.clip(n),
+        };
+        let Some((_, clip)) = clip else {
+            let key = match &l.clip {
+                ClipKey::Index(k) => k.to_string(),
+                ClipKey::Name(n) => format!("`{n}`"),
+            };
+            problems.push(format!("{at}.clip: {} has no clip {key} ({})", asset.file_name, clip_list(asset)));
+            continue;
+        };
+        let animation = match Animation::bind(clip, skeleton.skeleton(), BindBy::Node) {
+            Ok(a) => Arc::new(a),
+            Err(e) => {
+                problems.push(format!("{at}: {e}"));
+                continue;
+            }
+        };
+        let source = LayerSource::Clip { motion: Motion { animation, looping: l.looping }, time: l.time, speed: 1.0 };
+        let mut layer = Layer::new(format!("layer[{i}] {}", clip.name()), source).with_weight(l.weight);
+        if l.additive {
+            layer = layer.additive(AdditiveReference::Time(l.reference_time));
+        }
+        layer.mask = mask;
+        layers.push(layer);
+    }
+    if problems.is_empty() { Ok(layers) } else { Err(MixError::Input(problems)) }
+}
+
+/// One reported joint; serialized directly (not through `serde_json::Value`)
+/// so floats print in their shortest `f32` form.
+#[derive(Debug, serde::Serialize)]
+struct JointOut<'a> {
+    node: u32,
+    name: Option<&'a str>,
+    t: [f32; 3],
+    r: [f32; 4],
+    s: [f32; 3],
+}
+
+#[derive(Debug, serde::Serialize)]
+struct PoseOut<'a> {
+    joints: Vec<JointOut<'a>>,
+}
+
+fn to_json<'a>(target: &'a Target, pose: &Pose) -> PoseOut<'a> {
+    let joints = target
+        .report
+        .iter()
+        .map(|&j| {
+            let joint = &target.skeleton.joints()[j];
+            let t = pose.get(j);
+            JointOut {
+                node: joint.node,
+                name: joint.name.as_deref(),
+                t: t.translation.to_array(),
+                r: t.rotation.to_array(),
+                s: t.scale.to_array(),
+            }
+        })
+        .collect();
+    PoseOut { joints }
+}
+
+fn to_human(target: &Target, pose: &Pose) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for &j in &target.report {
+        let t = pose.get(j);
+        let name = target.skeleton.display_name(j);
+        let (p, r, s) = (t.translation, t.rotation, t.scale);
+        let _ = writeln!(
+            out,
+            "{:>4} {name:<28} t=({:.5}, {:.5}, {:.5}) r=({:.5}, {:.5}, {:.5}, {:.5}) s=({:.5}, {:.5}, {:.5})",
+            target.skeleton.joints()[j].node,
+            p.x,
+            p.y,
+            p.z,
+            r.x,
+            r.y,
+            r.z,
+            r.w,
+            s.x,
+            s.y,
+            s.z
+        );
+    }
+    out
+}

@@ -1,0 +1,263 @@
+//! `zoa-anim pose` and `zoa-anim bench`: the JSON contracts on shared assets,
+//! sampling at key times equal to the raw key values, looping vs `--once`,
+//! `--all-nodes`, mix files (layers, masks, additive) and their errors, and the
+//! exit codes (1 for a mix file with errors, 2 for usage / IO failures).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use zoa_anim_assets::gltf::load_gltf;
+use zoa_anim_core::TrackProperty;
+
+fn assets_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("ZOA_ASSETS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: shared assets not found at {}; skipping", dir.display());
+        None
+    }
+}
+
+fn zoa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
+}
+
+fn pose_json(file: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["pose", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--format", "json"]);
+    let out = zoa(&args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn write_mix(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zoa-cli-pose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn joints(v: &Value) -> &Vec<Value> {
+    v["joints"].as_array().expect("joints array")
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect()
+}
+
+#[test]
+fn json_shape_is_the_contract_in_skin_joint_order() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let v = pose_json(&fox, &["--clip", "Walk", "--time", "0.3"]);
+    let top: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(top, ["joints"]);
+    let asset = load_gltf(&fox).unwrap();
+    let skin = &asset.skeletons[0];
+    assert_eq!(joints(&v).len(), skin.joint_count());
+    for (j, (got, joint)) in joints(&v).iter().zip(skin.joints()).enumerate() {
+        let mut keys: Vec<&str> = got.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["name", "node", "r", "s", "t"], "joint {j}");
+        assert_eq!(got["node"], joint.node);
+        assert_eq!(got["name"].as_str(), joint.name.as_deref());
+        let r = floats(&got["r"]);
+        assert_eq!(r.len(), 4);
+        assert!((r.iter().map(|x| x * x).sum::<f32>().sqrt() - 1.0).abs() < 1e-5);
+        assert_eq!(floats(&got["t"]).len(), 3);
+        assert_eq!(floats(&got["s"]).len(), 3);
+    }
+}
+
+#[test]
+fn sampling_at_key_times_prints_the_raw_key_values() {
+    let Some(dir) = assets_dir() else { return };
+    for (file, clip) in [("Fox.glb", "Run"), ("CesiumMan.glb", "0"), ("RiggedFigure.glb", "0")] {
+        let path = dir.join(file);
+        let asset = load_gltf(&path).unwrap();
+        let (_, c) = asset.clip(clip).unwrap();
+        let skin = &asset.skeletons[0];
+        // A few key times of the first tracks that target skin joints.
+        for track in c.tracks().iter().filter(|t| skin.find_node(t.node).is_some()).take(4) {
+            for k in [1, track.key_count() / 2] {
+                let t = track.times[k];
+                if track.times.get(k + 1) == Some(&t) {
+                    continue;
+                }
+                let v = pose_json(&path, &["--clip", clip, "--time", &t.to_string(), "--once"]);
+                let j = skin.find_node(track.node).unwrap();
+                let field = match track.property {
+                    TrackProperty::Translation => "t",
+                    TrackProperty::Rotation => "r",
+                    TrackProperty::Scale => "s",
+                };
+                assert_eq!(floats(&joints(&v)[j][field]), track.key_value(k), "{file} node {} key {k}", track.node);
+            }
+        }
+    }
+}
+
+#[test]
+fn looping_wraps_and_once_clamps() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let d = load_gltf(&fox).unwrap().clip("Walk").unwrap().1.duration();
+    let at = |t: f32, once: bool| {
+        let t = t.to_string();
+        let mut args = vec!["--clip", "Walk", "--time", t.as_str()];
+        if once {
+            args.push("--once");
+        }
+        pose_json(&fox, &args)
+    };
+    assert_eq!(at(d, false), at(0.0, false), "t = d samples time 0 when looping");
+    assert_eq!(at(d + 5.0, true), at(d, true), "--once clamps");
+    assert_eq!(at(-1.0, true), at(0.0, true));
+    // Negative time loops backwards.
+    let back = at(-0.25, false);
+    assert_eq!(back, at(d - 0.25, false));
+}
+
+#[test]
+fn all_nodes_reports_animated_nodes_in_node_order() {
+    let Some(dir) = assets_dir() else { return };
+    let v = pose_json(&dir.join("SimpleSkin.gltf"), &["--clip", "0", "--time", "0.5", "--all-nodes"]);
+    let nodes: Vec<u64> = joints(&v).iter().map(|j| j["node"].as_u64().unwrap()).collect();
+    assert_eq!(nodes, [2]);
+    // Morph-only asset: no skin, no transform channels.
+    let cube = dir.join("AnimatedMorphCube.glb");
+    let v = pose_json(&cube, &["--clip", "0", "--time", "1", "--all-nodes"]);
+    assert!(joints(&v).is_empty());
+    let out = zoa(&["pose", cube.to_str().unwrap(), "--clip", "0", "--time", "1", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--all-nodes"));
+}
+
+#[test]
+fn snapshot_of_rigged_simple() {
+    let Some(dir) = assets_dir() else { return };
+    let v = pose_json(&dir.join("RiggedSimple.glb"), &["--clip", "0", "--time", "0.75"]);
+    insta::assert_json_snapshot!("pose_rigged_simple_0_75", v);
+}
+
+#[test]
+fn mix_file_single_full_layer_equals_clip_and_masks_keep_other_joints() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let single = write_mix("single.toml", "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n");
+    let plain = pose_json(&fox, &["--clip", "Walk", "--time", "0.4"]);
+    assert_eq!(pose_json(&fox, &["--mix", single.to_str().unwrap()]), plain);
+
+    let masked = write_mix(
+        "masked.toml",
+        "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n\n\
+         [[layer]]\nclip = 2\ntime = 0.1\nweight = 1.0\ninclude = [\"b_Spine01_02\"]\nexclude = [\"b_Neck_04\"]\n",
+    );
+    let v = pose_json(&fox, &["--mix", masked.to_str().unwrap()]);
+    let asset = load_gltf(&fox).unwrap();
+    let s = &asset.skeletons[0];
+    let spine = s.find("b_Spine01_02").unwrap();
+    let neck = s.find("b_Neck_04").unwrap();
+    let mut changed = 0;
+    for j in 0..s.joint_count() {
+        let inside = s.is_descendant_of(j, spine) && !s.is_descendant_of(j, neck);
+        if !inside {
+            assert_eq!(joints(&v)[j], joints(&plain)[j], "joint {j} outside the mask");
+        } else if joints(&v)[j] != joints(&plain)[j] {
+            changed += 1;
+        }
+    }
+    assert!(changed > 0, "the masked layer moved something");
+
+    // Additive against its own reference time at that same time adds nothing.
+    let additive = write_mix(
+        "additive.toml",
+        "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n\n\
+         [[layer]]\nclip = \"Survey\"\ntime = 1.5\nweight = 1.0\nadditive = true\nreference_time = 1.5\n",
+    );
+    let v = pose_json(&fox, &["--mix", additive.to_str().unwrap()]);
+    for (a, b) in joints(&v).iter().zip(joints(&plain)) {
+        for f in ["t", "r", "s"] {
+            for (x, y) in floats(&a[f]).iter().zip(floats(&b[f])) {
+                assert!((x - y).abs() < 1e-5, "{f}: {x} vs {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn mix_file_errors_are_all_listed_with_exit_1() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let bad = write_mix(
+        "bad.toml",
+        "[[layer]]\nclip = \"Nope\"\ntime = 1\nweight = 2\ninclude = [\"tail\"]\n\n\
+         [[layer]]\nclip = 1\ntime = 0\nweight = 0.5\nexclude = [\"wing\"]\n",
+    );
+    let out = zoa(&["pose", fox.to_str().unwrap(), "--mix", bad.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for needle in ["layer[0].clip", "`Nope`", "layer[0].weight", "`tail`", "layer[1]", "`wing`"] {
+        assert!(err.contains(needle), "{needle} missing in: {err}");
+    }
+    assert!(out.stdout.is_empty());
+
+    let unknown = write_mix("unknown.toml", "[[layer]]\nclip = 0\ntime = 0\nweight = 1\nspeed = 2\n");
+    let out = zoa(&["pose", fox.to_str().unwrap(), "--mix", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `speed`"));
+
+    let missing = zoa(&["pose", fox.to_str().unwrap(), "--mix", "/nonexistent/mix.toml"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let f = fox.to_str().unwrap();
+    let out = zoa(&["pose", f, "--clip", "Gallop", "--time", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Survey"), "lists the clips");
+    assert_eq!(zoa(&["pose", f, "--clip", "Walk"]).status.code(), Some(2), "--time is required");
+    assert_eq!(zoa(&["pose", f, "--clip", "Walk", "--time", "0", "--skin", "3"]).status.code(), Some(2));
+    assert_eq!(zoa(&["pose", "/nonexistent.glb", "--clip", "0", "--time", "0"]).status.code(), Some(2));
+}
+
+#[test]
+fn bench_prints_the_contract() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let out = zoa(&[
+        "bench",
+        fox.to_str().unwrap(),
+        "--characters",
+        "12",
+        "--threads",
+        "2",
+        "--seconds",
+        "0.05",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["characters", "frames", "joints", "ns_per_character_frame", "ns_per_joint", "threads"]);
+    assert!(text.starts_with("{\"characters\":12,\"joints\":24,\"threads\":2,\"frames\":"), "{text}");
+    assert!(v["frames"].as_u64().unwrap() >= 1);
+    let per_char = v["ns_per_character_frame"].as_f64().unwrap();
+    let per_joint = v["ns_per_joint"].as_f64().unwrap();
+    assert!(per_char > 0.0 && (per_joint * 24.0 - per_char).abs() < 1e-6 * per_char);
+    let none = zoa(&["bench", dir.join("greenman_hat.glb").to_str().unwrap(), "--seconds", "0"]);
+    assert_eq!(none.status.code(), Some(2), "a file without clips is a usage error");
+}
