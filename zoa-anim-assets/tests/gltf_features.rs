@@ -203,3 +203,15 @@ fn unreferenced_broken_buffers_do_not_matter() {
     doc.json["buffers"].as_array_mut().unwrap().push(json!({"uri": "textures_only.bin", "byteLength": 10}));
     assert!(load_gltf_slice(&doc.to_glb(), None, "extra.glb").is_ok());
 }
+
+#[test]
+fn singular_matrices_keep_translation_and_scale() {
+    let mut doc = minimal();
+    doc.json["nodes"][3]["matrix"] =
+        json!([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 4.0, 5.0, 6.0, 1.0]);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "hidden.glb").unwrap();
+    let rest = asset.nodes[3].rest;
+    assert!(rest.is_finite());
+    assert_eq!(rest.translation.to_array(), [4.0, 5.0, 6.0]);
+    assert_eq!(rest.scale.to_array(), [0.0; 3]);
+}

@@ -35,6 +35,18 @@ pub(crate) fn check_nodes(root: &json::Root, problems: &mut Problems) {
     let mut parent: Vec<Option<usize>> = vec![None; n];
     let mut structural = false;
     for (i, node) in root.nodes.iter().enumerate() {
+        // JSON has no NaN, but numbers beyond f32 range parse as infinity.
+        let fields: [(&str, Option<&[f32]>); 4] = [
+            ("matrix", node.matrix.as_ref().map(|m| &m[..])),
+            ("translation", node.translation.as_ref().map(|t| &t[..])),
+            ("rotation", node.rotation.as_ref().map(|r| &r.0[..])),
+            ("scale", node.scale.as_ref().map(|s| &s[..])),
+        ];
+        for (field, values) in fields {
+            if let Some(k) = values.and_then(|v| v.iter().position(|x| !x.is_finite())) {
+                problems.push(node_label(root, i), format!("{field} component {k} is not a finite 32-bit float"));
+            }
+        }
         for child in node.children.iter().flatten() {
             let c = child.value();
             if c >= n {

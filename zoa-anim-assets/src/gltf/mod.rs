@@ -256,7 +256,15 @@ fn node_infos(root: &json::Root) -> Vec<NodeInfo> {
 /// A node's local transform: its matrix decomposed, or its TRS with glTF defaults.
 fn node_rest(node: &json::Node) -> Transform {
     if let Some(m) = node.matrix {
-        return Transform::from_matrix(&zoa_anim_core::glam::Mat4::from_cols_array(&m));
+        let m = zoa_anim_core::glam::Mat4::from_cols_array(&m);
+        let t = Transform::from_matrix(&m);
+        if t.is_finite() {
+            return t;
+        }
+        // A singular matrix (e.g. zero scale, used to hide parts) has no
+        // rotation to recover: keep its translation and column lengths.
+        let scale = zoa_anim_core::glam::Vec3::new(m.x_axis.length(), m.y_axis.length(), m.z_axis.length());
+        return Transform { translation: m.w_axis.truncate(), rotation: zoa_anim_core::glam::Quat::IDENTITY, scale };
     }
     let mut t = Transform::IDENTITY;
     if let Some(v) = node.translation {

@@ -474,5 +474,10 @@ pub fn malformed_cases() -> Vec<Case> {
         bytes: b"[1, 2, 3]".to_vec(),
         expect: "JSON:",
     });
+    cases.push(glb_case(
+        "node_translation_overflows_f32",
+        &edited(|d| d.json["nodes"][1]["translation"] = json!([1e39, 0.0, 0.0])),
+        "node 1 \"hip\": translation component 0 is not a finite 32-bit float",
+    ));
     cases
 }
