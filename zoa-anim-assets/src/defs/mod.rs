@@ -374,3 +374,18 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
     kinds::read_definition(&mut ctx, &doc, set, shared);
     set.diagnostics.append(&mut ctx.diags);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_resolve_against_the_definition_file() {
+        let sh = Shared { root: PathBuf::from("/defs"), ..Shared::default() };
+        let (rel, disk) = sh.resolve_path(Path::new("clips/walk.toml"), "../../../models/h.glb");
+        assert_eq!(rel, "../../models/h.glb");
+        assert_eq!(disk, PathBuf::from("/defs/../../models/h.glb"));
+        assert_eq!(sh.resolve_path(Path::new("a.toml"), "./s/x.wav").0, "s/x.wav");
+        assert_eq!(sh.resolve_path(Path::new("a/b.toml"), "../x.wav").0, "x.wav");
+    }
+}

@@ -338,3 +338,38 @@ pub(crate) fn tags(ctx: &mut FileCtx<'_>, obj: &mut Obj<'_, '_>, text_key: &'sta
     }
     set
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value_of(text: &str) -> (toml::Spanned<DeTable<'_>>, Vec<toml::de::Error>) {
+        DeTable::parse_recoverable(text)
+    }
+
+    #[test]
+    fn numbers_in_every_toml_spelling() {
+        let (doc, errors) = value_of("a = 0x10\nb = 1_000.5\nc = -0.0\nd = 1e40\ne = nan\nf = 3\n");
+        assert!(errors.is_empty());
+        let mut ctx = FileCtx::new("n.toml".into(), "");
+        let mut obj = Obj::new(doc.get_ref(), doc.span(), String::new());
+        assert_eq!(obj.num(&mut ctx, "a", Rule::Any), Some(16.0));
+        assert_eq!(obj.num(&mut ctx, "b", Rule::Positive), Some(1000.5));
+        assert_eq!(obj.num(&mut ctx, "c", Rule::NonNegative), Some(0.0));
+        assert_eq!(obj.num(&mut ctx, "d", Rule::Any), None, "overflows f32");
+        assert_eq!(obj.num(&mut ctx, "e", Rule::Any), None);
+        assert_eq!(obj.int(&mut ctx, "f", 0, 2), None);
+        assert_eq!(obj.int(&mut ctx, "a", 0, 100), Some(16));
+        let codes: Vec<&str> = ctx.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E009", "E009", "E008"]);
+        obj.finish(&mut ctx);
+        assert_eq!(ctx.diags.len(), 3, "every key was asked for");
+    }
+
+    #[test]
+    fn rules_describe_their_range() {
+        assert!(Rule::Unit.accepts(1.0) && !Rule::Unit.accepts(1.01));
+        assert!(!Rule::Positive.accepts(0.0) && Rule::NonNegative.accepts(0.0));
+        assert_eq!(Rule::Between(0.0, 180.0).describe(), "a number in 0..=180");
+    }
+}

@@ -720,6 +720,7 @@ fn blend_tree(
     let py = t.str(ctx, "parameter_y");
     let children_v = t.raw("children");
     let children_field = t.field("children");
+    t.finish(ctx);
     let kind = match ty.as_ref().map(|v| *v.get_ref()) {
         Some("1D") | Some("1d") => Some(BlendTreeKind::OneD),
         Some("2D") | Some("2d") => Some(BlendTreeKind::TwoD),
@@ -855,4 +856,45 @@ fn blend_tree(
         children.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
     }
     Some(BlendTree { kind, parameter, parameter_y, children })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notify_text_form() {
+        assert_eq!(parse_notify("Footstep@0.35").unwrap(), ClipNotify { name: "Footstep".into(), time: 0.35 });
+        assert_eq!(parse_notify("a@b@1").unwrap().name, "a@b");
+        assert!(parse_notify("Footstep").unwrap_err().contains("Name@seconds"));
+        assert!(parse_notify("@1").is_err());
+        assert!(parse_notify("x@soon").unwrap_err().contains("`soon`"));
+        assert!(parse_notify("x@inf").is_err());
+    }
+
+    #[test]
+    fn condition_text_forms() {
+        let params = Params {
+            list: vec![
+                GraphParameter { name: "speed".into(), default: ParameterDefault::Float(0.0) },
+                GraphParameter { name: "n".into(), default: ParameterDefault::Int(0) },
+                GraphParameter { name: "on".into(), default: ParameterDefault::Bool(false) },
+                GraphParameter { name: "go".into(), default: ParameterDefault::Trigger },
+            ],
+        };
+        let mut ctx = FileCtx::new("g.toml".into(), "");
+        let mut parse = |t: &str| condition(&mut ctx, &params, t, 0..0, "c").map(|c| (c.parameter.0, c.test));
+        assert_eq!(parse("speed < 1.5"), Some((0, ConditionTest::CompareFloat(CompareOp::Lt, 1.5))));
+        assert_eq!(parse("speed<=2"), Some((0, ConditionTest::CompareFloat(CompareOp::Le, 2.0))));
+        assert_eq!(parse(" n != -3 "), Some((1, ConditionTest::CompareInt(CompareOp::Ne, -3))));
+        assert_eq!(parse("on is true"), Some((2, ConditionTest::IsTrue)));
+        assert_eq!(parse("go"), Some((3, ConditionTest::Triggered)));
+        assert_eq!(parse("speed => 1"), None);
+        assert_eq!(parse("speed > fast"), None);
+        assert_eq!(parse("n > 1.5"), None);
+        assert_eq!(parse("on is maybe"), None);
+        assert_eq!(parse("two words"), None);
+        let codes: Vec<&str> = ctx.diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E010", "E010", "E018", "E010", "E010"]);
+    }
 }

@@ -1,0 +1,354 @@
+//! Rules of definition folders, one behaviour per test, on small folders
+//! written to a temporary directory.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
+use zoa_anim_core::graph::{ConditionTest, Motion};
+use zoa_anim_core::preview::{BindingValue, PreviewStep};
+
+/// The fixture model as an absolute path (definitions accept absolute paths).
+fn model() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb").to_string_lossy().into_owned()
+}
+
+fn model_available() -> bool {
+    let ok = std::path::Path::new(&model()).is_file();
+    if !ok {
+        eprintln!("note: fixtures/models/humanoid.glb is absent (run `zoa-anim gen-fixtures`); skipping");
+    }
+    ok
+}
+
+/// Writes `files` under a fresh folder of cargo's test scratch area and loads it.
+fn load(name: &str, files: &[(&str, &str)]) -> DefinitionSet {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("defs-rules").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (file, text) in files {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let set = load_folder(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    set
+}
+
+fn codes(set: &DefinitionSet) -> Vec<(&'static str, String)> {
+    set.diagnostics.iter().map(|d| (d.code, d.field.clone())).collect()
+}
+
+#[test]
+fn both_tag_forms_read_alike() {
+    let set = load(
+        "tags",
+        &[(
+            "p.toml",
+            r#"
+kind = "animation_profile"
+id = "p"
+[[entries]]
+tags = "locomotion=walk combat=armed_rifle|aiming"
+clip = "a"
+[[entries]]
+locomotion = "run"
+combat = ["ArmedRifle", "aiming"]
+clip = "b"
+"#,
+        )],
+    );
+    let p = &set.animation_profiles[0].value;
+    assert_eq!(p.entries[0].to_pattern().to_string(), "locomotion=walk combat=armed_rifle|aiming");
+    assert_eq!(p.entries[1].to_pattern().to_string(), "locomotion=run combat=armed_rifle|aiming");
+}
+
+#[test]
+fn every_problem_in_every_file_is_reported_in_sorted_order() {
+    let set = load(
+        "many",
+        &[
+            ("b/second.toml", "kind = \"rig_policy\"\nid = \"r2\"\nfoot_plant = 1\nlook_at_fov_degrees = 200\n"),
+            ("a.toml", "kind = \"rig_policy\"\nid = \"r1\"\nbreath_frequency = -1\nextra = true\n"),
+            ("notes.txt", "not a definition"),
+        ],
+    );
+    let got: Vec<String> =
+        set.diagnostics.iter().map(|d| format!("{}:{}:{} {}", d.file.display(), d.line, d.column, d.code)).collect();
+    let sep = std::path::MAIN_SEPARATOR;
+    assert_eq!(
+        got,
+        [
+            "a.toml:3:20 E008".to_owned(),
+            "a.toml:4:1 E005".to_owned(),
+            format!("b{sep}second.toml:3:14 E007"),
+            format!("b{sep}second.toml:4:23 E008"),
+        ]
+    );
+    assert!(set.rig_policies.is_empty(), "definitions with errors are left out");
+}
+
+#[test]
+fn ids_are_unique_per_kind_only() {
+    let set = load(
+        "ids",
+        &[("a.toml", "kind = \"rig_policy\"\nid = \"same\"\n"), ("b.toml", "kind = \"state_graph\"\nid = \"same\"\n")],
+    );
+    assert!(set.diagnostics.is_empty(), "{:?}", set.diagnostics);
+    assert!(set.rig_policy("same").is_some() && set.state_graph("same").is_some());
+}
+
+#[test]
+fn numbers_accept_integers_underscores_and_reject_non_finite() {
+    let set = load(
+        "numbers",
+        &[(
+            "s.toml",
+            r#"
+kind = "sound_profile"
+id = "s"
+[[entries]]
+event = "weapon.fire"
+variants = [{ clip = "x.wav", weight = 2 }]
+max_distance = 1_000
+cooldown = -inf
+"#,
+        )],
+    );
+    let c = codes(&set);
+    assert!(c.contains(&("E009", "entries[0].cooldown".into())), "{c:?}");
+    assert!(c.contains(&("W005", "entries[0].variants[0]".into())), "{c:?}");
+    assert_eq!(set.error_count(), 1);
+}
+
+#[test]
+fn sound_ids_never_name_files_and_shadowing_warns() {
+    let set = load(
+        "sound",
+        &[
+            ("x.wav", ""),
+            (
+                "s.toml",
+                r#"
+kind = "sound_profile"
+id = "s"
+[[entries]]
+event = "footstep.wav"
+variants = ["x.wav"]
+[[entries]]
+event = "footstep"
+surface = "grass"
+variants = ["x.wav"]
+[[entries]]
+event = "footstep"
+surface = "grass"
+variants = ["x.wav"]
+"#,
+            ),
+        ],
+    );
+    let c = codes(&set);
+    assert_eq!(c, [("E010", "entries[0].event".into()), ("W001", "entries[2].event".into())]);
+}
+
+#[test]
+fn preview_steps_resolve_against_binding_profiles() {
+    let set = load(
+        "preview",
+        &[
+            (
+                "b.toml",
+                r#"
+kind = "binding_profile"
+id = "b"
+bindings = [
+  { id = "fire", parameter = "Fire", type = "trigger" },
+  { id = "speed", parameter = "Speed", type = "float" },
+]
+"#,
+            ),
+            (
+                "p.toml",
+                r#"
+kind = "preview_preset"
+id = "p"
+steps = [
+  { fire = "fire" },
+  { set = "speed", value = 2 },
+  { set = "fire", value = true },
+  { fire = "reload" },
+  { play_slot = "death" },
+  { wait = 0.5 },
+]
+"#,
+            ),
+        ],
+    );
+    let c = codes(&set);
+    assert_eq!(
+        c,
+        [("E018", "steps[2].set".into()), ("E012", "steps[3].fire".into()), ("E012", "steps[4].play_slot".into()),]
+    );
+    let p = &set.preview_presets[0].value;
+    assert_eq!(
+        p.steps[1],
+        PreviewStep::Set { binding: zoa_anim_core::DefaultBindings::SPEED, value: BindingValue::Float(2.0) }
+    );
+}
+
+#[test]
+fn graph_rules_conditions_layers_and_loop_hints() {
+    if !model_available() {
+        return;
+    }
+    let model = model();
+    let graph = format!(
+        r#"
+kind = "animation_graph"
+id = "g"
+model = '{model}'
+entry = "idle"
+parameters = [
+  {{ name = "speed", type = "float" }},
+  {{ name = "posture", type = "int" }},
+  {{ name = "grounded", type = "bool", default = true }},
+  {{ name = "jump", type = "trigger" }},
+]
+[[layers]]
+name = "upper"
+entry = "aim"
+bone_mask = {{ include = ["Spine1"], colour = "red" }}
+[[states]]
+name = "idle"
+clip = "idle"
+[[states]]
+name = "land"
+clip = "land"
+[[states]]
+name = "aim"
+layer = "upper"
+clip = "rifle_aim"
+[[transitions]]
+from = "idle"
+to = "land"
+conditions = ["speed>=0.5", "posture != 2", "grounded is false", "jump"]
+[[transitions]]
+from = "land"
+to = "idle"
+exit_time = 0.9
+[[transitions]]
+from = "land"
+to = "idle"
+conditions = ["posture == 1.5", "nothing > 1"]
+"#
+    );
+    let clip = format!("kind = \"clip\"\nid = \"land\"\nsource = '{model}'\nloop = false\nnotifies = [\"Land@9.5\"]\n");
+    let set = load("graph", &[("g.toml", &graph), ("land.toml", &clip)]);
+    let c = codes(&set);
+    assert_eq!(
+        c,
+        [
+            ("E005", "layers[0].bone_mask.colour".into()),
+            ("E018", "transitions[2].conditions[0]".into()),
+            ("E012", "transitions[2].conditions[1]".into()),
+            ("E008", "notifies[0]".into()),
+        ],
+        "{:#?}",
+        set.diagnostics
+    );
+    // The same graph without the mistakes loads, with the clip's loop hint.
+    let fixed = graph
+        .replace(", colour = \"red\"", "")
+        .replace("conditions = [\"posture == 1.5\", \"nothing > 1\"]", "conditions = [\"posture == 1\"]");
+    let clip = clip.replace("9.5", "0.25");
+    let set = load("graph_ok", &[("g.toml", &fixed), ("land.toml", &clip)]);
+    assert_eq!(set.error_count(), 0, "{:#?}", set.diagnostics);
+    let g = &set.animation_graphs[0].value;
+    let t = &g.transitions[0];
+    assert!(
+        matches!(t.conditions[0].test, ConditionTest::CompareFloat(zoa_anim_core::graph::CompareOp::Ge, v) if v == 0.5)
+    );
+    assert!(matches!(t.conditions[1].test, ConditionTest::CompareInt(zoa_anim_core::graph::CompareOp::Ne, 2)));
+    assert_eq!(t.conditions[2].test, ConditionTest::IsFalse);
+    assert_eq!(t.conditions[3].test, ConditionTest::Triggered);
+    let land = &g.states[g.state("land").unwrap().index()];
+    assert!(!land.looping, "loop hint of the clip asset");
+    assert!(g.states[0].looping);
+    assert!(matches!(&g.states[2].motion, Motion::Clip(c) if c == "rifle_aim"), "bare animation name of the model");
+    assert_eq!(g.layers[1].entry.index(), 2);
+}
+
+#[test]
+fn transitions_stay_in_their_layer_and_any_is_reserved() {
+    if !model_available() {
+        return;
+    }
+    let model = model();
+    let graph = format!(
+        r#"
+kind = "animation_graph"
+id = "g"
+model = '{model}'
+entry = "idle"
+[[layers]]
+name = "upper"
+entry = "aim"
+[[states]]
+name = "idle"
+clip = "idle"
+[[states]]
+name = "aim"
+layer = "upper"
+clip = "rifle_aim"
+[[states]]
+name = "any"
+clip = "idle"
+[[transitions]]
+from = "idle"
+to = "aim"
+exit_time = 1.0
+"#
+    );
+    let set = load("layers", &[("g.toml", &graph)]);
+    assert_eq!(codes(&set), [("E010", "states[2].name".into()), ("E010", "transitions[0].to".into())]);
+}
+
+#[test]
+fn clip_animation_by_index_and_unknown_name() {
+    if !model_available() {
+        return;
+    }
+    let model = model();
+    let a = format!("kind = \"clip\"\nid = \"second\"\nsource = '{model}'\nanimation = 1\n");
+    let b = format!("kind = \"clip\"\nid = \"dance\"\nsource = '{model}'\n");
+    let c = format!("kind = \"clip\"\nid = \"far\"\nsource = '{model}'\nanimation = 999\n");
+    let set = load("clips", &[("a.toml", &a), ("b.toml", &b), ("c.toml", &c)]);
+    assert_eq!(codes(&set), [("E012", "id".into()), ("E012", "animation".into())]);
+    assert_eq!(set.clip("second").unwrap().animation, zoa_anim_core::AnimationSelector::Index(1));
+}
+
+#[test]
+fn error_positions_count_characters_not_bytes() {
+    let set = load("utf8", &[("r.toml", "kind = \"rig_policy\"\nid = \"r\" # ünïcödé\n\"ünknown\" = 1\n")]);
+    assert_eq!(set.diagnostics.len(), 1);
+    let d = &set.diagnostics[0];
+    assert_eq!((d.code, d.line, d.column), ("E005", 3, 1));
+    let set = load("utf8b", &[("r.toml", "kind = \"rig_policy\"\nid = \"r\"\n  look_at = \"é\"\n")]);
+    assert_eq!((set.diagnostics[0].line, set.diagnostics[0].column), (3, 13));
+    assert_eq!(set.diagnostics[0].severity, Severity::Error);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Arbitrary text never panics the loader, and every position points
+    /// inside the file.
+    #[test]
+    fn any_text_yields_diagnostics_inside_the_file(body in "(kind = \"(clip|rig_policy|animation_graph|sound_profile)\"\n)?(id = \"x\"\n)?[ -~\n\\[\\]=\"]{0,200}") {
+        let set = load("prop", &[("f.toml", &body)]);
+        let lines = body.lines().count().max(1) + 1;
+        for d in &set.diagnostics {
+            prop_assert!(d.line >= 1 && d.line <= lines, "{d}");
+            prop_assert!(d.column >= 1, "{d}");
+        }
+    }
+}
