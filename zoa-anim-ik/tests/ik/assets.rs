@@ -1,10 +1,14 @@
-//! Discovery on real skeletons is exercised through `zoa-anim ik --discover`
-//! in `zoa-anim-tools/tests/cli_ik.rs` (the glTF loader lives in the tools'
-//! dependency tree). Here: the fixture humanoid's rows, by name only.
+//! The fixture humanoid's names, and the rig pass on real skeletons from the
+//! shared assets (loaded with `zoa-anim-assets`, a dev-dependency only):
+//! discovery finds the bones, the inferred axes make sense, and planting and
+//! reaching work on rigs whose model space is not glTF's (CesiumMan is Z-up
+//! under a rotated node; the Fox is in centimetres).
 
-use zoa_anim_ik::{BoneRoles, PolicyKind, Role};
+use zoa_anim_core::RigPolicy;
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_ik::{BoneRoles, FlatGround, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
 
-use crate::common::humanoid;
+use crate::common::{all_finite, assets_dir, humanoid, positions};
 
 #[test]
 fn fixture_humanoid_names_are_discovered() {
@@ -18,5 +22,55 @@ fn fixture_humanoid_names_are_discovered() {
     assert_eq!(r.spine, [1, 2, 3]);
     for kind in PolicyKind::ALL {
         assert!(r.is_available(kind), "{}", kind.name());
+    }
+}
+
+#[test]
+fn rig_pass_plants_and_reaches_on_real_skeletons() {
+    let Some(dir) = assets_dir() else { return };
+    for file in ["CesiumMan.glb", "RiggedFigure.glb", "Fox.glb"] {
+        let asset = zoa_anim_assets::gltf::load_gltf(&dir.join(file)).unwrap();
+        let s = &asset.skeletons[0];
+        let roles = BoneRoles::discover(s);
+        let settings = RigIkSettings::from_rest(s, &roles);
+        assert!(settings.up.is_normalized() && settings.forward.is_normalized(), "{file}");
+        assert!(settings.up.dot(settings.forward).abs() < 1e-3, "{file}: axes orthogonal");
+        let policy = RigPolicy { climb_hand: true, ..RigPolicy::default() };
+        let rig = RigIk::new(s, &policy, &roles, settings);
+        assert!(PolicyKind::ALL.iter().all(|&k| rig.is_active(k)), "{file}");
+
+        let rest: Vec<_> = s.rest_pose().collect();
+        let p0 = positions(s, &rest);
+        let leg = {
+            let l = roles.legs[0];
+            let p = |j: Option<u16>| p0[j.unwrap() as usize];
+            (p(l.lower) - p(l.upper)).length() + (p(l.foot) - p(l.lower)).length()
+        };
+        // Ground 5 % of a leg above the model's ground plane along the rig's own up.
+        let lift = leg * 0.05;
+        let up = settings.up;
+        let probe = move |_p: Vec3| Some(zoa_anim_ik::GroundHit { height: lift, normal: up });
+        let left_hand = roles.arms[0].hand.unwrap() as usize;
+        let shoulder = roles.arms[0].upper.unwrap() as usize;
+        let ledge = p0[shoulder] + (p0[left_hand] - p0[shoulder]) * 0.6 + up * leg * 0.1;
+        let mut ctx = rig.new_context();
+        let mut local = rest.clone();
+        let input = IkFrameInput {
+            dt: 1.0,
+            ground: Some(&probe),
+            ledge_targets: [Some(HandTarget { position: ledge, rotation: None, weight: 1.0 }), None],
+            ..IkFrameInput::default()
+        };
+        for _ in 0..5 {
+            local.copy_from_slice(&rest);
+            rig.apply(s, &mut local, &mut ctx, &input).unwrap();
+        }
+        assert!(all_finite(&local), "{file}");
+        let p = positions(s, &local);
+        for foot in [roles.legs[0].foot.unwrap() as usize, roles.legs[1].foot.unwrap() as usize] {
+            let rose = (p[foot] - p0[foot]).dot(up);
+            assert!((rose - lift).abs() < lift * 0.05, "{file}: foot rose {rose}, ground rose {lift}");
+        }
+        assert!((p[left_hand] - ledge).length() < leg * 1e-3, "{file}: hand on the ledge");
     }
 }

@@ -11,5 +11,5 @@ mod properties;
 /// The rig-policy pass and the IK pose service working together.
 mod rig;
 
-/// Discovery on the shared third-party assets and the fixture humanoid.
+/// Discovery on the fixture humanoid; the rig pass on real skeletons from the shared assets.
 mod assets;
