@@ -22,7 +22,7 @@
 /// `t = 0` and exactly 0 from `t >= t1` on; `duration <= 0` gives 0 (a cut).
 /// Pure and allocation-free.
 pub fn inertialize_quintic(x0: f32, v0: f32, t: f32, duration: f32) -> f32 {
-    if !(duration > 0.0) || x0 == 0.0 && v0 == 0.0 {
+    if duration.is_nan() || duration <= 0.0 || !x0.is_finite() || !v0.is_finite() || (x0 == 0.0 && v0 == 0.0) {
         return 0.0;
     }
     // Work with a non-negative offset; flip back at the end.
@@ -36,7 +36,7 @@ pub fn inertialize_quintic(x0: f32, v0: f32, t: f32, duration: f32) -> f32 {
     if v0 < 0.0 && x0 > 0.0 {
         t1 = t1.min(-5.0 * x0 / v0);
     }
-    if !(t1 > 0.0) || t >= t1 {
+    if t1.is_nan() || t1 <= 0.0 || t >= t1 {
         return 0.0;
     }
     let t = t.max(0.0);
