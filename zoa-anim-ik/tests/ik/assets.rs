@@ -6,7 +6,7 @@
 
 use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_ik::{BoneRoles, FlatGround, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
+use zoa_anim_ik::{BoneRoles, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
 
 use crate::common::{all_finite, assets_dir, humanoid, positions};
 
