@@ -298,7 +298,41 @@ pub fn load_folder(dir: &Path) -> DefinitionSet {
         (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
     });
     set.diagnostics.dedup();
+    cap_per_file(&mut set.diagnostics);
     set
+}
+
+/// Most diagnostics reported for one file; the rest are counted in one
+/// I002 note, so a pathological file cannot flood the report.
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
+
+fn cap_per_file(diagnostics: &mut Vec<Diagnostic>) {
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len().min(4096));
+    let mut i = 0;
+    while i < diagnostics.len() {
+        let file = diagnostics[i].file.clone();
+        let end = diagnostics[i..].iter().position(|d| d.file != file).map_or(diagnostics.len(), |n| i + n);
+        let count = end - i;
+        out.extend(diagnostics[i..i + count.min(MAX_DIAGNOSTICS_PER_FILE)].iter().cloned());
+        if count > MAX_DIAGNOSTICS_PER_FILE {
+            let rest = &diagnostics[i + MAX_DIAGNOSTICS_PER_FILE..end];
+            let errors = rest.iter().filter(|d| d.severity == Severity::Error).count();
+            let at = &rest[0];
+            out.push(
+                Location { file, line: at.line, column: at.column, span: at.span.clone(), field: String::new() }
+                    .diagnostic(
+                        Code::TooManyProblems,
+                        format!(
+                            "{} more problem(s) in this file are not shown ({errors} of them errors); at most \
+                             {MAX_DIAGNOSTICS_PER_FILE} are reported per file",
+                            rest.len()
+                        ),
+                    ),
+            );
+        }
+        i = end;
+    }
+    *diagnostics = out;
 }
 
 /// Deepest folder nesting followed; deeper folders are ignored (and symlinked
