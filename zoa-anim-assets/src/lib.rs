@@ -9,6 +9,7 @@
 //! pattern): every file is checked in full and every problem reported at
 //! once, and only data that passed becomes a validated core type.
 
+pub mod authoring;
 pub mod defs;
 mod error;
 pub mod export;

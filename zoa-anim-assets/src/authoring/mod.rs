@@ -1,0 +1,26 @@
+//! Authoring tools (seed 000 "Tooling"): the editor features of the seed as
+//! library APIs the `zoa-anim` command line (or an editor) calls.
+//!
+//! - [`scan`]: clip library scanner over folders of glTF files, cached per root set.
+//! - [`import`]: cuts every embedded animation into a `clip` definition file (seed 003).
+//! - [`autobind`]: ranks clips against the canonical slots with weak signals.
+//! - [`write`]: turns an auto-bind result into `player_profile_set` / `binding_profile` TOML.
+//! - [`neighbourhood`]: what sits around a model file (clips, sounds, definitions).
+//! - [`graph_builder`]: idempotent animation-graph builder, TOML writer, locomotion + weapon generator.
+//! - [`schema`]: JSON Schemas of the definition kinds, for editor validation.
+//! - [`coverage`]: which states of an animation profile resolve only by fallback, or to nothing.
+//!
+//! **Key design decision:** every tool turns files into data and data into
+//! TOML text, and every TOML it writes is checked by the same
+//! [`crate::defs::load_folder`] users run, so generated files are never a
+//! second dialect. Writers never overwrite a file unless told to (`force`).
+
+pub mod autobind;
+pub mod import;
+
+pub mod scan;
+pub mod write;
+
+pub mod tokens;
+
+pub use scan::{ScanCache, ScanReport, ScannedClip, ScannedFile, scan_roots};

@@ -1,0 +1,489 @@
+//! Clip library scanner: every animation embedded in every `.glb` / `.gltf`
+//! under one or more roots, with the facts the auto-binder scores on.
+//!
+//! # Skip rule
+//!
+//! Below a root (never the root itself), a folder is skipped when its name,
+//! lowercased, is `preview`, `previews`, `sample`, `samples`, `example`,
+//! `examples`, `target` or `node_modules`, or starts with `.` (hidden
+//! folders, `.git`). A clip whose name starts with `__preview__` (the
+//! convention of exporters that bake a preview take) is left out of the
+//! file's clip list. Symlinked folders are not followed and nesting deeper
+//! than [`MAX_DEPTH`] is ignored, so a link cycle cannot hang a scan.
+//!
+//! # Determinism and caching
+//!
+//! Files are listed per root in sorted path order (roots in the order
+//! given; a file reachable from two roots is listed once, under the first).
+//! Clips keep the file's animation order. [`ScanCache`] keeps the result per
+//! file keyed by (modification time, size): a file whose mtime or size
+//! changed is scanned again, one that vanished is dropped. The cache can be
+//! saved as JSON to a file the caller names ([`default_cache_path`] puts it
+//! in the OS temp dir, never inside a scanned root).
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use serde::{Deserialize, Serialize};
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{Clip, TrackProperty};
+
+use crate::AssetError;
+use crate::gltf::{GltfAsset, load_gltf};
+
+/// Deepest folder nesting followed below a root.
+pub const MAX_DEPTH: usize = 32;
+
+/// Largest angle (degrees) between a joint's first and last rotation key,
+/// and largest distance (metres, relative to the bone's own translation
+/// range plus 1 mm) between first and last translation/scale keys, for a clip
+/// to count as looping.
+pub const LOOP_TOLERANCE_DEGREES: f32 = 2.0;
+
+/// Folder names (lowercase) the scan never descends into.
+const SKIPPED_FOLDERS: &[&str] =
+    &["preview", "previews", "sample", "samples", "example", "examples", "target", "node_modules"];
+
+/// Whether the scan skips a folder called `name` (see the module docs).
+pub fn is_skipped_folder(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    lower.starts_with('.') || SKIPPED_FOLDERS.contains(&lower.as_str())
+}
+
+/// Whether a clip called `name` is a preview take the scan leaves out.
+pub fn is_preview_clip(name: &str) -> bool {
+    name.to_lowercase().starts_with("__preview__")
+}
+
+/// Whether `path` names a glTF file (`.glb` / `.gltf`, any case).
+pub fn is_model_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+}
+
+/// What the scan learns about one embedded clip.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScannedClip {
+    /// Animation name as the file gives it (`animation<N>` when unnamed).
+    pub name: String,
+    /// Index in the file's `animations` array.
+    pub index: usize,
+    /// Whether the file named the animation (else `name` is generated).
+    pub named: bool,
+    /// Largest key time, seconds (`>= 0`).
+    pub duration: f32,
+    /// Keys summed over every track.
+    pub key_count: usize,
+    /// Distinct nodes the clip animates.
+    pub joints_animated: usize,
+    /// First and last poses match within [`LOOP_TOLERANCE_DEGREES`] (the root's
+    /// horizontal translation is ignored: root motion still loops).
+    pub loops: bool,
+    /// Horizontal (x/z) distance between the root's first and last position,
+    /// model units (metres for most exports); 0 without a root translation track.
+    pub root_travel: f32,
+    /// Root displacement last − first key, `[x, y, z]` in model units.
+    pub root_displacement: [f32; 3],
+    /// Largest rotation (degrees) any leg-chain joint (hip/thigh/upleg, knee/leg/calf,
+    /// foot, toe) makes away from its first key; 0 when the rig has no such names.
+    pub leg_motion: f32,
+    /// The same for arm-chain joints (shoulder, arm, forearm, hand, fingers).
+    pub arm_motion: f32,
+}
+
+/// One model file and its clips.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScannedFile {
+    /// Path as found under its root (root joined with the relative path).
+    pub path: PathBuf,
+    /// Path relative to its root, `/` separated.
+    pub relative: String,
+    /// Index of the root (in the order given) the file was found under.
+    pub root: usize,
+    /// File stem.
+    pub stem: String,
+    /// Named joints of every skin, sorted, deduplicated.
+    pub bones: Vec<String>,
+    /// Whether the file has no skin (an animation-only export).
+    pub animation_only: bool,
+    /// Embedded clips in animation order (preview takes left out).
+    pub clips: Vec<ScannedClip>,
+    /// Why the file could not be read, if it could not (then `clips` is empty).
+    pub error: Option<String>,
+}
+
+/// The result of scanning a root set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScanReport {
+    /// The roots, in the order given.
+    pub roots: Vec<PathBuf>,
+    /// Model files in deterministic order (see the module docs).
+    pub files: Vec<ScannedFile>,
+}
+
+impl ScanReport {
+    /// Every `(file, clip)` pair in report order.
+    pub fn clips(&self) -> impl Iterator<Item = (&ScannedFile, &ScannedClip)> {
+        self.files.iter().flat_map(|f| f.clips.iter().map(move |c| (f, c)))
+    }
+    /// Files that could not be read.
+    pub fn failed(&self) -> impl Iterator<Item = &ScannedFile> {
+        self.files.iter().filter(|f| f.error.is_some())
+    }
+}
+
+/// A model file found under a root, before it is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// Root index.
+    pub root: usize,
+    /// Path on disk (root joined with `relative`).
+    pub path: PathBuf,
+    /// Relative path, `/` separated.
+    pub relative: String,
+}
+
+/// Lists the model files under `roots` in deterministic order, applying the
+/// skip rule. A root that is itself a model file is listed as such. Fails
+/// only when a root cannot be read at all; unreadable subfolders are skipped.
+pub fn discover(roots: &[PathBuf]) -> Result<Vec<FoundFile>, AssetError> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for (ri, root) in roots.iter().enumerate() {
+        let meta = std::fs::metadata(root).map_err(|source| AssetError::Io { path: root.clone(), source })?;
+        let mut rels = Vec::new();
+        if meta.is_file() {
+            if is_model_file(root) {
+                let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let key = std::fs::canonicalize(root).unwrap_or_else(|_| root.clone());
+                if seen.insert(key) {
+                    out.push(FoundFile { root: ri, path: root.clone(), relative: name });
+                }
+            }
+            continue;
+        }
+        std::fs::read_dir(root).map_err(|source| AssetError::Io { path: root.clone(), source })?;
+        walk(root, Path::new(""), 0, &mut rels);
+        rels.sort();
+        for rel in rels {
+            let path = root.join(&rel);
+            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if seen.insert(key) {
+                let relative = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                out.push(FoundFile { root: ri, path, relative });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn walk(root: &Path, rel: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
+    for entry in entries.flatten() {
+        let Ok(ty) = entry.file_type() else { continue };
+        let name = entry.file_name();
+        let child = rel.join(&name);
+        if ty.is_dir() {
+            if depth < MAX_DEPTH && !is_skipped_folder(&name.to_string_lossy()) {
+                walk(root, &child, depth + 1, out);
+            }
+        } else if (ty.is_file() || ty.is_symlink()) && is_model_file(&child) {
+            out.push(child);
+        }
+    }
+}
+
+/// Reads one model file into a [`ScannedFile`]; a file that fails to load
+/// is reported through `error`, never as a panic.
+pub fn scan_file(found: &FoundFile) -> ScannedFile {
+    let stem = found.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut file = ScannedFile {
+        path: found.path.clone(),
+        relative: found.relative.clone(),
+        root: found.root,
+        stem,
+        bones: Vec::new(),
+        animation_only: false,
+        clips: Vec::new(),
+        error: None,
+    };
+    match load_gltf(&found.path) {
+        Ok(asset) => {
+            file.bones = bone_names(&asset);
+            file.animation_only = asset.skeletons.is_empty();
+            file.clips = summarize_clips(&asset);
+        }
+        Err(e) => file.error = Some(e.to_string()),
+    }
+    file
+}
+
+/// Every named joint of every skin, sorted and deduplicated.
+pub fn bone_names(asset: &GltfAsset) -> Vec<String> {
+    let mut bones: Vec<String> =
+        asset.skeletons.iter().flat_map(|s| s.joints().iter().filter_map(|j| j.name.clone())).collect();
+    bones.sort();
+    bones.dedup();
+    bones
+}
+
+/// Scans every clip of a loaded asset (preview takes left out).
+pub fn summarize_clips(asset: &GltfAsset) -> Vec<ScannedClip> {
+    asset
+        .clips
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !is_preview_clip(c.name()))
+        .map(|(i, c)| {
+            let named = asset.animation_names.get(i).is_some_and(Option::is_some);
+            summarize_clip(asset, i, c, named)
+        })
+        .collect()
+}
+
+/// Depth of a node in the node hierarchy (0 = scene root); cycles cannot
+/// occur (the importer rejects them) but the walk is bounded anyway.
+fn node_depth(asset: &GltfAsset, node: u32) -> usize {
+    let mut depth = 0;
+    let mut cur = asset.nodes.get(node as usize).and_then(|n| n.parent);
+    while let Some(p) = cur {
+        depth += 1;
+        if depth > asset.nodes.len() {
+            break;
+        }
+        cur = asset.nodes.get(p as usize).and_then(|n| n.parent);
+    }
+    depth
+}
+
+/// Limb chain of a joint name, by the words rigs conventionally use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limb {
+    Leg,
+    Arm,
+}
+
+fn limb_of(name: &str) -> Option<Limb> {
+    let lower = name.to_lowercase();
+    const LEG: &[&str] = &["upleg", "thigh", "knee", "calf", "shin", "foot", "toe", "ankle", "leg"];
+    const ARM: &[&str] =
+        &["shoulder", "clavicle", "forearm", "upperarm", "arm", "elbow", "hand", "wrist", "finger", "thumb", "index"];
+    if LEG.iter().any(|w| lower.contains(w)) {
+        Some(Limb::Leg)
+    } else if ARM.iter().any(|w| lower.contains(w)) {
+        Some(Limb::Arm)
+    } else {
+        None
+    }
+}
+
+fn quat_of(v: &[f32]) -> Quat {
+    Quat::from_xyzw(v[0], v[1], v[2], v[3]).normalize()
+}
+
+fn angle_deg(a: Quat, b: Quat) -> f32 {
+    let dot = a.dot(b).abs().min(1.0);
+    (2.0 * dot.acos()).to_degrees()
+}
+
+fn summarize_clip(asset: &GltfAsset, index: usize, clip: &Clip, named: bool) -> ScannedClip {
+    let tracks = clip.tracks();
+    let mut nodes: Vec<u32> = tracks.iter().map(|t| t.node).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    // The root: the shallowest node with a translation track.
+    let root_track = tracks
+        .iter()
+        .filter(|t| t.property == TrackProperty::Translation)
+        .min_by_key(|t| (node_depth(asset, t.node), t.node));
+    let mut loops = true;
+    let (mut leg_motion, mut arm_motion) = (0.0f32, 0.0f32);
+    let tol_deg = LOOP_TOLERANCE_DEGREES;
+    for t in tracks {
+        let n = t.key_count();
+        let first = t.key_value(0);
+        let last = t.key_value(n - 1);
+        match t.property {
+            TrackProperty::Rotation => {
+                let q0 = quat_of(first);
+                if angle_deg(q0, quat_of(last)) > tol_deg {
+                    loops = false;
+                }
+                let name = t.node_name.as_deref().or_else(|| asset.nodes.get(t.node as usize)?.name.as_deref());
+                if let Some(limb) = name.and_then(limb_of) {
+                    let max = (0..n).map(|k| angle_deg(q0, quat_of(t.key_value(k)))).fold(0.0f32, f32::max);
+                    match limb {
+                        Limb::Leg => leg_motion = leg_motion.max(max),
+                        Limb::Arm => arm_motion = arm_motion.max(max),
+                    }
+                }
+            }
+            TrackProperty::Translation | TrackProperty::Scale => {
+                let is_root = root_track.is_some_and(|r| std::ptr::eq(r, t));
+                // Tolerance scales with how far the value travels during the clip.
+                let mut lo = Vec3::splat(f32::INFINITY);
+                let mut hi = Vec3::splat(f32::NEG_INFINITY);
+                for k in 0..n {
+                    let v = Vec3::from_slice(t.key_value(k));
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+                let tol = 0.001 + 0.05 * (hi - lo).length();
+                let mut d = Vec3::from_slice(last) - Vec3::from_slice(first);
+                if is_root {
+                    d.x = 0.0;
+                    d.z = 0.0;
+                }
+                if d.length() > tol {
+                    loops = false;
+                }
+            }
+        }
+    }
+    let (root_travel, root_displacement) = match root_track {
+        Some(t) => {
+            let d = Vec3::from_slice(t.key_value(t.key_count() - 1)) - Vec3::from_slice(t.key_value(0));
+            (Vec3::new(d.x, 0.0, d.z).length(), d.to_array())
+        }
+        None => (0.0, [0.0; 3]),
+    };
+    if tracks.is_empty() {
+        loops = false;
+    }
+    ScannedClip {
+        name: clip.name().to_owned(),
+        index,
+        named,
+        // Morph-only channels are skipped as tracks but still give the length.
+        duration: clip.duration().max(asset.clip_time_range(index).1),
+        key_count: tracks.iter().map(|t| t.key_count()).sum(),
+        joints_animated: nodes.len(),
+        loops,
+        root_travel,
+        root_displacement,
+        leg_motion,
+        arm_motion,
+    }
+}
+
+/// File identity for cache invalidation: modification time (ns since the
+/// epoch, 0 when unknown) and size in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp {
+    /// Modification time, nanoseconds since the Unix epoch.
+    pub mtime_ns: u128,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+impl FileStamp {
+    /// Reads the stamp of `path`; `None` when it cannot be read.
+    pub fn of(path: &Path) -> Option<FileStamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+        Some(FileStamp { mtime_ns, size: meta.len() })
+    }
+}
+
+/// Scan results per root set, reused while files are unchanged.
+///
+/// Keyed by the root set (the roots, in order) and then per file by path;
+/// an entry is reused only while the file's [`FileStamp`] is unchanged.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ScanCache {
+    sets: BTreeMap<String, BTreeMap<PathBuf, (FileStamp, ScannedFile)>>,
+    #[serde(skip)]
+    hits: usize,
+    #[serde(skip)]
+    misses: usize,
+}
+
+fn set_key(roots: &[PathBuf]) -> String {
+    roots
+        .iter()
+        .map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.clone()).display().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl ScanCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Loads a cache saved by [`ScanCache::save`]; a missing or unreadable
+    /// file (or one from another version) gives an empty cache.
+    pub fn load(path: &Path) -> Self {
+        std::fs::read(path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+    }
+
+    /// Writes the cache as JSON to `path` (creating its folder).
+    pub fn save(&self, path: &Path) -> Result<(), AssetError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
+        }
+        let bytes =
+            serde_json::to_vec(self).map_err(|e| AssetError::Io { path: path.to_path_buf(), source: e.into() })?;
+        std::fs::write(path, bytes).map_err(|source| AssetError::Io { path: path.to_path_buf(), source })
+    }
+
+    /// Entries reused since this cache was created or loaded.
+    pub fn hits(&self) -> usize {
+        self.hits
+    }
+    /// Files (re)scanned since this cache was created or loaded.
+    pub fn misses(&self) -> usize {
+        self.misses
+    }
+
+    /// Scans `roots`, reusing unchanged entries; `progress` is called after
+    /// each file with (files done, files total). Entries of files that
+    /// vanished are dropped.
+    pub fn scan(
+        &mut self,
+        roots: &[PathBuf],
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<ScanReport, AssetError> {
+        let found = discover(roots)?;
+        let key = set_key(roots);
+        let old = self.sets.remove(&key).unwrap_or_default();
+        let mut fresh = BTreeMap::new();
+        let mut files = Vec::with_capacity(found.len());
+        for (i, f) in found.iter().enumerate() {
+            let stamp = FileStamp::of(&f.path);
+            let reused = match (stamp, old.get(&f.path)) {
+                (Some(s), Some((old_stamp, file))) if s == *old_stamp && file.root == f.root => Some(file.clone()),
+                _ => None,
+            };
+            let file = match reused {
+                Some(file) => {
+                    self.hits += 1;
+                    file
+                }
+                None => {
+                    self.misses += 1;
+                    scan_file(f)
+                }
+            };
+            if let Some(s) = stamp {
+                fresh.insert(f.path.clone(), (s, file.clone()));
+            }
+            files.push(file);
+            progress(i + 1, found.len());
+        }
+        self.sets.insert(key, fresh);
+        Ok(ScanReport { roots: roots.to_vec(), files })
+    }
+}
+
+/// Scans `roots` without a cache.
+pub fn scan_roots(roots: &[PathBuf]) -> Result<ScanReport, AssetError> {
+    ScanCache::new().scan(roots, |_, _| {})
+}
+
+/// Where the command line keeps its scan cache: `zoa-anim-scan-cache.json`
+/// in the OS temp dir (never inside a scanned root).
+pub fn default_cache_path() -> PathBuf {
+    std::env::temp_dir().join("zoa-anim").join("scan-cache.json")
+}

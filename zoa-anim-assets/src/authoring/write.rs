@@ -1,0 +1,207 @@
+//! Writes auto-bind results as definition TOML: one `binding_profile` per
+//! weapon class (its slots) and a `player_profile_set` grouping them, plus
+//! the `clip` definitions the slots refer to (cut like [`super::import`]
+//! does, so the folder validates on its own).
+//!
+//! Profile files are never overwritten unless `force` is set; every target
+//! is checked before anything is written, so a refused run writes nothing.
+//! Clip definitions follow the import rule and are never overwritten.
+
+use std::path::{Path, PathBuf};
+
+use zoa_anim_core::PlayerProfileType;
+
+use super::autobind::{AutoBindOptions, AutoBindResult, SlotAssignment, autobind, detect_weapon_class, slots_for};
+use super::import::cut_clips;
+use super::scan::ScanReport;
+use super::tokens::to_id;
+use crate::AssetError;
+
+/// The assignments one weapon class's binding profile holds.
+#[derive(Debug, Clone)]
+pub struct ClassBinding {
+    /// The class.
+    pub class: PlayerProfileType,
+    /// Its slot assignments, in slot-table order.
+    pub assignments: Vec<SlotAssignment>,
+}
+
+/// Splits a binding run into per-class bindings.
+///
+/// With a profile type: that class alone. Without: `unarmed` takes its slots
+/// (locomotion, stances, reactions), and when any weapon slot was bound, the
+/// weapon class the winning clips name (rifle when they name none) takes
+/// the weapon slots and the reactions.
+pub fn class_bindings(report: &ScanReport, result: &AutoBindResult) -> Vec<ClassBinding> {
+    let pick = |class: PlayerProfileType| ClassBinding {
+        class,
+        assignments: result.assignments.iter().filter(|a| slots_for(class).contains(&a.slot)).cloned().collect(),
+    };
+    if let Some(class) = result.profile_type {
+        return vec![pick(class)];
+    }
+    let mut out = vec![pick(PlayerProfileType::Unarmed)];
+    let unarmed = slots_for(PlayerProfileType::Unarmed);
+    if result.assignments.iter().any(|a| !unarmed.contains(&a.slot)) {
+        let weapon = detect_weapon_class(result, report).unwrap_or(PlayerProfileType::Rifle);
+        out.push(pick(weapon));
+    }
+    out.retain(|c| !c.assignments.is_empty());
+    out
+}
+
+/// Runs the binder for the options and splits the result per class.
+pub fn bind_classes(report: &ScanReport, opts: &AutoBindOptions) -> (AutoBindResult, Vec<ClassBinding>) {
+    let result = autobind(report, opts);
+    let classes = class_bindings(report, &result);
+    (result, classes)
+}
+
+/// A file the writer intends to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedFile {
+    /// Where.
+    pub path: PathBuf,
+    /// TOML text.
+    pub text: String,
+}
+
+/// Binding profile id for `class` in set `set_id`.
+pub fn binding_profile_id(set_id: &str, class: PlayerProfileType) -> String {
+    format!("{set_id}_{}", class.name())
+}
+
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+/// The profile files (binding profiles next to `out`, then `out` itself).
+/// `clip_id` maps an assignment's best candidate to the clip id to write.
+pub fn plan_profile_files(
+    out: &Path,
+    classes: &[ClassBinding],
+    clip_id: &dyn Fn(&SlotAssignment) -> String,
+) -> Vec<PlannedFile> {
+    let dir = out.parent().unwrap_or(Path::new(""));
+    let set_id = to_id(&out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+    let mut files = Vec::new();
+    for cb in classes {
+        let id = binding_profile_id(&set_id, cb.class);
+        let mut t = format!(
+            "# Written by `zoa-anim autobind`. Review the picks: each slot notes its score and runner-up.\n\
+             kind = \"binding_profile\"\nid = {}\ndisplay_name = {}\n",
+            quote(&id),
+            quote(&format!("{} (auto-bound)", cb.class.name()))
+        );
+        for a in &cb.assignments {
+            let best = a.best();
+            let runner = a.runner_up().map_or("none".to_owned(), |r| format!("{} ({:.2})", r.clip, r.score));
+            t.push_str(&format!(
+                "\n# {} from {} (score {:.2}; runner-up {runner})\n[[slots]]\nid = {}\nclip = {}\n",
+                best.clip,
+                best.file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+                best.score,
+                quote(a.slot),
+                quote(&clip_id(a)),
+            ));
+        }
+        files.push(PlannedFile { path: dir.join(format!("{id}.toml")), text: t });
+    }
+    let default = if classes.iter().any(|c| c.class == PlayerProfileType::Unarmed) {
+        PlayerProfileType::Unarmed
+    } else {
+        classes.first().map_or(PlayerProfileType::Unarmed, |c| c.class)
+    };
+    let mut t = format!(
+        "# Written by `zoa-anim autobind`.\nkind = \"player_profile_set\"\nid = {}\ndefault_profile = {}\n",
+        quote(&set_id),
+        quote(default.name())
+    );
+    for cb in classes {
+        t.push_str(&format!(
+            "\n[[profiles]]\nclass = {}\nbinding_profile = {}\n",
+            quote(cb.class.name()),
+            quote(&binding_profile_id(&set_id, cb.class))
+        ));
+    }
+    files.push(PlannedFile { path: out.to_path_buf(), text: t });
+    files
+}
+
+/// Writes `files`; without `force`, fails (writing nothing) when any exists.
+pub fn write_planned(files: &[PlannedFile], force: bool) -> Result<(), AssetError> {
+    if !force && let Some(f) = files.iter().find(|f| f.path.exists()) {
+        return Err(AssetError::Io {
+            path: f.path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "file exists; pass --force to overwrite"),
+        });
+    }
+    for f in files {
+        if let Some(dir) = f.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
+        }
+        std::fs::write(&f.path, &f.text).map_err(|source| AssetError::Io { path: f.path.clone(), source })?;
+    }
+    Ok(())
+}
+
+/// What [`write_profile_set`] wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrittenSet {
+    /// Profile files written (binding profiles, then the set).
+    pub profiles: Vec<PathBuf>,
+    /// Clip definitions newly cut.
+    pub clips_written: Vec<PathBuf>,
+}
+
+/// Writes the player profile set `out` (its id is the file stem as an id),
+/// one binding profile per class beside it, and the clip definitions the
+/// slots use (cut into `out`'s folder unless already cut there).
+pub fn write_profile_set(
+    report: &ScanReport,
+    classes: &[ClassBinding],
+    out: &Path,
+    force: bool,
+) -> Result<WrittenSet, AssetError> {
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    // Plan first (with the ids the clips will have) so a refusal writes nothing.
+    let files = plan_profile_files(out, classes, &|a| a.best().clip_id.clone());
+    if !force && let Some(f) = files.iter().find(|f| f.path.exists()) {
+        return Err(AssetError::Io {
+            path: f.path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "file exists; pass --force to overwrite"),
+        });
+    }
+    let mut ids: Vec<((PathBuf, usize), String)> = Vec::new();
+    let mut clips_written = Vec::new();
+    for a in classes.iter().flat_map(|c| &c.assignments) {
+        let best = a.best();
+        let key = (best.file.clone(), best.index);
+        if ids.iter().any(|(k, _)| *k == key) {
+            continue;
+        }
+        let Some(clip) = report
+            .files
+            .iter()
+            .find(|f| f.path == best.file)
+            .and_then(|f| f.clips.iter().find(|c| c.index == best.index))
+        else {
+            continue;
+        };
+        let cut = cut_clips(&best.file, std::slice::from_ref(clip), &dir)?;
+        for c in cut {
+            if c.action == super::import::ImportAction::Written {
+                clips_written.push(c.path.clone());
+            }
+            ids.push((key.clone(), c.id));
+        }
+    }
+    let files = plan_profile_files(out, classes, &|a| {
+        let b = a.best();
+        ids.iter()
+            .find(|(k, _)| k.0 == b.file && k.1 == b.index)
+            .map_or_else(|| b.clip_id.clone(), |(_, id)| id.clone())
+    });
+    write_planned(&files, force)?;
+    Ok(WrittenSet { profiles: files.into_iter().map(|f| f.path).collect(), clips_written })
+}

@@ -1,0 +1,137 @@
+//! Import: one clip definition per embedded animation, skip-on-reimport,
+//! never overwrite, animation-only files matched to a skeleton by bone names.
+
+use std::path::{Path, PathBuf};
+
+use zoa_anim_assets::AssetError;
+use zoa_anim_assets::authoring::import::{ImportAction, import_model, relative_path};
+use zoa_anim_assets::defs::{Severity, load_folder};
+
+fn humanoid() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A skinless `.gltf` + `.bin` animating one node called `bone` (an
+/// animation-only export, like a Mixamo "without skin" download).
+fn write_animation_only(dir: &Path, stem: &str, bone: &str) -> PathBuf {
+    let mut bin = Vec::new();
+    for t in [0.0f32, 1.0] {
+        bin.extend_from_slice(&t.to_le_bytes());
+    }
+    for q in [[0.0f32, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]] {
+        for c in q {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join(format!("{stem}.bin")), &bin).unwrap();
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],
+        "nodes":[{{"name":"{bone}"}}],
+        "buffers":[{{"uri":"{stem}.bin","byteLength":40}}],
+        "bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":8}},{{"buffer":0,"byteOffset":8,"byteLength":32}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0.0],"max":[1.0]}},
+                     {{"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}}],
+        "animations":[{{"name":"Wave Hello","channels":[{{"sampler":0,"target":{{"node":0,"path":"rotation"}}}}],
+                        "samplers":[{{"input":0,"output":1}}]}}]}}"#
+    );
+    let path = dir.join(format!("{stem}.gltf"));
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+#[test]
+fn cuts_every_animation_and_reimport_skips_and_never_overwrites() {
+    let dir = temp_dir("import");
+    let model = dir.join("models/humanoid.glb");
+    std::fs::create_dir_all(model.parent().unwrap()).unwrap();
+    std::fs::copy(humanoid(), &model).unwrap();
+    let into = dir.join("defs/clips");
+    let report = import_model(&model, Some(&into)).unwrap();
+    assert_eq!(report.clips.len(), 14);
+    assert_eq!(report.written(), 14);
+    assert!(report.skeleton.is_none(), "a skinned model needs no match");
+    let walk = std::fs::read_to_string(into.join("humanoid_walk.toml")).unwrap();
+    assert!(walk.contains("kind = \"clip\"") && walk.contains("id = \"humanoid_walk\""));
+    assert!(walk.contains("source = \"../../models/humanoid.glb\"") && walk.contains("animation = \"walk\""));
+    assert!(
+        walk.contains("rate = 1.0") && walk.contains("loop = true") && !walk.lines().any(|l| l.starts_with("notifies"))
+    );
+    let death = std::fs::read_to_string(into.join("humanoid_death.toml")).unwrap();
+    assert!(death.contains("loop = false"), "death does not end on its first pose");
+
+    let set = load_folder(&dir.join("defs"));
+    assert!(set.diagnostics.iter().all(|d| d.severity != Severity::Error), "{:#?}", set.diagnostics);
+    assert_eq!(set.clips.len(), 14);
+
+    // Edit one, re-import: nothing written, the edit survives.
+    std::fs::write(into.join("humanoid_walk.toml"), walk.replace("rate = 1.0", "rate = 1.5")).unwrap();
+    let again = import_model(&model, Some(&into)).unwrap();
+    assert_eq!(again.written(), 0);
+    assert!(again.clips.iter().all(|c| c.action == ImportAction::SkippedExists));
+    assert!(std::fs::read_to_string(into.join("humanoid_walk.toml")).unwrap().contains("rate = 1.5"));
+
+    // A hand-named cut of the same animation counts as already cut.
+    std::fs::remove_file(into.join("humanoid_idle.toml")).unwrap();
+    std::fs::write(
+        into.join("my_idle.toml"),
+        "kind = \"clip\"\nid = \"my_idle\"\nsource = \"../../models/humanoid.glb\"\nanimation = \"idle\"\n",
+    )
+    .unwrap();
+    let third = import_model(&model, Some(&into)).unwrap();
+    let idle = third.clips.iter().find(|c| c.animation == "idle").unwrap();
+    assert!(matches!(idle.action, ImportAction::SkippedAlreadyCut { .. }));
+    assert_eq!(idle.id, "my_idle");
+    assert!(!into.join("humanoid_idle.toml").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn animation_only_file_is_matched_to_the_skeleton_sharing_bone_names() {
+    let dir = temp_dir("import-anim-only");
+    std::fs::create_dir_all(dir.join("character")).unwrap();
+    std::fs::copy(humanoid(), dir.join("character/hero.glb")).unwrap();
+    let anim = write_animation_only(&dir, "wave", "Hips");
+    let report = import_model(&anim, None).unwrap();
+    let m = report.skeleton.expect("matched");
+    assert!(m.model.ends_with("character/hero.glb"));
+    assert_eq!(m.shared_bones, 1);
+    assert_eq!(report.clips[0].id, "wave_wave_hello");
+    assert!(dir.join("wave_wave_hello.toml").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn animation_only_file_without_a_matching_skeleton_writes_nothing() {
+    let dir = temp_dir("import-no-match");
+    std::fs::copy(humanoid(), dir.join("hero.glb")).unwrap();
+    let anim = write_animation_only(&dir, "tail", "TailBone_07");
+    match import_model(&anim, None) {
+        Err(AssetError::NoMatchingSkeleton { candidates, sample, .. }) => {
+            assert!(candidates >= 1);
+            assert!(sample.contains("TailBone_07"));
+        }
+        other => panic!("expected NoMatchingSkeleton, got {other:?}"),
+    }
+    let tomls =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml"));
+    assert_eq!(tomls.count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn relative_paths_climb_and_descend() {
+    let dir = temp_dir("relpath");
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    std::fs::create_dir_all(dir.join("m")).unwrap();
+    std::fs::write(dir.join("m/x.glb"), b"").unwrap();
+    assert_eq!(relative_path(&dir.join("a/b"), &dir.join("m/x.glb")), "../../m/x.glb");
+    assert_eq!(relative_path(&dir.join("m"), &dir.join("m/x.glb")), "x.glb");
+    let _ = std::fs::remove_dir_all(&dir);
+}

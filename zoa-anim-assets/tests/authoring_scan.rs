@@ -1,0 +1,97 @@
+//! Clip library scanner: facts per clip, skip rule, determinism, cache invalidation.
+
+use std::path::{Path, PathBuf};
+
+use zoa_anim_assets::authoring::scan::{ScanCache, discover, is_skipped_folder, scan_roots};
+
+fn humanoid() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn humanoid_clip_facts() {
+    let r = scan_roots(&[humanoid()]).unwrap();
+    assert_eq!(r.files.len(), 1);
+    let names: Vec<&str> = r.clips().map(|(_, c)| c.name.as_str()).collect();
+    assert_eq!(names.len(), 14);
+    let clip = |n: &str| r.clips().find(|(_, c)| c.name == n).unwrap().1.clone();
+    // Cycles loop, one-shots that end elsewhere do not (generator docs).
+    for n in ["idle", "walk", "run", "sprint", "crouch_idle", "crouch_walk", "fall", "rifle_aim"] {
+        assert!(clip(n).loops, "{n} loops");
+    }
+    for n in ["death", "jump_start"] {
+        assert!(!clip(n).loops, "{n} does not loop");
+    }
+    // Locomotion is in place; the death fall travels.
+    assert_eq!(clip("walk").root_travel, 0.0);
+    assert!(clip("death").root_travel > 0.1);
+    // Hands move, feet do not.
+    let reload = clip("reload");
+    assert!(reload.arm_motion > 30.0 && reload.leg_motion < 1.0);
+    assert!(clip("walk").leg_motion > 30.0);
+    assert!((clip("walk").duration - 1.0).abs() < 1e-4);
+    assert!(clip("walk").key_count > 0 && clip("walk").joints_animated > 10);
+}
+
+#[test]
+fn skip_rule_and_deterministic_order() {
+    let dir = temp_dir("scan-order");
+    for rel in ["b/z.glb", "a/y.glb", "a/Samples/s.glb", "Preview/p.glb", ".git/g.glb", "c/x.GLB", "c/readme.txt"] {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::copy(humanoid(), &p).unwrap();
+    }
+    let found = discover(std::slice::from_ref(&dir)).unwrap();
+    let rels: Vec<&str> = found.iter().map(|f| f.relative.as_str()).collect();
+    assert_eq!(rels, ["a/y.glb", "b/z.glb", "c/x.GLB"]);
+    assert!(is_skipped_folder("samples") && is_skipped_folder(".hidden") && !is_skipped_folder("anims"));
+    // The same root twice lists each file once; two scans are identical.
+    let twice = [dir.clone(), dir.clone()];
+    let a = scan_roots(&twice).unwrap();
+    let b = scan_roots(&twice).unwrap();
+    assert_eq!(a.files.len(), 3);
+    assert_eq!(a, b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cache_reuses_unchanged_files_and_rescans_changed_ones() {
+    let dir = temp_dir("scan-cache");
+    std::fs::copy(humanoid(), dir.join("one.glb")).unwrap();
+    std::fs::copy(humanoid(), dir.join("two.glb")).unwrap();
+    let roots = [dir.clone()];
+    let mut cache = ScanCache::new();
+    let first = cache.scan(&roots, |_, _| {}).unwrap();
+    assert_eq!((cache.hits(), cache.misses()), (0, 2));
+    let second = cache.scan(&roots, |_, _| {}).unwrap();
+    assert_eq!((cache.hits(), cache.misses()), (2, 2));
+    assert_eq!(first, second);
+    // Change one file's size: only it is scanned again (and now fails to load).
+    std::fs::write(dir.join("two.glb"), b"not a glb").unwrap();
+    let mut progress = Vec::new();
+    let third = cache.scan(&roots, |done, total| progress.push((done, total))).unwrap();
+    assert_eq!((cache.hits(), cache.misses()), (3, 3));
+    assert_eq!(progress, [(1, 2), (2, 2)]);
+    assert!(third.files[1].error.is_some() && third.files[1].clips.is_empty());
+    // Saved and loaded, the cache still hits.
+    let path = std::env::temp_dir().join(format!("zoa-scan-cache-test-{}.json", std::process::id()));
+    cache.save(&path).unwrap();
+    let mut loaded = ScanCache::load(&path);
+    let fourth = loaded.scan(&roots, |_, _| {}).unwrap();
+    assert_eq!((loaded.hits(), loaded.misses()), (2, 0));
+    assert_eq!(fourth, third);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unreadable_root_is_an_error() {
+    assert!(scan_roots(&[PathBuf::from("/definitely/not/here")]).is_err());
+}
