@@ -31,7 +31,6 @@
 
 use std::fmt;
 
-use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{RigPolicy, Skeleton};
 
 use crate::IkError;
@@ -866,14 +865,6 @@ impl<'a> Discovery<'a> {
 pub fn describe_missing(a: &PolicyAvailability) -> String {
     let names: Vec<&str> = a.missing.iter().map(|r| r.name()).collect();
     format!("{}: missing {}", a.policy.name(), names.join(", "))
-}
-
-#[doc(hidden)]
-pub fn up_hint(skeleton: &Skeleton, roles: &BoneRoles) -> Option<Vec3> {
-    let rest = rest_model_positions(skeleton);
-    let hips = rest[roles.hips? as usize];
-    let head = rest[roles.head.or(roles.neck)? as usize];
-    (head - hips).try_normalize()
 }
 
 #[cfg(test)]

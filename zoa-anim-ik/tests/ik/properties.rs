@@ -5,7 +5,7 @@ use zoa_anim_ik::{
     TwoBoneIkJob, TwoBoneSettings, foot::PlantLeg, solve_two_bone,
 };
 
-use crate::common::{all_finite, humanoid, positions, rest};
+use crate::common::{HUMANOID, all_finite, humanoid, positions, rest, skeleton};
 
 fn coord() -> impl Strategy<Value = f32> {
     prop_oneof![
@@ -114,5 +114,65 @@ proptest! {
         let mut feet = FootPlantState::default();
         plant.run(&sk, &mut local, &mut model, &FlatGround { height, normal }, &mut feet);
         prop_assert!(all_finite(&local) && feet.hips_drop.is_finite());
+    }
+}
+
+/// Bone offsets that are often degenerate: zero length, tiny, or huge.
+fn offset() -> impl Strategy<Value = Option<[f32; 3]>> {
+    prop_oneof![
+        3 => Just(None),
+        1 => Just(Some([0.0; 3])),
+        1 => Just(Some([1e-8, 0.0, 0.0])),
+        1 => (-2.0f32..2.0, -2.0f32..2.0, -2.0f32..2.0).prop_map(|(x, y, z)| Some([x, y, z])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_rig_pass_stays_finite_on_degenerate_rigs(
+        offsets in proptest::collection::vec(offset(), 22),
+        rots in proptest::collection::vec(rotation(), 22),
+        look in proptest::option::of(point()), grip in point(), ledge in point(),
+        height in coord(), normal in point(), speed in -0.5f32..1.5, dt in 0.0f32..0.5,
+    ) {
+        let rows: Vec<(&str, Option<u16>, [f32; 3])> = HUMANOID
+            .iter()
+            .zip(&offsets)
+            .map(|(&(n, p, t), o)| (n, p, o.unwrap_or(t)))
+            .collect();
+        let sk = skeleton(&rows);
+        let roles = zoa_anim_ik::BoneRoles::discover(&sk);
+        let policy = zoa_anim_core::RigPolicy { climb_hand: true, ..Default::default() };
+        let rig = zoa_anim_ik::RigIk::new(&sk, &policy, &roles, zoa_anim_ik::RigIkSettings::from_rest(&sk, &roles));
+        let mut ctx = rig.new_context();
+        let mut local = rest(&sk);
+        for (t, r) in local.iter_mut().zip(rots) {
+            t.rotation = r;
+        }
+        let weapon = zoa_anim_core::contracts::PoseSnapshot {
+            targets: vec![zoa_anim_core::contracts::PoseTargetData {
+                target: zoa_anim_ik::LEFT_HAND_GRIP,
+                position: grip.to_array(),
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
+            weight: 1.0,
+        };
+        let ground = FlatGround { height, normal };
+        let hand = zoa_anim_ik::HandTarget { position: ledge, rotation: None, weight: 1.0 };
+        for _ in 0..3 {
+            let input = zoa_anim_ik::IkFrameInput {
+                dt,
+                locomotion_speed: speed,
+                ground: Some(&ground),
+                look_target: look,
+                weapon_pose: Some(&weapon),
+                ledge_targets: [Some(hand), Some(hand)],
+            };
+            rig.apply(&sk, &mut local, &mut ctx, &input).unwrap();
+            prop_assert!(all_finite(&local));
+        }
     }
 }
