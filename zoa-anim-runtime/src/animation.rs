@@ -280,22 +280,56 @@ impl SamplingJob<'_> {
     /// Validates, then samples.
     pub fn run(self) -> Result<(), RuntimeError> {
         self.validate()?;
+        self.sample(None);
+        Ok(())
+    }
+
+    /// Validates, then samples only the joints whose `mask` weight is above 0
+    /// (a masked layer need not sample what it cannot show). Slots of skipped
+    /// joints keep their previous values.
+    ///
+    /// # Errors
+    /// As [`SamplingJob::validate`], plus a mask whose length is not the joint count.
+    pub fn run_masked(self, mask: &[f32]) -> Result<(), RuntimeError> {
+        self.validate()?;
+        if mask.len() != self.animation.joint_count {
+            return Err(RuntimeError::InvalidJob {
+                job: "sampling job",
+                reasons: vec![format!(
+                    "mask has {} weights, animation has {} joints",
+                    mask.len(),
+                    self.animation.joint_count
+                )],
+            });
+        }
+        self.sample(Some(mask));
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn sample(self, mask: Option<&[f32]>) {
         let a = self.animation;
         let t = self.time;
+        let skip = |joint: u16| mask.is_some_and(|m| m[joint as usize] <= 0.0);
         let cursors = &mut self.context.cursors[..a.track_count()];
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let (out_t, out_r, out_s) = self.output.parts_mut();
         for (h, c) in a.translations.iter().zip(ct) {
-            out_t[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+            if !skip(h.joint) {
+                out_t[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+            }
         }
         for (h, c) in a.rotations.iter().zip(cr) {
-            out_r[h.joint as usize] = sample_quat(h, &a.times, &a.quats, c, t);
+            if !skip(h.joint) {
+                out_r[h.joint as usize] = sample_quat(h, &a.times, &a.quats, c, t);
+            }
         }
         for (h, c) in a.scales.iter().zip(cs) {
-            out_s[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+            if !skip(h.joint) {
+                out_s[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+            }
         }
-        Ok(())
     }
 }
 

@@ -298,17 +298,25 @@ impl Instance {
     pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
         let n = self.skeleton.joint_count();
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
+            // Masked layers skip the joints they cannot show (and zero-weight layers sample nothing).
+            if layer.weight <= 0.0 {
+                continue;
+            }
+            let mask = layer.mask.as_deref().map(BoneMask::weights);
             match &layer.source {
                 LayerSource::Clip { motion, time, .. } => {
                     state.weights[0] = 1.0;
                     let slot = &mut state.slots[0];
-                    SamplingJob {
+                    let job = SamplingJob {
                         animation: &motion.animation,
                         time: motion.clip_time(*time),
                         context: &mut slot.context,
                         output: &mut slot.pose,
+                    };
+                    match mask {
+                        Some(m) => job.run_masked(m)?,
+                        None => job.run()?,
                     }
-                    .run()?;
                 }
                 LayerSource::Tree { tree, motions, x, y, clock, .. } => {
                     if tree.child_count() != state.slots.len() || motions.len() != state.slots.len() {
@@ -321,13 +329,16 @@ impl Instance {
                     for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
                         if w > 0.0 {
                             let d = motion.animation.duration();
-                            SamplingJob {
+                            let job = SamplingJob {
                                 animation: &motion.animation,
                                 time: clock.child_time(d),
                                 context: &mut slot.context,
                                 output: &mut slot.pose,
+                            };
+                            match mask {
+                                Some(m) => job.run_masked(m)?,
+                                None => job.run()?,
                             }
-                            .run()?;
                         }
                     }
                 }

@@ -509,12 +509,33 @@ mod instances {
 mod crowd {
     use super::*;
 
+    /// A second, smaller skeleton (root, spine, leg: nodes 10, 11, 14), so the
+    /// crowd mixes skeletons.
+    fn small_skeleton() -> zoa_anim_core::Skeleton {
+        let full = skeleton();
+        let mut joints = vec![full.joints()[0].clone(), full.joints()[1].clone(), full.joints()[4].clone()];
+        joints[2].parent = Some(0);
+        zoa_anim_core::Skeleton::new("small", joints).unwrap()
+    }
+
     pub fn build_crowd(n: usize) -> Crowd {
-        let s = Arc::new(RuntimeSkeleton::new(skeleton()));
-        let clips: Vec<Arc<Animation>> = (0..4).map(|k| bind(&full_clip(&format!("c{k}"), k as f32 * 0.37))).collect();
-        let mask = Arc::new(BoneMask::from_names(s.skeleton(), &["spine"], &[] as &[&str]).unwrap());
+        let big = Arc::new(RuntimeSkeleton::new(skeleton()));
+        let small = Arc::new(RuntimeSkeleton::new(small_skeleton()));
+        let clip_set = |s: &Arc<RuntimeSkeleton>| -> Vec<Arc<Animation>> {
+            (0..4)
+                .map(|k| {
+                    let clip = full_clip(&format!("c{k}"), k as f32 * 0.37);
+                    Arc::new(Animation::bind(&clip, s.skeleton(), BindBy::Node).unwrap())
+                })
+                .collect()
+        };
+        let (big_clips, small_clips) = (clip_set(&big), clip_set(&small));
+        let big_mask = Arc::new(BoneMask::from_names(big.skeleton(), &["spine"], &[] as &[&str]).unwrap());
+        let small_mask = Arc::new(BoneMask::from_names(small.skeleton(), &["spine"], &[] as &[&str]).unwrap());
         let instances = (0..n)
             .map(|i| {
+                let (s, clips, mask) =
+                    if i % 3 == 0 { (&small, &small_clips, &small_mask) } else { (&big, &big_clips, &big_mask) };
                 let c = |k: usize| clips[(i + k) % clips.len()].clone();
                 let mut layers = vec![
                     Layer::new(
@@ -706,8 +727,15 @@ mod shared_assets {
     fn sampling_at_key_times_returns_the_raw_key_values() {
         let Some(dir) = assets_dir() else { return };
         let mut checked = 0usize;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
+        let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        // The generated fixture humanoid, when it has been generated.
+        let humanoid =
+            std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/models/humanoid.glb"));
+        if humanoid.is_file() {
+            paths.push(humanoid);
+        }
+        paths.sort();
+        for path in paths {
             if !matches!(path.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")) {
                 continue;
             }
