@@ -10,15 +10,30 @@ fn main() {
 
 const EVENTS: [&str; 8] =
     ["footstep", "land", "vocal.hurt", "vocal.effort", "weapon.fire", "weapon.reload", "weapon.equip", "foley.cloth"];
-const STATES: [&str; 4] = ["locomotion=walk", "locomotion=run mood=alert", "combat=armed_rifle", "posture=crouching"];
+const FLAGS: [&str; 8] = [
+    "locomotion=run",
+    "mood=alert",
+    "combat=armed_rifle",
+    "posture=standing",
+    "combat=aiming",
+    "mood=wounded",
+    "posture=crouching",
+    "locomotion=walk",
+];
 const SURFACES: [Option<&str>; 3] = [None, Some("grass"), Some("metal")];
 
+/// `n` entries with distinct (event, filter, surface) keys: the event cycles
+/// fastest, then the surface, then the filter bits.
 fn table(n: usize) -> SoundTable {
     let entries = (0..n)
         .map(|i| {
+            let k = i / EVENTS.len();
+            let bits = k / SURFACES.len();
             let mut e = SoundEventEntry::new(SoundEventId::new(EVENTS[i % EVENTS.len()]).unwrap(), "a.wav");
-            e.tag_filter = if i % 5 == 0 { StateTagSet::EMPTY } else { STATES[i % STATES.len()].parse().unwrap() };
-            e.surface = SURFACES[i % SURFACES.len()].map(str::to_owned);
+            e.tag_filter = (0..FLAGS.len())
+                .filter(|b| bits & (1 << b) != 0)
+                .fold(StateTagSet::EMPTY, |acc, b| acc.union_with(&FLAGS[b].parse().unwrap()));
+            e.surface = SURFACES[k % SURFACES.len()].map(str::to_owned);
             e.weight = (i % 3) as f32;
             e.variants.push(AudioVariant { clip: "a.wav".into(), weight: 2.0 });
             e

@@ -31,9 +31,11 @@
 //! The hierarchical id fallback already gives sound its graceful degradation.
 //!
 //! # Cost
-//! [`resolve`] is one pass over the table, no allocation, no locking: id
-//! ancestry is tested with [`SoundEventId::is_within`] instead of building
-//! parent ids, so the walk `weapon.fire.dryclick → weapon.fire → weapon`
+//! [`resolve`] is one pass over the table, no allocation, no locking. The
+//! FNV-1a hashes of the requested id's dotted prefixes are computed once on
+//! the stack (FNV-1a is incremental), and each entry's precomputed id hash is
+//! looked up among them (confirmed by text), so no parent id is ever built or
+//! interned and the walk `weapon.fire.dryclick → weapon.fire → weapon`
 //! happens implicitly by ranking on id depth.
 
 use zoa_anim_core::inheritance::{Inheritable, InheritedRow, ancestry, flatten_chain};
@@ -130,10 +132,51 @@ impl Rank {
     }
 }
 
-/// Number of dotted segments, without allocating.
-#[inline]
-fn id_depth(id: &SoundEventId) -> u32 {
-    id.depth() as u32
+/// Most segments an id can have (128 bytes, one letter per segment).
+const MAX_SEGMENTS: usize = 64;
+
+/// FNV-1a hashes of every dotted prefix of the requested id, shortest first,
+/// computed in one pass (FNV-1a is incremental, so the running state at each
+/// `.` is the hash of the prefix before it). Fixed size, on the stack.
+struct Prefixes<'a> {
+    text: &'a str,
+    /// `(hash, byte length)` of the prefix with `i + 1` segments.
+    levels: [(u64, u8); MAX_SEGMENTS],
+    count: usize,
+}
+
+impl<'a> Prefixes<'a> {
+    fn of(id: &'a SoundEventId) -> Self {
+        const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+        let text = id.as_str();
+        let mut levels = [(0u64, 0u8); MAX_SEGMENTS];
+        let mut count = 0;
+        let mut hash = FNV_OFFSET;
+        for (i, &b) in text.as_bytes().iter().enumerate() {
+            if b == b'.' && count < MAX_SEGMENTS - 1 {
+                levels[count] = (hash, i as u8);
+                count += 1;
+            }
+            hash ^= b as u64;
+            hash = hash.wrapping_mul(FNV_PRIME);
+        }
+        levels[count] = (hash, text.len() as u8);
+        count += 1;
+        debug_assert_eq!(hash, id.hash_value());
+        Prefixes { text, levels, count }
+    }
+
+    /// Segments of `candidate` if it is the id itself or one of its dotted
+    /// ancestors — compared by hash, confirmed by text.
+    #[inline]
+    fn depth_of(&self, candidate: &SoundEventId) -> Option<u32> {
+        let h = candidate.hash_value();
+        (0..self.count).find_map(|k| {
+            let (hash, len) = self.levels[k];
+            (hash == h && candidate.as_str() == &self.text[..len as usize]).then_some(k as u32 + 1)
+        })
+    }
 }
 
 /// Resolves `event` in `rows` for the active `state` and `surface` (see the
@@ -145,11 +188,33 @@ pub fn resolve<R: SoundRow>(
     surface: Option<&str>,
     options: ResolveOptions,
 ) -> Option<SoundMatch> {
+    if options.hierarchical {
+        let prefixes = Prefixes::of(&event);
+        best_candidate(rows, state, surface, prefixes.count as u32, |c| prefixes.depth_of(c))
+    } else {
+        // Exact ids only: one hash compare per row, no prefix table.
+        let depth = event.depth() as u32;
+        best_candidate(rows, state, surface, depth, |c| (*c == event).then_some(depth))
+    }
+}
+
+/// The one pass shared by both modes; `depth_of` answers whether an entry's
+/// id is acceptable and how many segments it has.
+#[inline]
+fn best_candidate<R: SoundRow>(
+    rows: &[R],
+    state: StateTagSet,
+    surface: Option<&str>,
+    request_depth: u32,
+    depth_of: impl Fn(&SoundEventId) -> Option<u32>,
+) -> Option<SoundMatch> {
     let mut best: Option<(usize, Rank)> = None;
     for (i, row) in rows.iter().enumerate() {
         let e = row.entry();
-        let id_ok = if options.hierarchical { event.is_within(&e.event) } else { event == e.event };
-        if !id_ok || !e.tag_filter.is_subset_of(&state) {
+        let Some(depth) = depth_of(&e.event) else {
+            continue;
+        };
+        if !e.tag_filter.is_subset_of(&state) {
             continue;
         }
         let surface_matched = match (&e.surface, surface) {
@@ -157,25 +222,17 @@ pub fn resolve<R: SoundRow>(
             (Some(want), Some(have)) if want == have => true,
             (Some(_), _) => continue,
         };
-        let rank = Rank {
-            depth: id_depth(&e.event),
-            surface: surface_matched,
-            specificity: e.tag_filter.specificity(),
-            weight: e.weight,
-        };
+        let rank = Rank { depth, surface: surface_matched, specificity: e.tag_filter.specificity(), weight: e.weight };
         if best.as_ref().is_none_or(|(_, b)| rank.beats(b)) {
             best = Some((i, rank));
         }
     }
-    best.map(|(i, rank)| {
-        let e = rows[i].entry();
-        SoundMatch {
-            entry: i,
-            event_id: e.event,
-            id_levels_up: id_depth(&event) - rank.depth,
-            surface_matched: rank.surface,
-            specificity: rank.specificity,
-        }
+    best.map(|(i, rank)| SoundMatch {
+        entry: i,
+        event_id: rows[i].entry().event,
+        id_levels_up: request_depth - rank.depth,
+        surface_matched: rank.surface,
+        specificity: rank.specificity,
     })
 }
 
