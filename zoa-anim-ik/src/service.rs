@@ -347,6 +347,44 @@ mod tests {
         assert!(s.current_pose().targets.is_empty());
     }
 
+    struct Pistol;
+    impl IkPoseProvider for Pistol {
+        fn equipment_id(&self) -> &str {
+            "pistol"
+        }
+        fn idle_pose(&self) -> PoseSnapshot {
+            snap(-2.0)
+        }
+        fn aim_pose(&self) -> PoseSnapshot {
+            snap(-2.0)
+        }
+        fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
+            None
+        }
+    }
+
+    #[test]
+    fn switching_items_blends_and_unequip_hands_back() {
+        let mut s = EquipmentPoseService::new(0.2);
+        s.register_provider(Box::new(Rifle));
+        s.tick(1.0);
+        s.register_provider(Box::new(Pistol));
+        s.tick(0.1);
+        assert!((grip_x(&s) + 1.0).abs() < 1e-5, "half way from the rifle to the pistol");
+        s.tick(0.1);
+        assert!((grip_x(&s) + 2.0).abs() < 1e-5);
+        s.register_provider(Box::new(Rifle));
+        assert_eq!(s.equipment_ids().collect::<Vec<_>>(), ["pistol", "rifle"], "same id replaces, newest last");
+        s.tick(1.0);
+        assert_eq!(grip_x(&s), 0.0);
+        s.unregister_provider("rifle");
+        s.tick(1.0);
+        assert_eq!(grip_x(&s), -2.0, "the previous item takes over");
+        s.unregister_provider("nothing");
+        s.tick(1.0);
+        assert_eq!(grip_x(&s), -2.0);
+    }
+
     #[test]
     fn stance_modifier_offsets_targets() {
         let mut s = EquipmentPoseService::new(0.0);
