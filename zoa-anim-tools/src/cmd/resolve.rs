@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let set = load_folder(&args.defs);
     let Some(profile) = set.animation_profile(&args.profile) else {
-        return Ok(unknown_or_invalid(&set, &args.profile));
+        return Ok(unknown_or_invalid(&set, &args.profile, &args.defs));
     };
     let rows = match set.flattened_profile(&profile.id) {
         Some(Ok(rows)) => rows,
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("error: cannot flatten `{}`: {e}", profile.id);
             return Ok(ExitCode::from(1));
         }
-        None => return Ok(unknown_or_invalid(&set, &args.profile)),
+        None => return Ok(unknown_or_invalid(&set, &args.profile, &args.defs)),
     };
     if set.error_count() > 0 {
         eprintln!(
@@ -109,27 +109,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn unknown_or_invalid(set: &DefinitionSet, id: &str) -> ExitCode {
-    let invalid = set.diagnostics.iter().any(|d| d.field == "id" && d.message.contains(&format!("`{id}`")))
-        || set.diagnostics.iter().any(|d| d.severity == zoa_anim_assets::defs::Severity::Error);
+fn unknown_or_invalid(set: &DefinitionSet, id: &str, dir: &std::path::Path) -> ExitCode {
     let known: Vec<&str> = set.animation_profiles.iter().map(|p| p.value.id.as_str()).collect();
-    if invalid && !known.contains(&id) {
-        // It may exist but have errors of its own: say so, with the diagnostics.
-        let own: Vec<String> = set
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == zoa_anim_assets::defs::Severity::Error)
-            .map(|d| d.to_string())
-            .collect();
+    let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+    eprintln!("error: no valid animation profile `{id}`; available: {available}");
+    if set.error_count() > 0 {
+        // A profile with errors in its own file is left out of the set.
         eprintln!(
-            "error: no valid animation profile `{id}` (the folder has {} error(s)):\n{}",
-            own.len(),
-            own.join("\n")
-        );
-    } else {
-        eprintln!(
-            "error: no animation profile `{id}`; available: {}",
-            if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            "note: the folder has {} error(s); a profile with errors is not loaded (run `zoa-anim validate {}`)",
+            set.error_count(),
+            dir.display()
         );
     }
     ExitCode::from(2)
