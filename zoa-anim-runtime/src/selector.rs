@@ -364,7 +364,11 @@ impl TagSelector {
         self.time += f64::from(dt);
         self.apply_tag_changes();
         // Advance clocks (frozen while holding).
-        if self.mode != SelectorMode::Hold {
+        if self.mode == SelectorMode::Hold {
+            for p in self.playing.iter_mut() {
+                p.prev_time = p.time;
+            }
+        } else {
             for p in self.playing.iter_mut() {
                 let info = self.clips.get(p.clip);
                 p.prev_time = p.time;
@@ -574,9 +578,17 @@ impl TagSelector {
             }
             let d = f64::from(self.clips.get(p.clip).duration);
             let time = if p.looping && d > 0.0 { p.time.rem_euclid(d) } else { p.time.min(d) } as f32;
+            let (prev_time, wraps) = if d > 0.0 {
+                let (pt, _, w) = crate::graph::clip_span(p.prev_time / d, p.time / d, p.looping, d as f32);
+                (pt, w)
+            } else {
+                (0.0, 0)
+            };
             out.push(ClipContribution {
                 clip: p.clip,
                 time,
+                prev_time,
+                wraps,
                 weight: p.weight,
                 looping: p.looping,
                 blend_mode: BlendMode::Override,

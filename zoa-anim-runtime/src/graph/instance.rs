@@ -10,7 +10,7 @@ use zoa_anim_core::graph::{BlendMode, GraphState, Interruption, ParameterIndex, 
 
 use super::clips::{ClipId, ClipTable};
 use super::definition::GraphDefinition;
-use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef};
+use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, clip_span};
 use super::params::Parameters;
 use super::slot::{PlayOptions, Slot};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
@@ -725,9 +725,12 @@ fn write_layer(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, out: &mut FrameOutput)
             if w <= 0.0 {
                 continue;
             }
+            let (prev_time, _, wraps) = clip_span(a.prev_total, a.total, st.looping, clips.get(clip).duration);
             out.push(ClipContribution {
                 clip,
                 time: phase * clips.get(clip).duration,
+                prev_time,
+                wraps,
                 weight: w,
                 looping: st.looping,
                 blend_mode: mode,

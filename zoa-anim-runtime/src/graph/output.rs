@@ -53,8 +53,14 @@ pub struct ClipContribution {
     pub clip: ClipId,
     /// Sample time in clip seconds, already wrapped (looping) or clamped (one-shot) to `0..=duration`.
     pub time: f32,
-    /// Weight inside its layer, `0..=1`; a layer's contributions sum to 1 (times
-    /// any per-state weight multiplier).
+    /// Sample time at the start of the frame, clip seconds, wrapped like `time`
+    /// (equal to `time` for a clip that has not advanced yet). With `wraps`,
+    /// what root-motion extraction integrates over.
+    pub prev_time: f32,
+    /// Loop wraps between `prev_time` and `time` this frame (0 for one-shots).
+    pub wraps: u16,
+    /// Final blend weight `0..=1`: the clip's share of its layer times the
+    /// layer weight (a state's own weight replaces its layer's).
     pub weight: f32,
     /// Whether the clip loops.
     pub looping: bool,
@@ -97,6 +103,18 @@ pub struct PoseLayer {
     pub contributions: Range<usize>,
     /// Present while an inertialized transition runs on this layer.
     pub inertialization: Option<Inertialization>,
+}
+
+/// Clip times `(prev_time, time, wraps)` of a clip of `duration` seconds
+/// whose unwrapped clock (in cycles) moved from `prev` to `now` this frame.
+pub(crate) fn clip_span(prev: f64, now: f64, looping: bool, duration: f32) -> (f32, f32, u16) {
+    let d = f64::from(duration);
+    if looping {
+        let wraps = (now.floor() - prev.floor()).clamp(0.0, f64::from(u16::MAX)) as u16;
+        ((prev.fract() * d) as f32, (now.fract() * d) as f32, wraps)
+    } else {
+        ((prev.clamp(0.0, 1.0) * d) as f32, (now.clamp(0.0, 1.0) * d) as f32, 0)
+    }
 }
 
 /// Caller-owned per-frame output of one instance.

@@ -14,7 +14,7 @@ use zoa_anim_core::AnimationSlotId;
 use zoa_anim_core::graph::BlendMode;
 
 use super::clips::{ClipId, ClipTable};
-use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER};
+use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER, clip_span};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::events::{EventKind, EventQueue};
 
@@ -291,9 +291,17 @@ impl Slot {
             let info = clips.get(c.clip);
             let d = f64::from(info.duration);
             let time = if c.looping && d > 0.0 { c.time.rem_euclid(d) } else { c.time.min(d) } as f32;
+            let (prev_time, wraps) = if d > 0.0 {
+                let (p, _, w) = clip_span(c.prev_time / d, c.time / d, c.looping, info.duration);
+                (p, w)
+            } else {
+                (0.0, 0)
+            };
             out.push(ClipContribution {
                 clip: c.clip,
                 time,
+                prev_time,
+                wraps,
                 weight: share * self.envelope,
                 looping: c.looping,
                 blend_mode: mode,
