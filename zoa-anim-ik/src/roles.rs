@@ -1031,6 +1031,31 @@ mod tests {
     }
 
     #[test]
+    fn max_biped_names_with_spaces_are_discovered() {
+        let s = skel(&[
+            ("Bip01", None, [0.0; 3]),
+            ("Bip01 Pelvis", Some(0), [0.0, 1.0, 0.0]),
+            ("Bip01 Spine", Some(1), [0.0, 0.1, 0.0]),
+            ("Bip01 Neck", Some(2), [0.0, 0.4, 0.0]),
+            ("Bip01 Head", Some(3), [0.0, 0.1, 0.0]),
+            ("Bip01 L Thigh", Some(1), [0.1, 0.0, 0.0]),
+            ("Bip01 L Calf", Some(5), [0.0, -0.45, 0.0]),
+            ("Bip01 L Foot", Some(6), [0.0, -0.45, 0.0]),
+            ("Bip01 L Toe0", Some(7), [0.0, -0.05, 0.1]),
+            ("Bip01 L Clavicle", Some(2), [0.05, 0.35, 0.0]),
+            ("Bip01 L UpperArm", Some(9), [0.1, 0.0, 0.0]),
+            ("Bip01 L Forearm", Some(10), [0.28, 0.0, 0.0]),
+            ("Bip01 L Hand", Some(11), [0.25, 0.0, 0.0]),
+            ("Bip01 L Finger0", Some(12), [0.05, 0.0, 0.0]),
+        ]);
+        let r = BoneRoles::discover(&s);
+        assert_eq!(r.hips, Some(1));
+        assert_eq!((r.neck, r.head, r.spine.as_slice()), (Some(3), Some(4), &[2u16][..]));
+        assert_eq!(r.legs[0], LegBones { upper: Some(5), lower: Some(6), foot: Some(7), toe: Some(8) });
+        assert_eq!(r.arms[0], ArmBones { shoulder: Some(9), upper: Some(10), forearm: Some(11), hand: Some(12) });
+    }
+
+    #[test]
     fn rigify_segments_do_not_shift_slots() {
         let s = skel(&[
             ("DEF-spine", None, [0.0, 1.0, 0.0]),
