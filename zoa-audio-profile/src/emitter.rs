@@ -3,6 +3,7 @@
 //! surface under the foot. The runtime decides *when* (notify crossing,
 //! driver trigger); this module decides *what* to trigger, allocation-free.
 
+use zoa_anim_core::clip_asset::ClipNotify;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{DefaultSoundEvents, SoundEventId, StateTagSet};
 
@@ -96,6 +97,27 @@ impl SoundEmitter {
     ) -> Option<TriggerOutcome> {
         let event = self.notifies.event_for(notify)?;
         Some(player.trigger(Some(self.id), event, tags, surface))
+    }
+
+    /// Every notify a clip crossed this frame (e.g.
+    /// `clip.notifies_between(prev_time, time)`), in order: mapped ones
+    /// trigger with `tags` and `surface`, the rest are ignored. Returns how
+    /// many triggered and how many of those started a voice. Allocation-free.
+    pub fn on_clip_notifies<'n>(
+        &self,
+        player: &mut Player,
+        notifies: impl IntoIterator<Item = &'n ClipNotify>,
+        tags: StateTagSet,
+        surface: Option<&str>,
+    ) -> (usize, usize) {
+        let (mut triggered, mut started) = (0, 0);
+        for n in notifies {
+            if let Some(outcome) = self.on_notify(player, &n.name, tags, surface) {
+                triggered += 1;
+                started += usize::from(matches!(outcome, TriggerOutcome::Started { .. }));
+            }
+        }
+        (triggered, started)
     }
 
     /// A driver event (fire, reload, hurt) triggers `event` directly.

@@ -426,3 +426,35 @@ fn device_playback_without_a_device_is_an_error_not_a_panic() {
         Ok(playback) => playback.with_player(|p| assert_eq!(p.active_voices(), 0)),
     }
 }
+
+#[test]
+fn clip_notifies_crossed_in_a_frame_trigger_footsteps() {
+    use zoa_anim_core::clip_asset::{AnimationSelector, ClipAsset, ClipNotify};
+    let clip = ClipAsset {
+        id: "walk".into(),
+        source: "models/humanoid.glb".into(),
+        animation: AnimationSelector::Name("walk".into()),
+        rate: 1.0,
+        loop_hint: true,
+        notifies: vec![
+            ClipNotify { name: "Footstep".into(), time: 0.35 },
+            ClipNotify { name: "Breathe".into(), time: 0.5 },
+            ClipNotify { name: "Footstep".into(), time: 0.82 },
+        ],
+    };
+    let mut step = entry("footstep", "", Some("grass"), "dc");
+    step.cooldown = 0.1;
+    let mut p = player(vec![step], PlayerConfig::default());
+    let em = SoundEmitter::new(&mut p, Vec3::ZERO, NotifyMap::with_defaults()).unwrap();
+    let walk = tags("locomotion=walk");
+    assert_eq!(em.on_clip_notifies(&mut p, clip.notifies_between(0.0, 0.4), walk, Some("grass")), (1, 1));
+    // The clock has not advanced: both steps fall inside the 0.1 s cooldown of the first.
+    assert_eq!(em.on_clip_notifies(&mut p, clip.notifies_between(0.0, 1.0), walk, Some("grass")), (2, 0));
+    render(&mut p, 0.2);
+    assert_eq!(em.on_clip_notifies(&mut p, clip.notifies_between(0.8, 1.0), walk, Some("grass")), (1, 1));
+    assert_eq!(
+        em.on_clip_notifies(&mut p, clip.notifies_between(0.8, 1.0), walk, Some("snow")),
+        (1, 0),
+        "no entry for snow"
+    );
+}
