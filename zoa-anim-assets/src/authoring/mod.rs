@@ -19,6 +19,7 @@ pub mod autobind;
 pub mod import;
 
 pub mod scan;
+pub mod schema;
 pub mod write;
 
 pub mod tokens;
