@@ -215,3 +215,43 @@ fn singular_matrices_keep_translation_and_scale() {
     assert_eq!(rest.translation.to_array(), [4.0, 5.0, 6.0]);
     assert_eq!(rest.scale.to_array(), [0.0; 3]);
 }
+
+mod roundtrip {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+        /// Any non-decreasing finite times and finite values come back bit-exact,
+        /// through GLB and through a base64 data URI alike.
+        #[test]
+        fn keys_come_back_exactly(
+            steps in prop::collection::vec(0.0f32..2.0, 1..40),
+            seed in prop::collection::vec(-1.0e6f32..1.0e6, 160),
+            start in 0.0f32..10.0,
+        ) {
+            let mut times = Vec::with_capacity(steps.len());
+            let mut t = start;
+            for s in &steps {
+                times.push(t);
+                t += s;
+            }
+            let n = times.len();
+            let rotations: Vec<f32> = seed.iter().cycle().take(n * 4).copied().collect();
+            let mut doc = minimal();
+            let input = doc.add_floats(&times, "SCALAR", n);
+            let output = doc.add_floats(&rotations, "VEC4", n);
+            doc.json["animations"][0]["samplers"][0] = json!({"input": input, "output": output, "interpolation": "STEP"});
+            for bytes in [doc.to_glb(), doc.to_gltf_embedded()] {
+                let asset = load_gltf_slice(&bytes, None, "rt.gltf").unwrap();
+                let track = &asset.clips[0].tracks()[0];
+                prop_assert_eq!(&track.times, &times);
+                prop_assert_eq!(&track.values, &rotations);
+                prop_assert_eq!(asset.clip_time_range(0).0, start.min(0.0));
+                prop_assert_eq!(asset.clips[0].duration(), times[n - 1].max(1.0));
+            }
+        }
+    }
+}
