@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod fixturegen;
 
 /// Drive skeletal animation and sound by meaning: validate definition folders,
 /// inspect glTF files, resolve clip tables.
@@ -31,6 +32,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Resolve an animation profile's flattened clip table for a state, and explain the walk.
     Resolve(cmd::resolve::Args),
+    /// Regenerate (or check) the procedurally generated fixtures (fixtures/models/humanoid.glb).
+    GenFixtures(cmd::gen_fixtures::Args),
     /// Sound profiles: resolve an event, render a scripted sequence offline, generate sound fixtures.
     Sound(cmd::sound::Args),
     /// Local joint transforms after sampling one clip, or blending the layers of a TOML mix file.
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => cmd::inspect::run(args),
         Command::Validate(args) => cmd::validate::run(args),
         Command::Resolve(args) => cmd::resolve::run(args),
+        Command::GenFixtures(args) => cmd::gen_fixtures::run(args),
         Command::Sound(args) => cmd::sound::run(args),
         Command::Pose(args) => cmd::pose::run(args),
         Command::Bench(args) => cmd::bench::run(args),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod gen_fixtures;
 pub mod ik;
 pub mod inspect;
 pub mod pose;
