@@ -125,3 +125,11 @@ fn disabled_policies_are_not_run() {
     rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { ground: Some(&ground), ..IkFrameInput::default() }).unwrap();
     assert_eq!(local, rest(&s));
 }
+
+#[test]
+fn shared_rig_and_per_character_state_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<RigIk>();
+    send_sync::<zoa_anim_ik::IkContext>();
+    send_sync::<EquipmentPoseService>();
+}
