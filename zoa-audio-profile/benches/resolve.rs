@@ -73,3 +73,38 @@ fn trigger_and_render_block(bencher: divan::Bencher<'_, '_>) {
         divan::black_box(out[0])
     });
 }
+
+/// One simulated second at 10 000 triggers per second (1 ms steps of 48
+/// frames, 10 triggers each, 8 emitters, 64-voice pool): the real-time factor
+/// is one second divided by this time.
+#[divan::bench(sample_count = 10)]
+fn one_second_at_10k_triggers_per_second(bencher: divan::Bencher<'_, '_>) {
+    let mut bank = ClipBank::new();
+    let tone: Vec<f32> = (0..7_200).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+    bank.insert("a.wav", ClipData::new(1, 24_000, tone).unwrap());
+    let mut t = table(64);
+    let mut entries: Vec<SoundEventEntry> = t.rows().iter().map(|r| r.row.clone()).collect();
+    for (i, e) in entries.iter_mut().enumerate() {
+        e.spatial = true;
+        e.polyphony_cap = 4;
+        e.cooldown = if i % 2 == 0 { 0.02 } else { 0.0 };
+    }
+    t = SoundTable::from_profile(&SoundProfile { id: "load".into(), parent: None, entries }).unwrap();
+    let mut player = Player::new(t, bank, PlayerConfig::default()).unwrap();
+    let emitters: Vec<_> = (0..8)
+        .map(|i| player.add_emitter(zoa_anim_core::glam::Vec3::new(i as f32 - 4.0, 0.0, -3.0)).unwrap())
+        .collect();
+    let events: Vec<SoundEventId> = EVENTS.iter().map(|e| SoundEventId::new(e).unwrap()).collect();
+    let state: StateTagSet = "locomotion=run mood=alert combat=armed_rifle".parse().unwrap();
+    let mut out = [0.0f32; 96];
+    bencher.bench_local(|| {
+        for step in 0..1000 {
+            for k in 0..10 {
+                let n = step * 10 + k;
+                player.trigger(Some(emitters[n % 8]), events[n % events.len()], state, SURFACES[n % 3]);
+            }
+            player.render(&mut out);
+        }
+        divan::black_box(out[0])
+    });
+}
