@@ -23,8 +23,8 @@ const U: [f32; TERMS] =
 const V: [f32; TERMS] = [1.0 / 3.0, 2.0 / 5.0, 3.0 / 7.0, 4.0 / 9.0, 5.0 / 11.0, MU * 6.0 / 13.0];
 
 /// `sin(t·φ) / sin φ` for `t ∈ [0, 1]` and `xm1 = cos φ − 1`, by Eberly's
-/// series; accurate for `φ ≤ 45°`.
-#[inline(always)]
+/// series; accurate for `φ ≤ 45°`. The scalar reference of [`arc_coefficients`].
+#[cfg(test)]
 fn arc_coefficient(t: f32, xm1: f32) -> f32 {
     let tt = t * t;
     let mut acc = 1.0;
@@ -34,6 +34,22 @@ fn arc_coefficient(t: f32, xm1: f32) -> f32 {
         acc = 1.0 + (U[i] * tt - V[i]) * xm1 * acc;
     }
     t * acc
+}
+
+/// [`arc_coefficient`] of `t0` and `t1` at once, in two SIMD lanes (the same
+/// operations per lane, so the same bits as two scalar calls).
+#[inline(always)]
+fn arc_coefficients(t0: f32, t1: f32, xm1: f32) -> [f32; 2] {
+    let t = Vec4::new(t0, t1, 0.0, 0.0);
+    let tt = t * t;
+    let mut acc = Vec4::ONE;
+    let mut i = TERMS;
+    while i > 0 {
+        i -= 1;
+        acc = Vec4::ONE + (tt * U[i] - Vec4::splat(V[i])) * xm1 * acc;
+    }
+    let c = t * acc;
+    [c.x, c.y]
 }
 
 /// Shortest-arc spherical interpolation with three.js `slerpFlat` semantics.
@@ -71,14 +87,9 @@ pub(crate) fn slerp_unchecked(a: Quat, b: Quat, t: f32) -> Quat {
     let two_cos_half = (2.0 + 2.0 * cos.abs().min(1.0)).sqrt();
     let xm1 = 0.5 * two_cos_half - 1.0;
     let mid = (va + vb) * (1.0 / two_cos_half);
-    let v = if t <= 0.5 {
-        let u = 2.0 * t;
-        va * arc_coefficient(1.0 - u, xm1) + mid * arc_coefficient(u, xm1)
-    } else {
-        let u = 2.0 * t - 1.0;
-        mid * arc_coefficient(1.0 - u, xm1) + vb * arc_coefficient(u, xm1)
-    };
-    Quat::from_vec4(v)
+    let (first, second, u) = if t <= 0.5 { (va, mid, 2.0 * t) } else { (mid, vb, 2.0 * t - 1.0) };
+    let [c0, c1] = arc_coefficients(1.0 - u, u, xm1);
+    Quat::from_vec4(first * c0 + second * c1)
 }
 
 /// `a·(1−t) + b·t`, the form three.js uses (exact at `t = 0` and `t = 1`).
@@ -184,6 +195,18 @@ mod tests {
         // Opposite hemisphere, exactly antipodal-ish pairs stay finite.
         let c = slerp(Quat::IDENTITY, Quat::from_xyzw(0.0, 0.0, 1.0, 0.0), 0.5);
         assert!(c.is_finite() && (c.length() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn two_lane_coefficients_equal_the_scalar_series_bit_for_bit() {
+        for k in 0..=100 {
+            let t = k as f32 / 100.0;
+            for xm1 in [0.0, -0.001, -0.05, -0.2, -0.29289] {
+                let [a, b] = arc_coefficients(1.0 - t, t, xm1);
+                assert_eq!(a.to_bits(), arc_coefficient(1.0 - t, xm1).to_bits());
+                assert_eq!(b.to_bits(), arc_coefficient(t, xm1).to_bits());
+            }
+        }
     }
 
     #[test]
