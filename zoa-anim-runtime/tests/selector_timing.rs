@@ -246,3 +246,43 @@ fn unresolved_clips_are_all_reported() {
     let zoa_anim_runtime::RuntimeError::InvalidJob { reasons, .. } = err else { panic!() };
     assert_eq!(reasons.len(), 3, "{reasons:#?}");
 }
+
+#[test]
+fn from_profile_flattens_the_inheritance_chain_child_rows_first() {
+    use zoa_anim_core::AnimationProfile;
+    let base = AnimationProfile {
+        id: "base".into(),
+        entries: vec![
+            TaggedClipEntry::new(StateTagSet::EMPTY, "idle"),
+            TaggedClipEntry::new(tags("locomotion=run"), "walk"),
+        ],
+        parent: None,
+        procedural_fallbacks_allowed: false,
+        default_idle_clip: None,
+    };
+    let rifle = AnimationProfile {
+        id: "rifle".into(),
+        entries: vec![TaggedClipEntry::new(tags("locomotion=run"), "run")],
+        parent: Some("base".into()),
+        procedural_fallbacks_allowed: false,
+        default_idle_clip: Some("idle".into()),
+    };
+    let lookup = |id: &str| [&base, &rifle].into_iter().find(|p| p.id == id);
+    let s = TagSelector::from_profile(
+        &rifle,
+        lookup,
+        clips(),
+        StateGraph::default(),
+        RigPolicy::default(),
+        tags("locomotion=run"),
+    )
+    .unwrap();
+    let names: Vec<_> = s.rows().iter().map(|r| r.clip.as_str()).collect();
+    assert_eq!(names, ["run", "idle"], "the child's run row overrides the parent's");
+    assert_eq!(s.current_clip(), Some(ClipId(2)));
+    let orphan = AnimationProfile { parent: Some("missing".into()), ..rifle.clone() };
+    assert!(
+        TagSelector::from_profile(&orphan, lookup, clips(), StateGraph::default(), RigPolicy::default(), tags(""))
+            .is_err()
+    );
+}
