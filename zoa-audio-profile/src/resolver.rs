@@ -366,6 +366,9 @@ pub fn entry_problems(entry: &SoundEventEntry, prefix: &str, out: &mut Vec<Strin
     if let Err(AudioError::InvalidVariantWeights { reason }) = validate_variants(&entry.variants) {
         bad(&format!("variants: {reason}"));
     }
+    if entry.variants.len() > u16::MAX as usize {
+        bad("at most 65535 variants");
+    }
     if entry.variants.iter().any(|v| v.clip.trim().is_empty()) {
         bad("a variant has an empty clip path");
     }

@@ -36,3 +36,23 @@ fn corrupt_sound_files_are_decode_errors() {
     let err = ClipData::load(std::path::Path::new("/nonexistent/x.wav")).unwrap_err();
     assert!(err.to_string().contains("cannot read"), "{err}");
 }
+
+/// Ogg Vorbis goes through rodio's (symphonia) decoder too. No project code
+/// can encode Vorbis, so this reads an optional sample: `$ZOA_OGG_SAMPLE`, or
+/// the freedesktop sound theme's bell (Debian `sound-theme-freedesktop`);
+/// it skips with a note when neither exists.
+#[test]
+fn ogg_vorbis_decodes_when_a_sample_is_available() {
+    let path = std::env::var_os("ZOA_OGG_SAMPLE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/usr/share/sounds/freedesktop/stereo/bell.oga".into());
+    if !path.is_file() {
+        eprintln!("note: no Ogg Vorbis sample at {}; skipping", path.display());
+        return;
+    }
+    let clip = ClipData::load(&path).unwrap();
+    assert!((1..=2).contains(&clip.channels()));
+    assert!(clip.frames() > 1000 && clip.sample_rate() >= 8000);
+    let peak = clip.samples().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    assert!(peak > 0.01 && peak <= 1.0, "peak {peak}");
+}
