@@ -12,15 +12,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use graph_common::*;
 use zoa_anim_core::contracts::{AnimationDriver, AnimationEventReceiver};
+use zoa_anim_core::glam::{Mat4, Quat, Vec3};
 use zoa_anim_core::graph::*;
 use zoa_anim_core::{
     AnimationBindingId, AnimationSlotId, BindingProfileBuilder, DimensionSet, NoMatchPolicy, RigPolicy, StateGraph,
     StateTagSet, TaggedClipEntry,
 };
+use zoa_anim_core::{
+    Clip, Interpolation, Joint, PlayerProfileEntry, PlayerProfileSet, PlayerProfileType, Skeleton, Track,
+    TrackProperty, Transform,
+};
 use zoa_anim_runtime::driver::GraphDriver;
 use zoa_anim_runtime::events::deliver_all;
-use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, update_all};
+use zoa_anim_runtime::graph::{
+    GraphDefinition, GraphInstance, ProfileSetSwitcher, RootMotionContext, RootMotionJob, update_all,
+};
 use zoa_anim_runtime::selector::TagSelector;
+use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
 
 struct Counting;
 
@@ -152,6 +160,55 @@ fn frames_allocate_nothing_after_warm_up() {
         ["posture=crouching".parse().unwrap(), "reaction=flinch".parse().unwrap(), StateTagSet::EMPTY];
     let mut tally = Tally::default();
 
+    // Root motion over the first instance's frames: one bound animation per clip id.
+    let joint = |name: &str, node, parent| Joint {
+        name: Some(name.into()),
+        node,
+        parent,
+        rest: Transform { translation: Vec3::Y, rotation: Quat::IDENTITY, scale: Vec3::ONE },
+        inverse_bind: Mat4::IDENTITY,
+    };
+    let skeleton = Skeleton::new("s", vec![joint("root", 0, None), joint("spine", 1, Some(0))]).unwrap();
+    let animations: Vec<Arc<Animation>> = clips()
+        .clips()
+        .iter()
+        .map(|c| {
+            let d = c.duration;
+            let t = Track {
+                node: 0,
+                node_name: None,
+                property: TrackProperty::Translation,
+                interpolation: Interpolation::Linear,
+                times: vec![0.0, d],
+                values: vec![0.0, 1.0, 0.0, d, 1.0, 0.5],
+            };
+            Arc::new(Animation::bind(&Clip::new(&c.name, vec![t]).unwrap(), &skeleton, BindBy::Node).unwrap())
+        })
+        .collect();
+    let rest = RuntimeSkeleton::new(skeleton).rest().clone();
+    let mut root_ctx = RootMotionContext::new(&rest, &animations, 0).unwrap();
+    let mut travelled = 0.0f32;
+
+    // A loadout switcher changing class now and then.
+    let entry = |class, graph: &str| PlayerProfileEntry {
+        class,
+        binding_profile: "p".into(),
+        animation_profile: None,
+        animation_graph: Some(graph.into()),
+    };
+    let mut switcher = ProfileSetSwitcher::new(
+        PlayerProfileSet {
+            id: "player".into(),
+            default_profile: PlayerProfileType::Unarmed,
+            profiles: vec![entry(PlayerProfileType::Unarmed, "a"), entry(PlayerProfileType::Rifle, "b")],
+        },
+        std::collections::HashMap::from([("a".to_owned(), Arc::clone(&def)), ("b".to_owned(), Arc::clone(&def))]),
+        std::collections::HashMap::from([("p".to_owned(), driver.active_profile().unwrap().clone())]),
+        0.25,
+    )
+    .unwrap();
+    let mut switcher_out = switcher.new_output();
+
     let mut frame = |k: usize,
                      instances: &mut Vec<GraphInstance>,
                      outputs: &mut Vec<zoa_anim_runtime::graph::FrameOutput>,
@@ -186,6 +243,12 @@ fn frames_allocate_nothing_after_warm_up() {
         }
         selector.update(1.0 / 60.0, &mut selector_out);
         selector.deliver_events(tally);
+        let motion = RootMotionJob { animations: &animations, frame: &outputs[0], rest: &rest, context: &mut root_ctx }
+            .run()
+            .unwrap();
+        travelled += motion.translation.x.abs();
+        switcher.update(1.0 / 60.0, &mut switcher_out);
+        switcher.driver_mut().instance_mut().clear_events();
     };
 
     for k in 0..600 {
@@ -196,6 +259,20 @@ fn frames_allocate_nothing_after_warm_up() {
         frame(k, &mut instances, &mut outputs, &mut tally);
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
+    // Equipping is a set-up operation (it may allocate); the frames after it must not.
+    drop(frame);
+    switcher.equip(PlayerProfileType::Rifle);
+    let mut switch_out = switcher.new_output();
+    for _ in 0..5 {
+        switcher.update(1.0 / 60.0, &mut switch_out);
+    }
+    let before_switch = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..30 {
+        switcher.update(1.0 / 60.0, &mut switch_out);
+        switcher.driver_mut().instance_mut().clear_events();
+    }
+    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed) - before_switch, 0, "allocations during a loadout cross-fade");
+    assert!(travelled > 0.0, "root motion was extracted");
     assert_eq!(after - before, 0, "allocations during 2400 frames after warm-up");
     assert!(tally.notifies > 0 && tally.states > 0 && tally.progress > 0, "the frames did real work");
     assert!(outputs.iter().all(|o| o.overflow == 0));
