@@ -6,7 +6,9 @@
 //! can be derived (divan's `items/s` counter counts joints).
 //!
 //! Assets: `fixtures/models/humanoid.glb` when it exists, and the shared
-//! `Fox.glb` (from `ZOA_ASSETS` or `../shared/assets`).
+//! `Fox.glb` (from `ZOA_ASSETS` or `../shared/assets`). The `part_*` benches time
+//! the jobs alone (sampling, a two-input blend, local-to-model) for comparison
+//! with per-job reference figures.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -165,4 +167,64 @@ fn crowd(bencher: Bencher<'_, '_>, asset: &str, threads: usize) {
     bencher
         .counter(ItemsCount::new(crowd.joint_count()))
         .bench_local(|| pool.install(|| crowd.update_parallel(DT).expect("frame")));
+}
+
+/// Component: sampling alone (one clip, forward playback, warm cursors), for
+/// comparison with ozz's sampling job figure.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn part_sampling_only(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let walk = rig.clip(&["walk"], 0);
+    let mut context = SamplingContext::for_animation(&walk);
+    let mut pose = rig.skeleton.rest().clone();
+    let mut time = 0.0f32;
+    bencher.counter(ItemsCount::new(rig.skeleton.joint_count())).bench_local(|| {
+        time += DT;
+        let t = zoa_anim_runtime::math::wrap_time(time, walk.duration());
+        SamplingJob { animation: &walk, time: t, context: &mut context, output: &mut pose }.run().expect("sample");
+    });
+}
+
+/// Component: blending two sampled poses (override 0.6 / 0.4 + rest fill).
+#[divan::bench(args = ["humanoid", "fox"])]
+fn part_blend_two_only(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let (walk, run) = (rig.clip(&["walk"], 0), rig.clip(&["run"], 1));
+    let rest = rig.skeleton.rest();
+    let a = walk.sample_to_new(0.3, rest).expect("sample");
+    let b = run.sample_to_new(0.2, rest).expect("sample");
+    let inputs = [
+        BlendInput {
+            pose: &a,
+            animated: walk.animated(),
+            weight: 0.6,
+            mode: BlendMode::Override,
+            mask: None,
+            reference: None,
+        },
+        BlendInput {
+            pose: &b,
+            animated: run.animated(),
+            weight: 0.4,
+            mode: BlendMode::Override,
+            mask: None,
+            reference: None,
+        },
+    ];
+    let mut context = BlendingContext::new(rest.len());
+    let mut out = rest.clone();
+    bencher.counter(ItemsCount::new(rest.len())).bench_local(|| {
+        BlendingJob { rest, inputs: &inputs, context: &mut context, output: &mut out }.run().expect("blend");
+    });
+}
+
+/// Component: local-to-model for the whole skeleton.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn part_local_to_model_only(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let pose = rig.clip(&["walk"], 0).sample_to_new(0.3, rig.skeleton.rest()).expect("sample");
+    let mut model = vec![zoa_anim_runtime::glam::Mat4::IDENTITY; pose.len()];
+    bencher.counter(ItemsCount::new(pose.len())).bench_local(|| {
+        LocalToModelJob { skeleton: &rig.skeleton, input: &pose, root: None, output: &mut model }.run().expect("l2m");
+    });
 }
