@@ -15,6 +15,7 @@
 //!   property into flat, joint-sorted key arrays. A per-instance
 //!   [`SamplingContext`] keeps one key cursor per track, so forward playback
 //!   finds its key segment in amortized O(1) instead of a binary search.
+//!   Masked layers sample only the joints their mask lets through.
 //! - [`Pose`] is structure-of-arrays (translations, rotations, scales as 16-byte
 //!   SIMD values), so blending streams one property at a time.
 //! - Every buffer is sized at set-up ([`Instance::new`]); after that a frame
@@ -24,7 +25,10 @@
 //! - Blending is exact three.js: shortest-arc slerp keeping the first
 //!   operand's sign, accumulation `W += w; lerp(value, x, w/W)`, rest pose for
 //!   the missing weight, additive `r ⊗ slerp(1, ref⁻¹⊗q, w)`. The slerp uses
-//!   Eberly's trig-free polynomial, held to 1e-6 of the exact one by tests.
+//!   Eberly's trig-free polynomial on half arcs, held to 1e-6 of an `f64`
+//!   trigonometric slerp by tests. Sampling does not renormalize LINEAR
+//!   rotation keys (three.js does not either), so keys stored slightly off
+//!   unit length come out as stored.
 //! - Instances share nothing mutable, so [`Crowd::update_parallel`] gives
 //!   bit-identical results to [`Crowd::update`] for any thread count.
 //!
