@@ -404,11 +404,16 @@ pub fn entry_problems(entry: &SoundEventEntry, prefix: &str, out: &mut Vec<Strin
 pub struct SoundTable {
     profile: String,
     rows: Vec<InheritedRow<SoundEventEntry>>,
+    warnings: Vec<String>,
 }
 
 impl SoundTable {
     /// Flattens `profile` and its ancestors (child entries first, override keyed
     /// on `(event id, tag filter, surface)`) and validates every entry.
+    ///
+    /// An entry repeating an earlier entry's key *within one profile* can never
+    /// be chosen (flattening keeps the first occurrence); like the loader's
+    /// `W001`, that is a warning, listed by [`SoundTable::warnings`], not an error.
     ///
     /// # Errors
     /// A missing parent, a cycle or a too deep chain ([`AudioError::Core`]);
@@ -418,25 +423,22 @@ impl SoundTable {
         lookup: impl Fn(&str) -> Option<&'a SoundProfile>,
     ) -> Result<Self, AudioError> {
         let chain = ancestry(profile, &lookup)?;
-        // Within one profile a repeated key would be silently shadowed by the
-        // first (flatten keeps the first occurrence): report it instead.
-        let mut duplicates = Vec::new();
+        let mut warnings = Vec::new();
         for p in &chain {
             for (j, b) in p.entries.iter().enumerate() {
                 let key = SoundProfile::row_key(b);
                 if let Some(i) = p.entries[..j].iter().position(|a| SoundProfile::row_key(a) == key) {
-                    duplicates.push(format!(
-                        "`{}` entries[{j}] ({}): same (event, tag filter, surface) as entries[{i}]; it could never be chosen",
+                    warnings.push(format!(
+                        "`{}` entries[{j}] ({}): same (event, tag filter, surface) as entries[{i}]; it can never be chosen",
                         p.id, b.event
                     ));
                 }
             }
         }
-        if !duplicates.is_empty() {
-            return Err(AudioError::InvalidProfile { profile: profile.id.clone(), problems: duplicates });
-        }
         let rows = flatten_chain(profile, lookup)?;
-        Self::from_rows(profile.id.clone(), rows)
+        let mut table = Self::from_rows(profile.id.clone(), rows)?;
+        table.warnings = warnings;
+        Ok(table)
     }
 
     /// A table of one profile without parents.
@@ -447,6 +449,11 @@ impl SoundTable {
         Self::flatten(profile, |_| None)
     }
 
+    /// Non-fatal problems found while flattening (shadowed entries).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
     fn from_rows(profile: String, rows: Vec<InheritedRow<SoundEventEntry>>) -> Result<Self, AudioError> {
         let mut problems = Vec::new();
         for (i, r) in rows.iter().enumerate() {
@@ -454,7 +461,7 @@ impl SoundTable {
             entry_problems(&r.row, &prefix, &mut problems);
         }
         if problems.is_empty() {
-            Ok(SoundTable { profile, rows })
+            Ok(SoundTable { profile, rows, warnings: Vec::new() })
         } else {
             Err(AudioError::InvalidProfile { profile, problems })
         }

@@ -164,7 +164,12 @@ fn load_table(dir: &Path, profile: &str) -> Result<(DefinitionSet, SoundTable), 
         return Err(ExitCode::from(1));
     };
     match SoundTable::flatten(p, |id| defs.sound_profile(id)) {
-        Ok(table) => Ok((defs, table)),
+        Ok(table) => {
+            for w in table.warnings() {
+                eprintln!("warning: {w}");
+            }
+            Ok((defs, table))
+        }
         Err(e) => {
             report_errors(&defs);
             eprintln!("error: {e}");

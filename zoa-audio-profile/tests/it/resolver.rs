@@ -78,14 +78,17 @@ fn specificity_then_weight_then_order() {
 }
 
 #[test]
-fn duplicate_keys_within_a_profile_are_reported() {
-    let err = SoundTable::from_profile(&profile(
+fn duplicate_keys_within_a_profile_are_warnings_and_the_first_wins() {
+    let t = SoundTable::from_profile(&profile(
         "p",
         None,
         vec![entry("land", "mood=alert", None, "a"), entry("land", "mood=alert", None, "b")],
     ))
-    .unwrap_err();
-    assert!(err.to_string().contains("same (event, tag filter, surface) as entries[0]"), "{err}");
+    .unwrap();
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.entry(0).variants[0].clip, "a");
+    assert_eq!(t.warnings().len(), 1);
+    assert!(t.warnings()[0].contains("same (event, tag filter, surface) as entries[0]"), "{:?}", t.warnings());
 }
 
 #[test]
