@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod capture_export;
 mod cmd;
 mod fixturegen;
 
@@ -42,6 +43,18 @@ enum Command {
     Bench(cmd::bench::Args),
     /// IK bone discovery: which bone plays which role, which rig-policy behaviours can run.
     Ik(cmd::ik::Args),
+    /// Play a preview preset on the model; write the capture (JSON, CSV) and timeline and stick-figure PNGs.
+    Preview(cmd::preview::Args),
+    /// List every clip embedded in the glTF files under one or more folders (cached).
+    Scan(cmd::scan::Args),
+    /// Cut every animation of a model into `clip` definition files.
+    Import(cmd::import::Args),
+    /// Rank clips against the canonical slots and write a player profile set.
+    Autobind(cmd::autobind::Args),
+    /// List the clips, sounds and definitions around a model file.
+    Neighbourhood(cmd::neighbourhood::Args),
+    /// Write the JSON Schemas of the definition kinds (for Taplo / Even Better TOML).
+    Schema(cmd::schema::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +69,12 @@ fn main() -> ExitCode {
         Command::Pose(args) => cmd::pose::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Ik(args) => cmd::ik::run(args),
+        Command::Preview(args) => cmd::preview::run(args),
+        Command::Scan(args) => cmd::scan::run(args),
+        Command::Import(args) => cmd::import::run(args),
+        Command::Autobind(args) => cmd::autobind::run(args),
+        Command::Neighbourhood(args) => cmd::neighbourhood::run(args),
+        Command::Schema(args) => cmd::schema::run(args),
     };
     match result {
         Ok(code) => code,

@@ -17,6 +17,7 @@
 
 pub mod autobind;
 pub mod import;
+pub mod neighbourhood;
 
 pub mod scan;
 pub mod schema;

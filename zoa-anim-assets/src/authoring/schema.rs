@@ -72,7 +72,7 @@ fn obj(props: Vec<(&str, Value)>, required: &[&str]) -> Value {
 }
 
 /// Tag pattern fields of a table row: `tags` text or per-dimension flag lists.
-fn tag_props(props: &mut Vec<(&'static str, Value)>) {
+fn tag_props(props: &mut Fields) {
     props.push(("tags", s("state pattern in text form, e.g. `locomotion=sprint combat=armed_rifle|aiming`")));
     for dim in StateDimension::ALL {
         let flags: Vec<String> = dim.flags().map(|(f, _)| f).collect();
@@ -103,10 +103,13 @@ fn with(mut schema: Value, key: &str, value: Value) -> Value {
     schema
 }
 
-/// The kind-specific fields and required list of `kind`.
-fn kind_fields(kind: &str) -> (Vec<(&'static str, Value)>, Vec<&'static str>, Map<String, Value>) {
+/// Property name → schema, in documentation order.
+type Fields = Vec<(&'static str, Value)>;
+
+/// The kind-specific fields, required list and extra top-level keywords of `kind`.
+fn kind_fields(kind: &str) -> (Fields, Vec<&'static str>, Map<String, Value>) {
     let mut extra = Map::new();
-    let (props, required): (Vec<(&'static str, Value)>, Vec<&'static str>) = match kind {
+    let (props, required): (Fields, Vec<&'static str>) = match kind {
         "binding_profile" => {
             let binding = obj(
                 vec![

@@ -1,0 +1,149 @@
+//! `zoa-anim autobind ROOT…`: rank the clips under the roots against the
+//! canonical slots and, with `--out`, write a `player_profile_set` with one
+//! binding profile per weapon class (and the clip definitions they use).
+//!
+//! Exit codes: 0 done, 1 the written folder does not validate, 2 a root is
+//! unreadable, an output file exists without `--force`, or IO failure.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use zoa_anim_assets::authoring::autobind::AutoBindOptions;
+use zoa_anim_assets::authoring::write::{bind_classes, write_profile_set};
+use zoa_anim_assets::defs::{Severity, load_folder};
+use zoa_anim_core::PlayerProfileType;
+
+use super::Format;
+
+/// Arguments of `zoa-anim autobind`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Exit codes: 0 done, 1 the written definitions do not validate, 2 a root is unreadable, \
+an output file exists without --force, or IO failure.")]
+pub struct Args {
+    /// Folders (or model files) to scan for clips.
+    #[arg(required = true)]
+    pub roots: Vec<PathBuf>,
+    /// Bind for one weapon class (unarmed, pistol, rifle, shotgun, melee, heavy, throwable); default: every slot.
+    #[arg(long, value_parser = parse_type)]
+    pub profile_type: Option<PlayerProfileType>,
+    /// Write the player profile set here (binding profiles and clip definitions go beside it).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite existing profile files.
+    #[arg(long)]
+    pub force: bool,
+    /// Lowest score a clip needs to be a candidate.
+    #[arg(long, default_value_t = 0.3)]
+    pub min_score: f32,
+    /// Output format (json: `{"assignments":[{"slot","clip","file","score","runner_up","signals"}]}`).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Scan every file again instead of reusing the scan cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Print only the summary (human format).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Also print every signal and the unassigned slots (human format).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+fn parse_type(s: &str) -> Result<PlayerProfileType, String> {
+    PlayerProfileType::from_name(s).ok_or_else(|| {
+        let all: Vec<&str> = PlayerProfileType::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown profile type `{s}`; expected one of: {}", all.join(", "))
+    })
+}
+
+fn round3(x: f32) -> f64 {
+    (f64::from(x) * 1000.0).round() / 1000.0
+}
+
+/// Binds, prints the assignments, writes the TOML when asked.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
+        eprintln!("error: `{}` does not exist", bad.display());
+        return Ok(ExitCode::from(2));
+    }
+    let report = match super::scan::scan_with_cache(&args.roots, args.no_cache, None, args.quiet) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let opts = AutoBindOptions { profile_type: args.profile_type, min_score: args.min_score };
+    let (result, classes) = bind_classes(&report, &opts);
+    match args.format {
+        Format::Json => {
+            let list: Vec<serde_json::Value> = result
+                .assignments
+                .iter()
+                .map(|a| {
+                    let b = a.best();
+                    let runner = a.runner_up().map(|r| serde_json::json!({ "clip": r.clip, "score": round3(r.score) }));
+                    let signals: serde_json::Map<String, serde_json::Value> =
+                        b.signals.iter().map(|(k, v)| ((*k).to_owned(), round3(*v).into())).collect();
+                    serde_json::json!({
+                        "slot": a.slot,
+                        "clip": b.clip,
+                        "file": b.file.display().to_string(),
+                        "score": round3(b.score),
+                        "runner_up": runner,
+                        "signals": signals,
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list }))?);
+        }
+        Format::Human => {
+            if !args.quiet {
+                for a in &result.assignments {
+                    let b = a.best();
+                    let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
+                    println!(
+                        "{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})",
+                        a.slot,
+                        b.clip,
+                        b.score,
+                        b.file.display()
+                    );
+                    if args.verbose {
+                        let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
+                        println!("{:<24} {}", "", s.join(", "));
+                    }
+                }
+                if args.verbose && !result.unassigned.is_empty() {
+                    println!("no candidate: {}", result.unassigned.join(", "));
+                }
+            }
+            println!("{} slot(s) bound from {} clip(s)", result.assignments.len(), report.clips().count());
+        }
+    }
+    let Some(out) = &args.out else { return Ok(ExitCode::SUCCESS) };
+    if classes.is_empty() {
+        eprintln!("error: no slot was bound; nothing written");
+        return Ok(ExitCode::from(1));
+    }
+    let written = match write_profile_set(&report, &classes, out, args.force) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if !args.quiet && args.format == Format::Human {
+        for p in written.profiles.iter().chain(&written.clips_written) {
+            println!("wrote {}", p.display());
+        }
+    }
+    // What was written must load: check the folder it landed in.
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let set = load_folder(&dir);
+    let errors: Vec<_> = set.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    for d in &errors {
+        eprintln!("error: {}:{}:{}: {} {}", d.file.display(), d.line, d.column, d.code, d.message);
+    }
+    Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

@@ -1,0 +1,150 @@
+//! `zoa-anim scan ROOT…`: every clip embedded in the glTF files under the
+//! roots (name, duration, loop, root travel), through the clip library
+//! scanner and its on-disk cache.
+//!
+//! Exit codes: 0 every file read, 1 some model file could not be read (the
+//! rest is still listed), 2 a root is missing or unreadable.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use zoa_anim_assets::authoring::scan::{ScanCache, ScanReport, default_cache_path};
+
+use super::Format;
+
+/// Arguments of `zoa-anim scan`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Exit codes: 0 every file read, 1 some model file could not be read, 2 a root is unreadable.\n\
+Folders named preview(s), sample(s), example(s), target, node_modules or starting with `.` are skipped.")]
+pub struct Args {
+    /// Folders (or single model files) to scan recursively.
+    #[arg(required = true)]
+    pub roots: Vec<PathBuf>,
+    /// Output format (json: `{"clips":[{"file","name","duration","loops","root_travel"}]}`).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Scan every file again instead of reusing the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Cache file (default: `zoa-anim/scan-cache.json` in the OS temp dir).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Print only the summary line and errors (human format).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Also print key counts, animated joints and limb motion (human format).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// A progress bar on stderr, hidden when stdout is not a terminal (or when quiet).
+pub(crate) fn progress_bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if quiet || !std::io::stdout().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_owned());
+    bar
+}
+
+fn is_inside(path: &Path, roots: &[PathBuf]) -> bool {
+    let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.to_path_buf()));
+    let dir = path.parent().map(abs).unwrap_or_default();
+    roots.iter().any(|r| dir.starts_with(abs(r)))
+}
+
+/// Scans the roots through the cache (unless disabled), with a progress bar.
+pub(crate) fn scan_with_cache(
+    roots: &[PathBuf],
+    no_cache: bool,
+    cache_path: Option<&Path>,
+    quiet: bool,
+) -> anyhow::Result<ScanReport> {
+    let path = cache_path.map_or_else(default_cache_path, Path::to_path_buf);
+    let mut cache = if no_cache { ScanCache::new() } else { ScanCache::load(&path) };
+    let bar = progress_bar(0, "scanning", quiet);
+    let report = cache.scan(roots, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    // The cache never lands inside a scanned root.
+    if !no_cache && !is_inside(&path, roots) {
+        let _ = cache.save(&path);
+    }
+    Ok(report)
+}
+
+/// An `f32` as the shortest `f64` that prints like it (`0.7`, not `0.699999988`).
+pub(crate) fn short(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
+}
+
+/// Runs the scan and prints the clips.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
+        eprintln!("error: `{}` does not exist", bad.display());
+        return Ok(ExitCode::from(2));
+    }
+    let report = match scan_with_cache(&args.roots, args.no_cache, args.cache.as_deref(), args.quiet) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let failed = report.failed().count();
+    match args.format {
+        Format::Json => {
+            let clips: Vec<serde_json::Value> = report
+                .clips()
+                .map(|(f, c)| {
+                    serde_json::json!({
+                        "file": f.path.display().to_string(),
+                        "name": c.name,
+                        "duration": short(c.duration),
+                        "loops": c.loops,
+                        "root_travel": short(c.root_travel),
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips }))?);
+        }
+        Format::Human => {
+            for f in &report.files {
+                if let Some(err) = &f.error {
+                    eprintln!("error: {err}");
+                    continue;
+                }
+                if args.quiet {
+                    continue;
+                }
+                let kind = if f.animation_only { " (animation only)" } else { "" };
+                println!("{}{kind}", f.path.display());
+                for c in &f.clips {
+                    let loops = if c.loops { "loops" } else { "once " };
+                    print!("  {:<24} {:>7.3} s  {loops}  travel {:.3}", c.name, c.duration, c.root_travel);
+                    if args.verbose {
+                        print!(
+                            "  keys {}  joints {}  legs {:.0}°  arms {:.0}°",
+                            c.key_count, c.joints_animated, c.leg_motion, c.arm_motion
+                        );
+                    }
+                    println!();
+                }
+            }
+            println!(
+                "{} clip(s) in {} file(s){}",
+                report.clips().count(),
+                report.files.len() - failed,
+                if failed > 0 { format!(", {failed} unreadable") } else { String::new() }
+            );
+        }
+    }
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,57 @@
+//! `zoa-anim schema [--out DIR]`: write the JSON Schemas of the definition
+//! kinds (`zoa-definition.schema.json` for any definition file, plus one
+//! `zoa-<kind>.schema.json` per kind) for Taplo / Even Better TOML.
+//!
+//! Exit codes: 0 written, 2 IO failure.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use zoa_anim_assets::authoring::schema::schema_files;
+
+use super::Format;
+
+/// Arguments of `zoa-anim schema`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Exit codes: 0 written, 2 IO failure.\n\
+Point Taplo at them with a `.taplo.toml` rule (include = [\"**/defs/**/*.toml\"], schema.path = \
+\"schemas/zoa-definition.schema.json\") or start a file with `#:schema ./schemas/zoa-definition.schema.json`.")]
+pub struct Args {
+    /// Folder to write into (created when missing).
+    #[arg(long, default_value = "schemas")]
+    pub out: PathBuf,
+    /// Output format of the list of written files.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Print nothing on success.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Writes every schema file.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("error: cannot create `{}`: {e}", args.out.display());
+        return Ok(ExitCode::from(2));
+    }
+    let mut written = Vec::new();
+    for (name, schema) in schema_files() {
+        let path = args.out.join(name);
+        let text = serde_json::to_string_pretty(&schema)? + "\n";
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return Ok(ExitCode::from(2));
+        }
+        written.push(path.display().to_string());
+    }
+    match args.format {
+        Format::Json => println!("{}", serde_json::json!({ "written": written })),
+        Format::Human if !args.quiet => {
+            for w in &written {
+                println!("wrote {w}");
+            }
+        }
+        Format::Human => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}

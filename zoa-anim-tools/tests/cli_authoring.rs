@@ -1,0 +1,203 @@
+//! `zoa-anim scan`, `import`, `autobind`, `neighbourhood` and `schema` run as
+//! a binary: the JSON contracts, exit codes and written files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+fn zoa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zoa-cli-authoring-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    k.sort_unstable();
+    k
+}
+
+#[test]
+fn scan_prints_the_clip_contract_deterministically() {
+    let models = repo("fixtures/models");
+    let out = zoa(&["scan", s(&models), "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(keys(&v), ["clips"]);
+    let clips = v["clips"].as_array().unwrap();
+    assert_eq!(clips.len(), 14);
+    for c in clips {
+        assert_eq!(keys(c), ["duration", "file", "loops", "name", "root_travel"]);
+        assert!(c["duration"].is_number() && c["loops"].is_boolean() && c["root_travel"].is_number());
+    }
+    let walk = clips.iter().find(|c| c["name"] == "walk").unwrap();
+    assert_eq!(walk["duration"], 1.0);
+    assert_eq!(walk["loops"], true);
+    // Cached run prints the same bytes.
+    let again = zoa(&["scan", s(&models), "--format", "json"]);
+    let third = zoa(&["scan", s(&models), "--format", "json"]);
+    assert_eq!(again.stdout, third.stdout);
+    assert_eq!(json(&again), v);
+}
+
+#[test]
+fn scan_exit_codes() {
+    assert_eq!(zoa(&["scan", "/no/such/root", "--format", "json"]).status.code(), Some(2));
+    let dir = temp_dir("scan-bad");
+    std::fs::write(dir.join("broken.glb"), b"glTF nope").unwrap();
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("ok.glb")).unwrap();
+    let out = zoa(&["scan", s(&dir), "--no-cache"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.glb"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("14 clip(s) in 1 file(s), 1 unreadable"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
+    let dir = temp_dir("autobind");
+    let out_file = dir.join("defs/player.toml");
+    let out = zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(keys(&v), ["assignments"]);
+    let list = v["assignments"].as_array().unwrap();
+    for a in list {
+        assert_eq!(keys(a), ["clip", "file", "runner_up", "score", "signals", "slot"]);
+        assert!(a["runner_up"].is_null() || keys(&a["runner_up"]) == ["clip", "score"]);
+        assert!(a["signals"].as_object().unwrap().values().all(Value::is_number));
+    }
+    let slot = |id: &str| list.iter().find(|a| a["slot"] == id).unwrap_or_else(|| panic!("{id}"));
+    assert_eq!(slot("locomotion_walk")["clip"], "walk");
+    assert_eq!(slot("reload_magazine")["clip"], "reload");
+    assert_eq!(slot("locomotion_sprint")["runner_up"]["clip"], "run");
+
+    let validate = zoa(&["validate", s(&dir.join("defs")), "--format", "json"]);
+    assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
+    // Never overwrites without --force.
+    let before = std::fs::read_to_string(&out_file).unwrap();
+    let again = zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--profile-type", "rifle"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
+    let forced =
+        zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--profile-type", "rifle", "--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(std::fs::read_to_string(&out_file).unwrap().contains("default_profile = \"rifle\""));
+    assert_eq!(zoa(&["autobind", "x", "--profile-type", "laser"]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_cuts_clips_and_reimport_writes_nothing() {
+    let dir = temp_dir("import");
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("hero.glb")).unwrap();
+    let out = zoa(&["import", s(&dir.join("hero.glb")), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    assert_eq!(v["clips"].as_array().unwrap().len(), 14);
+    assert!(v["clips"].as_array().unwrap().iter().all(|c| c["action"] == "written"));
+    assert!(dir.join("hero_walk.toml").is_file());
+    let again = json(&zoa(&["import", s(&dir.join("hero.glb")), "--format", "json"]));
+    assert!(again["clips"].as_array().unwrap().iter().all(|c| c["action"] == "skipped_exists"));
+    assert_eq!(zoa(&["validate", s(&dir)]).status.code(), Some(0));
+    // An animation-only file nobody's skeleton matches: exit 1, nothing written.
+    let lonely = temp_dir("import-lonely");
+    let gltf = r#"{"asset":{"version":"2.0"},"nodes":[{"name":"Nobody"}],
+        "buffers":[{"uri":"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPw==","byteLength":40}],
+        "bufferViews":[{"buffer":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":32}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+                     {"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
+        "animations":[{"name":"a","channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}],"samplers":[{"input":0,"output":1}]}]}"#;
+    std::fs::write(lonely.join("anim.gltf"), gltf).unwrap();
+    let out = zoa(&["import", s(&lonely.join("anim.gltf"))]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing written"));
+    assert!(!lonely.join("anim_a.toml").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&lonely);
+}
+
+#[test]
+fn neighbourhood_lists_related_files_without_writing() {
+    let dir = temp_dir("neighbourhood");
+    for d in ["chars", "chars/Animations", "chars/Sounds", "audio/hero", "chars/unrelated"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("chars/hero.glb")).unwrap();
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("chars/Animations/extra.glb")).unwrap();
+    std::fs::write(dir.join("chars/Sounds/step.wav"), b"RIFF").unwrap();
+    std::fs::write(dir.join("audio/hero/grunt.ogg"), b"OggS").unwrap();
+    std::fs::write(dir.join("chars/unrelated/far.wav"), b"RIFF").unwrap();
+    std::fs::write(
+        dir.join("chars/hero_walk.toml"),
+        "kind = \"clip\"\nid = \"hero_walk\"\nsource = \"hero.glb\"\nanimation = \"walk\"\n",
+    )
+    .unwrap();
+    let before: Vec<_> = walk(&dir);
+    let out = zoa(&["neighbourhood", s(&dir.join("chars/hero.glb")), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json(&out);
+    let clips = v["clips"].as_array().unwrap();
+    assert_eq!(clips.iter().filter(|c| c["source"] == "embedded").count(), 14);
+    assert_eq!(clips.iter().filter(|c| c["source"] == "file").count(), 14);
+    assert!(clips.iter().any(|c| c["source"] == "definition" && c["id"] == "hero_walk"));
+    let sounds: Vec<&str> = v["sounds"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(sounds.len(), 2, "{sounds:?}");
+    assert!(sounds.iter().any(|f| f.ends_with("step.wav")) && sounds.iter().any(|f| f.ends_with("grunt.ogg")));
+    assert_eq!(v["definitions"].as_array().unwrap().len(), 1);
+    assert_eq!(walk(&dir), before, "a pure scan writes nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn schema_writes_one_file_per_kind_and_matches_the_committed_copy() {
+    let dir = temp_dir("schema");
+    let out = zoa(&["schema", "--out", s(&dir), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json(&out)["written"].as_array().unwrap().len(), 10);
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(v["$schema"].as_str().unwrap().contains("draft-07"));
+        let committed = repo("schemas").join(e.file_name());
+        assert_eq!(
+            std::fs::read_to_string(&committed).ok().as_deref(),
+            Some(text.as_str()),
+            "schemas/{} is stale: run `zoa-anim schema --out schemas`",
+            e.file_name().to_string_lossy()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
