@@ -10,6 +10,7 @@ use zoa_anim_core::{AnimationBindingProfile, AnimationSelector, StateDimension, 
 use super::codes::Code;
 use super::diag::{Diagnostic, slash_path};
 use super::models::ModelCache;
+use super::read::did_you_mean;
 use super::{DefinitionSet, Kind, Shared, Target};
 
 fn list(names: &[&str]) -> String {
@@ -54,7 +55,12 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
         if !first.contains_key(&(d.kind, parent.as_str())) {
             out.push(at.diagnostic(
                 Code::UnresolvedReference,
-                format!("no {} `{parent}` to inherit from; declared: {}", d.kind.name(), list(&ids_of(d.kind))),
+                format!(
+                    "no {} `{parent}` to inherit from{}; declared: {}",
+                    d.kind.name(),
+                    did_you_mean(parent, ids_of(d.kind)),
+                    list(&ids_of(d.kind))
+                ),
             ));
             continue;
         }
@@ -120,7 +126,13 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 if !first.contains_key(&(*kind, r.name.as_str())) {
                     out.push(r.at.diagnostic(
                         Code::UnresolvedReference,
-                        format!("no {} `{}` in the folder; declared: {}", kind.name(), r.name, list(&ids_of(*kind))),
+                        format!(
+                            "no {} `{}` in the folder{}; declared: {}",
+                            kind.name(),
+                            r.name,
+                            did_you_mean(&r.name, ids_of(*kind)),
+                            list(&ids_of(*kind))
+                        ),
                     ));
                 }
             }
@@ -142,8 +154,9 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                     },
                     None if !all_models_ok => continue,
                     None => format!(
-                        "no clip `{}`: not a clip definition id (declared: {}) nor `<model>_<animation>` of a model the folder uses",
+                        "no clip `{}`{}: not a clip definition id (declared: {}) nor `<model>_<animation>` of a model the folder uses",
                         r.name,
+                        did_you_mean(&r.name, clip_ids.iter().copied()),
                         list(&clip_ids.iter().copied().collect::<Vec<_>>())
                     ),
                 };

@@ -183,6 +183,36 @@ pub(crate) fn obj_of<'a, 'i>(ctx: &mut FileCtx<'_>, v: &'a Val<'i>, field: &str)
     }
 }
 
+/// ` (did you mean `x`?)` when a candidate is within a small edit distance of
+/// `name` (case-insensitive), else an empty string.
+pub(crate) fn did_you_mean<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    let wanted = name.to_ascii_lowercase();
+    let limit = wanted.chars().count().div_ceil(3).clamp(1, 3);
+    let best = candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(&wanted, &c.to_ascii_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c));
+    best.map_or_else(String::new, |(_, c)| format!(" (did you mean `{c}`?)"))
+}
+
+/// Levenshtein distance over characters (names are short; O(n·m) is fine).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 /// A table being read: remembers which keys were asked for.
 pub(crate) struct Obj<'a, 'i> {
     pub table: &'a DeTable<'i>,
@@ -276,7 +306,11 @@ impl<'a, 'i> Obj<'a, 'i> {
                     Code::UnknownField,
                     k.span(),
                     &self.field(name),
-                    format!("unknown field `{name}`{where_}; expected one of: {}", valid.join(", ")),
+                    format!(
+                        "unknown field `{name}`{where_}{}; expected one of: {}",
+                        did_you_mean(name, valid.iter().copied()),
+                        valid.join(", ")
+                    ),
                 );
             }
         }
@@ -364,6 +398,14 @@ mod tests {
         assert_eq!(codes, ["E009", "E009", "E008"]);
         obj.finish(&mut ctx);
         assert_eq!(ctx.diags.len(), 3, "every key was asked for");
+    }
+
+    #[test]
+    fn suggestions_are_close_names_only() {
+        assert_eq!(did_you_mean("wieght", ["weight", "speed"]), " (did you mean `weight`?)");
+        assert_eq!(did_you_mean("Idle", ["idle", "walk"]), " (did you mean `idle`?)");
+        assert_eq!(did_you_mean("banana", ["weight", "speed"]), "");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use zoa_anim_core::{AnimationSelector, ClipAsset, ClipNotify};
 use super::simple::Names;
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
-use crate::defs::read::{Obj, Rule, array_of, index, int_of, name_of, num_of, obj_of};
+use crate::defs::read::{Obj, Rule, array_of, did_you_mean, index, int_of, name_of, num_of, obj_of};
 use crate::defs::{Shared, Target};
 
 /// Most states, parameters, layers or transitions one graph may declare
@@ -163,6 +163,17 @@ fn blend_mode(ctx: &mut FileCtx<'_>, o: &mut Obj<'_, '_>) -> Option<BlendMode> {
     m
 }
 
+/// `a, b, c`, at most 12 names (then `… (N in all)`), `none` when empty; keeps
+/// messages short when a hostile file declares thousands of names.
+fn capped_list<'n>(names: impl Iterator<Item = &'n str>) -> String {
+    let names: Vec<&str> = names.collect();
+    match names.len() {
+        0 => "none".to_owned(),
+        n if n > 12 => format!("{}, … ({n} in all)", names[..12].join(", ")),
+        _ => names.join(", "),
+    }
+}
+
 struct Params {
     list: Vec<GraphParameter>,
 }
@@ -172,11 +183,7 @@ impl Params {
         self.list.iter().position(|p| p.name == name).map(|i| (ParameterIndex(i as u16), self.list[i].default))
     }
     fn names(&self) -> String {
-        if self.list.is_empty() {
-            "none declared".into()
-        } else {
-            self.list.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
-        }
+        capped_list(self.list.iter().map(|p| p.name.as_str()))
     }
     /// A number parameter for a blend-tree axis.
     fn number(&self, ctx: &mut FileCtx<'_>, v: &Spanned<&str>, field: &str) -> Option<ParameterIndex> {
@@ -186,7 +193,12 @@ impl Params {
                     Code::UnresolvedReference,
                     v.span(),
                     field,
-                    format!("no parameter `{}` in this graph; declared: {}", v.get_ref(), self.names()),
+                    format!(
+                        "no parameter `{}` in this graph{}; declared: {}",
+                        v.get_ref(),
+                        did_you_mean(v.get_ref(), self.list.iter().map(|p| p.name.as_str())),
+                        self.names()
+                    ),
                 );
                 None
             }
@@ -230,7 +242,11 @@ fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usi
             Code::UnresolvedReference,
             span,
             field,
-            format!("no parameter `{name}` in this graph; declared: {}", params.names()),
+            format!(
+                "no parameter `{name}` in this graph{}; declared: {}",
+                did_you_mean(name, params.list.iter().map(|p| p.name.as_str())),
+                params.names()
+            ),
         );
         return None;
     };
@@ -519,13 +535,7 @@ pub(crate) fn animation_graph(
         });
     }
     let find_state = |name: &str| infos.iter().position(|s| s.name == name);
-    let state_names = || {
-        if infos.is_empty() {
-            "none".to_owned()
-        } else {
-            infos.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
-        }
-    };
+    let state_names = || capped_list(infos.iter().map(|s| s.name.as_str()));
 
     // Layer entries.
     for (li, entry) in layer_entries.iter().enumerate() {
@@ -547,7 +557,12 @@ pub(crate) fn animation_graph(
                 Code::UnresolvedReference,
                 e.span(),
                 &layer_entry_fields[li],
-                format!("no state `{}`; declared: {}", e.get_ref(), state_names()),
+                format!(
+                    "no state `{}`{}; declared: {}",
+                    e.get_ref(),
+                    did_you_mean(e.get_ref(), infos.iter().map(|s| s.name.as_str())),
+                    state_names()
+                ),
             ),
         }
     }
@@ -613,7 +628,12 @@ pub(crate) fn animation_graph(
                     Code::UnresolvedReference,
                     v.span(),
                     field,
-                    format!("no state `{}`; declared: {}", v.get_ref(), state_names()),
+                    format!(
+                        "no state `{}`{}; declared: {}",
+                        v.get_ref(),
+                        did_you_mean(v.get_ref(), infos.iter().map(|s| s.name.as_str())),
+                        state_names()
+                    ),
                 );
             }
             r
