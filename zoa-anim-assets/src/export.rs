@@ -85,7 +85,8 @@ pub struct GlbScene<'a> {
 /// [`AssetError::Export`] naming the element when the scene cannot be
 /// written as valid glTF: an empty skeleton, a clip without tracks, a track
 /// whose node is not a joint or that targets the same node property twice,
-/// or a mesh with inconsistent lengths, out-of-range indices, non-finite
+/// key times that do not strictly increase, a CUBICSPLINE track with a
+/// single key, or a mesh with inconsistent lengths, out-of-range indices, non-finite
 /// data, non-unit normals or weights that do not sum to 1.
 pub fn write_glb(scene: &GlbScene<'_>) -> Result<Vec<u8>, AssetError> {
     let json = build_document(scene)?;
@@ -229,6 +230,23 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
                 ));
             }
             seen.push((joint, track.property));
+            if let Some(k) = track.times.windows(2).position(|w| w[1] <= w[0]) {
+                return Err(export_err(
+                    format!("{element} track {ti}"),
+                    format!(
+                        "key times must strictly increase in glTF, but key {} is at {} after {}",
+                        k + 1,
+                        track.times[k + 1],
+                        track.times[k]
+                    ),
+                ));
+            }
+            if track.interpolation == Interpolation::CubicSpline && track.times.len() < 2 {
+                return Err(export_err(
+                    format!("{element} track {ti}"),
+                    "is CUBICSPLINE with one key; glTF needs at least two",
+                ));
+            }
             let key: Vec<u32> = track.times.iter().map(|t| t.to_bits()).collect();
             let input = match inputs.get(&key) {
                 Some(&a) => a,
@@ -841,6 +859,20 @@ mod tests {
     }
 
     #[test]
+    fn repeated_key_times_are_an_error() {
+        let t = track(20, TrackProperty::Scale, Interpolation::Linear, &[0.0, 0.5, 0.5], &[1.0; 3]);
+        let clips = [Clip::new("c", vec![t]).unwrap()];
+        assert!(export_error(&skeleton(), &clips, None).contains("key 2 is at 0.5 after 0.5"));
+    }
+
+    #[test]
+    fn a_one_key_cubic_spline_is_an_error() {
+        let t = track(20, TrackProperty::Scale, Interpolation::CubicSpline, &[0.0], &[1.0; 9]);
+        let clips = [Clip::new("c", vec![t]).unwrap()];
+        assert!(export_error(&skeleton(), &clips, None).contains("CUBICSPLINE with one key"));
+    }
+
+    #[test]
     fn bad_meshes_are_errors() {
         type Mutation = fn(&mut SkinnedMesh);
         let cases: [(&str, Mutation); 8] = [
@@ -862,6 +894,155 @@ mod tests {
             mutate(&mut m);
             let msg = export_error(&skeleton(), &[], Some(&m));
             assert!(msg.contains(expected), "{msg:?} should contain {expected:?}");
+        }
+    }
+
+    mod roundtrip {
+        use proptest::prelude::*;
+        use zoa_anim_core::glam::{Mat4, Quat, Vec3};
+        use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, Track, TrackProperty, Transform};
+
+        use super::super::*;
+
+        fn finite() -> impl Strategy<Value = f32> {
+            -10.0f32..10.0
+        }
+
+        fn unit_quat() -> impl Strategy<Value = Quat> {
+            (finite(), finite(), finite(), finite())
+                .prop_filter("non-zero", |(x, y, z, w)| x * x + y * y + z * z + w * w > 0.01)
+                .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w).normalize())
+        }
+
+        fn skeleton() -> impl Strategy<Value = Skeleton> {
+            (1usize..12)
+                .prop_flat_map(|n| {
+                    (0..n)
+                        .map(|i| {
+                            let parent =
+                                if i == 0 { Just(None).boxed() } else { (0..i).prop_map(|p| Some(p as u16)).boxed() };
+                            (parent, [finite(), finite(), finite()], unit_quat(), 0.1f32..3.0).prop_map(
+                                move |(parent, t, r, s)| Joint {
+                                    name: (i % 3 != 2).then(|| format!("j{i}")),
+                                    node: i as u32 * 2 + 5,
+                                    parent,
+                                    rest: Transform {
+                                        translation: Vec3::from_array(t),
+                                        rotation: r,
+                                        scale: Vec3::splat(s),
+                                    },
+                                    inverse_bind: Mat4::from_translation(Vec3::from_array(t)).inverse(),
+                                },
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .prop_map(|joints| Skeleton::new("random", joints).unwrap())
+        }
+
+        fn track(joints: usize) -> impl Strategy<Value = Track> {
+            (
+                0..joints,
+                prop_oneof![
+                    Just(TrackProperty::Translation),
+                    Just(TrackProperty::Rotation),
+                    Just(TrackProperty::Scale)
+                ],
+                prop_oneof![Just(Interpolation::Step), Just(Interpolation::Linear), Just(Interpolation::CubicSpline)],
+                proptest::collection::vec(0.01f32..0.5, 2..6),
+                any::<bool>(),
+            )
+                .prop_flat_map(|(joint, property, interpolation, mut steps, single)| {
+                    // Single-key tracks, except for cubic splines, which need two.
+                    if single && interpolation != Interpolation::CubicSpline {
+                        steps.truncate(1);
+                    }
+                    let times: Vec<f32> = steps
+                        .iter()
+                        .scan(0.0f32, |t, d| {
+                            *t += d;
+                            Some(*t)
+                        })
+                        .collect();
+                    let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+                    let values = if property == TrackProperty::Rotation {
+                        proptest::collection::vec(unit_quat(), times.len() * per_key)
+                            .prop_map(|qs| qs.iter().flat_map(|q| q.to_array()).collect::<Vec<f32>>())
+                            .boxed()
+                    } else {
+                        proptest::collection::vec(finite(), times.len() * per_key * 3).boxed()
+                    };
+                    values.prop_map(move |values| Track {
+                        node: joint as u32 * 2 + 5,
+                        node_name: None,
+                        property,
+                        interpolation,
+                        times: times.clone(),
+                        values,
+                    })
+                })
+        }
+
+        fn scene() -> impl Strategy<Value = (Skeleton, Vec<Clip>)> {
+            skeleton().prop_flat_map(|skel| {
+                let n = skel.joint_count();
+                let clips =
+                    proptest::collection::vec(proptest::collection::vec(track(n), 1..6), 0..4).prop_map(|clips| {
+                        clips
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, mut tracks)| {
+                                // One channel per (node, property), as glTF requires.
+                                let mut seen = Vec::new();
+                                tracks.retain(|t| {
+                                    let key = (t.node, t.property);
+                                    let fresh = !seen.contains(&key);
+                                    seen.push(key);
+                                    fresh
+                                });
+                                Clip::new(format!("clip{i}"), tracks).unwrap()
+                            })
+                            .collect::<Vec<_>>()
+                    });
+                (Just(skel), clips)
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Whatever valid skeleton and clips go in, the gltf crate accepts the
+            /// file and the importer gives back the same joints and keys, bit for bit.
+            #[test]
+            fn written_scenes_read_back_exactly((skel, clips) in scene()) {
+                let glb = write_glb(&GlbScene { skeleton: &skel, clips: &clips, mesh: None }).unwrap();
+                prop_assert_eq!(&glb, &write_glb(&GlbScene { skeleton: &skel, clips: &clips, mesh: None }).unwrap());
+                gltf::Gltf::from_slice(&glb).unwrap();
+                let asset = crate::gltf::load_gltf_slice(&glb, None, "random.glb").unwrap();
+                prop_assert_eq!(asset.skeletons.len(), 1);
+                let back = &asset.skeletons[0];
+                prop_assert_eq!(back.joint_count(), skel.joint_count());
+                for (a, b) in skel.joints().iter().zip(back.joints()) {
+                    prop_assert_eq!(&a.name, &b.name);
+                    prop_assert_eq!(a.parent, b.parent);
+                    prop_assert_eq!(a.rest.translation, b.rest.translation);
+                    prop_assert_eq!(a.rest.scale, b.rest.scale);
+                    prop_assert!(a.rest.rotation.dot(b.rest.rotation).abs() > 1.0 - 1e-6);
+                    prop_assert_eq!(a.inverse_bind, b.inverse_bind);
+                }
+                prop_assert_eq!(asset.clips.len(), clips.len());
+                for (a, b) in clips.iter().zip(&asset.clips) {
+                    prop_assert_eq!(a.name(), b.name());
+                    prop_assert_eq!(a.duration(), b.duration());
+                    prop_assert_eq!(a.tracks().len(), b.tracks().len());
+                    for (ta, tb) in a.tracks().iter().zip(b.tracks()) {
+                        prop_assert_eq!(tb.node as usize, skel.find_node(ta.node).unwrap());
+                        prop_assert_eq!((ta.property, ta.interpolation), (tb.property, tb.interpolation));
+                        prop_assert_eq!(&ta.times, &tb.times);
+                        prop_assert_eq!(&ta.values, &tb.values);
+                    }
+                }
+            }
         }
     }
 }
