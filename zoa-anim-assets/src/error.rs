@@ -58,6 +58,14 @@ pub enum AssetError {
         /// A few of the file's names, comma separated, to help spot a naming mismatch.
         sample: String,
     },
+    /// An animation graph being built ([`crate::authoring::graph_builder`]) is inconsistent.
+    #[error("animation graph `{graph}`: {reason}")]
+    InvalidGraph {
+        /// The graph id.
+        graph: String,
+        /// What is wrong (a missing state, a parameter redeclared with another type, …).
+        reason: String,
+    },
     /// A scene handed to the glTF writer ([`crate::export`]) cannot be written as valid glTF.
     #[error("glTF export: {element}: {reason}")]
     Export {

@@ -308,7 +308,7 @@ fn write_mesh(
             mesh.weights.len()
         )));
     }
-    if mesh.indices.is_empty() || mesh.indices.len() % 3 != 0 {
+    if mesh.indices.is_empty() || !mesh.indices.len().is_multiple_of(3) {
         return Err(err(format!("{} indices is not a positive multiple of 3", mesh.indices.len())));
     }
     if let Some(i) = mesh.indices.iter().position(|&i| i as usize >= n) {

@@ -26,6 +26,14 @@
 //! `{sprint, alert}`: step 0 has no tagged candidate; step 1 ignores Mood, so
 //! `sprint_calm` wins at step 1.
 //!
+//! A consequence authors should know: a row tagged *only* in dimensions that
+//! fallback relaxes (say `reaction=dying`, no locomotion tag) has nothing left
+//! to compare once those dimensions are relaxed, so at that step it is a
+//! candidate (specificity 0) for every state and wins ahead of the untagged
+//! default — rule 3 reserves the default for states no tagged row reaches at
+//! any step. Give such rows a locomotion tag when that is not what you want;
+//! `zoa-anim validate` notes them.
+//!
 //! # Cost
 //! [`resolve_best_match`] makes **one pass** over the rows whatever the step
 //! it ends at: for each row it computes the set of dimensions that fail the

@@ -16,6 +16,7 @@
 //! second dialect. Writers never overwrite a file unless told to (`force`).
 
 pub mod autobind;
+pub mod graph_builder;
 pub mod import;
 pub mod neighbourhood;
 

@@ -35,6 +35,7 @@
 //! | W004 | `uncovered-state` | warning | A clip table (after inheritance) in which some states resolve to nothing: no untagged row and no row whose locomotion part fits. |
 //! | W005 | `missing-sound-file` | warning | A sound variant file does not exist (yet). A warning, not an error, because sound banks are often produced after the definitions. |
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
+//! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
 
 use super::Severity;
@@ -92,6 +93,7 @@ codes! {
     MissingSoundFile = "W005", "missing-sound-file", Warning;
     CustomId = "I001", "custom-id", Info;
     TooManyProblems = "I002", "too-many-problems", Info;
+    RelaxableOnlyRow = "I003", "relaxable-only-row", Info;
 }
 
 #[cfg(test)]

@@ -61,7 +61,7 @@ pub(crate) fn animation_profile(
         } else if let Some(first) = seen.get(&pattern) {
             ctx.report(
                 Code::ShadowedRow,
-                span,
+                span.clone(),
                 &row.path,
                 format!(
                     "row {i} has the same pattern (`{pattern}`) as row {first}, which always wins; row {i} can never be chosen"
@@ -69,6 +69,21 @@ pub(crate) fn animation_profile(
             );
         } else {
             seen.insert(pattern, i);
+        }
+        if tags_ok && !pattern.is_empty() && pattern.locomotion().is_empty() {
+            use zoa_anim_core::fallback::{RELAX_STEP_COUNT, relaxed_at};
+            let step = (1..=RELAX_STEP_COUNT)
+                .find(|&k| pattern.without_all(relaxed_at(k)).is_empty())
+                .unwrap_or(RELAX_STEP_COUNT);
+            ctx.report(
+                Code::RelaxableOnlyRow,
+                span.clone(),
+                &row.path,
+                format!(
+                    "row {i} (`{pattern}`) has no locomotion tag, so from fallback step {step} on it matches every \
+                     state ahead of the untagged default; add a locomotion tag if it should not act as a catch-all"
+                ),
+            );
         }
         let Some(clip) = clip else { continue };
         sh.refer(Target::Clip { model: None }, *clip.get_ref(), ctx.at(clip.span(), &row.field("clip")));
