@@ -50,6 +50,7 @@ pub mod mask;
 pub mod math;
 pub mod model;
 pub mod pose;
+pub mod preview;
 pub mod retarget;
 pub mod selector;
 

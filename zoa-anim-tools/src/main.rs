@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod capture_export;
 mod cmd;
 mod fixturegen;
 
@@ -42,6 +43,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// IK bone discovery: which bone plays which role, which rig-policy behaviours can run.
     Ik(cmd::ik::Args),
+    /// Play a preview preset on the model; write the capture (JSON, CSV) and timeline and stick-figure PNGs.
+    Preview(cmd::preview::Args),
     /// List every clip embedded in the glTF files under one or more folders (cached).
     Scan(cmd::scan::Args),
     /// Cut every animation of a model into `clip` definition files.
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Pose(args) => cmd::pose::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Ik(args) => cmd::ik::run(args),
+        Command::Preview(args) => cmd::preview::run(args),
         Command::Scan(args) => cmd::scan::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::Autobind(args) => cmd::autobind::run(args),

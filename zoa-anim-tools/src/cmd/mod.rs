@@ -4,6 +4,7 @@ pub mod gen_fixtures;
 pub mod ik;
 pub mod inspect;
 pub mod pose;
+pub mod preview;
 pub mod resolve;
 pub mod bench;
 pub mod sound;

@@ -1,0 +1,219 @@
+//! The capture data model: what a preview run recorded, tick by tick.
+//!
+//! Flat, structure-of-arrays storage so recording a tick only pushes plain
+//! values onto vectors reserved for the whole preset: per tick a
+//! [`TickRecord`] holds ranges into [`Capture::states`], [`Capture::rows`] and
+//! [`Capture::events`]; binding values and joint positions are dense
+//! `ticks × columns` / `ticks × joints` arrays. Every string is interned once
+//! in [`Capture::names`] and referenced by index, so a tick records no string.
+
+use std::ops::Range;
+
+/// Index into [`Capture::names`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NameId(pub u32);
+
+/// What kind of thing an [`EventRecord`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureEventKind {
+    /// A `set` step wrote a binding (name: binding id).
+    Set,
+    /// A `fire` step fired a trigger binding (name: binding id).
+    Trigger,
+    /// A `play_slot` step played a slot (name: slot id).
+    Slot,
+    /// A `play_slot` step named a slot the active binding profile lacks or cannot resolve (name: slot id).
+    SlotUnresolved,
+    /// A `set_tags` step requested new state tags (name: the tags).
+    Tags,
+    /// The combat tag switched the loadout class (name: the class used).
+    Equip,
+    /// A graph transition started (name: target state).
+    TransitionStarted,
+    /// A graph transition ended (name: target state).
+    TransitionFinished,
+    /// A state became current (name: the state).
+    StateEntered,
+    /// A state stopped contributing (name: the state).
+    StateExited,
+    /// Playback crossed a clip notify (name: the notify).
+    Notify,
+    /// A slot played to its end (name: slot id).
+    SlotEnd,
+}
+
+impl CaptureEventKind {
+    /// Stable snake-case name (the `kind` of the JSON and CSV exports).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CaptureEventKind::Set => "set",
+            CaptureEventKind::Trigger => "trigger",
+            CaptureEventKind::Slot => "slot",
+            CaptureEventKind::SlotUnresolved => "slot_unresolved",
+            CaptureEventKind::Tags => "tags",
+            CaptureEventKind::Equip => "equip",
+            CaptureEventKind::TransitionStarted => "transition_started",
+            CaptureEventKind::TransitionFinished => "transition_finished",
+            CaptureEventKind::StateEntered => "state_entered",
+            CaptureEventKind::StateExited => "state_exited",
+            CaptureEventKind::Notify => "notify",
+            CaptureEventKind::SlotEnd => "slot_end",
+        }
+    }
+
+    /// Whether a preset step (rather than the animation) produced the event.
+    pub const fn is_step(self) -> bool {
+        matches!(
+            self,
+            CaptureEventKind::Set
+                | CaptureEventKind::Trigger
+                | CaptureEventKind::Slot
+                | CaptureEventKind::SlotUnresolved
+                | CaptureEventKind::Tags
+                | CaptureEventKind::Equip
+        )
+    }
+}
+
+/// One event, in delivery order within its tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventRecord {
+    /// What happened.
+    pub kind: CaptureEventKind,
+    /// Who it concerns.
+    pub name: NameId,
+    /// Preview time it happened, seconds.
+    pub time: f64,
+}
+
+/// One graph state contributing at the end of a tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StateRecord {
+    /// Graph layer name ([`super::SLOT_LAYER_NAME`] for the override slot).
+    pub layer: NameId,
+    /// State name (the clip name for the override slot).
+    pub state: NameId,
+    /// Weight in its layer (`0..=1`), times the loadout-switch blend while one runs.
+    pub weight: f32,
+    /// Sample time of the state's (first, or only) clip, clip seconds.
+    pub clip_time: f32,
+}
+
+/// One clip the tag selector plays at the end of a tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowRecord {
+    /// Row index in the flattened animation profile ([`u32::MAX`] = default idle clip).
+    pub row: u32,
+    /// Clip name.
+    pub clip: NameId,
+    /// Blend weight `0..=1`.
+    pub weight: f32,
+    /// Sample time, clip seconds.
+    pub clip_time: f32,
+    /// How the current resolution was reached: `0` exact, `k` fallback step `k`,
+    /// `-1` untagged default row or no match.
+    pub fallback_step: i32,
+}
+
+/// One recorded tick (the first is the state at time 0 after the leading steps).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TickRecord {
+    /// Preview time at the end of the tick, seconds.
+    pub time: f64,
+    /// Index of the step being played (`steps.len()` once the preset ended).
+    pub step: u32,
+    /// Range into [`Capture::states`].
+    pub states: Range<usize>,
+    /// Range into [`Capture::rows`].
+    pub rows: Range<usize>,
+    /// Range into [`Capture::events`].
+    pub events: Range<usize>,
+    /// Root motion over the tick: translation `x, y, z` (metres, model space)
+    /// and yaw (radians about +Y).
+    pub root_motion: [f32; 4],
+}
+
+/// Everything one preview run recorded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Capture {
+    /// Preset id.
+    pub preset: String,
+    /// Preset display name.
+    pub preset_name: String,
+    /// Tick rate, Hz.
+    pub rate: f32,
+    /// Interned strings.
+    pub names: Vec<String>,
+    /// Binding columns: the bindings the preset sets or fires, in first-use order.
+    pub binding_columns: Vec<NameId>,
+    /// Joint names, in skeleton order.
+    pub joint_names: Vec<NameId>,
+    /// Parent joint per joint (`None` for roots).
+    pub joint_parents: Vec<Option<u16>>,
+    /// Ticks in time order.
+    pub ticks: Vec<TickRecord>,
+    /// Graph states of every tick.
+    pub states: Vec<StateRecord>,
+    /// Selector clips of every tick.
+    pub rows: Vec<RowRecord>,
+    /// Events of every tick.
+    pub events: Vec<EventRecord>,
+    /// `ticks × binding_columns` values (bool 0/1, int as float, trigger 1 while
+    /// set); NaN when the active binding profile lacks the binding.
+    pub binding_values: Vec<f32>,
+    /// `ticks × joints` model-space joint positions, metres.
+    pub joint_positions: Vec<[f32; 3]>,
+}
+
+impl Capture {
+    /// The interned string `id`.
+    pub fn name(&self, id: NameId) -> &str {
+        &self.names[id.0 as usize]
+    }
+    /// Number of joints per recorded pose.
+    pub fn joint_count(&self) -> usize {
+        self.joint_parents.len()
+    }
+    /// Graph states of tick `i`.
+    pub fn tick_states(&self, i: usize) -> &[StateRecord] {
+        &self.states[self.ticks[i].states.clone()]
+    }
+    /// Selector clips of tick `i`.
+    pub fn tick_rows(&self, i: usize) -> &[RowRecord] {
+        &self.rows[self.ticks[i].rows.clone()]
+    }
+    /// Events of tick `i`.
+    pub fn tick_events(&self, i: usize) -> &[EventRecord] {
+        &self.events[self.ticks[i].events.clone()]
+    }
+    /// Binding values of tick `i`, one per [`Capture::binding_columns`].
+    pub fn tick_bindings(&self, i: usize) -> &[f32] {
+        let n = self.binding_columns.len();
+        &self.binding_values[i * n..(i + 1) * n]
+    }
+    /// Model-space joint positions of tick `i`.
+    pub fn tick_joints(&self, i: usize) -> &[[f32; 3]] {
+        let n = self.joint_count();
+        &self.joint_positions[i * n..(i + 1) * n]
+    }
+    /// Every distinct `(layer, state)` pair that ever contributed, in first-seen order.
+    pub fn state_series(&self) -> Vec<(NameId, NameId)> {
+        let mut out: Vec<(NameId, NameId)> = Vec::new();
+        for s in &self.states {
+            if !out.contains(&(s.layer, s.state)) {
+                out.push((s.layer, s.state));
+            }
+        }
+        out
+    }
+    /// Interns `s`, returning its id.
+    pub(crate) fn intern(&mut self, s: &str) -> NameId {
+        match self.names.iter().position(|n| n == s) {
+            Some(i) => NameId(i as u32),
+            None => {
+                self.names.push(s.to_owned());
+                NameId((self.names.len() - 1) as u32)
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The pose stage of the preview: a [`FrameOutput`] becomes a local pose
+//! (sample every contribution, three.js blending over the rest pose, additive
+//! layers against each clip's first frame) and then model-space joints.
+//!
+//! Everything is sized in [`PoseStage::new`]; [`PoseStage::evaluate`] allocates nothing.
+
+use std::sync::Arc;
+
+use glam::Mat4;
+use zoa_anim_core::graph::BlendMode;
+
+use crate::animation::{Animation, SamplingContext, SamplingJob};
+use crate::blending::{BlendingContext, apply_additive};
+use crate::error::RuntimeError;
+use crate::graph::{FrameOutput, GraphDefinition, MaskRef};
+use crate::mask::BoneMask;
+use crate::pose::{Pose, RuntimeSkeleton};
+
+/// Resolved bone masks of one graph: per layer and per state (`None` = every bone).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GraphMasks {
+    layers: Vec<Option<BoneMask>>,
+    states: Vec<Option<BoneMask>>,
+}
+
+impl GraphMasks {
+    /// Resolves the layer and state masks of `def` against `skeleton`.
+    pub(crate) fn new(def: &GraphDefinition, skeleton: &RuntimeSkeleton) -> Result<GraphMasks, RuntimeError> {
+        let resolve = |m: &Option<zoa_anim_core::graph::BoneMask>| -> Result<Option<BoneMask>, RuntimeError> {
+            m.as_ref().map(|m| BoneMask::from_names(skeleton.skeleton(), &m.include, &m.exclude)).transpose()
+        };
+        let g = def.graph();
+        Ok(GraphMasks {
+            layers: g.layers.iter().map(|l| resolve(&l.bone_mask)).collect::<Result<_, _>>()?,
+            states: g.states.iter().map(|s| resolve(&s.bone_mask)).collect::<Result<_, _>>()?,
+        })
+    }
+
+    fn get(&self, m: MaskRef) -> Option<&[f32]> {
+        let mask = match m {
+            MaskRef::None => None,
+            MaskRef::Layer(l) => self.layers.get(usize::from(l)).and_then(Option::as_ref),
+            MaskRef::State(s) => self.states.get(s.index()).and_then(Option::as_ref),
+        };
+        mask.map(BoneMask::weights)
+    }
+}
+
+/// Caller-owned buffers that turn frames into model-space joints.
+#[derive(Debug, Clone)]
+pub(crate) struct PoseStage {
+    skeleton: RuntimeSkeleton,
+    contexts: Vec<SamplingContext>,
+    references: Vec<Pose>,
+    blending: BlendingContext,
+    scratch: Pose,
+    local: Pose,
+    model: Vec<Mat4>,
+}
+
+impl PoseStage {
+    /// Buffers for `skeleton` and `animations` (indexed by clip id).
+    pub(crate) fn new(skeleton: RuntimeSkeleton, animations: &[Arc<Animation>]) -> Result<PoseStage, RuntimeError> {
+        let rest = skeleton.rest().clone();
+        let references =
+            animations.iter().map(|a| a.sample_to_new(0.0, &rest)).collect::<Result<Vec<Pose>, RuntimeError>>()?;
+        let n = skeleton.joint_count();
+        Ok(PoseStage {
+            contexts: animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
+            references,
+            blending: BlendingContext::new(n),
+            scratch: rest.clone(),
+            local: rest,
+            model: vec![Mat4::IDENTITY; n],
+            skeleton,
+        })
+    }
+
+    /// The skeleton.
+    pub(crate) fn skeleton(&self) -> &RuntimeSkeleton {
+        &self.skeleton
+    }
+
+    /// The rest pose.
+    pub(crate) fn rest(&self) -> &Pose {
+        self.skeleton.rest()
+    }
+
+    /// Model-space matrices of the last evaluation.
+    pub(crate) fn model(&self) -> &[Mat4] {
+        &self.model
+    }
+
+    /// Samples and blends `frame` (masks from `masks`), then computes model space.
+    pub(crate) fn evaluate(
+        &mut self,
+        animations: &[Arc<Animation>],
+        frame: &FrameOutput,
+        masks: &GraphMasks,
+    ) -> Result<(), RuntimeError> {
+        let n = self.skeleton.joint_count();
+        self.blending.begin(n);
+        for pass in [BlendMode::Override, BlendMode::Additive] {
+            if pass == BlendMode::Additive {
+                self.blending.finish_override(&mut self.local, self.skeleton.rest());
+            }
+            for layer in &frame.layers {
+                for c in &frame.contributions[layer.contributions.clone()] {
+                    if c.blend_mode != pass || c.weight <= 0.0 {
+                        continue;
+                    }
+                    let Some(animation) = animations.get(c.clip.index()) else { continue };
+                    SamplingJob {
+                        animation,
+                        time: c.time,
+                        context: &mut self.contexts[c.clip.index()],
+                        output: &mut self.scratch,
+                    }
+                    .run()?;
+                    let mask = masks.get(c.mask);
+                    if pass == BlendMode::Override {
+                        self.blending.accumulate(&mut self.local, &self.scratch, animation.animated(), c.weight, mask);
+                    } else {
+                        let reference = &self.references[c.clip.index()];
+                        apply_additive(&mut self.local, &self.scratch, reference, animation.animated(), c.weight, mask);
+                    }
+                }
+            }
+        }
+        crate::model::LocalToModelJob {
+            skeleton: &self.skeleton,
+            input: &self.local,
+            root: None,
+            output: &mut self.model,
+        }
+        .run()
+    }
+}
