@@ -201,3 +201,25 @@ fn schema_writes_one_file_per_kind_and_matches_the_committed_copy() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
+    let folder = repo("fixtures/defs/humanoid");
+    let plain = json(&zoa(&["validate", s(&folder), "--format", "json"]));
+    let out = zoa(&["validate", s(&folder), "--format", "json", "--coverage"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    let cov = v["coverage"].as_array().unwrap();
+    assert_eq!(cov.len(), 2);
+    for p in cov {
+        assert_eq!(p["unresolved"], 0);
+        assert!(p["fallback_only"].as_u64().unwrap() > 0);
+    }
+    // Everything else is the plain validate output.
+    let mut without = v.clone();
+    without.as_object_mut().unwrap().remove("coverage");
+    assert_eq!(without, plain);
+    let uncovered = zoa(&["validate", s(&repo("fixtures/invalid/W004-uncovered-state")), "--coverage"]);
+    assert_eq!(uncovered.status.code(), Some(0), "warnings only");
+    assert!(String::from_utf8_lossy(&uncovered.stdout).contains("to nothing: `any`"));
+}

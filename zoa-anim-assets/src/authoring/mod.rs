@@ -16,6 +16,7 @@
 //! second dialect. Writers never overwrite a file unless told to (`force`).
 
 pub mod autobind;
+pub mod coverage;
 pub mod graph_builder;
 pub mod import;
 pub mod neighbourhood;
@@ -26,4 +27,5 @@ pub mod write;
 
 pub mod tokens;
 
+pub use coverage::{CoverageReport, coverage};
 pub use scan::{ScanCache, ScanReport, ScannedClip, ScannedFile, scan_roots};

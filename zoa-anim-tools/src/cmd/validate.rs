@@ -20,6 +20,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Also report per animation profile the states that resolve only by fallback or to nothing, and rows
+    /// that can never win (json: a `coverage` key). Does not change the exit code.
+    #[arg(long)]
+    pub coverage: bool,
 }
 
 /// Loads the folder, prints its diagnostics, exits 1 when any is an error.
@@ -34,9 +38,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("error: {}", d.message);
         return Ok(ExitCode::from(2));
     }
+    let coverage = args.coverage.then(|| zoa_anim_assets::authoring::coverage(&set));
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&render_json(&set.diagnostics))?),
-        Format::Human => print!("{}", render_human(&args.dir, &set.diagnostics, std::io::stdout().is_terminal())),
+        Format::Json => {
+            let mut out = render_json(&set.diagnostics);
+            if let Some(c) = &coverage {
+                out["coverage"] = c.to_json();
+            }
+            println!("{}", serde_json::to_string_pretty(&out)?)
+        }
+        Format::Human => {
+            print!("{}", render_human(&args.dir, &set.diagnostics, std::io::stdout().is_terminal()));
+            if let Some(c) = &coverage {
+                print!("{}", c.to_human());
+            }
+        }
     }
     Ok(if set.error_count() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
