@@ -7,6 +7,10 @@
 //! (skeletons, animations, masks) sits behind `Arc`, so a crowd of thousands
 //! stores one copy.
 //!
+//! An instance may carry an [`IkStage`]: the rig policy's IK, applied after
+//! blending and before local-to-model, inside the same per-instance
+//! evaluation (so also inside the parallel crowd pass).
+//!
 //! A [`Crowd`] runs instances serially or with rayon `par_iter_mut`. Each
 //! instance is evaluated start to finish by one thread with no shared mutable
 //! state and no cross-instance reduction, so the results are bit-identical for
@@ -21,6 +25,7 @@ use crate::animation::{Animation, SamplingContext, SamplingJob};
 use crate::blend_tree::{BlendTree, SyncClock};
 use crate::blending::{BlendMode, BlendingContext, apply_additive};
 use crate::error::RuntimeError;
+use crate::ik_stage::IkStage;
 use crate::mask::BoneMask;
 use crate::math::{clamp_time, wrap_time};
 use crate::model::LocalToModelJob;
@@ -185,6 +190,7 @@ pub struct Instance {
     local: Pose,
     model: Vec<Mat4>,
     compute_model: bool,
+    ik: Option<IkStage>,
 }
 
 impl Instance {
@@ -244,6 +250,7 @@ impl Instance {
             layers,
             states,
             compute_model: true,
+            ik: None,
         })
     }
 
@@ -251,6 +258,37 @@ impl Instance {
     /// (default true).
     pub fn set_compute_model(&mut self, on: bool) {
         self.compute_model = on;
+    }
+    /// Installs (or with `None` removes) the IK stage run after blending.
+    /// Errors when the stage was built for a skeleton of another joint count.
+    pub fn set_ik(&mut self, stage: Option<IkStage>) -> Result<(), RuntimeError> {
+        if let Some(s) = &stage
+            && s.joint_count() != self.skeleton.joint_count()
+        {
+            return Err(RuntimeError::InvalidJob {
+                job: "IK stage",
+                reasons: vec![format!(
+                    "stage holds {} joints, skeleton has {}",
+                    s.joint_count(),
+                    self.skeleton.joint_count()
+                )],
+            });
+        }
+        self.ik = stage;
+        Ok(())
+    }
+    /// Builder form of [`set_ik`](Self::set_ik).
+    pub fn with_ik(mut self, stage: IkStage) -> Result<Instance, RuntimeError> {
+        self.set_ik(Some(stage))?;
+        Ok(self)
+    }
+    /// The IK stage, if any.
+    pub fn ik(&self) -> Option<&IkStage> {
+        self.ik.as_ref()
+    }
+    /// The IK stage, to set its per-frame inputs between frames.
+    pub fn ik_mut(&mut self) -> Option<&mut IkStage> {
+        self.ik.as_mut()
     }
     /// The skeleton.
     pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
@@ -275,9 +313,12 @@ impl Instance {
         &self.model
     }
 
-    /// Moves every layer's clock by `dt` seconds times its speed.
-    /// Does not allocate.
+    /// Moves every layer's clock by `dt` seconds times its speed, and gives
+    /// the IK stage `dt` for its smoothing. Does not allocate.
     pub fn advance(&mut self, dt: f32) {
+        if let Some(ik) = &mut self.ik {
+            ik.advance(dt);
+        }
         for (layer, state) in self.layers.iter_mut().zip(&mut self.states) {
             match &mut layer.source {
                 LayerSource::Clip { time, speed, .. } => *time += dt * *speed,
@@ -293,8 +334,8 @@ impl Instance {
         }
     }
 
-    /// Samples every layer, blends, and (when enabled) computes model-space
-    /// matrices. Does not allocate.
+    /// Samples every layer, blends, applies the IK stage (when installed),
+    /// and (when enabled) computes model-space matrices. Does not allocate.
     pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
         let n = self.skeleton.joint_count();
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
@@ -367,6 +408,9 @@ impl Instance {
                     apply_additive(&mut self.local, &slot.pose, reference, motion.animation.animated(), weight, mask);
                 }
             }
+        }
+        if let Some(ik) = &mut self.ik {
+            ik.apply(&self.skeleton, &mut self.local)?;
         }
         if self.compute_model {
             LocalToModelJob { skeleton: &self.skeleton, input: &self.local, root: None, output: &mut self.model }

@@ -29,12 +29,18 @@
 //!   trigonometric slerp by tests. Sampling does not renormalize LINEAR
 //!   rotation keys (three.js does not either), so keys stored slightly off
 //!   unit length come out as stored.
+//! - The rig policy's IK (`zoa-anim-ik`) is an optional per-instance
+//!   [`IkStage`] run on the blended local pose before local-to-model: the
+//!   compiled policy ([`compile_rig_ik`]) is shared read-only, the IK state,
+//!   scratch and per-frame [`IkInputs`] (ground probe, look target, grip and
+//!   ledge targets, locomotion speed) belong to the instance and are sized
+//!   once, so IK adds no allocation and no shared mutable state.
 //! - Instances share nothing mutable, so [`Crowd::update_parallel`] gives
 //!   bit-identical results to [`Crowd::update`] for any thread count.
 //!
 //! ```text
 //! Clip ─bind─► Animation ─SamplingJob(ctx)─► Pose ┐
-//! Clip ─bind─► Animation ─SamplingJob(ctx)─► Pose ┼─BlendingJob(ctx, masks)─► Pose ─LocalToModelJob─► [Mat4] ─► skinning
+//! Clip ─bind─► Animation ─SamplingJob(ctx)─► Pose ┼─BlendingJob(ctx, masks)─► Pose ─IkStage─► Pose ─LocalToModelJob─► [Mat4] ─► skinning
 //!                                                 ┘
 //! ```
 
@@ -45,6 +51,7 @@ pub mod driver;
 mod error;
 pub mod events;
 pub mod graph;
+pub mod ik_stage;
 pub mod instance;
 pub mod mask;
 pub mod math;
@@ -60,6 +67,7 @@ pub use animation::{
 pub use blend_tree::{BlendTree, BlendTreeKind, SyncClock, Weighting2D};
 pub use blending::{BlendInput, BlendMode, BlendingContext, BlendingJob, apply_additive};
 pub use error::RuntimeError;
+pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
 pub use instance::{AdditiveReference, Crowd, Instance, Layer, LayerSource, Motion};
 pub use mask::BoneMask;
 pub use model::{LocalToModelJob, skinning_matrices};

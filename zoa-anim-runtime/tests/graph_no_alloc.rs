@@ -214,15 +214,15 @@ fn frames_allocate_nothing_after_warm_up() {
                      outputs: &mut Vec<zoa_anim_runtime::graph::FrameOutput>,
                      tally: &mut Tally| {
         for (i, inst) in instances.iter_mut().enumerate() {
-            if (k + i) % 23 == 0 {
+            if (k + i).is_multiple_of(23) {
                 inst.set_trigger("go");
             }
-            inst.set_bool("back", (k / 15 + i) % 2 == 0);
+            inst.set_bool("back", (k / 15 + i).is_multiple_of(2));
             inst.set_float("speed", 1.0 + (k % 30) as f32 / 10.0);
-            if (k + i) % 41 == 0 {
+            if (k + i).is_multiple_of(41) {
                 inst.play(zoa_anim_runtime::graph::ClipId(5), false);
             }
-            if (k + i) % 97 == 0 {
+            if (k + i).is_multiple_of(97) {
                 inst.play_state_named("idle", Some(0.2));
             }
         }
@@ -232,12 +232,12 @@ fn frames_allocate_nothing_after_warm_up() {
         driver.set_bool(AnimationBindingId::from_static("back"), k % 50 < 25);
         driver.set_float(AnimationBindingId::from_static("speed"), 2.5);
         driver.set_int(AnimationBindingId::from_static("absent"), 3);
-        if k % 70 == 0 {
+        if k.is_multiple_of(70) {
             driver.play_slot(AnimationSlotId::from_static("attack"));
         }
         driver.instance_mut().update(1.0 / 60.0, &mut driver_out);
         driver.instance_mut().deliver_events(tally);
-        if k % 40 == 0 {
+        if k.is_multiple_of(40) {
             selector.set_tags(tags[(k / 40) % 3]);
             selector.send_event(DimensionSet::ALL);
         }

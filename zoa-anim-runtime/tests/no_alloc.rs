@@ -1,7 +1,9 @@
 //! Proves that a frame allocates nothing after warm-up: a counting global
 //! allocator wraps the system one, and the test counts allocations across
 //! many frames of single instances and a serial crowd (different skeletons,
-//! clips, layer stacks with a blend tree, a mask and an additive layer).
+//! clips, layer stacks with a blend tree, a mask and an additive layer), and
+//! of humanoids running the rig policy's IK (foot plant on a ground probe,
+//! look-at, hand on weapon) with inputs changed every frame.
 //! Its own test binary, so no other test's allocations are counted.
 
 mod common;
@@ -76,13 +78,15 @@ fn instance(k: usize) -> Instance {
 #[test]
 fn frames_allocate_nothing_after_warm_up() {
     let mut single = instance(0);
-    let mut crowd = Crowd::new((0..16).map(instance).collect());
+    let mut crowd = Crowd::new((0..16).map(instance).chain((0..4).map(ik_humanoid_instance)).collect());
+    let mut ik_single = ik_humanoid_instance(5);
     // Warm-up frame.
     single.update(0.016).unwrap();
     crowd.update(0.016).unwrap();
+    ik_single.update(0.016).unwrap();
 
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for frame in 0..500 {
+    for frame in 0..500u32 {
         let dt = if frame % 50 == 49 { -0.3 } else { 0.016 }; // include backward jumps (cursor searches)
         single.update(dt).unwrap();
         crowd.update(dt).unwrap();
@@ -91,6 +95,14 @@ fn frames_allocate_nothing_after_warm_up() {
             *x = (frame as f32 * 0.01).sin();
         }
         single.layers_mut()[1].weight = (frame % 10) as f32 / 10.0;
+        ik_single.update(dt).unwrap();
+        let inputs = ik_single.ik_mut().unwrap().inputs_mut();
+        inputs.locomotion_speed = (frame % 20) as f32 / 20.0;
+        inputs.look_target =
+            (!frame.is_multiple_of(7)).then(|| zoa_anim_core::glam::Vec3::new((frame as f32).sin(), 1.6, 1.0));
+        if let Some(grip) = inputs.weapon_pose.as_mut().and_then(|p| p.targets.first_mut()) {
+            grip.position[0] = 0.25 + 0.05 * (frame as f32 * 0.1).cos();
+        }
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     assert_eq!(after - before, 0, "allocations during 500 frames");

@@ -2,7 +2,9 @@
 //! - `sampling`: every interpolation mode against hand-computed values.
 //! - `blending`: three.js accumulation, rest fill, additive, masks.
 //! - `instances`: layer stacks, speeds, blend trees, local-to-model, retargeting.
-//! - `crowd`: parallel evaluation equals serial bit for bit (1, 2, 3 threads).
+//! - `crowd`: parallel evaluation equals serial bit for bit (1, 2, 3 threads),
+//!   with IK on for part of the crowd.
+//! - `ik`: the rig policy's IK stage runs after blending, before local-to-model.
 //! - `properties`: proptest invariants.
 //! - `shared_assets`: the third-party glTF files, sampled at key times.
 
@@ -532,7 +534,7 @@ mod crowd {
         let (big_clips, small_clips) = (clip_set(&big), clip_set(&small));
         let big_mask = Arc::new(BoneMask::from_names(big.skeleton(), &["spine"], &[] as &[&str]).unwrap());
         let small_mask = Arc::new(BoneMask::from_names(small.skeleton(), &["spine"], &[] as &[&str]).unwrap());
-        let instances = (0..n)
+        let mut instances: Vec<Instance> = (0..n)
             .map(|i| {
                 let (s, clips, mask) =
                     if i % 3 == 0 { (&small, &small_clips, &small_mask) } else { (&big, &big_clips, &big_mask) };
@@ -566,6 +568,8 @@ mod crowd {
                 Instance::new(s.clone(), layers).unwrap()
             })
             .collect();
+        // Humanoids with the rig policy's IK (foot plant, look-at, hand on weapon).
+        instances.extend((0..n / 4).map(ik_humanoid_instance));
         Crowd::new(instances)
     }
 
@@ -812,5 +816,86 @@ mod shared_assets {
                 }
             }
         }
+    }
+}
+
+mod ik {
+    use super::*;
+    use zoa_anim_core::RigPolicy;
+    use zoa_anim_ik::{FlatGround, PolicyKind};
+
+    const LEFT_FOOT: usize = 8;
+    const RIGHT_FOOT: usize = 12;
+    const LEFT_HAND: usize = 17;
+
+    fn position(m: &Mat4) -> Vec3 {
+        m.w_axis.truncate()
+    }
+
+    /// The same instance without its IK stage.
+    fn without_ik(mut i: Instance) -> Instance {
+        i.set_ik(None).unwrap();
+        i
+    }
+
+    #[test]
+    fn the_stage_runs_after_blending_and_before_local_to_model() {
+        let mut with = ik_humanoid_instance(0);
+        let mut plain = without_ik(ik_humanoid_instance(0));
+        for _ in 0..30 {
+            with.update(1.0 / 60.0).unwrap();
+            plain.update(1.0 / 60.0).unwrap();
+        }
+        let stage = with.ik().unwrap();
+        for kind in [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon] {
+            assert!(stage.rig().is_active(kind), "{kind:?}");
+        }
+        // The model matrices are those of the IK'd local pose.
+        let mut model = vec![Mat4::IDENTITY; with.skeleton().joint_count()];
+        LocalToModelJob { skeleton: with.skeleton(), input: with.local_pose(), root: None, output: &mut model }
+            .run()
+            .unwrap();
+        assert_eq!(model, with.model_matrices());
+        // The off hand sits on the weapon's grip, which the animation alone does not reach.
+        let grip = Vec3::new(0.3, 1.2, 0.3);
+        assert!((position(&with.model_matrices()[LEFT_HAND]) - grip).length() < 1e-4);
+        assert!((position(&plain.model_matrices()[LEFT_HAND]) - grip).length() > 0.05);
+        assert!(with.local_pose().transforms().all(|t| t.is_finite()));
+    }
+
+    #[test]
+    fn feet_follow_raised_ground_and_missing_bones_are_skipped() {
+        let mut with = ik_humanoid_instance(0);
+        let mut plain = without_ik(ik_humanoid_instance(0));
+        // At rest on flat ground 4 cm up: both feet are lifted by 4 cm.
+        let inputs = with.ik_mut().unwrap().inputs_mut();
+        inputs.ground = Some(Arc::new(FlatGround { height: 0.04, normal: Vec3::Y }));
+        inputs.locomotion_speed = 0.0;
+        with.update(0.0).unwrap();
+        plain.update(0.0).unwrap();
+        for foot in [LEFT_FOOT, RIGHT_FOOT] {
+            let lift = position(&with.model_matrices()[foot]).y - position(&plain.model_matrices()[foot]).y;
+            assert!((lift - 0.04).abs() < 1e-4, "foot {foot} lifted by {lift}");
+        }
+
+        // A skeleton without legs or head (the runtime tests' arm rig): the
+        // policy compiles to nothing and the stage leaves the pose as blended.
+        let rs = Arc::new(RuntimeSkeleton::new(skeleton()));
+        let (rig, _) = compile_rig_ik(&rs, &RigPolicy::default());
+        assert!(!rig.is_active(PolicyKind::FootPlant) && !rig.is_active(PolicyKind::LookAt));
+        let layers = || vec![Layer::new("a", LayerSource::clip(Motion::looping(bind(&full_clip("a", 0.3)))))];
+        let mut door =
+            Instance::new(rs.clone(), layers()).unwrap().with_ik(IkStage::new(rig.clone(), &rs).unwrap()).unwrap();
+        door.ik_mut().unwrap().inputs_mut().ground = Some(Arc::new(FlatGround { height: 0.5, normal: Vec3::Y }));
+        let mut bare = Instance::new(rs.clone(), layers()).unwrap();
+        door.update(0.25).unwrap();
+        bare.update(0.25).unwrap();
+        assert_eq!(door.local_pose(), bare.local_pose());
+
+        // A stage compiled for another skeleton is refused.
+        let humanoid = Arc::new(RuntimeSkeleton::new(humanoid()));
+        assert!(IkStage::new(rig.clone(), &humanoid).is_err());
+        let stage = ik_humanoid_instance(1).ik().unwrap().clone();
+        assert!(Instance::new(rs, layers()).unwrap().with_ik(stage).is_err());
     }
 }

@@ -1,0 +1,169 @@
+//! The rig policy's IK as a stage of an [`Instance`](crate::Instance):
+//! applied to the blended local pose, before local-to-model, by whichever
+//! thread evaluates the instance (serial or parallel crowd pass alike).
+//!
+//! The compiled [`RigIk`] is immutable and shared (one per skeleton × rig
+//! policy, behind an `Arc`); everything that changes per character lives in
+//! the [`IkStage`]: the IK context (look-at offset, smoothed hips drop,
+//! model-space scratch), a pose scratch in the `[Transform]` layout the
+//! solvers take, and the per-frame [`IkInputs`] the game writes between
+//! frames. All of it is sized in [`IkStage::new`], so a frame with IK
+//! allocates nothing, and since no state is shared between characters the
+//! parallel crowd pass stays bit-identical to the serial one.
+//!
+//! Behaviours whose bones the skeleton lacks were already dropped when the
+//! [`RigIk`] was compiled (a door has no feet): the stage then simply does
+//! less, silently. `zoa-anim validate` reports such policies as information.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use zoa_anim_core::contracts::PoseSnapshot;
+use zoa_anim_core::{RigPolicy, Transform};
+use zoa_anim_ik::{BoneRoles, GroundProbe, HandTarget, IkContext, IkError, IkFrameInput, RigIk, RigIkSettings};
+
+use crate::error::RuntimeError;
+use crate::pose::{Pose, RuntimeSkeleton};
+
+/// Compiles `policy` for `skeleton` (set-up time; allocates): discovers the
+/// bone roles with the policy's overrides and reads up / forward from the
+/// rest pose. Share the result between every instance of that skeleton.
+/// Overrides naming an unknown role or bone are skipped and returned, so a
+/// loader can report them; the rest of the policy still works.
+pub fn compile_rig_ik(skeleton: &RuntimeSkeleton, policy: &RigPolicy) -> (Arc<RigIk>, Vec<IkError>) {
+    let s = skeleton.skeleton();
+    let (roles, problems) = BoneRoles::discover_with_overrides(s, policy);
+    let rig = RigIk::new(s, policy, &roles, RigIkSettings::from_rest(s, &roles));
+    (Arc::new(rig), problems)
+}
+
+/// What the game tells one character's IK each frame. Owned by the
+/// instance's [`IkStage`]; write it between frames through
+/// [`IkStage::inputs_mut`]. The frame time is not here: the instance's
+/// [`advance`](crate::Instance::advance) supplies it.
+#[derive(Clone, Default)]
+pub struct IkInputs {
+    /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest); default 0.
+    /// Foot planting fades out as it reaches the policy's
+    /// `foot_plant_blend_in_speed`.
+    pub locomotion_speed: f32,
+    /// Ground under the feet (model space); `None` (default) skips foot
+    /// planting. An `Arc` so many characters can share one world query.
+    pub ground: Option<Arc<dyn GroundProbe + Send + Sync>>,
+    /// Look target, model space; `None` (default) returns the head to neutral.
+    pub look_target: Option<Vec3>,
+    /// IK pose of the equipped item (its `left_hand_grip` / `right_hand_grip`
+    /// targets drive hand on weapon); default `None`. Update it in place
+    /// (`PoseSnapshot::set_target`, `blend_into`) to stay allocation-free.
+    pub weapon_pose: Option<PoseSnapshot>,
+    /// Ledge targets for climb hand, model space, indexed left, right;
+    /// default none.
+    pub ledge_targets: [Option<HandTarget>; 2],
+}
+
+impl std::fmt::Debug for IkInputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IkInputs")
+            .field("locomotion_speed", &self.locomotion_speed)
+            .field("ground", &self.ground.as_ref().map(|_| "dyn GroundProbe"))
+            .field("look_target", &self.look_target)
+            .field("weapon_pose", &self.weapon_pose)
+            .field("ledge_targets", &self.ledge_targets)
+            .finish()
+    }
+}
+
+/// One character's IK: the shared compiled policy plus its own state,
+/// scratch and inputs, all sized once.
+#[derive(Debug, Clone)]
+pub struct IkStage {
+    rig: Arc<RigIk>,
+    context: IkContext,
+    scratch: Vec<Transform>,
+    /// Seconds advanced since the last IK application (consumed by it).
+    pending_dt: f32,
+    inputs: IkInputs,
+}
+
+impl IkStage {
+    /// A stage running `rig` on characters of `skeleton`. Errors when `rig`
+    /// was compiled for a skeleton with another joint count.
+    pub fn new(rig: Arc<RigIk>, skeleton: &RuntimeSkeleton) -> Result<IkStage, RuntimeError> {
+        let context = rig.new_context();
+        let n = skeleton.joint_count();
+        if context.model.len() != n {
+            return Err(RuntimeError::InvalidJob {
+                job: "IK stage",
+                reasons: vec![format!("the rig IK was compiled for {} joints, skeleton has {n}", context.model.len())],
+            });
+        }
+        Ok(IkStage {
+            rig,
+            context,
+            scratch: vec![Transform::IDENTITY; n],
+            pending_dt: 0.0,
+            inputs: IkInputs::default(),
+        })
+    }
+
+    /// The compiled policy.
+    pub fn rig(&self) -> &Arc<RigIk> {
+        &self.rig
+    }
+    /// The per-frame inputs.
+    pub fn inputs(&self) -> &IkInputs {
+        &self.inputs
+    }
+    /// The per-frame inputs, to set between frames.
+    pub fn inputs_mut(&mut self) -> &mut IkInputs {
+        &mut self.inputs
+    }
+    /// Frame-to-frame IK state (look-at offset, smoothed hips drop).
+    pub fn context(&self) -> &IkContext {
+        &self.context
+    }
+
+    /// Joints the stage was sized for.
+    pub fn joint_count(&self) -> usize {
+        self.scratch.len()
+    }
+
+    /// Adds `dt` seconds to the time the next application smooths over.
+    /// Negative steps (scrubbing back) count as no time passing.
+    pub(crate) fn advance(&mut self, dt: f32) {
+        if dt > 0.0 {
+            self.pending_dt += dt;
+        }
+    }
+
+    /// Applies the policy to `pose` in place. Does not allocate (except for
+    /// the error, which construction rules out).
+    pub(crate) fn apply(&mut self, skeleton: &RuntimeSkeleton, pose: &mut Pose) -> Result<(), RuntimeError> {
+        if self.scratch.len() != pose.len() {
+            return Err(RuntimeError::InvalidJob {
+                job: "IK stage",
+                reasons: vec![format!("stage holds {} joints, pose has {}", self.scratch.len(), pose.len())],
+            });
+        }
+        for (i, t) in self.scratch.iter_mut().enumerate() {
+            *t = pose.get(i);
+        }
+        let inputs = &self.inputs;
+        let frame = IkFrameInput {
+            dt: self.pending_dt,
+            locomotion_speed: inputs.locomotion_speed,
+            ground: inputs.ground.as_deref().map(|g| g as &dyn GroundProbe),
+            look_target: inputs.look_target,
+            weapon_pose: inputs.weapon_pose.as_ref(),
+            ledge_targets: inputs.ledge_targets,
+        };
+        self.rig
+            .apply(skeleton.skeleton(), &mut self.scratch, &mut self.context, &frame)
+            .map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
+        self.pending_dt = 0.0;
+        for (i, t) in self.scratch.iter().enumerate() {
+            pose.set(i, *t);
+        }
+        Ok(())
+    }
+}
