@@ -27,7 +27,8 @@
 //! - **Loadout from tags.** A `set_tags` step whose combat dimension names a
 //!   weapon (`armed_rifle`, …, or `unarmed`) equips that class in the profile
 //!   set (binding profile and graph switch, cross-fading); tags without a
-//!   combat tag keep the class.
+//!   combat tag keep the class. Leading tags (before any wait and any
+//!   driver step) choose the starting class without a cross-fade.
 //! - **Selector input.** The selector's `OnInputThreshold` input follows the
 //!   first float binding the preset sets (normally `speed`), so threshold-timed
 //!   dimensions can switch; the preset's leading `tags` (before any wait) are
@@ -154,6 +155,7 @@ pub struct PreviewSim {
     slot_names: Vec<(AnimationSlotId, NameId)>,
     step_names: Vec<NameId>,
     input_binding: Option<AnimationBindingId>,
+    driver_touched: bool,
     current_graph: usize,
     tags: StateTagSet,
     step: usize,
@@ -275,6 +277,7 @@ impl PreviewSim {
             slot_names: Vec::new(),
             step_names: Vec::new(),
             input_binding: None,
+            driver_touched: false,
             current_graph: 0,
             tags: StateTagSet::EMPTY,
             step: 0,
@@ -285,7 +288,7 @@ impl PreviewSim {
             pending: Pending::default(),
             setup,
         };
-        sim.reset_characters()?;
+        sim.reset_characters(None)?;
         Ok(sim)
     }
 
@@ -348,19 +351,18 @@ impl PreviewSim {
     }
 
     /// Fresh switcher and selector on the set's default class.
-    fn reset_characters(&mut self) -> Result<(), RuntimeError> {
+    /// Fresh switcher (on `class`, else the set's default class) and selector (at the current tags).
+    fn reset_characters(&mut self, class: Option<PlayerProfileType>) -> Result<(), RuntimeError> {
         let graphs = self.graph_ids.iter().cloned().zip(self.graph_defs.iter().cloned()).collect();
-        let switcher = ProfileSetSwitcher::new(
-            self.setup.player_set.clone(),
-            graphs,
-            self.bindings.clone(),
-            self.setup.loadout_crossfade,
-        )?;
+        let mut set = self.setup.player_set.clone();
+        if let Some(c) = class {
+            set.default_profile = c;
+        }
+        let switcher = ProfileSetSwitcher::new(set, graphs, self.bindings.clone(), self.setup.loadout_crossfade)?;
         self.frame = switcher.new_output();
         self.current_graph = self.graph_ids.iter().position(|g| g == switcher.graph_id()).unwrap_or(0);
         let profile = self.setup.player_set.resolve_profile(switcher.class()).and_then(|e| e.animation_profile.clone());
         self.switcher = Some(switcher);
-        self.tags = StateTagSet::EMPTY;
         self.build_selector(profile)?;
         self.root_motion = RootMotionContext::new(self.poser.rest(), &self.setup.animations, self.root_motion.root())?;
         Ok(())
@@ -386,7 +388,9 @@ impl PreviewSim {
 
     /// [`PreviewSimulator::play`] with errors reported.
     pub fn try_play(&mut self, preset: &PreviewPreset) -> Result<(), RuntimeError> {
-        self.reset_characters()?;
+        self.tags = StateTagSet::EMPTY;
+        self.driver_touched = false;
+        self.reset_characters(None)?;
         let mut capture = self.template.clone();
         capture.preset = preset.id.clone();
         capture.preset_name = preset.name.clone();
@@ -499,6 +503,7 @@ impl PreviewSim {
                     continue;
                 }
                 PreviewStep::Set { binding, value } => {
+                    self.driver_touched = true;
                     match *value {
                         BindingValue::Bool(v) => driver.set_bool(*binding, v),
                         BindingValue::Float(v) => {
@@ -514,21 +519,33 @@ impl PreviewSim {
                     CaptureEventKind::Set
                 }
                 PreviewStep::Fire { binding } => {
+                    self.driver_touched = true;
                     driver.fire_trigger(*binding);
                     CaptureEventKind::Trigger
                 }
                 PreviewStep::PlaySlot { slot } => {
-                    if driver.play_slot(*slot) {
-                        CaptureEventKind::Slot
-                    } else {
-                        CaptureEventKind::SlotUnresolved
-                    }
+                    self.driver_touched = true;
+                    if driver.play_slot(*slot) { CaptureEventKind::Slot } else { CaptureEventKind::SlotUnresolved }
                 }
                 PreviewStep::SetTags { tags } => {
                     self.tags = *tags;
-                    if let Some(class) = class_of(*tags)
-                        && class != switcher.class()
+                    let leading = self.capture.ticks.is_empty();
+                    let class = class_of(*tags).filter(|c| *c != switcher.class());
+                    if let Some(class) = class
+                        && leading
+                        && !self.driver_touched
                     {
+                        // Leading tags name the starting loadout: start on it, no cross-fade.
+                        self.reset_characters(Some(class))?;
+                        let used = self.switcher.as_ref().map_or(class, ProfileSetSwitcher::class);
+                        let equip_name = self.capture.intern(used.name());
+                        self.capture.events.push(EventRecord {
+                            kind: CaptureEventKind::Equip,
+                            name: equip_name,
+                            time: self.time,
+                        });
+                        self.refresh_columns();
+                    } else if let Some(class) = class {
                         let change = switcher.equip(class);
                         self.current_graph = self.graph_ids.iter().position(|g| g == switcher.graph_id()).unwrap_or(0);
                         self.frame = switcher.new_output();
@@ -594,6 +611,7 @@ impl PreviewSim {
         let names = &self.graph_names[self.current_graph];
         let instance = self.switcher.as_mut().map(|s| s.driver_mut().instance_mut());
         if let Some(instance) = instance {
+            let first = self.capture.events.len();
             for e in instance.events() {
                 let state = |s: zoa_anim_core::graph::StateIndex| names.states.get(s.index()).copied();
                 let (kind, name) = match e.kind {
@@ -615,6 +633,10 @@ impl PreviewSim {
                 }
             }
             instance.clear_events();
+            // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
+            self.capture.events[first..].sort_unstable_by(|a, b| {
+                a.time.total_cmp(&b.time).then((a.kind as u8).cmp(&(b.kind as u8))).then(a.name.cmp(&b.name))
+            });
         }
         if let Some(s) = self.selector.as_mut() {
             s.deliver_events(&mut Discard);
@@ -626,11 +648,8 @@ impl PreviewSim {
     fn record(&mut self) -> Result<(), RuntimeError> {
         let Some(switcher) = self.switcher.as_ref() else { return Ok(()) };
         let cap = &mut self.capture;
-        // Events of this tick, in time order (stable across runs: ties are identical records or ordered by kind/name).
+        // Steps are recorded in preset order; each advance's animation events are time-sorted.
         let events_start = self.pending.events_start.min(cap.events.len());
-        cap.events[events_start..].sort_unstable_by(|a, b| {
-            a.time.total_cmp(&b.time).then((a.kind as u8).cmp(&(b.kind as u8))).then(a.name.cmp(&b.name))
-        });
         let events = events_start..cap.events.len();
 
         let states_start = cap.states.len();

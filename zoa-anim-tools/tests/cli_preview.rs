@@ -1,0 +1,346 @@
+//! `zoa-anim preview`: every fixture preset produces the four files; the JSON
+//! captures are snapshotted (floats rounded to 4 decimals); the CSV's header
+//! and rows agree; both PNGs decode (CRCs, zlib stream, palette indices) to
+//! the documented sizes; `--force`, the default folder and stdout output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humanoid");
+const FILES: [&str; 4] = ["capture.json", "capture.csv", "timeline.png", "frames.png"];
+
+fn zoa_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).current_dir(dir).args(args).output().expect("run zoa-anim")
+}
+
+fn zoa(args: &[&str]) -> Output {
+    zoa_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// A fresh, empty temporary folder unique to this test run.
+fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "zoa-preview-{tag}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Preset ids of the fixture folder, sorted.
+fn fixture_presets() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(Path::new(DEFS).join("presets"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| {
+            let v: toml::Value = toml::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            v["id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn round(v: &mut Value) {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let x = (n.as_f64().unwrap() * 1e4).round() / 1e4;
+            *v = serde_json::json!(if x == 0.0 { 0.0 } else { x });
+        }
+        Value::Array(a) => a.iter_mut().for_each(round),
+        Value::Object(o) => o.values_mut().for_each(round),
+        _ => {}
+    }
+}
+
+// ---- a minimal PNG reader for what the writer produces (stored or fixed-Huffman deflate) ----
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { 0xEDB8_8320 ^ (crc >> 1) } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+struct BitReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl BitReader<'_> {
+    fn bits(&mut self, n: u32) -> u32 {
+        let mut v = 0;
+        for k in 0..n {
+            let b = (self.data[self.pos / 8] >> (self.pos % 8)) & 1;
+            v |= u32::from(b) << k;
+            self.pos += 1;
+        }
+        v
+    }
+    fn fixed_symbol(&mut self) -> u32 {
+        let mut code = 0;
+        for len in 1..=9 {
+            code = (code << 1) | self.bits(1);
+            match len {
+                7 if code <= 0x17 => return code + 256,
+                8 if (0x30..=0xBF).contains(&code) => return code - 0x30,
+                8 if (0xC0..=0xC7).contains(&code) => return code - 0xC0 + 280,
+                9 if (0x190..=0x1FF).contains(&code) => return code - 0x190 + 144,
+                _ => {}
+            }
+        }
+        panic!("invalid fixed Huffman code");
+    }
+}
+
+fn inflate(z: &[u8]) -> Vec<u8> {
+    assert_eq!(z[0] & 0x0F, 8, "deflate");
+    assert_eq!((u16::from(z[0]) << 8 | u16::from(z[1])) % 31, 0, "zlib header check");
+    const BASE: [usize; 29] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ];
+    const EXTRA: [u32; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+    const DBASE: [usize; 30] = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ];
+    let mut r = BitReader { data: &z[2..], pos: 0 };
+    let mut out: Vec<u8> = Vec::new();
+    loop {
+        let last = r.bits(1);
+        match r.bits(2) {
+            0 => {
+                r.pos = r.pos.div_ceil(8) * 8;
+                let len = r.bits(16) as usize;
+                let _nlen = r.bits(16);
+                for _ in 0..len {
+                    out.push(r.bits(8) as u8);
+                }
+            }
+            1 => loop {
+                let sym = r.fixed_symbol();
+                match sym {
+                    0..=255 => out.push(sym as u8),
+                    256 => break,
+                    _ => {
+                        let i = (sym - 257) as usize;
+                        let len = BASE[i] + r.bits(EXTRA[i]) as usize;
+                        let mut dcode = 0;
+                        for _ in 0..5 {
+                            dcode = (dcode << 1) | r.bits(1);
+                        }
+                        let dcode = dcode as usize;
+                        let dextra = if dcode < 4 { 0 } else { (dcode as u32 - 2) / 2 };
+                        let dist = DBASE[dcode] + r.bits(dextra) as usize;
+                        for _ in 0..len {
+                            out.push(out[out.len() - dist]);
+                        }
+                    }
+                }
+            },
+            t => panic!("block type {t} is not written by the encoder"),
+        }
+        if last == 1 {
+            break;
+        }
+    }
+    let body_end = 2 + r.pos.div_ceil(8);
+    let adler = u32::from_be_bytes(z[body_end..body_end + 4].try_into().unwrap());
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in &out {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    assert_eq!(adler, (b << 16) | a, "adler-32");
+    out
+}
+
+/// Decodes an 8-bit indexed PNG; returns (width, height, distinct colours used).
+fn decode_png(bytes: &[u8]) -> (u32, u32, usize) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "signature");
+    let (mut pos, mut w, mut h, mut palette, mut idat) = (8, 0, 0, 0, Vec::new());
+    loop {
+        let len = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
+        let kind = &bytes[pos + 4..pos + 8];
+        let data = &bytes[pos + 8..pos + 8 + len];
+        let crc = u32::from_be_bytes(bytes[pos + 8 + len..pos + 12 + len].try_into().unwrap());
+        assert_eq!(crc, crc32(&bytes[pos + 4..pos + 8 + len]), "chunk CRC");
+        match kind {
+            b"IHDR" => {
+                w = u32::from_be_bytes(data[0..4].try_into().unwrap());
+                h = u32::from_be_bytes(data[4..8].try_into().unwrap());
+                assert_eq!(&data[8..13], &[8, 3, 0, 0, 0], "8-bit indexed, no interlace");
+            }
+            b"PLTE" => palette = len / 3,
+            b"IDAT" => idat.extend_from_slice(data),
+            b"IEND" => break,
+            _ => {}
+        }
+        pos += 12 + len;
+    }
+    let raw = inflate(&idat);
+    assert_eq!(raw.len(), (w as usize + 1) * h as usize, "one filter byte plus width per row");
+    let mut used = [false; 256];
+    for row in raw.chunks(w as usize + 1) {
+        assert_eq!(row[0], 0, "filter none");
+        for &p in &row[1..] {
+            assert!((p as usize) < palette, "index within the palette");
+            used[p as usize] = true;
+        }
+    }
+    (w, h, used.iter().filter(|u| **u).count())
+}
+
+#[test]
+fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
+    let presets = fixture_presets();
+    assert!(presets.len() >= 3, "{presets:?}");
+    for id in presets {
+        let out = temp_dir(&id);
+        let o = zoa(&["preview", "--defs", DEFS, "--preset", &id, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        for f in FILES {
+            assert!(out.join(f).is_file(), "{id}: {f} missing");
+            assert!(stdout.contains(&out.join(f).display().to_string()), "{id}: prints where {f} went:\n{stdout}");
+        }
+
+        // JSON: the contract's shape, then a rounded snapshot.
+        let mut json: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("capture.json")).unwrap()).unwrap();
+        assert_eq!(json["preset"], id.as_str());
+        assert_eq!(json["rate"], 30.0);
+        let ticks = json["ticks"].as_array().unwrap().clone();
+        assert!(!ticks.is_empty());
+        for t in &ticks {
+            let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(keys.len(), 6, "{keys:?}");
+            for k in ["time", "step", "states", "bindings", "events", "root_motion"] {
+                assert!(t.get(k).is_some(), "{id}: tick lacks {k}");
+            }
+            assert_eq!(t["root_motion"].as_array().unwrap().len(), 4);
+            for s in t["states"].as_array().unwrap() {
+                for k in ["layer", "state", "weight", "clip_time"] {
+                    assert!(s.get(k).is_some(), "{id}: state lacks {k}");
+                }
+            }
+        }
+        let times: Vec<f64> = ticks.iter().map(|t| t["time"].as_f64().unwrap()).collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{id}: times increase");
+        round(&mut json);
+        insta::assert_json_snapshot!(format!("preview_{id}"), json);
+
+        // CSV: a header, one row per tick, every row as wide as the header.
+        let csv = std::fs::read_to_string(out.join("capture.csv")).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), ticks.len() + 1, "{id}: header + one row per tick");
+        let cells = |line: &str| {
+            let (mut n, mut quoted) = (1, false);
+            for ch in line.chars() {
+                match ch {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => n += 1,
+                    _ => {}
+                }
+            }
+            n
+        };
+        assert!(lines[0].starts_with("tick,time,step,root_x,root_y,root_z,root_yaw,"), "{}", lines[0]);
+        assert!(lines[0].ends_with(",selector,events"), "{}", lines[0]);
+        let width = cells(lines[0]);
+        for l in &lines[1..] {
+            assert_eq!(cells(l), width, "{id}: row `{l}`");
+        }
+
+        // PNGs decode and have the documented sizes.
+        let (w, h, colours) = decode_png(&std::fs::read(out.join("timeline.png")).unwrap());
+        assert_eq!(w, 1400, "{id}: timeline width");
+        assert!(h >= 300, "{id}: timeline height {h}");
+        assert!(colours >= 5, "{id}: the timeline uses {colours} colours");
+        let (w, h, colours) = decode_png(&std::fs::read(out.join("frames.png")).unwrap());
+        assert_eq!((w, h), (200 * ticks.len().min(8) as u32, 340), "{id}: frames size");
+        assert!(colours >= 4, "{id}: the frames use {colours} colours");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+#[test]
+fn the_capture_is_identical_run_to_run() {
+    let run = || zoa(&["preview", "--defs", DEFS, "--preset", "locomotion_ramp", "--format", "json"]);
+    let (a, b) = (run(), run());
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(!a.stdout.is_empty());
+    assert_eq!(a.stdout, b.stdout, "bit-identical captures");
+}
+
+#[test]
+fn json_and_csv_go_to_stdout_without_out() {
+    let dir = temp_dir("stdout");
+    let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("stdout is the JSON capture");
+    assert_eq!(v["preset"], "hit_and_die");
+    let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "csv", "--rate", "10"]);
+    assert!(o.status.success());
+    let csv = String::from_utf8(o.stdout).unwrap();
+    assert!(csv.starts_with("tick,time,step,"));
+    assert_eq!(csv.lines().count(), 1 + 1 + 26, "header, time 0, then 2.6 s at 10 Hz");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn default_folders_are_new_and_numbered() {
+    let dir = temp_dir("default");
+    for n in 1..=2 {
+        let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let folder = dir.join(format!("preview-hit_and_die-{n}"));
+        for f in FILES {
+            assert!(folder.join(f).is_file(), "{}", folder.join(f).display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn existing_files_need_force() {
+    let out = temp_dir("force");
+    std::fs::write(out.join("timeline.png"), b"keep me").unwrap();
+    let args = ["preview", "--defs", DEFS, "--preset", "hit_and_die", "--out", out.to_str().unwrap()];
+    let o = zoa(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--force"));
+    assert_eq!(std::fs::read(out.join("timeline.png")).unwrap(), b"keep me", "not overwritten");
+    assert!(!out.join("capture.json").exists(), "nothing written when refusing");
+    let o = zoa(&[&args[..], &["--force"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(std::fs::read(out.join("timeline.png")).unwrap(), b"keep me");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let o = zoa(&["preview", "--defs", DEFS, "--preset", "no_such_preset", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no_such_preset") && err.contains("locomotion_ramp"), "{err}");
+    let o = zoa(&["preview", "--defs", "/no/such/folder", "--preset", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    for rate in ["0", "-3", "nan", "5000"] {
+        let o = zoa(&["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json", "--rate", rate]);
+        assert_eq!(o.status.code(), Some(2), "rate {rate}");
+    }
+}
