@@ -21,7 +21,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
                 flush(&mut cur, &mut out);
             }
         }
-        cur.extend(c.to_lowercase());
+        cur.extend(c.to_lowercase().filter(|l| l.is_alphanumeric()));
         prev = Some(c);
     }
     flush(&mut cur, &mut out);
@@ -71,6 +71,23 @@ mod tests {
         assert_eq!(tokenize("mixamo.com"), ["mixamo", "com"]);
         assert_eq!(tokenize("RUN"), ["run"]);
         assert!(tokenize("__").is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn to_id_is_always_a_valid_id(text in ".{0,200}") {
+            let id = to_id(&text);
+            proptest::prop_assert!(zoa_anim_core::ids::check_id_syntax(&id).is_ok(), "{:?} -> {:?}", text, id);
+            proptest::prop_assert_eq!(to_id(&id), id.clone(), "idempotent");
+        }
+
+        #[test]
+        fn tokens_are_lowercase_alphanumeric(text in ".{0,100}") {
+            for t in tokenize(&text) {
+                proptest::prop_assert!(!t.is_empty() && t.chars().all(char::is_alphanumeric));
+                proptest::prop_assert_eq!(t.to_lowercase(), t.clone());
+            }
+        }
     }
 
     #[test]

@@ -52,6 +52,18 @@ pub(crate) fn progress_bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// A spinner on stderr for work without a known length (loading a
+/// definition folder), hidden when stdout is not a terminal.
+pub(crate) fn spinner(what: &str) -> ProgressBar {
+    if !std::io::stdout().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_message(what.to_owned());
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar
+}
+
 fn is_inside(path: &Path, roots: &[PathBuf]) -> bool {
     let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.to_path_buf()));
     let dir = path.parent().map(abs).unwrap_or_default();
