@@ -1,9 +1,17 @@
 //! One folder per diagnostic code under `fixtures/invalid/<code>-<name>/`:
-//! each yields exactly its snapshot, and each contains its own code.
+//! each yields exactly its snapshot, and each contains its own code, except
+//! the codes in [`TOOLS_LAYER_CODES`].
 
 use std::path::{Path, PathBuf};
 
 use zoa_anim_assets::defs::{Code, Diagnostic, load_folder};
+
+/// Codes reported by `zoa-anim validate` (the tools layer) rather than by
+/// `load_folder`: I004 needs the IK crate's bone discovery, which a loader
+/// may not depend on. Their folders must load without any diagnostic of
+/// their own (the snapshot shows that); the tools crate's tests
+/// (`zoa-anim-tools/tests/cli_validate_ik.rs`) check the code itself.
+const TOOLS_LAYER_CODES: &[Code] = &[Code::IkPolicyUnavailable];
 
 fn invalid_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/invalid")
@@ -25,8 +33,9 @@ fn every_invalid_folder_yields_its_snapshot() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let set = load_folder(dir);
         let code = &name[..4];
+        let from_tools = TOOLS_LAYER_CODES.iter().any(|c| c.id() == code);
         assert!(
-            set.diagnostics.iter().any(|d| d.code == code),
+            from_tools || set.diagnostics.iter().any(|d| d.code == code),
             "folder {name} does not produce {code}:\n{}",
             describe(&set.diagnostics)
         );

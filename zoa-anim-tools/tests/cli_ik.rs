@@ -115,7 +115,7 @@ fn legs_arms_and_head_are_found_where_the_assets_have_them() {
         let v = discover(&dir.join(file));
         assert!(found(&v, &legs) && found(&v, &feet) && found(&v, &arms) && found(&v, &["hips", "head"]), "{file}");
         assert!(v["policies"].as_object().unwrap().values().all(|b| b == true), "{file}");
-        assert_eq!(v["roles"]["left_upper_leg"].as_str().unwrap().contains("_L_"), true, "{file}: sides from names");
+        assert!(v["roles"]["left_upper_leg"].as_str().unwrap().contains("_L_"), "{file}: sides from names");
     }
     let g = discover(&dir.join("greenman.glb"));
     assert!(found(&g, &legs) && found(&g, &["left_hand", "right_hand", "head"]));

@@ -5,7 +5,10 @@
 //! warnings (it loads, but something is probably wrong), `I` codes are notes.
 //! Each code has a fixture folder `fixtures/invalid/<code>-<name>/` whose
 //! expected diagnostics are an insta snapshot (E002 is exercised by a test that
-//! writes a large temporary file instead, to keep the repository small).
+//! writes a large temporary file instead, to keep the repository small). I004
+//! comes from the tools layer (`zoa-anim validate`, which may run the IK
+//! crate's bone discovery; this loader may not): its folder holds an
+//! otherwise valid set, and the tools crate's tests check the note.
 //!
 //! | Code | Name | Severity | Meaning |
 //! |------|------|----------|---------|
@@ -37,6 +40,7 @@
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
+//! | I004 | `ik-policy-unavailable` | info | An enabled rig-policy behaviour (foot plant, look-at, hand on weapon, climb hand) cannot run on a model the folder animates, because bone discovery (with the policy's overrides) did not find the bones it needs; the runtime skips it silently (a door has no feet). Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
 
 use super::Severity;
 
@@ -94,6 +98,7 @@ codes! {
     CustomId = "I001", "custom-id", Info;
     TooManyProblems = "I002", "too-many-problems", Info;
     RelaxableOnlyRow = "I003", "relaxable-only-row", Info;
+    IkPolicyUnavailable = "I004", "ik-policy-unavailable", Info;
 }
 
 #[cfg(test)]
