@@ -1,7 +1,7 @@
 //! `zoa-anim inspect`: the JSON contract on shared assets, the human tree,
 //! and exit code 2 with a message naming the file on IO or format errors.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -22,7 +22,7 @@ fn inspect(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_zoa-anim")).arg("inspect").args(args).output().expect("run zoa-anim")
 }
 
-fn json_of(file: &PathBuf) -> Value {
+fn json_of(file: &Path) -> Value {
     let out = inspect(&[file.to_str().unwrap(), "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
