@@ -2,7 +2,9 @@
 //! (a) one clip sampled, (b) two clips blended by a 1D tree, (c) four layers
 //! (1D locomotion tree, a weighted override, a masked upper-body layer, an
 //! additive layer), (d) = (c) + local-to-model; and a 1,000-character crowd of
-//! (d) on 1 and 2 threads. Each bench prints its joint count so ns per joint
+//! (d) on 1 and 2 threads; (e) = (d) + the rig policy's IK stage (foot plant
+//! on flat ground, look-at, off hand on a weapon grip; whatever the rig has
+//! bones for), per character and as a 1,000-character crowd. Each bench prints its joint count so ns per joint
 //! can be derived (divan's `items/s` counter counts joints).
 //!
 //! Assets: `fixtures/models/humanoid.glb` when it exists, and the shared
@@ -110,9 +112,35 @@ impl Rig {
             ],
         };
         let mut inst = Instance::new(self.skeleton.clone(), layers).expect("instance");
-        inst.set_compute_model(scenario == 'd');
+        inst.set_compute_model(matches!(scenario, 'd' | 'e'));
+        if scenario == 'e' {
+            inst.set_ik(Some(self.ik_stage(seed))).expect("IK stage fits");
+        }
         inst.update(0.0).expect("warm-up frame");
         inst
+    }
+}
+
+impl Rig {
+    /// The default rig policy's IK with every input set.
+    fn ik_stage(&self, seed: usize) -> IkStage {
+        use zoa_anim_core::contracts::{PoseSnapshot, PoseTargetData};
+        let policy = zoa_anim_core::RigPolicy { id: "bench".into(), ..Default::default() };
+        let (rig, _) = compile_rig_ik(&self.skeleton, &policy);
+        let mut stage = IkStage::new(rig, &self.skeleton).expect("stage");
+        let inputs = stage.inputs_mut();
+        inputs.locomotion_speed = 0.1;
+        inputs.ground = Some(Arc::new(zoa_anim_ik::FlatGround { height: 0.02, normal: glam::Vec3::Y }));
+        inputs.look_target = Some(glam::Vec3::new((seed as f32).sin(), 1.6, 2.0));
+        let mut weapon = PoseSnapshot::default();
+        weapon.set_target(PoseTargetData {
+            target: zoa_anim_ik::LEFT_HAND_GRIP,
+            position: [0.2, 1.2, 0.35],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            weight: 1.0,
+        });
+        inputs.weapon_pose = Some(weapon);
+        stage
     }
 }
 
@@ -147,6 +175,12 @@ fn d_four_layers_model(bencher: Bencher<'_, '_>, asset: &str) {
     per_character(bencher, asset, 'd');
 }
 
+/// (e) (d) plus the rig policy's IK stage.
+#[divan::bench(args = ["humanoid", "fox"])]
+fn e_four_layers_model_ik(bencher: Bencher<'_, '_>, asset: &str) {
+    per_character(bencher, asset, 'e');
+}
+
 /// 1,000 characters of (d), on a rayon pool of 1 and 2 threads.
 #[divan::bench(args = [1, 2], sample_count = 20)]
 fn crowd_1000_humanoid(bencher: Bencher<'_, '_>, threads: usize) {
@@ -159,9 +193,19 @@ fn crowd_1000_fox(bencher: Bencher<'_, '_>, threads: usize) {
     crowd(bencher, "fox", threads);
 }
 
+/// 1,000 humanoids of (e), with IK, on a rayon pool of 1 and 2 threads.
+#[divan::bench(args = [1, 2], sample_count = 20)]
+fn crowd_1000_humanoid_ik(bencher: Bencher<'_, '_>, threads: usize) {
+    crowd_of(bencher, "humanoid", 'e', threads);
+}
+
 fn crowd(bencher: Bencher<'_, '_>, asset: &str, threads: usize) {
+    crowd_of(bencher, asset, 'd', threads);
+}
+
+fn crowd_of(bencher: Bencher<'_, '_>, asset: &str, scenario: char, threads: usize) {
     let Some(rig) = Rig::load(asset) else { return };
-    let mut crowd = Crowd::new((0..1000).map(|i| rig.instance('d', i)).collect());
+    let mut crowd = Crowd::new((0..1000).map(|i| rig.instance(scenario, i)).collect());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
     eprintln!("[{asset} crowd] 1000 x {} joints", rig.skeleton.joint_count());
     bencher
