@@ -167,3 +167,41 @@ impl IkStage {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zoa_anim_core::Skeleton;
+    use zoa_anim_core::glam::Mat4;
+
+    fn chain() -> RuntimeSkeleton {
+        let joint = |name: &str, parent: Option<u16>| zoa_anim_core::Joint {
+            name: Some(name.into()),
+            node: parent.map_or(0, |p| p as u32 + 1),
+            parent,
+            rest: Transform { translation: Vec3::Y, ..Transform::IDENTITY },
+            inverse_bind: Mat4::IDENTITY,
+        };
+        RuntimeSkeleton::new(Skeleton::new("chain", vec![joint("a", None), joint("b", Some(0))]).unwrap())
+    }
+
+    #[test]
+    fn frame_time_accumulates_forward_steps_and_is_consumed_by_the_application() {
+        let s = chain();
+        let (rig, problems) = compile_rig_ik(&s, &RigPolicy::default());
+        assert!(problems.is_empty());
+        let mut stage = IkStage::new(rig, &s).unwrap();
+        stage.advance(0.25);
+        stage.advance(-1.0); // scrubbing back: no time passes for smoothing
+        stage.advance(0.5);
+        assert_eq!(stage.pending_dt, 0.75);
+        let mut pose = s.rest().clone();
+        stage.apply(&s, &mut pose).unwrap();
+        assert_eq!(stage.pending_dt, 0.0);
+        // Nothing to solve on a two-joint chain: the pose comes back as it went in.
+        assert_eq!(&pose, s.rest());
+        // A pose of another size is an error, not a panic.
+        let mut wrong = Pose::identity(3);
+        assert!(stage.apply(&s, &mut wrong).is_err());
+    }
+}
