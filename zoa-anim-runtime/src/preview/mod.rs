@@ -456,22 +456,21 @@ impl PreviewSim {
         }
         let mut left = if delta_seconds.is_finite() { f64::from(delta_seconds.max(0.0)) } else { 0.0 };
         self.pending = Pending { events_start: self.capture.events.len(), root: [0.0; 4] };
-        loop {
-            let finished = self.preset.as_ref().is_none_or(|p| self.step >= p.steps.len());
-            let dt = if finished { left } else { left.min(self.wait_left) };
-            if dt > 0.0 || left <= 0.0 {
+        // Advance to the end of the tick or of the current wait, whichever comes first;
+        // at a wait's end run the next instantaneous steps. Time never passes the preset's end.
+        while self.preset.as_ref().is_some_and(|p| self.step < p.steps.len()) {
+            let dt = left.min(self.wait_left);
+            if dt > 0.0 {
                 self.advance(dt as f32)?;
                 left -= dt;
                 self.wait_left -= dt;
             }
-            if !finished && self.wait_left <= WAIT_EPSILON {
-                self.wait_left = 0.0;
-                self.step += 1;
-                self.run_instant_steps()?;
-            }
-            if left <= WAIT_EPSILON || finished {
+            if self.wait_left > WAIT_EPSILON {
                 break;
             }
+            self.wait_left = 0.0;
+            self.step += 1;
+            self.run_instant_steps()?;
         }
         let finished = self.preset.as_ref().is_none_or(|p| self.step >= p.steps.len());
         if finished {
