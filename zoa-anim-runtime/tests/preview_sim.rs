@@ -209,3 +209,21 @@ fn bad_setups_are_reported() {
     let err = PreviewSim::new(s).unwrap_err().to_string();
     assert!(err.contains("rate") && err.contains("animations"), "{err}");
 }
+
+#[test]
+fn bad_presets_are_errors_and_empty_ones_end_at_once() {
+    let (setup, _) = setup(30.0);
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let preset = |steps| PreviewPreset { id: "p".into(), name: "p".into(), steps };
+    for (steps, why) in [
+        (vec![PreviewStep::Wait { seconds: -1.0 }], "finite and >= 0"),
+        (vec![PreviewStep::Wait { seconds: f32::NAN }], "finite and >= 0"),
+        (vec![PreviewStep::Wait { seconds: 1.0e6 }], "ticks"),
+    ] {
+        let err = sim.try_play(&preset(steps)).unwrap_err().to_string();
+        assert!(err.contains(why), "{err}");
+    }
+    let c = sim.run(&preset(Vec::new())).unwrap();
+    assert_eq!(c.ticks.len(), 1, "only the time-0 record");
+    assert!(!sim.is_playing());
+}

@@ -39,7 +39,7 @@
 //! - **Determinism.** Everything runs on one thread in a fixed order with no
 //!   hashing of floats or time sources, so the same preset and set-up give the
 //!   same capture bit for bit.
-//! - **No allocation per tick** after [`PreviewSim::play`]: the capture's
+//! - **No allocation per tick** after [`PreviewSim::try_play`]: the capture's
 //!   vectors are reserved for the whole preset (`duration × rate` ticks) and
 //!   every string is interned beforehand. Steps (which may load a binding
 //!   profile or switch graphs) may allocate.
@@ -80,6 +80,9 @@ pub const DEFAULT_RATE: f32 = 30.0;
 
 /// Default loadout-switch cross-fade, seconds.
 pub const DEFAULT_LOADOUT_CROSSFADE: f32 = 0.25;
+
+/// Most ticks one preset may record (the capture is reserved up front).
+pub const MAX_TICKS: usize = 200_000;
 
 /// Waits shorter than this (seconds) count as over, so float round-off in
 /// `n × (1 / rate)` never leaves a sliver of a tick.
@@ -387,7 +390,25 @@ impl PreviewSim {
     }
 
     /// [`PreviewSimulator::play`] with errors reported.
+    /// Errors: a wait that is negative or not finite, a preset longer than
+    /// [`MAX_TICKS`] ticks at the set-up's rate, or an evaluation failure.
     pub fn try_play(&mut self, preset: &PreviewPreset) -> Result<(), RuntimeError> {
+        let mut reasons = Vec::new();
+        for (i, step) in preset.steps.iter().enumerate() {
+            if let PreviewStep::Wait { seconds } = step
+                && !(seconds.is_finite() && *seconds >= 0.0)
+            {
+                reasons.push(format!("step {i}: wait {seconds} s must be finite and >= 0"));
+            }
+        }
+        let duration = f64::from(preset.duration());
+        if duration.is_finite() && duration * f64::from(self.setup.rate) > MAX_TICKS as f64 {
+            reasons.push(format!(
+                "{duration} s at {} Hz is more than {MAX_TICKS} ticks (lower --rate or shorten the waits)",
+                self.setup.rate
+            ));
+        }
+        RuntimeError::check("preview preset", reasons)?;
         self.tags = StateTagSet::EMPTY;
         self.driver_touched = false;
         self.reset_characters(None)?;
@@ -445,6 +466,9 @@ impl PreviewSim {
         self.paused = false;
         self.pending = Pending::default();
         self.run_instant_steps()?;
+        if self.preset.as_ref().is_none_or(|p| self.step >= p.steps.len()) {
+            self.playing = false;
+        }
         self.advance(0.0)?;
         self.record()
     }
