@@ -114,8 +114,12 @@ pub fn solve_two_bone(a: Vec3, b: Vec3, c: Vec3, target: Vec3, settings: &TwoBon
         .unwrap_or_else(|| dir.any_orthonormal_vector());
 
     // Law of cosines: distance of the middle joint along `dir` and off it.
-    let x = if d > EPSILON { (lab * lab - lbc * lbc + d * d) / (2.0 * d) } else { 0.0 };
-    let h = (lab * lab - x * x).max(0.0).sqrt();
+    // In f64: near full fold or full extension `lab² - x²` cancels
+    // catastrophically, and the square root turns an f32 rounding error of
+    // 1e-6 into a millimetre-scale sideways offset of the middle joint.
+    let (lab64, lbc64, d64) = (f64::from(lab), f64::from(lbc), f64::from(d));
+    let x64 = if d > EPSILON { (lab64 * lab64 - lbc64 * lbc64 + d64 * d64) / (2.0 * d64) } else { 0.0 };
+    let (x, h) = (x64 as f32, (lab64 * lab64 - x64 * x64).max(0.0).sqrt() as f32);
     let middle = a + dir * x + bend * h;
     let end = a + dir * d;
 

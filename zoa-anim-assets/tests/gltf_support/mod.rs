@@ -24,7 +24,7 @@ pub const IBMS: usize = 3;
 impl Doc {
     /// Adds a buffer view holding `bytes` and an accessor over it; returns the accessor index.
     pub fn add_accessor(&mut self, bytes: &[u8], ty: &str, component: u32, count: usize, normalized: bool) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -82,11 +82,11 @@ impl Doc {
     /// Binary glTF.
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = serde_json::to_vec(&self.json).unwrap();
-        while json.len() % 4 != 0 {
+        while !json.len().is_multiple_of(4) {
             json.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let mut out = b"glTF".to_vec();
