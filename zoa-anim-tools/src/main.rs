@@ -53,6 +53,8 @@ enum Command {
     Autobind(cmd::autobind::Args),
     /// List the clips, sounds and definitions around a model file.
     Neighbourhood(cmd::neighbourhood::Args),
+    /// Generate a locomotion + weapon animation graph from a player profile set.
+    Graph(cmd::graph::Args),
     /// Write the JSON Schemas of the definition kinds (for Taplo / Even Better TOML).
     Schema(cmd::schema::Args),
 }
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Import(args) => cmd::import::run(args),
         Command::Autobind(args) => cmd::autobind::run(args),
         Command::Neighbourhood(args) => cmd::neighbourhood::run(args),
+        Command::Graph(args) => cmd::graph::run(args),
         Command::Schema(args) => cmd::schema::run(args),
     };
     match result {

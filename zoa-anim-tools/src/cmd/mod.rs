@@ -3,6 +3,7 @@
 pub mod autobind;
 pub mod bench;
 pub mod gen_fixtures;
+pub mod graph;
 pub mod ik;
 pub mod import;
 pub mod inspect;

@@ -1,0 +1,89 @@
+//! `zoa-anim graph`: generates a locomotion + weapon animation graph from a
+//! player profile set (seed 000's AnimatorControllerBuilderCore, as a
+//! command). The graph comes from `authoring::graph_builder`, the same
+//! idempotent builder API generators use in code.
+//!
+//! Exit codes: 0 done, 1 the folder or the set cannot make a graph, 2 usage
+//! or IO failure (including an existing `--out` file without `--force`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use zoa_anim_assets::authoring::graph_builder::{graph_toml, locomotion_weapon_graph};
+use zoa_anim_assets::defs::load_folder;
+
+use super::Format;
+
+/// Arguments of `zoa-anim graph`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Exit codes: 0 done, 1 no graph can be made from the set, 2 usage or IO failure.")]
+pub struct Args {
+    /// Definition folder holding the player profile set and its binding profiles.
+    #[arg(long)]
+    pub defs: PathBuf,
+    /// Id of the `player_profile_set` to build from.
+    #[arg(long)]
+    pub set: String,
+    /// Id of the generated `animation_graph`.
+    #[arg(long, default_value = "generated_graph")]
+    pub id: String,
+    /// The graph's model path, as written in the TOML (relative to the definition file).
+    #[arg(long)]
+    pub model: String,
+    /// Write the graph TOML here (default: print it to stdout).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite `--out` if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format of the summary (`json` prints a summary instead of the TOML when `--out` is absent).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Builds the graph and prints or writes it.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.defs.is_dir() {
+        anyhow::bail!("definition folder `{}` does not exist", args.defs.display());
+    }
+    let defs = load_folder(&args.defs);
+    let graph = match locomotion_weapon_graph(&defs, &args.set, &args.id, &args.model) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let text = graph_toml(&graph, &args.model);
+    if let Some(out) = &args.out {
+        if out.exists() && !args.force {
+            anyhow::bail!("`{}` exists; pass --force to overwrite it", out.display());
+        }
+        std::fs::write(out, &text).with_context(|| format!("writing `{}`", out.display()))?;
+    }
+    match args.format {
+        Format::Json => {
+            let summary = serde_json::json!({
+                "graph": graph.id,
+                "layers": graph.layers.len(),
+                "states": graph.states.len(),
+                "parameters": graph.parameters.len(),
+                "transitions": graph.transitions.len(),
+                "written": args.out.as_ref().map(|p| p.display().to_string()),
+            });
+            println!("{}", serde_json::to_string_pretty(&summary)?);
+        }
+        Format::Human => match &args.out {
+            Some(out) => println!(
+                "wrote {} ({} layers, {} states, {} transitions)",
+                out.display(),
+                graph.layers.len(),
+                graph.states.len(),
+                graph.transitions.len()
+            ),
+            None => print!("{text}"),
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}

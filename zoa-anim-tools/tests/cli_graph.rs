@@ -1,0 +1,91 @@
+//! `zoa-anim graph`: generates a graph from the fixture player set; the
+//! written TOML validates inside a copy of the fixture folder; no overwrite
+//! without `--force`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn generated_graph_validates_and_is_never_overwritten_silently() {
+    let tmp = std::env::temp_dir().join(format!("zoa-cli-graph-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    copy_dir(&fixtures().join("defs/humanoid"), &tmp.join("defs/humanoid"));
+    std::fs::create_dir_all(tmp.join("models")).unwrap();
+    std::fs::copy(fixtures().join("models/humanoid.glb"), tmp.join("models/humanoid.glb")).unwrap();
+    let defs = tmp.join("defs/humanoid");
+    let out = defs.join("graphs/generated.toml");
+
+    let stdout = bin()
+        .args(["graph", "--defs"])
+        .arg(&defs)
+        .args(["--set", "player", "--id", "generated", "--model", "../../../models/humanoid.glb"])
+        .output()
+        .unwrap();
+    assert!(stdout.status.success(), "{}", String::from_utf8_lossy(&stdout.stderr));
+    let text = String::from_utf8(stdout.stdout).unwrap();
+    assert!(text.contains("kind = \"animation_graph\"") && text.contains("id = \"generated\""), "{text}");
+    assert!(!out.exists(), "printing must not write");
+
+    let write = |force: bool| {
+        let mut cmd = bin();
+        cmd.args(["graph", "--defs"]).arg(&defs).args([
+            "--set",
+            "player",
+            "--id",
+            "generated",
+            "--model",
+            "../../../models/humanoid.glb",
+            "--format",
+            "json",
+            "--out",
+        ]);
+        cmd.arg(&out);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.output().unwrap()
+    };
+    let first = write(false);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(summary["graph"], "generated");
+    assert!(summary["states"].as_u64().unwrap() >= 3, "{summary}");
+    assert!(summary["layers"].as_u64().unwrap() >= 1);
+
+    std::fs::write(&out, "# edited by hand\n").unwrap();
+    let refused = write(false);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "# edited by hand\n");
+    assert!(write(true).status.success());
+
+    let validate = bin().args(["validate", "--format", "json"]).arg(&defs).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&validate.stdout).unwrap();
+    assert_eq!(report["errors"], 0, "{report}");
+    assert_eq!(validate.status.code(), Some(0));
+
+    let missing =
+        bin().args(["graph", "--defs"]).arg(&defs).args(["--set", "nobody", "--model", "x.glb"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&tmp);
+}
