@@ -200,8 +200,11 @@ impl Best {
 pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Option<Resolution> {
     let s = state.packed();
     let mut best: Option<Best> = None;
-    // Steps above this bound cannot win; starts above every real step.
-    let mut bound = RELAX_STEP_COUNT as u8 + 1;
+    // Rows first reachable after step `bound` cannot win. `keep_bound` holds
+    // the bits still compared at that step, so the common rejection is one
+    // AND-NOT, one AND and a branch; the exact step is computed only for rows
+    // that can still win.
+    let mut keep_bound = KEEP_MASKS[RELAX_STEP_COUNT];
     let mut default: Option<(usize, f32)> = None;
     for (i, row) in rows.iter().enumerate() {
         let p = row.pattern().packed();
@@ -212,15 +215,15 @@ pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Optio
             }
             continue;
         }
-        let step = first_step(p, s);
-        if step > bound {
+        if p & !s & keep_bound != 0 {
             continue;
         }
+        let step = first_step(p, s);
         let specificity = (p & KEEP_MASKS[step as usize]).count_ones();
         let weight = row.weight();
         if Best::beats(step, specificity, weight, &best) {
             best = Some(Best { row: i, step, specificity, weight });
-            bound = step;
+            keep_bound = KEEP_MASKS[step as usize];
         }
     }
     match (best, default) {
