@@ -237,28 +237,14 @@ fn part_blend_two_only(bencher: Bencher<'_, '_>, asset: &str) {
     let rest = rig.skeleton.rest();
     let a = walk.sample_to_new(0.3, rest).expect("sample");
     let b = run.sample_to_new(0.2, rest).expect("sample");
-    let inputs = [
-        BlendInput {
-            pose: &a,
-            animated: walk.animated(),
-            weight: 0.6,
-            mode: BlendMode::Override,
-            mask: None,
-            reference: None,
-        },
-        BlendInput {
-            pose: &b,
-            animated: run.animated(),
-            weight: 0.4,
-            mode: BlendMode::Override,
-            mask: None,
-            reference: None,
-        },
-    ];
+    let inputs = [BlendInput::new(&a, walk.animated(), 0.6), BlendInput::new(&b, run.animated(), 0.4)];
+    let layers = [BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs }];
     let mut context = BlendingContext::new(rest.len());
     let mut out = rest.clone();
     bencher.counter(ItemsCount::new(rest.len())).bench_local(|| {
-        BlendingJob { rest, inputs: &inputs, context: &mut context, output: &mut out }.run().expect("blend");
+        BlendingJob { rest, layers: &layers, composition: Composition::Mixer, context: &mut context, output: &mut out }
+            .run()
+            .expect("blend");
     });
 }
 

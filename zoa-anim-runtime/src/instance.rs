@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::animation::{Animation, SamplingContext, SamplingJob};
 use crate::blend_tree::{BlendTree, SyncClock};
-use crate::blending::{BlendMode, BlendingContext, apply_additive};
+use crate::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
 use crate::error::RuntimeError;
 use crate::ik_stage::IkStage;
 use crate::mask::BoneMask;
@@ -171,7 +171,7 @@ impl Layer {
 struct Slot {
     context: SamplingContext,
     pose: Pose,
-    reference: Option<Pose>,
+    reference: Option<ReferencePose>,
 }
 
 #[derive(Debug, Clone)]
@@ -187,6 +187,7 @@ pub struct Instance {
     layers: Vec<Layer>,
     states: Vec<LayerState>,
     blending: BlendingContext,
+    composition: Composition,
     local: Pose,
     model: Vec<Mat4>,
     compute_model: bool,
@@ -225,12 +226,14 @@ impl Instance {
                 }
                 let reference = match (layer.mode, &layer.reference) {
                     (BlendMode::Override, _) => None,
-                    (BlendMode::Additive, AdditiveReference::Time(t)) => Some(a.sample_to_new(*t, skeleton.rest())?),
+                    (BlendMode::Additive, AdditiveReference::Time(t)) => {
+                        Some(ReferencePose::from_pose(&a.sample_to_new(*t, skeleton.rest())?))
+                    }
                     (BlendMode::Additive, AdditiveReference::Clip { animation, time }) => {
                         if animation.joint_count() != n {
                             return Err(bad(format!("reference `{}` is bound to another skeleton", animation.name())));
                         }
-                        Some(animation.sample_to_new(*time, skeleton.rest())?)
+                        Some(ReferencePose::from_pose(&animation.sample_to_new(*time, skeleton.rest())?))
                     }
                 };
                 slots.push(Slot {
@@ -244,6 +247,7 @@ impl Instance {
         }
         Ok(Instance {
             blending: BlendingContext::new(n),
+            composition: Composition::Mixer,
             local: skeleton.rest().clone(),
             model: vec![Mat4::IDENTITY; n],
             skeleton,
@@ -252,6 +256,22 @@ impl Instance {
             compute_model: true,
             ik: None,
         })
+    }
+
+    /// How the layers compose (default [`Composition::Mixer`]: the layers are
+    /// the actions of one three.js `AnimationMixer`, as `zoa-anim pose --mix`
+    /// promises; [`Composition::Layered`] stacks them Unity-style).
+    pub fn set_composition(&mut self, composition: Composition) {
+        self.composition = composition;
+    }
+    /// Builder form of [`set_composition`](Self::set_composition).
+    pub fn with_composition(mut self, composition: Composition) -> Instance {
+        self.composition = composition;
+        self
+    }
+    /// The layer composition.
+    pub fn composition(&self) -> Composition {
+        self.composition
     }
 
     /// Whether [`Instance::evaluate`] also computes model-space matrices
@@ -337,7 +357,6 @@ impl Instance {
     /// Samples every layer, blends, applies the IK stage (when installed),
     /// and (when enabled) computes model-space matrices. Does not allocate.
     pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
-        let n = self.skeleton.joint_count();
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
             // Masked layers skip the joints they cannot show (and zero-weight layers sample nothing).
             if layer.weight <= 0.0 {
@@ -385,30 +404,25 @@ impl Instance {
                 }
             }
         }
-        self.blending.begin(n);
+        let mut blender = self.blending.begin(self.composition, self.skeleton.rest(), &mut self.local)?;
         for (layer, state) in self.layers.iter().zip(&self.states) {
-            if layer.mode != BlendMode::Override {
+            blender.layer(layer.mode, layer.weight);
+            if layer.weight <= 0.0 {
                 continue;
             }
             let mask = layer.mask.as_deref().map(BoneMask::weights);
             for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
-                let weight = layer.weight * w;
-                self.blending.accumulate(&mut self.local, &slot.pose, motion.animation.animated(), weight, mask);
+                let input = BlendInput {
+                    pose: &slot.pose,
+                    animated: motion.animation.animated(),
+                    weight: w,
+                    mask,
+                    reference: slot.reference.as_ref(),
+                };
+                blender.add(&input)?;
             }
         }
-        self.blending.finish_override(&mut self.local, self.skeleton.rest());
-        for (layer, state) in self.layers.iter().zip(&self.states) {
-            if layer.mode != BlendMode::Additive {
-                continue;
-            }
-            let mask = layer.mask.as_deref().map(BoneMask::weights);
-            for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
-                if let Some(reference) = &slot.reference {
-                    let weight = layer.weight * w;
-                    apply_additive(&mut self.local, &slot.pose, reference, motion.animation.animated(), weight, mask);
-                }
-            }
-        }
+        blender.finish();
         if let Some(ik) = &mut self.ik {
             ik.apply(&self.skeleton, &mut self.local)?;
         }

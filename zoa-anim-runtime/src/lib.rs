@@ -22,9 +22,12 @@
 //!   allocates nothing (`tests/no_alloc.rs` proves it with a counting global
 //!   allocator), and over-capacity input is a validation error, never a hidden
 //!   allocation.
-//! - Blending is exact three.js: shortest-arc slerp keeping the first
-//!   operand's sign, accumulation `W += w; lerp(value, x, w/W)`, rest pose for
-//!   the missing weight, additive `r ⊗ slerp(1, ref⁻¹⊗q, w)`. The slerp uses
+//! - Blending is exact three.js within a layer: shortest-arc slerp keeping
+//!   the first operand's sign, accumulation `W += w; lerp(value, x, w/W)`,
+//!   rest pose for the missing weight, additive deltas `ref⁻¹⊗q` accumulated
+//!   as three.js does. Between layers, [`Composition::Layered`] stacks them
+//!   (`blend(below, layer, W)`, additive layers add onto what is below) and
+//!   [`Composition::Mixer`] mixes every layer as one three.js `AnimationMixer`. The slerp uses
 //!   Eberly's trig-free polynomial on half arcs, held to 1e-6 of an `f64`
 //!   trigonometric slerp by tests. Sampling does not renormalize LINEAR
 //!   rotation keys (three.js does not either), so keys stored slightly off
@@ -65,7 +68,9 @@ pub use animation::{
     ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION, Animation, BindBy, SamplingContext, SamplingJob,
 };
 pub use blend_tree::{BlendTree, BlendTreeKind, SyncClock, Weighting2D};
-pub use blending::{BlendInput, BlendMode, BlendingContext, BlendingJob, apply_additive};
+pub use blending::{
+    BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose,
+};
 pub use error::RuntimeError;
 pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
 pub use instance::{AdditiveReference, Crowd, Instance, Layer, LayerSource, Motion};

@@ -80,6 +80,17 @@ fn frames_allocate_nothing_after_warm_up() {
     let mut single = instance(0);
     let mut crowd = Crowd::new((0..16).map(instance).chain((0..4).map(ik_humanoid_instance)).collect());
     let mut ik_single = ik_humanoid_instance(5);
+    let mut layered = instance(7).with_composition(Composition::Layered);
+    // A blending job and a streaming blender over sampled poses, both compositions.
+    let s = skeleton();
+    let rest = Pose::rest(&s);
+    let clips: Vec<_> = (0..3).map(|i| bind(&full_clip(&format!("b{i}"), i as f32), &s)).collect();
+    let mut poses: Vec<Pose> = clips.iter().map(|a| a.sample_to_new(0.5, &rest).unwrap()).collect();
+    let reference = ReferencePose::from_pose(&poses[2]);
+    let mask = BoneMask::from_names(&s, &["spine"], &[] as &[&str]).unwrap();
+    let mut blend_ctx = BlendingContext::new(rest.len());
+    let mut blended = rest.clone();
+    let mut contexts: Vec<SamplingContext> = clips.iter().map(|a| SamplingContext::for_animation(a)).collect();
     // Warm-up frame.
     single.update(0.016).unwrap();
     crowd.update(0.016).unwrap();
@@ -96,6 +107,32 @@ fn frames_allocate_nothing_after_warm_up() {
         }
         single.layers_mut()[1].weight = (frame % 10) as f32 / 10.0;
         ik_single.update(dt).unwrap();
+        layered.update(dt).unwrap();
+        let t = frame as f32 * 0.01;
+        for ((a, c), p) in clips.iter().zip(&mut contexts).zip(&mut poses) {
+            SamplingJob { animation: a, time: t, context: c, output: p }.run().unwrap();
+        }
+        for composition in [Composition::Layered, Composition::Mixer] {
+            let base = [BlendInput::new(&poses[0], clips[0].animated(), 0.7)];
+            let upper = [BlendInput::new(&poses[1], clips[1].animated(), 1.0).with_mask(mask.weights())];
+            let add = [BlendInput::new(&poses[2], clips[2].animated(), 0.5).with_reference(&reference)];
+            let layers = [
+                BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &base },
+                BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &add },
+                BlendLayer { mode: BlendMode::Override, weight: 0.6, inputs: &upper },
+            ];
+            BlendingJob { rest: &rest, layers: &layers, composition, context: &mut blend_ctx, output: &mut blended }
+                .run()
+                .unwrap();
+            let mut blender = blend_ctx.begin(composition, &rest, &mut blended).unwrap();
+            for layer in &layers {
+                blender.layer(layer.mode, layer.weight);
+                for input in layer.inputs {
+                    blender.add(input).unwrap();
+                }
+            }
+            blender.finish();
+        }
         let inputs = ik_single.ik_mut().unwrap().inputs_mut();
         inputs.locomotion_speed = (frame % 20) as f32 / 20.0;
         inputs.look_target =

@@ -220,26 +220,41 @@ mod blending {
         )
     }
 
+    /// One three.js mixer: each input is an action of its own (override first, then additive).
     fn blend(inputs: &[(&Arc<Animation>, f32, BlendMode, Option<&BoneMask>)]) -> Pose {
         let rest = Pose::rest(&skeleton());
         let poses: Vec<Pose> = inputs.iter().map(|(a, ..)| sample(a, 0.0)).collect();
-        let refs: Vec<Pose> = inputs.iter().map(|(a, ..)| sample(a, 0.0)).collect();
-        let list: Vec<BlendInput<'_>> = inputs
+        let refs: Vec<ReferencePose> = inputs.iter().map(|(a, ..)| ReferencePose::from_pose(&sample(a, 0.0))).collect();
+        let list: Vec<[BlendInput<'_>; 1]> = inputs
             .iter()
             .zip(&poses)
             .zip(&refs)
-            .map(|(((a, w, mode, mask), pose), reference)| BlendInput {
-                pose,
-                animated: a.animated(),
-                weight: *w,
-                mode: *mode,
-                mask: mask.map(BoneMask::weights),
-                reference: Some(reference),
+            .map(|(((a, w, _, mask), pose), reference)| {
+                [BlendInput {
+                    pose,
+                    animated: a.animated(),
+                    weight: *w,
+                    mask: mask.map(BoneMask::weights),
+                    reference: Some(reference),
+                }]
             })
+            .collect();
+        let layers: Vec<BlendLayer<'_>> = inputs
+            .iter()
+            .zip(&list)
+            .map(|((_, _, mode, _), i)| BlendLayer { mode: *mode, weight: 1.0, inputs: i })
             .collect();
         let mut out = rest.clone();
         let mut ctx = BlendingContext::new(rest.len());
-        BlendingJob { rest: &rest, inputs: &list, context: &mut ctx, output: &mut out }.run().unwrap();
+        BlendingJob {
+            rest: &rest,
+            layers: &layers,
+            composition: Composition::Mixer,
+            context: &mut ctx,
+            output: &mut out,
+        }
+        .run()
+        .unwrap();
         out
     }
 
@@ -307,36 +322,211 @@ mod blending {
         let base_pose = sample(&base, 0.0);
         let pose = sample(&add, 1.0);
         let reference = sample(&add, 0.0);
+        let reference = ReferencePose::from_pose(&reference);
         let mut out = rest.clone();
         let mut ctx = BlendingContext::new(rest.len());
-        let inputs = [
-            BlendInput {
-                pose: &base_pose,
-                animated: base.animated(),
-                weight: 1.0,
-                mode: BlendMode::Override,
-                mask: None,
-                reference: None,
-            },
-            BlendInput {
-                pose: &pose,
-                animated: add.animated(),
-                weight: 0.5,
-                mode: BlendMode::Additive,
-                mask: None,
-                reference: Some(&reference),
-            },
+        let base_in = [BlendInput::new(&base_pose, base.animated(), 1.0)];
+        let add_in = [BlendInput::new(&pose, add.animated(), 0.5).with_reference(&reference)];
+        let layers = [
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &base_in },
+            BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &add_in },
         ];
-        BlendingJob { rest: &rest, inputs: &inputs, context: &mut ctx, output: &mut out }.run().unwrap();
-        // r = rot_x(0.2) ⊗ slerp(1, rot_x(0.6), 0.5) = rot_x(0.5)
-        assert!(quat_close(out.rotations()[1], Quat::from_rotation_x(0.5), 1e-6));
-        // t = rest (0.5, 1, 0) + 0.5 · (3 − 1, 0, 0)
-        assert_eq!(out.translations()[1], Vec3A::new(1.5, 1.0, 0.0));
-        // Joints the additive clip does not animate are untouched.
-        assert_eq!(out.get(2), rest.get(2));
+        for composition in [Composition::Mixer, Composition::Layered] {
+            BlendingJob { rest: &rest, layers: &layers, composition, context: &mut ctx, output: &mut out }
+                .run()
+                .unwrap();
+            // r = rot_x(0.2) ⊗ slerp(1, rot_x(0.6), 0.5) = rot_x(0.5)
+            assert!(quat_close(out.rotations()[1], Quat::from_rotation_x(0.5), 1e-6));
+            // t = rest (0.5, 1, 0) + 0.5 · (3 − 1, 0, 0)
+            assert_eq!(out.translations()[1], Vec3A::new(1.5, 1.0, 0.0));
+            // Joints the additive clip does not animate are untouched.
+            assert_eq!(out.get(2), rest.get(2));
+        }
         // A missing reference is a validation error.
-        let bad = [BlendInput { reference: None, ..inputs[1] }];
-        assert!(BlendingJob { rest: &rest, inputs: &bad, context: &mut ctx, output: &mut out }.run().is_err());
+        let bad_in = [BlendInput { reference: None, ..add_in[0] }];
+        let bad = [BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &bad_in }];
+        let job = BlendingJob {
+            rest: &rest,
+            layers: &bad,
+            composition: Composition::Mixer,
+            context: &mut ctx,
+            output: &mut out,
+        };
+        assert!(job.run().is_err());
+    }
+
+    /// A literal f64 transcription of three.js's `PropertyMixer` (accumulate,
+    /// accumulateAdditive, apply) and `Quaternion.slerpFlat`, as the oracle.
+    mod three {
+        pub type Q = [f64; 4];
+
+        pub fn slerp(a: Q, b: Q, t: f64) -> Q {
+            if t == 0.0 {
+                return a;
+            }
+            if t == 1.0 {
+                return b;
+            }
+            if a == b {
+                return a;
+            }
+            let mut s = 1.0 - t;
+            let mut t = t;
+            let cos = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+            let dir = if cos >= 0.0 { 1.0 } else { -1.0 };
+            let sqr_sin = 1.0 - cos * cos;
+            if sqr_sin > f64::EPSILON {
+                let sin = sqr_sin.sqrt();
+                let len = sin.atan2(cos * dir);
+                s = (s * len).sin() / sin;
+                t = (t * len).sin() / sin;
+            }
+            let td = t * dir;
+            let mut r = [0.0; 4];
+            for i in 0..4 {
+                r[i] = a[i] * s + b[i] * td;
+            }
+            if s == 1.0 - t {
+                let l = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+                r.iter_mut().for_each(|x| *x /= l);
+            }
+            r
+        }
+
+        pub fn mul(a: Q, b: Q) -> Q {
+            let [ax, ay, az, aw] = a;
+            let [bx, by, bz, bw] = b;
+            [
+                ax * bw + aw * bx + ay * bz - az * by,
+                ay * bw + aw * by + az * bx - ax * bz,
+                az * bw + aw * bz + ax * by - ay * bx,
+                aw * bw - ax * bx - ay * by - az * bz,
+            ]
+        }
+
+        pub fn conj(q: Q) -> Q {
+            let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+            [-q[0] / l, -q[1] / l, -q[2] / l, q[3] / l]
+        }
+
+        /// One rotation property's mixer: `(value, W)`, the additive buffer and its weight.
+        pub struct Mixer {
+            pub value: Q,
+            pub weight: f64,
+            pub add: Q,
+            pub add_weight: f64,
+        }
+
+        impl Mixer {
+            pub fn new() -> Mixer {
+                Mixer { value: [0.0; 4], weight: 0.0, add: [0.0, 0.0, 0.0, 1.0], add_weight: 0.0 }
+            }
+            pub fn accumulate(&mut self, x: Q, w: f64) {
+                if self.weight == 0.0 {
+                    self.value = x;
+                    self.weight = w;
+                } else {
+                    self.weight += w;
+                    self.value = slerp(self.value, x, w / self.weight);
+                }
+            }
+            pub fn accumulate_additive(&mut self, x: Q, w: f64) {
+                if self.add_weight == 0.0 {
+                    self.add = [0.0, 0.0, 0.0, 1.0];
+                }
+                self.add = slerp(self.add, mul(self.add, x), w);
+                self.add_weight += w;
+            }
+            pub fn apply(&self, rest: Q) -> Q {
+                let mut v = self.value;
+                if self.weight < 1.0 {
+                    v = slerp(v, rest, 1.0 - self.weight);
+                }
+                if self.add_weight > 0.0 { mul(v, self.add) } else { v }
+            }
+        }
+    }
+
+    fn q64(q: Quat) -> three::Q {
+        q.to_array().map(f64::from)
+    }
+
+    fn close64(got: Quat, want: three::Q, eps: f64) -> bool {
+        let g = q64(got);
+        let d = if g.iter().zip(&want).map(|(a, b)| a * b).sum::<f64>() < 0.0 { -1.0 } else { 1.0 };
+        g.iter().zip(&want).all(|(a, b)| (a - d * b).abs() <= eps)
+    }
+
+    #[test]
+    fn both_compositions_match_a_three_js_property_mixer_within_1e_5() {
+        // Two override inputs leaving weight to the rest pose, two additive
+        // inputs, on every joint's rotation; the oracle is three.js in f64.
+        let rest = Pose::rest(&skeleton());
+        let clips: Vec<_> = (0..4).map(|k| bind(&full_clip(&format!("c{k}"), 0.7 * k as f32))).collect();
+        let poses: Vec<Pose> = clips.iter().enumerate().map(|(k, a)| sample(a, 0.3 + 0.9 * k as f32)).collect();
+        let refs: Vec<Pose> = clips.iter().map(|a| sample(a, 0.0)).collect();
+        let prepared: Vec<ReferencePose> = refs.iter().map(ReferencePose::from_pose).collect();
+        let w = [0.3f32, 0.45, 0.6, 0.8];
+        let input = |k: usize| BlendInput::new(&poses[k], clips[k].animated(), w[k]).with_reference(&prepared[k]);
+        let (i0, i1, i2, i3) = ([input(0)], [input(1)], [input(2)], [input(3)]);
+        let mut ctx = BlendingContext::new(rest.len());
+        let mut out = rest.clone();
+        // Mixer: four actions of one three.js mixer.
+        let layers = [
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &i0 },
+            BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &i2 },
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &i1 },
+            BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &i3 },
+        ];
+        BlendingJob {
+            rest: &rest,
+            layers: &layers,
+            composition: Composition::Mixer,
+            context: &mut ctx,
+            output: &mut out,
+        }
+        .run()
+        .unwrap();
+        let delta =
+            |k: usize, j: usize| three::mul(three::conj(q64(refs[k].rotations()[j])), q64(poses[k].rotations()[j]));
+        for j in 0..rest.len() {
+            let mut m = three::Mixer::new();
+            m.accumulate(q64(poses[0].rotations()[j]), 0.3);
+            m.accumulate_additive(delta(2, j), 0.6);
+            m.accumulate(q64(poses[1].rotations()[j]), 0.45);
+            m.accumulate_additive(delta(3, j), 0.8);
+            let want = m.apply(q64(rest.rotations()[j]));
+            assert!(close64(out.rotations()[j], want, 1e-5), "mixer joint {j}: {:?} vs {want:?}", out.rotations()[j]);
+        }
+        // Layered: base (inputs 0 and 1, one three.js mixer with rest fill), an
+        // additive layer (2 and 3, one three.js additive buffer), then input 1
+        // alone as an upper layer at weight 0.5 blending over the result.
+        let base = [input(0), input(1)];
+        let add = [input(2), input(3)];
+        let layers = [
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &base },
+            BlendLayer { mode: BlendMode::Additive, weight: 1.0, inputs: &add },
+            BlendLayer { mode: BlendMode::Override, weight: 0.5 / 0.45, inputs: &i1 },
+        ];
+        BlendingJob {
+            rest: &rest,
+            layers: &layers,
+            composition: Composition::Layered,
+            context: &mut ctx,
+            output: &mut out,
+        }
+        .run()
+        .unwrap();
+        for j in 0..rest.len() {
+            let mut m = three::Mixer::new();
+            m.accumulate(q64(poses[0].rotations()[j]), 0.3);
+            m.accumulate(q64(poses[1].rotations()[j]), 0.45);
+            m.accumulate_additive(delta(2, j), 0.6);
+            m.accumulate_additive(delta(3, j), 0.8);
+            let below = m.apply(q64(rest.rotations()[j]));
+            let want = three::slerp(below, q64(poses[1].rotations()[j]), 0.5);
+            assert!(close64(out.rotations()[j], want, 1e-5), "layered joint {j}: {:?} vs {want:?}", out.rotations()[j]);
+        }
     }
 
     #[test]
@@ -426,27 +616,19 @@ mod instances {
         let a = sample(&short, 1.0);
         let b = sample(&long, 2.0);
         let rest = Pose::rest(&skeleton());
-        let inputs = [
-            BlendInput {
-                pose: &a,
-                animated: short.animated(),
-                weight: 0.5,
-                mode: BlendMode::Override,
-                mask: None,
-                reference: None,
-            },
-            BlendInput {
-                pose: &b,
-                animated: long.animated(),
-                weight: 0.5,
-                mode: BlendMode::Override,
-                mask: None,
-                reference: None,
-            },
-        ];
+        let inputs = [BlendInput::new(&a, short.animated(), 0.5), BlendInput::new(&b, long.animated(), 0.5)];
+        let layers = [BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs }];
         let mut want = rest.clone();
         let mut ctx = BlendingContext::new(rest.len());
-        BlendingJob { rest: &rest, inputs: &inputs, context: &mut ctx, output: &mut want }.run().unwrap();
+        BlendingJob {
+            rest: &rest,
+            layers: &layers,
+            composition: Composition::Mixer,
+            context: &mut ctx,
+            output: &mut want,
+        }
+        .run()
+        .unwrap();
         assert_eq!(inst.local_pose(), &want);
     }
 
@@ -624,27 +806,13 @@ mod properties {
         let b = bind(&full_clip("b", 1.3));
         let pa = sample(&a, t0);
         let pb = sample(&b, t1);
-        let inputs = [
-            BlendInput {
-                pose: &pa,
-                animated: a.animated(),
-                weight: w0,
-                mode: BlendMode::Override,
-                mask: None,
-                reference: None,
-            },
-            BlendInput {
-                pose: &pb,
-                animated: b.animated(),
-                weight: w1,
-                mode: BlendMode::Override,
-                mask: None,
-                reference: None,
-            },
-        ];
+        let inputs = [BlendInput::new(&pa, a.animated(), w0), BlendInput::new(&pb, b.animated(), w1)];
+        let layers = [BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs }];
         let mut out = rest.clone();
         let mut ctx = BlendingContext::new(rest.len());
-        BlendingJob { rest, inputs: &inputs, context: &mut ctx, output: &mut out }.run().unwrap();
+        BlendingJob { rest, layers: &layers, composition: Composition::Mixer, context: &mut ctx, output: &mut out }
+            .run()
+            .unwrap();
         out
     }
 

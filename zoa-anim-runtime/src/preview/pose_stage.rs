@@ -10,7 +10,7 @@ use glam::Mat4;
 use zoa_anim_core::graph::BlendMode;
 
 use crate::animation::{Animation, SamplingContext, SamplingJob};
-use crate::blending::{BlendingContext, apply_additive};
+use crate::blending::{BlendInput, BlendMode as PoseBlendMode, BlendingContext, Composition, ReferencePose};
 use crate::error::RuntimeError;
 use crate::graph::{FrameOutput, GraphDefinition, MaskRef};
 use crate::mask::BoneMask;
@@ -51,7 +51,7 @@ impl GraphMasks {
 pub(crate) struct PoseStage {
     skeleton: RuntimeSkeleton,
     contexts: Vec<SamplingContext>,
-    references: Vec<Pose>,
+    references: Vec<ReferencePose>,
     blending: BlendingContext,
     scratch: Pose,
     local: Pose,
@@ -62,8 +62,10 @@ impl PoseStage {
     /// Buffers for `skeleton` and `animations` (indexed by clip id).
     pub(crate) fn new(skeleton: RuntimeSkeleton, animations: &[Arc<Animation>]) -> Result<PoseStage, RuntimeError> {
         let rest = skeleton.rest().clone();
-        let references =
-            animations.iter().map(|a| a.sample_to_new(0.0, &rest)).collect::<Result<Vec<Pose>, RuntimeError>>()?;
+        let references = animations
+            .iter()
+            .map(|a| a.sample_to_new(0.0, &rest).map(|p| ReferencePose::from_pose(&p)))
+            .collect::<Result<Vec<_>, RuntimeError>>()?;
         let n = skeleton.joint_count();
         Ok(PoseStage {
             contexts: animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
@@ -98,12 +100,13 @@ impl PoseStage {
         frame: &FrameOutput,
         masks: &GraphMasks,
     ) -> Result<(), RuntimeError> {
-        let n = self.skeleton.joint_count();
-        self.blending.begin(n);
+        // One three.js mixer over every contribution (override first, then additive).
+        let mut blender = self.blending.begin(Composition::Mixer, self.skeleton.rest(), &mut self.local)?;
         for pass in [BlendMode::Override, BlendMode::Additive] {
-            if pass == BlendMode::Additive {
-                self.blending.finish_override(&mut self.local, self.skeleton.rest());
-            }
+            blender.layer(
+                if pass == BlendMode::Override { PoseBlendMode::Override } else { PoseBlendMode::Additive },
+                1.0,
+            );
             for layer in &frame.layers {
                 for c in &frame.contributions[layer.contributions.clone()] {
                     if c.blend_mode != pass || c.weight <= 0.0 {
@@ -117,16 +120,18 @@ impl PoseStage {
                         output: &mut self.scratch,
                     }
                     .run()?;
-                    let mask = masks.get(c.mask);
-                    if pass == BlendMode::Override {
-                        self.blending.accumulate(&mut self.local, &self.scratch, animation.animated(), c.weight, mask);
-                    } else {
-                        let reference = &self.references[c.clip.index()];
-                        apply_additive(&mut self.local, &self.scratch, reference, animation.animated(), c.weight, mask);
-                    }
+                    let input = BlendInput {
+                        pose: &self.scratch,
+                        animated: animation.animated(),
+                        weight: c.weight,
+                        mask: masks.get(c.mask),
+                        reference: Some(&self.references[c.clip.index()]),
+                    };
+                    blender.add(&input)?;
                 }
             }
         }
+        blender.finish();
         crate::model::LocalToModelJob {
             skeleton: &self.skeleton,
             input: &self.local,
