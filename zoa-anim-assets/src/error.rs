@@ -23,6 +23,52 @@ pub enum AssetError {
         #[source]
         source: std::io::Error,
     },
+    /// A path that should be a file is a FIFO, device, socket or folder
+    /// (see [`crate::files`]); nothing was read from it.
+    #[error("{}: is {what}, not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is (`a FIFO`, `a folder`, …).
+        what: &'static str,
+    },
+    /// A file is larger than the cap of its kind (see [`crate::files`]); it was not read.
+    #[error("{}: {kind} file of {size} bytes is over the {max}-byte limit; it is not read", path.display())]
+    FileTooLarge {
+        /// The path.
+        path: PathBuf,
+        /// The kind of file (`definition`, `model`, …).
+        kind: &'static str,
+        /// Its size (or the size asked for), bytes.
+        size: u64,
+        /// The cap, bytes.
+        max: u64,
+    },
+    /// A text file is not valid UTF-8.
+    #[error("{}: is not valid UTF-8 (first bad byte at offset {offset})", path.display())]
+    NotUtf8 {
+        /// The path.
+        path: PathBuf,
+        /// Byte offset of the first invalid sequence.
+        offset: usize,
+    },
+    /// A write would replace an existing file and `force` was not given.
+    #[error("{}: already exists; pass --force to overwrite it", path.display())]
+    WouldOverwrite {
+        /// The existing file.
+        path: PathBuf,
+    },
+    /// A count a file or flag controls is over its documented budget; refused
+    /// before anything that size was allocated.
+    #[error("{what}: {count} is over the budget of {max}")]
+    OverBudget {
+        /// What is counted, with the file when there is one.
+        what: String,
+        /// The count asked for.
+        count: u64,
+        /// The budget.
+        max: u64,
+    },
     /// A glTF file is malformed or uses something the importer does not support.
     ///
     /// Carries every problem found by the check pass that failed (capped at

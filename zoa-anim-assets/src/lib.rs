@@ -13,6 +13,7 @@ pub mod authoring;
 pub mod defs;
 mod error;
 pub mod export;
+pub mod files;
 pub mod gltf;
 
 pub use error::{AssetError, GltfProblem, MAX_REPORTED_PROBLEMS};

@@ -10,6 +10,58 @@ use rodio::Source;
 use crate::AudioError;
 use crate::resolver::SoundTable;
 
+/// Most samples (all channels) one decoded clip may hold: 16 Mi samples,
+/// 64 MiB of `f32` (about 2.9 minutes of 48 kHz stereo). A compressed file
+/// that decodes to more is refused while decoding, before the rest is produced.
+pub const MAX_CLIP_SAMPLES: usize = 16 << 20;
+
+/// Most samples a [`ClipBank`] may hold in total: 48 Mi samples, 192 MiB of `f32`.
+pub const MAX_BANK_SAMPLES: usize = 48 << 20;
+
+/// Largest sound file [`ClipData::load`] reads, bytes (64 MiB).
+pub const MAX_SOUND_FILE_BYTES: u64 = 64 << 20;
+
+/// Checks the header fields the third-party decoders trust: a WAV `fmt `
+/// chunk or a Vorbis identification header with 0 channels or a sample rate
+/// of 0 makes them panic, so those are refused here first.
+fn check_header(bytes: &[u8]) -> Result<(), String> {
+    let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let u32_at = |b: &[u8], i: usize| b.get(i..i + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WAVE") {
+        let mut pos = 12usize;
+        while let Some(len) = u32_at(bytes, pos + 4) {
+            let id = &bytes[pos..pos + 4];
+            if id == b"fmt " {
+                let (channels, rate) = (u16_at(bytes, pos + 10), u32_at(bytes, pos + 12));
+                return match (channels, rate) {
+                    (Some(0), _) => Err("WAV header says 0 channels".into()),
+                    (_, Some(0)) => Err("WAV header says a sample rate of 0".into()),
+                    (Some(_), Some(_)) => Ok(()),
+                    _ => Err("WAV `fmt ` chunk is truncated".into()),
+                };
+            }
+            // Chunks are padded to an even length.
+            pos = pos.saturating_add(8).saturating_add(len as usize).saturating_add(len as usize & 1);
+        }
+        return Err("WAV file has no `fmt ` chunk".into());
+    }
+    if bytes.starts_with(b"OggS") {
+        // The first page carries the Vorbis identification packet:
+        // 0x01 "vorbis", version u32, channels u8, sample rate u32.
+        if let Some(at) = bytes.windows(7).take(512).position(|w| w == b"\x01vorbis") {
+            let channels = bytes.get(at + 11).copied();
+            let rate = u32_at(bytes, at + 12);
+            return match (channels, rate) {
+                (Some(0), _) => Err("Vorbis header says 0 channels".into()),
+                (_, Some(0)) => Err("Vorbis header says a sample rate of 0".into()),
+                (Some(_), Some(_)) => Ok(()),
+                _ => Err("Vorbis identification header is truncated".into()),
+            };
+        }
+    }
+    Ok(())
+}
+
 /// One decoded clip: mono or stereo interleaved samples in `[-1, 1]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClipData {
@@ -47,17 +99,34 @@ impl ClipData {
     /// # Errors
     /// [`AudioError::Decode`] for unknown formats, corrupt data, more than two
     /// channels or an empty stream.
+    ///
+    /// Header fields the decoders would trust blindly (a sample rate or a
+    /// channel count of 0) are checked first, and a clip that decodes to more
+    /// than [`MAX_CLIP_SAMPLES`] is refused while decoding. A panic inside the
+    /// third-party decoder on data these checks did not foresee is caught and
+    /// reported as a decode error.
     pub fn decode(bytes: Vec<u8>, name: &str) -> Result<Self, AudioError> {
         let fail = |reason: String| AudioError::Decode { path: name.to_owned(), reason };
-        let decoder = rodio::Decoder::new(Cursor::new(bytes)).map_err(|e| fail(e.to_string()))?;
-        let channels = decoder.channels().get();
-        let sample_rate = decoder.sample_rate().get();
-        if channels > 2 {
-            return Err(fail(format!("{channels} channels; only mono and stereo are supported")));
-        }
-        // `rodio::Sample` is f64 under rodio's `64bit` feature.
-        #[allow(clippy::unnecessary_cast)]
-        let mut samples: Vec<f32> = decoder.map(|s| s as f32).collect();
+        check_header(&bytes).map_err(fail)?;
+        let decoded = std::panic::catch_unwind(move || -> Result<(u16, u32, Vec<f32>), String> {
+            let decoder = rodio::Decoder::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
+            let channels = decoder.channels().get();
+            let sample_rate = decoder.sample_rate().get();
+            if channels > 2 {
+                return Err(format!("{channels} channels; only mono and stereo are supported"));
+            }
+            // `rodio::Sample` is f64 under rodio's `64bit` feature.
+            #[allow(clippy::unnecessary_cast)]
+            let samples: Vec<f32> = decoder.take(MAX_CLIP_SAMPLES + 1).map(|s| s as f32).collect();
+            if samples.len() > MAX_CLIP_SAMPLES {
+                return Err(format!("decodes to more than {MAX_CLIP_SAMPLES} samples (the per-clip budget)"));
+            }
+            Ok((channels, sample_rate, samples))
+        });
+        let (channels, sample_rate, mut samples) = match decoded {
+            Ok(result) => result.map_err(fail)?,
+            Err(_) => return Err(fail("the decoder failed on malformed data".into())),
+        };
         samples.truncate(samples.len() - samples.len() % channels as usize);
         ClipData::new(channels, sample_rate, samples).map_err(|e| match e {
             AudioError::Decode { reason, .. } => fail(reason),
@@ -65,13 +134,29 @@ impl ClipData {
         })
     }
 
-    /// Reads and decodes a file.
+    /// Reads and decodes a file: a regular file (a FIFO or device is refused
+    /// without blocking) of at most [`MAX_SOUND_FILE_BYTES`]. The tools read
+    /// sound files through the assets crate's guarded reader and call
+    /// [`ClipData::decode`]; this is the same rule for library users (this
+    /// crate may not depend on the loaders).
     ///
     /// # Errors
     /// [`AudioError::Io`] when the file cannot be read, else as [`ClipData::decode`].
     pub fn load(path: &Path) -> Result<Self, AudioError> {
-        let bytes =
-            std::fs::read(path).map_err(|source| AudioError::Io { path: path.display().to_string(), source })?;
+        let io = |source| AudioError::Io { path: path.display().to_string(), source };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::other("not a regular file")));
+        }
+        if meta.len() > MAX_SOUND_FILE_BYTES {
+            return Err(io(std::io::Error::other(format!("larger than {MAX_SOUND_FILE_BYTES} bytes"))));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::open(path).map_err(io)?, MAX_SOUND_FILE_BYTES),
+            &mut bytes,
+        )
+        .map_err(io)?;
         Self::decode(bytes, &path.display().to_string())
     }
 
@@ -151,17 +236,67 @@ impl ClipBank {
     /// file is decoded once.
     ///
     /// # Errors
-    /// The first file that cannot be read or decoded.
+    /// The first file that cannot be read or decoded, or a bank over [`MAX_BANK_SAMPLES`].
     pub fn load_for_table(table: &SoundTable, base_dir: &Path) -> Result<Self, AudioError> {
+        Self::load_for_table_with(table, |clip| ClipData::load(&base_dir.join(clip)))
+    }
+
+    /// [`ClipBank::load_for_table`] with the caller's loader (`clip` is the
+    /// variant's clip string); each distinct clip is loaded once, and the
+    /// bank's total is checked against [`MAX_BANK_SAMPLES`] after each clip.
+    ///
+    /// # Errors
+    /// The loader's first error, or [`AudioError::Decode`] past the bank budget.
+    pub fn load_for_table_with(
+        table: &SoundTable,
+        mut load: impl FnMut(&str) -> Result<ClipData, AudioError>,
+    ) -> Result<Self, AudioError> {
         let mut bank = ClipBank::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut total = 0usize;
         for row in table.rows() {
             for v in &row.row.variants {
-                if bank.index_of(&v.clip).is_none() {
-                    let clip = ClipData::load(&base_dir.join(&v.clip))?;
-                    bank.insert(v.clip.clone(), clip);
+                if seen.insert(v.clip.as_str()) {
+                    let clip = load(&v.clip)?;
+                    total = total.saturating_add(clip.samples.len());
+                    if total > MAX_BANK_SAMPLES {
+                        return Err(AudioError::Decode {
+                            path: v.clip.clone(),
+                            reason: format!(
+                                "the clip bank would hold more than {MAX_BANK_SAMPLES} samples (the bank budget)"
+                            ),
+                        });
+                    }
+                    bank.names.push(v.clip.clone());
+                    bank.clips.push(clip);
                 }
             }
         }
         Ok(bank)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wav_with_sample_rate_zero_is_a_decode_error_not_a_panic() {
+        let mut wav = crate::wav::wav_bytes(1, 8000, &[0.0; 16]);
+        wav[24..28].copy_from_slice(&0u32.to_le_bytes());
+        let err = ClipData::decode(wav, "rate0.wav").unwrap_err().to_string();
+        assert!(err.contains("sample rate of 0"), "{err}");
+        let mut wav = crate::wav::wav_bytes(1, 8000, &[0.0; 16]);
+        wav[22..24].copy_from_slice(&0u16.to_le_bytes());
+        let err = ClipData::decode(wav, "mono0.wav").unwrap_err().to_string();
+        assert!(err.contains("0 channels"), "{err}");
+    }
+
+    #[test]
+    fn truncated_and_chunkless_wavs_are_errors() {
+        let wav = crate::wav::wav_bytes(1, 8000, &[0.0; 16]);
+        for cut in [12, 20, 30, 40] {
+            assert!(ClipData::decode(wav[..cut].to_vec(), "cut.wav").is_err(), "cut at {cut}");
+        }
     }
 }

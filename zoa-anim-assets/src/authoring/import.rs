@@ -122,7 +122,7 @@ fn existing_cuts(dir: &Path) -> Vec<(PathBuf, PathBuf, String, String)> {
         if p.extension().is_none_or(|x| x != "toml") {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let Ok(text) = crate::files::read_to_string(&p, crate::files::FileKind::Definition) else { continue };
         let Ok(table) = text.parse::<toml::Table>() else { continue };
         if table.get("kind").and_then(|v| v.as_str()) != Some("clip") {
             continue;

@@ -213,7 +213,7 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
             } else if SOUND_EXTENSIONS.contains(&ext.as_str()) {
                 sounds.push(RelatedFile { path: f, place: place.clone(), detail: String::new() });
             } else if ext == "toml" {
-                let Ok(text) = std::fs::read_to_string(&f) else { continue };
+                let Ok(text) = crate::files::read_to_string(&f, crate::files::FileKind::Definition) else { continue };
                 let Ok(table) = text.parse::<toml::Table>() else { continue };
                 let Some(kind) = table.get("kind").and_then(|v| v.as_str()) else { continue };
                 let id = table.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_owned();

@@ -415,7 +415,10 @@ impl ScanCache {
     /// Loads a cache saved by [`ScanCache::save`]; a missing or unreadable
     /// file (or one from another version) gives an empty cache.
     pub fn load(path: &Path) -> Self {
-        std::fs::read(path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+        crate::files::read(path, crate::files::FileKind::Cache)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
     }
 
     /// Writes the cache as JSON to `path` (creating its folder).

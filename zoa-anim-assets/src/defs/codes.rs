@@ -12,14 +12,14 @@
 //!
 //! | Code | Name | Severity | Meaning |
 //! |------|------|----------|---------|
-//! | E001 | `io-error` | error | A file or the folder could not be read, or a file is not UTF-8. |
+//! | E001 | `io-error` | error | A file or a folder could not be read, a file is not UTF-8, or a `*.toml` path is not a regular file (a FIFO, a device: never opened for reading, so it cannot hang the load). |
 //! | E002 | `file-too-large` | error | A definition file is larger than [`MAX_FILE_BYTES`]; it is not parsed. |
 //! | E003 | `toml-syntax` | error | The file is not valid TOML (position from the parser; every recoverable error is listed). |
 //! | E004 | `unknown-kind` | error | `kind` is missing or not one of the nine kinds. |
 //! | E005 | `unknown-field` | error | A field that the kind does not define (the message lists the valid ones). |
 //! | E006 | `missing-field` | error | A required field is absent (`id`, `clip`, `event`, …). |
 //! | E007 | `wrong-type` | error | A value of the wrong TOML type (a string where a number belongs, …). |
-//! | E008 | `out-of-range` | error | A number or count outside its documented range (weight ≥ 0, speed > 0, layer weight 0..=1, …). |
+//! | E008 | `out-of-range` | error | A number or count outside its documented range (weight ≥ 0, speed > 0, layer weight 0..=1, …), or a folder with more than [`super::MAX_DEFINITION_FILES`] definition files (the rest are not read). |
 //! | E009 | `non-finite` | error | `nan` or `inf` where a finite number belongs. |
 //! | E010 | `invalid-value` | error | A malformed value: bad tag text, unknown enum name, bad id syntax, bad notify or condition text, empty string. |
 //! | E011 | `duplicate-id` | error | Two definitions of the same kind share an id. |
@@ -37,6 +37,7 @@
 //! | W003 | `unreachable-state` | warning | A state no transition path reaches from its layer's entry. |
 //! | W004 | `uncovered-state` | warning | A clip table (after inheritance) in which some states resolve to nothing: no untagged row and no row whose locomotion part fits. |
 //! | W005 | `missing-sound-file` | warning | A sound variant file does not exist (yet). A warning, not an error, because sound banks are often produced after the definitions. |
+//! | W006 | `skipped-folder` | warning | A folder nested deeper than [`super::MAX_DEPTH`] levels below the definition folder: its files are not read. |
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
@@ -95,6 +96,7 @@ codes! {
     UnreachableState = "W003", "unreachable-state", Warning;
     UncoveredState = "W004", "uncovered-state", Warning;
     MissingSoundFile = "W005", "missing-sound-file", Warning;
+    SkippedFolder = "W006", "skipped-folder", Warning;
     CustomId = "I001", "custom-id", Info;
     TooManyProblems = "I002", "too-many-problems", Info;
     RelaxableOnlyRow = "I003", "relaxable-only-row", Info;

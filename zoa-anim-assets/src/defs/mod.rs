@@ -9,7 +9,6 @@ mod read;
 mod render;
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use toml::de::DeTable;
@@ -275,8 +274,8 @@ impl Shared {
 pub fn load_folder(dir: &Path) -> DefinitionSet {
     let mut set = DefinitionSet::default();
     let mut shared = Shared { root: dir.to_path_buf(), ..Shared::default() };
-    let mut files = Vec::new();
-    if let Err(e) = collect_files(dir, Path::new(""), &mut files, 0) {
+    let mut walk = Walk::default();
+    if let Err(e) = collect_files(dir, Path::new(""), &mut walk, 0) {
         set.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             code: Code::IoError.id(),
@@ -289,7 +288,33 @@ pub fn load_folder(dir: &Path) -> DefinitionSet {
         });
         return set;
     }
+    let Walk { mut files, mut too_deep, unreadable } = walk;
+    for (folder, why) in unreadable {
+        set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
+    }
     files.sort();
+    too_deep.sort();
+    for folder in too_deep {
+        set.diagnostics.push(file_error(
+            &folder,
+            Code::SkippedFolder,
+            format!(
+                "folder is nested deeper than {MAX_DEPTH} levels below the definition folder; its files are not read"
+            ),
+        ));
+    }
+    if files.len() > MAX_DEFINITION_FILES {
+        let first_skipped = files[MAX_DEFINITION_FILES].clone();
+        set.diagnostics.push(file_error(
+            &first_skipped,
+            Code::OutOfRange,
+            format!(
+                "the folder has more than {MAX_DEFINITION_FILES} definition files (the budget); this file and the \
+                 ones after it in path order are not read"
+            ),
+        ));
+        files.truncate(MAX_DEFINITION_FILES);
+    }
     for rel in files {
         load_file(dir, &rel, &mut set, &mut shared);
     }
@@ -335,11 +360,27 @@ fn cap_per_file(diagnostics: &mut Vec<Diagnostic>) {
     *diagnostics = out;
 }
 
-/// Deepest folder nesting followed; deeper folders are ignored (and symlinked
-/// folders are never followed, so a link cycle cannot hang the walk).
-const MAX_DEPTH: usize = 32;
+/// Deepest folder nesting followed; a deeper folder is not read and gets a
+/// W006 note (symlinked folders are never followed, so a link cycle cannot
+/// hang the walk).
+pub const MAX_DEPTH: usize = 32;
 
-fn collect_files(root: &Path, rel: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+/// Most definition files read from one folder (budget: the walk keeps one
+/// path per file, the cross-file pass a few small records per definition);
+/// the files past it, in sorted order, are not read and one E008 says so.
+pub const MAX_DEFINITION_FILES: usize = 50_000;
+
+/// What the folder walk found.
+#[derive(Debug, Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    /// Folders past the depth limit (not read).
+    too_deep: Vec<PathBuf>,
+    /// Subfolders that could not be listed, with why.
+    unreadable: Vec<(PathBuf, String)>,
+}
+
+fn collect_files(root: &Path, rel: &Path, walk: &mut Walk, depth: usize) -> std::io::Result<()> {
     let entries = std::fs::read_dir(root.join(rel))?;
     for entry in entries {
         let entry = entry?;
@@ -347,10 +388,20 @@ fn collect_files(root: &Path, rel: &Path, out: &mut Vec<PathBuf>, depth: usize) 
         let child = rel.join(entry.file_name());
         if ty.is_dir() {
             if depth < MAX_DEPTH {
-                collect_files(root, &child, out, depth + 1)?;
+                // A subfolder that cannot be listed is not fatal: note it and go on.
+                if let Err(e) = collect_files(root, &child, walk, depth + 1) {
+                    walk.files.push(child.join(format!("\0{e}")));
+                }
+            } else {
+                walk.too_deep.push(child);
             }
         } else if child.extension().is_some_and(|e| e == "toml") {
-            out.push(child);
+            // Pushed whatever its type: a FIFO or device named `*.toml` is
+            // reported by the guarded reader instead of being skipped silently.
+            walk.files.push(child);
+        }
+        if walk.files.len() > MAX_DEFINITION_FILES.saturating_mul(2) {
+            break; // enough to report the budget; do not list millions
         }
     }
     Ok(())
@@ -361,18 +412,18 @@ fn file_error(rel: &Path, code: Code, message: String) -> Diagnostic {
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>, (Code, String)> {
-    let file = std::fs::File::open(path).map_err(|e| (Code::IoError, format!("cannot read file: {e}")))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| (Code::IoError, format!("cannot read file: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err((
+    use crate::AssetError;
+    crate::files::read(path, crate::files::FileKind::Definition).map_err(|e| match e {
+        AssetError::FileTooLarge { .. } => (
             Code::FileTooLarge,
             format!("file is larger than {} MiB; definition files are small, this is not parsed", MAX_FILE_BYTES >> 20),
-        ));
-    }
-    Ok(bytes)
+        ),
+        AssetError::NotAFile { what, .. } => {
+            (Code::IoError, format!("is {what}, not a regular file; only regular files are read"))
+        }
+        AssetError::Io { source, .. } => (Code::IoError, format!("cannot read file: {source}")),
+        other => (Code::IoError, format!("cannot read file: {other}")),
+    })
 }
 
 fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shared) {

@@ -8,7 +8,6 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, Config, termcolor::Buffer};
 
-use super::codes::MAX_FILE_BYTES;
 use super::diag::{Diagnostic, Severity, slash_path};
 
 /// Renders every diagnostic with its source line and a caret under the
@@ -23,8 +22,7 @@ pub fn render_human(dir: &Path, diagnostics: &[Diagnostic], color: bool) -> Stri
     for d in diagnostics {
         let id = *ids.entry(d.file.as_path()).or_insert_with(|| {
             let path = dir.join(&d.file);
-            let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES);
-            let text = if small { std::fs::read_to_string(&path).ok() } else { None };
+            let text = crate::files::read_to_string(&path, crate::files::FileKind::Definition).ok();
             text.map(|t| files.add(slash_path(&d.file), t))
         });
         let severity = match d.severity {

@@ -277,7 +277,7 @@ pub(crate) fn read_f32<B: AsRef<[u8]>>(layout: &Layout, buffers: &[B]) -> Result
             let i = read_index(idx_bytes, s.indices.offset + k * s.indices.stride, s.index_type).ok_or_else(oob)?;
             if i >= layout.count {
                 return Err(format!(
-                    "accessor {index}: sparse index {i} at entry {k} is out of range (count {})",
+                    "accessor {index}: sparse index at entry {k} is out of range (count {})",
                     layout.count
                 ));
             }

@@ -243,8 +243,9 @@ pub(crate) fn build(
                 problems.push(
                     element(),
                     format!(
-                        "sampler input accessor {} has key time {} at key {k} (times must be finite and >= 0)",
-                        ch.input.index, times[k]
+                        "sampler input accessor {} has a negative or non-finite key time at key {k} (times must be \
+                         finite and >= 0)",
+                        ch.input.index
                     ),
                 );
                 continue;
@@ -253,11 +254,9 @@ pub(crate) fn build(
                 problems.push(
                     element(),
                     format!(
-                        "sampler input accessor {} has decreasing key times at key {} ({} after {})",
+                        "sampler input accessor {} has decreasing key times at key {} (times must increase)",
                         ch.input.index,
                         k + 1,
-                        times[k + 1],
-                        times[k]
                     ),
                 );
                 continue;
@@ -287,9 +286,8 @@ pub(crate) fn build(
                 problems.push(
                     element(),
                     format!(
-                        "sampler output accessor {} has a non-finite value {} at element {} component {}",
+                        "sampler output accessor {} has a non-finite value at element {} component {}",
                         output.index,
-                        values[i],
                         i / c,
                         i % c
                     ),

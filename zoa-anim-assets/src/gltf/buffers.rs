@@ -5,14 +5,35 @@
 //! texture-only `.bin` does not stop an animation import. Every resolved
 //! buffer is proven to hold at least its declared `byteLength`, which the
 //! accessor checks rely on.
+//!
+//! # Confinement
+//!
+//! An external buffer URI is percent-decoded first, then must be a relative
+//! path that stays inside the glTF file's folder tree: no absolute path, no
+//! `..` that climbs above the folder, and (after following symlinks) a real
+//! path under the folder's real path. The file must be a regular file (a
+//! FIFO or `/dev/zero` is refused without being opened for reading), and at
+//! most `byteLength` bytes (capped at [`crate::files::MAX_BUFFER_BYTES`]) are
+//! read. [`BufferAccess::Anywhere`] lifts the folder rule for callers that
+//! opt in; the other rules always hold.
 
 use std::borrow::Cow;
-use std::io::Read;
 use std::path::Path;
 
 use gltf::json;
 
 use super::Problems;
+
+/// Where external glTF buffers may be read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BufferAccess {
+    /// Only inside the glTF file's folder tree (the default).
+    #[default]
+    FolderTree,
+    /// Any relative or absolute path the URI names (opt-in; files are still
+    /// regular-file and size checked).
+    Anywhere,
+}
 
 /// Resolves `root.buffers[i]` for every `needed[i]`; the others stay empty.
 pub(crate) fn resolve<'a>(
@@ -20,6 +41,7 @@ pub(crate) fn resolve<'a>(
     needed: &[bool],
     bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
+    access: BufferAccess,
     problems: &mut Problems,
 ) -> Vec<Cow<'a, [u8]>> {
     let mut out = Vec::with_capacity(root.buffers.len());
@@ -34,7 +56,7 @@ pub(crate) fn resolve<'a>(
             None => format!("buffer {i}"),
         };
         let declared = buffer.byte_length.0;
-        let data = match load(i, buffer.uri.as_deref(), declared, bin, base_dir) {
+        let data = match load(i, buffer.uri.as_deref(), declared, bin, base_dir, access) {
             Ok(data) => data,
             Err(reason) => {
                 problems.push(element, reason);
@@ -58,6 +80,7 @@ fn load<'a>(
     declared: u64,
     bin: Option<&'a [u8]>,
     base_dir: Option<&Path>,
+    access: BufferAccess,
 ) -> Result<Cow<'a, [u8]>, String> {
     let Some(uri) = uri else {
         return match (index, bin) {
@@ -78,17 +101,59 @@ fn load<'a>(
     }
     let decoded = percent_decode(uri)?;
     let relative = Path::new(&decoded);
-    if relative.is_absolute() || decoded.starts_with('/') || decoded.starts_with('\\') {
-        return Err("URI is an absolute path; glTF buffer URIs must be relative".into());
+    let absolute = relative.is_absolute() || decoded.starts_with('/') || decoded.starts_with('\\');
+    if absolute && access == BufferAccess::FolderTree {
+        return Err("URI is an absolute path; glTF buffer URIs must be relative to the glTF's folder".into());
+    }
+    if access == BufferAccess::FolderTree && climbs_out(relative) {
+        return Err("URI climbs above the glTF's folder with `..`; buffers must lie in its folder tree".into());
     }
     let base =
         base_dir.ok_or("refers to an external file but the glTF was loaded from memory without a base folder")?;
     let path = base.join(relative);
-    let file = std::fs::File::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    // Read at most the declared length (+1 to notice nothing; extra bytes are allowed).
-    let mut data = Vec::new();
-    file.take(declared).read_to_end(&mut data).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if access == BufferAccess::FolderTree {
+        // Symlinks may point anywhere: compare real paths.
+        let real_base = std::fs::canonicalize(if base.as_os_str().is_empty() { Path::new(".") } else { base })
+            .map_err(|e| format!("cannot resolve the glTF's folder: {e}"))?;
+        let real = std::fs::canonicalize(&path).map_err(|e| format!("cannot open the buffer file: {e}"))?;
+        if !real.starts_with(&real_base) {
+            return Err("URI resolves (through a symlink) outside the glTF's folder tree".into());
+        }
+    }
+    let data = crate::files::read_prefix(&path, crate::files::FileKind::Buffer, declared)
+        .map_err(|e| buffer_read_reason(&e))?;
     Ok(Cow::Owned(data))
+}
+
+/// A read failure as a problem reason (the element already names the URI).
+fn buffer_read_reason(e: &crate::AssetError) -> String {
+    match e {
+        crate::AssetError::Io { source, .. } => format!("cannot read the buffer file: {source}"),
+        crate::AssetError::NotAFile { what, .. } => format!("the buffer file is {what}, not a regular file"),
+        crate::AssetError::FileTooLarge { max, .. } => {
+            format!("byteLength is over the {} MiB limit for external buffers", max >> 20)
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether a relative path's `..` segments take it above its starting
+/// folder (segments split at `/` and `\\` on every platform, so a
+/// Windows-style URI is judged the same everywhere).
+fn climbs_out(relative: &Path) -> bool {
+    let text = relative.to_string_lossy();
+    let mut depth: i64 = 0;
+    for part in text.split(['/', '\\']) {
+        match part {
+            ".." => depth -= 1,
+            "" | "." => {}
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" before any '/'.
@@ -183,6 +248,15 @@ mod tests {
         assert!(percent_decode("%4").unwrap_err().contains("malformed percent escape"));
         assert!(percent_decode("%zz").is_err());
         assert!(percent_decode("%+5").is_err());
+    }
+
+    #[test]
+    fn climbing_out_is_detected_after_decoding() {
+        assert!(climbs_out(Path::new("../x.bin")));
+        assert!(climbs_out(Path::new("a/../../x.bin")));
+        assert!(climbs_out(Path::new(&percent_decode("%2e%2e/%2E%2E/etc/passwd").unwrap())));
+        assert!(!climbs_out(Path::new("a/../x.bin")));
+        assert!(!climbs_out(Path::new("./bin/x.bin")));
     }
 
     #[test]

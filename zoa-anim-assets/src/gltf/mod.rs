@@ -33,6 +33,8 @@ use std::path::Path;
 use gltf::json;
 use zoa_anim_core::{Clip, Skeleton, Transform};
 
+pub use buffers::BufferAccess;
+
 use crate::AssetError;
 use crate::error::{GltfProblem, MAX_REPORTED_PROBLEMS};
 
@@ -140,17 +142,36 @@ impl GltfAsset {
     }
 }
 
-/// Loads a `.glb` or `.gltf` file; external buffers resolve relative to its folder.
+/// Loads a `.glb` or `.gltf` file through the guarded reader ([`crate::files`]:
+/// regular files only, at most [`crate::files::MAX_MODEL_BYTES`]); external
+/// buffers resolve relative to its folder and must lie in its folder tree
+/// ([`BufferAccess::FolderTree`]).
 pub fn load_gltf(path: &Path) -> Result<GltfAsset, AssetError> {
-    let bytes = std::fs::read(path).map_err(|source| AssetError::Io { path: path.to_owned(), source })?;
+    load_gltf_with(path, BufferAccess::FolderTree)
+}
+
+/// [`load_gltf`] with a choice of where external buffers may be read from.
+pub fn load_gltf_with(path: &Path, access: BufferAccess) -> Result<GltfAsset, AssetError> {
+    let bytes = crate::files::read(path, crate::files::FileKind::Model)?;
     let file_name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    load_gltf_slice(&bytes, path.parent(), &file_name)
+    let base = path.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    load_gltf_slice_with(&bytes, base, &file_name, access)
 }
 
 /// Loads glTF from memory. `base_dir` resolves external buffer URIs (`None`
-/// makes them an error); `file_name` names the file in messages and gives the
-/// stem for clip names.
+/// makes them an error; they must lie in its folder tree); `file_name` names
+/// the file in messages and gives the stem for clip names.
 pub fn load_gltf_slice(bytes: &[u8], base_dir: Option<&Path>, file_name: &str) -> Result<GltfAsset, AssetError> {
+    load_gltf_slice_with(bytes, base_dir, file_name, BufferAccess::FolderTree)
+}
+
+/// [`load_gltf_slice`] with a choice of where external buffers may be read from.
+pub fn load_gltf_slice_with(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    file_name: &str,
+    access: BufferAccess,
+) -> Result<GltfAsset, AssetError> {
     let file = file_name;
     let parts = container::split(bytes, file)?;
     let root = parse_document(parts.json, file)?;
@@ -167,7 +188,7 @@ pub fn load_gltf_slice(bytes: &[u8], base_dir: Option<&Path>, file_name: &str) -
     for layout in layouts() {
         layout.mark_buffers(&mut needed);
     }
-    let data = buffers::resolve(&root, &needed, parts.bin, base_dir, &mut problems);
+    let data = buffers::resolve(&root, &needed, parts.bin, base_dir, access, &mut problems);
     problems.flush(file)?;
 
     // Accessors may be shared by any number of channels and skins, and each

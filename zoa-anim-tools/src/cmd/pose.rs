@@ -205,9 +205,8 @@ enum MixError {
 }
 
 fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -> Result<Vec<Layer>, MixError> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read mix file {}", path.display()))
-        .map_err(MixError::Io)?;
+    let text = zoa_anim_assets::files::read_to_string(path, zoa_anim_assets::files::FileKind::SmallText)
+        .map_err(|e| MixError::Io(anyhow::Error::new(e).context("cannot read the mix file")))?;
     let file = path.display();
     let mix: MixFile = toml::from_str(&text).map_err(|e| MixError::Input(vec![format!("{file}: {e}")]))?;
     let mut problems = Vec::new();

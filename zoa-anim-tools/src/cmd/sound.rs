@@ -39,13 +39,15 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use zoa_anim_assets::AssetError;
 use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
+use zoa_anim_assets::files::{self, FileKind};
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
-    CapKind, ClipBank, Listener, Player, PlayerConfig, ResolveOptions, Script, ScriptAction, ScriptEvent, SoundTable,
-    TriggerOutcome, render_script, wav::wav_bytes,
+    AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, ResolveOptions, Script, ScriptAction,
+    ScriptEvent, SoundTable, TriggerOutcome, render_script, wav::wav_bytes,
 };
 
 use super::Format;
@@ -256,6 +258,16 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
 
 // ----- render ----------------------------------------------------------------
 
+/// A guarded-read failure without the path (the decode error names it).
+fn read_reason(e: &AssetError) -> String {
+    match e {
+        AssetError::Io { source, .. } => format!("cannot read the file: {source}"),
+        AssetError::NotAFile { what, .. } => format!("is {what}, not a regular file"),
+        AssetError::FileTooLarge { max, .. } => format!("is larger than the {} MiB sound file limit", max >> 20),
+        other => other.to_string(),
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScriptFile {
@@ -395,10 +407,10 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: `{}` exists; pass --force to overwrite it", a.out.display());
         return Ok(ExitCode::from(2));
     }
-    let text = match std::fs::read_to_string(&a.script) {
+    let text = match files::read_to_string(&a.script, FileKind::SmallText) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read script `{}`: {e}", a.script.display());
+            eprintln!("error: cannot read the script: {e}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -415,7 +427,12 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         Ok(t) => t,
         Err(code) => return Ok(code),
     };
-    let bank = match ClipBank::load_for_table(&table, &a.defs) {
+    let bank = match ClipBank::load_for_table_with(&table, |clip| {
+        let path = a.defs.join(clip);
+        let bytes = files::read(&path, FileKind::Sound)
+            .map_err(|e| AudioError::Decode { path: path.display().to_string(), reason: read_reason(&e) })?;
+        ClipData::decode(bytes, &path.display().to_string())
+    }) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");

@@ -142,7 +142,7 @@ fn note(dir: &Path, file: &Path, policy: &RigPolicy, model: &str, skin: &str, a:
 /// Line, column (1-based, characters) and byte span of the value of a
 /// top-level `key = value` line, when the file has one.
 fn locate_key(path: &Path, key: &str) -> Option<(usize, usize, std::ops::Range<usize>)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = zoa_anim_assets::files::read_to_string(path, zoa_anim_assets::files::FileKind::Definition).ok()?;
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let trimmed = line.trim_start();
