@@ -2,15 +2,13 @@
 //! 55-joint model loaded once for bone and animation checks) and one large
 //! generated clip table.
 
-use std::path::PathBuf;
-
 fn main() {
     divan::main();
 }
 
 #[divan::bench]
 fn humanoid_fixture_folder() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/defs/humanoid");
+    let dir = zoa_test_support::paths::fixture("defs/humanoid");
     let set = zoa_anim_assets::defs::load_folder(divan::black_box(&dir));
     assert_eq!(set.error_count(), 0);
 }
@@ -18,8 +16,8 @@ fn humanoid_fixture_folder() {
 /// A 2 000-row clip table (about 110 KiB of TOML) in one file.
 #[divan::bench]
 fn large_clip_table(bencher: divan::Bencher<'_, '_>) {
-    let dir = std::env::temp_dir().join(format!("zoa-defs-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = zoa_test_support::paths::temp_dir("defs-bench");
+    let dir = tmp.path();
     let loco = ["idle", "walk", "run", "sprint", "strafe", "backward", "turn"];
     let mood = ["calm", "alert", "afraid", "angry", "wounded", "exhausted", "stealthy"];
     let combat = ["unarmed", "armed_pistol", "armed_rifle", "armed_shotgun", "armed_melee", "armed_heavy"];
@@ -41,6 +39,5 @@ fn large_clip_table(bencher: divan::Bencher<'_, '_>) {
         }
     }
     std::fs::write(dir.join("big.toml"), &text).unwrap();
-    bencher.bench(|| zoa_anim_assets::defs::load_folder(divan::black_box(&dir)));
-    std::fs::remove_dir_all(&dir).unwrap();
+    bencher.bench(|| zoa_anim_assets::defs::load_folder(divan::black_box(dir)));
 }

@@ -1,35 +1,17 @@
 //! Auto-binder: intended picks on the fixture humanoid and the shared assets,
 //! score breakdowns, and a written profile set that `load_folder` accepts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use zoa_anim_assets::authoring::autobind::{AutoBindOptions, autobind};
 use zoa_anim_assets::authoring::scan::scan_roots;
 use zoa_anim_assets::authoring::write::{bind_classes, write_profile_set};
 use zoa_anim_assets::defs::{Severity, load_folder};
 use zoa_anim_core::PlayerProfileType;
+use zoa_test_support::paths::{fixture, shared_assets, temp_dir};
 
 fn fixture_models() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models")
-}
-
-fn shared_assets() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZOA_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/assets"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: shared assets not found at {}; skipping", dir.display());
-        None
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    fixture("models")
 }
 
 /// Every slot the fixture's binding profiles fill, with the clip they use.
@@ -108,7 +90,8 @@ fn picks_shared_asset_clips_where_a_slot_clearly_fits() {
 
 #[test]
 fn writes_a_profile_set_that_validates_and_never_overwrites_without_force() {
-    let dir = temp_dir("autobind-write");
+    let tmp = temp_dir("autobind-write");
+    let dir = tmp.path();
     let report = scan_roots(&[fixture_models()]).unwrap();
     let (_, classes) = bind_classes(&report, &AutoBindOptions::default());
     assert_eq!(
@@ -119,7 +102,7 @@ fn writes_a_profile_set_that_validates_and_never_overwrites_without_force() {
     let written = write_profile_set(&report, &classes, &out, false).unwrap();
     assert_eq!(written.profiles.len(), 3);
     assert!(!written.clips_written.is_empty());
-    let set = load_folder(&dir);
+    let set = load_folder(dir);
     let errors: Vec<_> = set.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let pset = set.player_profile_set("player").expect("the set loads");
@@ -139,5 +122,4 @@ fn writes_a_profile_set_that_validates_and_never_overwrites_without_force() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "# edited\n");
     write_profile_set(&report, &classes, &out, true).unwrap();
     assert!(std::fs::read_to_string(&out).unwrap().contains("player_profile_set"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

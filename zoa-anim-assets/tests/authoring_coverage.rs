@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use zoa_anim_assets::authoring::coverage::coverage;
 use zoa_anim_assets::defs::load_folder;
+use zoa_test_support::paths::temp_dir;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
@@ -45,9 +46,8 @@ fn uncovered_states_are_reported_as_unresolved() {
 
 #[test]
 fn catch_all_row_without_locomotion_tag_beats_the_untagged_default() {
-    let dir = std::env::temp_dir().join(format!("zoa-authoring-coverage-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = temp_dir("authoring-coverage");
+    let dir = tmp.path();
     std::fs::write(
         dir.join("profile.toml"),
         "kind = \"animation_profile\"\nid = \"p\"\n\n[[entries]]\nclip = \"idle\"\n\n\
@@ -55,7 +55,7 @@ fn catch_all_row_without_locomotion_tag_beats_the_untagged_default() {
          [[entries]]\ntags = \"reaction=hit\"\nclip = \"hit\"\n",
     )
     .unwrap();
-    let report = coverage(&load_folder(&dir));
+    let report = coverage(&load_folder(dir));
     let p = &report.profiles[0];
     // `reaction=hit` has no locomotion tag: once reaction is relaxed it matches
     // every state, so the untagged row never wins and nothing is unresolved.
@@ -64,5 +64,4 @@ fn catch_all_row_without_locomotion_tag_beats_the_untagged_default() {
     assert!(p.dead_rows[0].beaten_by.contains("reaction=hit"));
     assert_eq!((p.default_only, p.unresolved), (0, 0));
     assert_eq!(p.fallback_examples.first().map(ToString::to_string).as_deref(), Some("any"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,35 +1,20 @@
 //! Graph builder: the generated locomotion + weapon graph written as TOML
 //! loads back through `load_folder` as exactly the graph that was built.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use zoa_anim_assets::authoring::graph_builder::{GraphBuilder, graph_toml, locomotion_weapon_graph};
 use zoa_anim_assets::defs::{Severity, load_folder};
 use zoa_anim_core::graph::{BlendMode, BoneMask, Motion, ParameterDefault, TransitionSource};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
+use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
+use zoa_test_support::tempfile::TempDir;
 
 /// A copy of `fixtures/defs/humanoid` and `fixtures/models` with the same
 /// relative layout, so the fixture's model paths still resolve.
-fn fixture_copy(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    copy_tree(&fixtures().join("defs/humanoid"), &root.join("defs/humanoid"));
-    copy_tree(&fixtures().join("models"), &root.join("models"));
+fn fixture_copy(name: &str) -> TempDir {
+    let root = temp_dir(name);
+    copy_dir(&fixture("defs/humanoid"), &root.path().join("defs/humanoid"));
+    copy_dir(&fixture("models"), &root.path().join("models"));
     root
 }
 
@@ -55,7 +40,8 @@ fn assert_loads_back(root: &Path, graph: &zoa_anim_core::AnimationGraph) {
 
 #[test]
 fn generated_locomotion_weapon_graph_round_trips_through_toml() {
-    let root = fixture_copy("graph-gen");
+    let tmp = fixture_copy("graph-gen");
+    let root = tmp.path();
     let defs = load_folder(&root.join("defs/humanoid"));
     let g = locomotion_weapon_graph(&defs, "player", "player_generated", "../models/humanoid.glb").unwrap();
     // Locomotion: a 1D speed blend over the four unarmed locomotion clips.
@@ -70,17 +56,17 @@ fn generated_locomotion_weapon_graph_round_trips_through_toml() {
     assert_eq!(g.layers[weapon].blend_mode, BlendMode::Additive);
     assert!(g.transitions.iter().any(|t| t.from == TransitionSource::Any && t.to == g.state("death").unwrap()));
     assert!(g.transitions.iter().any(|t| t.exit_time.is_some()));
-    assert_loads_back(&root, &g);
+    assert_loads_back(root, &g);
     // Generating again gives the same graph.
     let again = locomotion_weapon_graph(&defs, "player", "player_generated", "../models/humanoid.glb").unwrap();
     assert_eq!(again, g);
     assert!(locomotion_weapon_graph(&defs, "nope", "x", "m").is_err());
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn hand_built_graph_with_2d_tree_and_masked_layer_round_trips() {
-    let root = fixture_copy("graph-2d");
+    let tmp = fixture_copy("graph-2d");
+    let root = tmp.path();
     let mut b = GraphBuilder::new("strafe_built", "../models/humanoid.glb");
     b.parameter("move_x", ParameterDefault::Float(0.0)).unwrap();
     b.parameter("move_y", ParameterDefault::Float(0.25)).unwrap();
@@ -97,6 +83,5 @@ fn hand_built_graph_with_2d_tree_and_masked_layer_round_trips() {
     b.bool_transition(aim, lowered, "is_aiming", false, 0.15).unwrap();
     b.float_transition(aim, lowered, "move_y", zoa_anim_core::graph::CompareOp::Gt, 5.5, 0.1).unwrap();
     let g = b.build().unwrap();
-    assert_loads_back(&root, &g);
-    let _ = std::fs::remove_dir_all(&root);
+    assert_loads_back(root, &g);
 }

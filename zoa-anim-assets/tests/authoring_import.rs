@@ -6,16 +6,10 @@ use std::path::{Path, PathBuf};
 use zoa_anim_assets::AssetError;
 use zoa_anim_assets::authoring::import::{ImportAction, import_model, relative_path};
 use zoa_anim_assets::defs::{Severity, load_folder};
+use zoa_test_support::paths::{fixture, temp_dir};
 
 fn humanoid() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    fixture("models/humanoid.glb")
 }
 
 /// A skinless `.gltf` + `.bin` animating one node called `bone` (an
@@ -48,7 +42,8 @@ fn write_animation_only(dir: &Path, stem: &str, bone: &str) -> PathBuf {
 
 #[test]
 fn cuts_every_animation_and_reimport_skips_and_never_overwrites() {
-    let dir = temp_dir("import");
+    let tmp = temp_dir("import");
+    let dir = tmp.path();
     let model = dir.join("models/humanoid.glb");
     std::fs::create_dir_all(model.parent().unwrap()).unwrap();
     std::fs::copy(humanoid(), &model).unwrap();
@@ -89,29 +84,29 @@ fn cuts_every_animation_and_reimport_skips_and_never_overwrites() {
     assert!(matches!(idle.action, ImportAction::SkippedAlreadyCut { .. }));
     assert_eq!(idle.id, "my_idle");
     assert!(!into.join("humanoid_idle.toml").exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn animation_only_file_is_matched_to_the_skeleton_sharing_bone_names() {
-    let dir = temp_dir("import-anim-only");
+    let tmp = temp_dir("import-anim-only");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("character")).unwrap();
     std::fs::copy(humanoid(), dir.join("character/hero.glb")).unwrap();
-    let anim = write_animation_only(&dir, "wave", "Hips");
+    let anim = write_animation_only(dir, "wave", "Hips");
     let report = import_model(&anim, None).unwrap();
     let m = report.skeleton.expect("matched");
     assert!(m.model.ends_with("character/hero.glb"));
     assert_eq!(m.shared_bones, 1);
     assert_eq!(report.clips[0].id, "wave_wave_hello");
     assert!(dir.join("wave_wave_hello.toml").is_file());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn animation_only_file_without_a_matching_skeleton_writes_nothing() {
-    let dir = temp_dir("import-no-match");
+    let tmp = temp_dir("import-no-match");
+    let dir = tmp.path();
     std::fs::copy(humanoid(), dir.join("hero.glb")).unwrap();
-    let anim = write_animation_only(&dir, "tail", "TailBone_07");
+    let anim = write_animation_only(dir, "tail", "TailBone_07");
     match import_model(&anim, None) {
         Err(AssetError::NoMatchingSkeleton { candidates, sample, .. }) => {
             assert!(candidates >= 1);
@@ -119,19 +114,17 @@ fn animation_only_file_without_a_matching_skeleton_writes_nothing() {
         }
         other => panic!("expected NoMatchingSkeleton, got {other:?}"),
     }
-    let tomls =
-        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml"));
+    let tomls = std::fs::read_dir(dir).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml"));
     assert_eq!(tomls.count(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn relative_paths_climb_and_descend() {
-    let dir = temp_dir("relpath");
+    let tmp = temp_dir("relpath");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("a/b")).unwrap();
     std::fs::create_dir_all(dir.join("m")).unwrap();
     std::fs::write(dir.join("m/x.glb"), b"").unwrap();
     assert_eq!(relative_path(&dir.join("a/b"), &dir.join("m/x.glb")), "../../m/x.glb");
     assert_eq!(relative_path(&dir.join("m"), &dir.join("m/x.glb")), "x.glb");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,18 +1,12 @@
 //! Clip library scanner: facts per clip, skip rule, determinism, cache invalidation.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use zoa_anim_assets::authoring::scan::{ScanCache, discover, is_skipped_folder, scan_roots};
+use zoa_test_support::paths::{fixture, temp_dir};
 
 fn humanoid() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa-authoring-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    fixture("models/humanoid.glb")
 }
 
 #[test]
@@ -42,7 +36,8 @@ fn humanoid_clip_facts() {
 
 #[test]
 fn skip_rule_and_deterministic_order() {
-    let dir = temp_dir("scan-order");
+    let tmp = temp_dir("scan-order");
+    let dir = tmp.path().to_path_buf();
     for rel in ["b/z.glb", "a/y.glb", "a/Samples/s.glb", "Preview/p.glb", ".git/g.glb", "c/x.GLB", "c/readme.txt"] {
         let p = dir.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -58,12 +53,12 @@ fn skip_rule_and_deterministic_order() {
     let b = scan_roots(&twice).unwrap();
     assert_eq!(a.files.len(), 3);
     assert_eq!(a, b);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn cache_reuses_unchanged_files_and_rescans_changed_ones() {
-    let dir = temp_dir("scan-cache");
+    let tmp = temp_dir("scan-cache");
+    let dir = tmp.path().to_path_buf();
     std::fs::copy(humanoid(), dir.join("one.glb")).unwrap();
     std::fs::copy(humanoid(), dir.join("two.glb")).unwrap();
     let roots = [dir.clone()];
@@ -81,14 +76,13 @@ fn cache_reuses_unchanged_files_and_rescans_changed_ones() {
     assert_eq!(progress, [(1, 2), (2, 2)]);
     assert!(third.files[1].error.is_some() && third.files[1].clips.is_empty());
     // Saved and loaded, the cache still hits.
-    let path = std::env::temp_dir().join(format!("zoa-scan-cache-test-{}.json", std::process::id()));
+    let cache_tmp = temp_dir("scan-cache-file");
+    let path = cache_tmp.path().join("scan-cache.json");
     cache.save(&path).unwrap();
     let mut loaded = ScanCache::load(&path);
     let fourth = loaded.scan(&roots, |_, _| {}).unwrap();
     assert_eq!((loaded.hits(), loaded.misses()), (2, 0));
     assert_eq!(fourth, third);
-    let _ = std::fs::remove_file(&path);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

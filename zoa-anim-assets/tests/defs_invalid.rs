@@ -56,16 +56,15 @@ fn every_code_has_a_folder() {
 
 #[test]
 fn huge_files_are_reported_not_parsed() {
-    let dir = std::env::temp_dir().join(format!("zoa-defs-huge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = zoa_test_support::paths::temp_dir("defs-huge");
+    let dir = tmp.path();
     let mut text = String::from("kind = \"rig_policy\"\nid = \"huge\"\n");
     let line = "# padding padding padding padding padding padding padding padding\n";
     while text.len() as u64 <= zoa_anim_assets::defs::MAX_FILE_BYTES {
         text.push_str(line);
     }
     std::fs::write(dir.join("huge.toml"), &text).unwrap();
-    let set = load_folder(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
+    let set = load_folder(dir);
     assert_eq!(set.diagnostics.len(), 1, "{:?}", set.diagnostics);
     assert_eq!(set.diagnostics[0].code, Code::FileTooLarge.id());
     assert!(set.rig_policies.is_empty());

@@ -21,18 +21,16 @@ fn model_available() -> bool {
     ok
 }
 
-/// Writes `files` under a fresh folder of cargo's test scratch area and loads it.
+/// Writes `files` under a fresh temporary folder and loads it.
 fn load(name: &str, files: &[(&str, &str)]) -> DefinitionSet {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("defs-rules").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = zoa_test_support::paths::temp_dir(&format!("defs-rules-{name}"));
+    let dir = tmp.path();
     for (file, text) in files {
         let path = dir.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let set = load_folder(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    set
+    load_folder(dir)
 }
 
 fn codes(set: &DefinitionSet) -> Vec<(&'static str, String)> {

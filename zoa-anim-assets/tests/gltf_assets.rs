@@ -1,14 +1,13 @@
 //! Every shared third-party asset imports with facts equal to its
 //! `manifest.json` entry, and sampled key values equal the raw accessor bytes.
 
-mod gltf_support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::Value;
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_core::{Interpolation, TrackProperty};
+use zoa_test_support::paths::shared_assets;
 
 const EPS: f32 = 2e-6;
 
@@ -214,7 +213,7 @@ fn check_raw_keys(asset: &GltfAsset, raw: &RawGlb) -> usize {
 
 #[test]
 fn every_shared_asset_matches_its_manifest() {
-    let Some(dir) = gltf_support::assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     let entries = manifest["assets"].as_array().unwrap();
     assert!(entries.len() >= 10);
@@ -238,7 +237,7 @@ fn every_shared_asset_matches_its_manifest() {
 
 #[test]
 fn fox_has_three_clips_on_one_skin_and_exact_rotation_keys() {
-    let Some(dir) = gltf_support::assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = load_gltf(&dir.join("Fox.glb")).unwrap();
     assert_eq!(fox.stem, "Fox");
     let names: Vec<&str> = fox.clips.iter().map(|c| c.name()).collect();
@@ -271,7 +270,7 @@ fn fox_has_three_clips_on_one_skin_and_exact_rotation_keys() {
 
 #[test]
 fn morph_cube_warns_about_its_weights_channel() {
-    let Some(dir) = gltf_support::assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let cube = load_gltf(&dir.join("AnimatedMorphCube.glb")).unwrap();
     assert!(cube.skeletons.is_empty());
     assert_eq!(cube.clips.len(), 1);
@@ -287,7 +286,7 @@ fn morph_cube_warns_about_its_weights_channel() {
 
 #[test]
 fn greenman_props_have_no_skins_and_no_clips_and_match_the_body_by_name() {
-    let Some(dir) = gltf_support::assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let body = load_gltf(&dir.join("greenman.glb")).unwrap();
     for prop in ["greenman_hat.glb", "greenman_sword.glb", "greenman_shield.glb"] {
         let asset = load_gltf(&dir.join(prop)).unwrap();

@@ -4,18 +4,11 @@
 
 mod gltf_support;
 
-use std::path::PathBuf;
-
 use gltf_support::{ROTATIONS, TIMES, TRANSLATIONS, minimal};
 use serde_json::json;
 use zoa_anim_assets::gltf::{load_gltf, load_gltf_slice};
 use zoa_anim_core::{Interpolation, TrackProperty};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa_gltf_{name}_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use zoa_test_support::paths::temp_dir;
 
 #[test]
 fn skeleton_joints_parents_rest_and_inverse_binds() {
@@ -176,7 +169,9 @@ fn data_uris_and_external_buffers_load() {
     let embedded = load_gltf_slice(&doc.to_gltf_embedded(), None, "embedded.gltf").unwrap();
     assert_eq!(embedded.clips[0].tracks()[0].key_value(1)[1], std::f32::consts::FRAC_1_SQRT_2);
 
-    let dir = temp_dir("external");
+    let tmp = temp_dir("external");
+
+    let dir = tmp.path();
     std::fs::write(dir.join("my buffer.bin"), &doc.bin).unwrap();
     std::fs::write(dir.join("scene.gltf"), doc.to_gltf_external("my%20buffer.bin")).unwrap();
     let external = load_gltf(&dir.join("scene.gltf")).unwrap();
@@ -194,7 +189,6 @@ fn data_uris_and_external_buffers_load() {
 
     let err = load_gltf(&dir.join("not_there.glb")).unwrap_err().to_string();
     assert!(err.contains("not_there.glb"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -3,56 +3,17 @@
 
 use std::hint::black_box;
 
-use zoa_anim_core::glam::{Mat4, Quat, Vec3};
-use zoa_anim_core::{Joint, RigPolicy, Skeleton, Transform};
+use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{RigPolicy, Transform};
 use zoa_anim_ik::foot::PlantLeg;
 use zoa_anim_ik::{
     BoneRoles, FlatGround, FootPlantJob, FootPlantState, IkFrameInput, LookAtChain, LookAtJob, LookAtState, ModelPose,
     RigIk, RigIkSettings, TwoBoneChain, TwoBoneIkJob, TwoBoneSettings, solve_two_bone,
 };
+use zoa_test_support::skeletons::humanoid;
 
 fn main() {
     divan::main();
-}
-
-const HUMANOID: &[(&str, Option<u16>, [f32; 3])] = &[
-    ("Hips", None, [0.0, 1.0, 0.0]),
-    ("Spine", Some(0), [0.0, 0.1, 0.0]),
-    ("Spine1", Some(1), [0.0, 0.12, 0.0]),
-    ("Spine2", Some(2), [0.0, 0.12, 0.0]),
-    ("Neck", Some(3), [0.0, 0.15, 0.0]),
-    ("Head", Some(4), [0.0, 0.1, 0.02]),
-    ("LeftUpLeg", Some(0), [0.1, -0.05, 0.0]),
-    ("LeftLeg", Some(6), [0.0, -0.45, 0.01]),
-    ("LeftFoot", Some(7), [0.0, -0.42, -0.01]),
-    ("LeftToeBase", Some(8), [0.0, -0.06, 0.12]),
-    ("RightUpLeg", Some(0), [-0.1, -0.05, 0.0]),
-    ("RightLeg", Some(10), [0.0, -0.45, 0.01]),
-    ("RightFoot", Some(11), [0.0, -0.42, -0.01]),
-    ("RightToeBase", Some(12), [0.0, -0.06, 0.12]),
-    ("LeftShoulder", Some(3), [0.05, 0.1, 0.0]),
-    ("LeftArm", Some(14), [0.12, 0.0, 0.0]),
-    ("LeftForeArm", Some(15), [0.28, 0.0, -0.01]),
-    ("LeftHand", Some(16), [0.25, 0.0, 0.0]),
-    ("RightShoulder", Some(3), [-0.05, 0.1, 0.0]),
-    ("RightArm", Some(18), [-0.12, 0.0, 0.0]),
-    ("RightForeArm", Some(19), [-0.28, 0.0, -0.01]),
-    ("RightHand", Some(20), [-0.25, 0.0, 0.0]),
-];
-
-fn humanoid() -> Skeleton {
-    let joints = HUMANOID
-        .iter()
-        .enumerate()
-        .map(|(i, (name, parent, t))| Joint {
-            name: Some((*name).to_owned()),
-            node: i as u32,
-            parent: *parent,
-            rest: Transform { translation: Vec3::from_array(*t), ..Transform::IDENTITY },
-            inverse_bind: Mat4::IDENTITY,
-        })
-        .collect();
-    Skeleton::new("humanoid", joints).unwrap()
 }
 
 #[divan::bench]

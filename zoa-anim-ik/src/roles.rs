@@ -870,23 +870,10 @@ pub fn describe_missing(a: &PolicyAvailability) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zoa_anim_core::glam::{Mat4, Vec3};
-    use zoa_anim_core::{Joint, Transform};
 
     /// Builds a skeleton from `(name, parent, translation)`.
     pub(crate) fn skel(joints: &[(&str, Option<u16>, [f32; 3])]) -> Skeleton {
-        let joints = joints
-            .iter()
-            .enumerate()
-            .map(|(i, (name, parent, t))| Joint {
-                name: (!name.is_empty()).then(|| (*name).to_owned()),
-                node: i as u32,
-                parent: *parent,
-                rest: Transform { translation: Vec3::from_array(*t), ..Transform::IDENTITY },
-                inverse_bind: Mat4::IDENTITY,
-            })
-            .collect();
-        Skeleton::new("test", joints).unwrap()
+        zoa_test_support::skeletons::from_rows("test", joints)
     }
 
     fn named(s: &Skeleton, r: &BoneRoles, role: Role) -> Option<String> {

@@ -1,9 +1,6 @@
 //! The solvers and the per-frame rig pass allocate nothing (a counting global
 //! allocator; one test per binary so nothing else allocates meanwhile).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use zoa_anim_core::contracts::{IkPoseService, PoseSnapshot, PoseTargetData};
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{AnimationSlotId, RigPolicy};
@@ -12,32 +9,13 @@ use zoa_anim_ik::{
     TwoBoneSettings, solve_two_bone,
 };
 
+use zoa_test_support::alloc::{self, CountingAllocator};
+
 #[path = "ik/common/mod.rs"]
 mod common;
 
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 struct Rifle;
 impl zoa_anim_core::contracts::IkPoseProvider for Rifle {
@@ -82,7 +60,7 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         service.tick(0.016);
     }
 
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = alloc::total();
     for frame in 0..100 {
         service.tick(0.016);
         local.copy_from_slice(&rest);
@@ -98,6 +76,6 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         let sol = solve_two_bone(Vec3::Y, Vec3::ZERO, Vec3::NEG_Y, Vec3::X, &TwoBoneSettings::default());
         assert!(sol.is_some());
     }
-    let after = ALLOCS.load(Ordering::SeqCst);
+    let after = alloc::total();
     assert_eq!(after - before, 0, "allocations in the per-frame path");
 }

@@ -6,9 +6,7 @@
 
 mod graph_common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use graph_common::*;
 use zoa_anim_core::contracts::{AnimationDriver, AnimationEventReceiver};
@@ -29,36 +27,10 @@ use zoa_anim_runtime::graph::{
 };
 use zoa_anim_runtime::selector::TagSelector;
 use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to `System`, only counting calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use zoa_test_support::alloc::{self, CountingAllocator};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Counts deliveries without allocating.
 #[derive(Default)]
@@ -254,23 +226,23 @@ fn frames_allocate_nothing_after_warm_up() {
     for k in 0..600 {
         frame(k, &mut instances, &mut outputs, &mut tally);
     }
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = alloc::total();
     for k in 600..3000 {
         frame(k, &mut instances, &mut outputs, &mut tally);
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = alloc::total();
     // Equipping is a set-up operation (it may allocate); the frames after it must not.
     switcher.equip(PlayerProfileType::Rifle);
     let mut switch_out = switcher.new_output();
     for _ in 0..5 {
         switcher.update(1.0 / 60.0, &mut switch_out);
     }
-    let before_switch = ALLOCATIONS.load(Ordering::Relaxed);
+    let before_switch = alloc::total();
     for _ in 0..30 {
         switcher.update(1.0 / 60.0, &mut switch_out);
         switcher.driver_mut().instance_mut().clear_events();
     }
-    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed) - before_switch, 0, "allocations during a loadout cross-fade");
+    assert_eq!(alloc::total() - before_switch, 0, "allocations during a loadout cross-fade");
     assert!(travelled > 0.0, "root motion was extracted");
     assert_eq!(after - before, 0, "allocations during 2400 frames after warm-up");
     assert!(tally.notifies > 0 && tally.states > 0 && tally.progress > 0, "the frames did real work");

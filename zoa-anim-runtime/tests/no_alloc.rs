@@ -8,43 +8,15 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
 use zoa_anim_core::Clip;
 use zoa_anim_runtime::*;
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to `System`, only counting calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use zoa_test_support::alloc::{self, CountingAllocator};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn bind(clip: &Clip, s: &zoa_anim_core::Skeleton) -> Arc<Animation> {
     Arc::new(Animation::bind(clip, s, BindBy::Node).unwrap())
@@ -96,7 +68,7 @@ fn frames_allocate_nothing_after_warm_up() {
     crowd.update(0.016).unwrap();
     ik_single.update(0.016).unwrap();
 
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = alloc::total();
     for frame in 0..500u32 {
         let dt = if frame % 50 == 49 { -0.3 } else { 0.016 }; // include backward jumps (cursor searches)
         single.update(dt).unwrap();
@@ -141,9 +113,9 @@ fn frames_allocate_nothing_after_warm_up() {
             grip.position[0] = 0.25 + 0.05 * (frame as f32 * 0.1).cos();
         }
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = alloc::total();
     assert_eq!(after - before, 0, "allocations during 500 frames");
     // The counter does count: building an instance allocates.
     let _ = instance(3);
-    assert!(ALLOCATIONS.load(Ordering::Relaxed) > after);
+    assert!(alloc::total() > after);
 }

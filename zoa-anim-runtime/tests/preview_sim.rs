@@ -3,8 +3,6 @@
 //! capture is bit-identical run to run, waits split ticks at exact step times,
 //! and the `PreviewSimulator` contract (pause, resume, stop, step index) holds.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -18,56 +16,10 @@ use zoa_anim_runtime::preview::{
     Capture, CaptureEventKind, DEFAULT_LOADOUT_CROSSFADE, PreviewSetup, PreviewSim, SLOT_LAYER_NAME,
 };
 use zoa_anim_runtime::{Animation, BindBy};
-
-struct Counting;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    let _ = COUNTING.try_with(|on| {
-        if on.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: forwards to `System`, only counting calls made on a thread that asked for it.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations(f: impl FnOnce()) -> usize {
-    COUNT.with(|c| c.set(0));
-    COUNTING.with(|on| on.set(true));
-    f();
-    COUNTING.with(|on| on.set(false));
-    COUNT.with(Cell::get)
-}
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humanoid");
 
@@ -118,7 +70,7 @@ fn ticks_allocate_nothing_after_play() {
         let mut checked = 0;
         while sim.is_playing() {
             let before = sim.current_step_index();
-            let n = allocations(|| sim.try_tick(1.0 / 30.0).unwrap());
+            let n = thread_allocations_during(|| sim.try_tick(1.0 / 30.0).unwrap());
             if sim.current_step_index() == before {
                 assert_eq!(n, 0, "{}: tick at {:.3} s allocated {n} times", preset.id, sim.time());
                 checked += 1;

@@ -897,7 +897,7 @@ mod shared_assets {
 
     #[test]
     fn sampling_at_key_times_returns_the_raw_key_values() {
-        let Some(dir) = assets_dir() else { return };
+        let Some(dir) = zoa_test_support::paths::shared_assets() else { return };
         let mut checked = 0usize;
         let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         // The generated fixture humanoid, when it has been generated.
@@ -951,7 +951,7 @@ mod shared_assets {
 
     #[test]
     fn skins_evaluate_with_unit_rotations_and_finite_matrices() {
-        let Some(dir) = assets_dir() else { return };
+        let Some(dir) = zoa_test_support::paths::shared_assets() else { return };
         for name in
             ["Fox.glb", "CesiumMan.glb", "RiggedFigure.glb", "RiggedSimple.glb", "greenman.glb", "SimpleSkin.gltf"]
         {

@@ -2,45 +2,22 @@
 //! a binary: the JSON contracts, exit codes and written files.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
-}
+use zoa_test_support::cli::{self, arg, keys, stdout_json};
+use zoa_test_support::paths::{repo, temp_dir};
 
 fn zoa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa-cli-authoring-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn keys(v: &Value) -> Vec<&str> {
-    let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    k.sort_unstable();
-    k
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
 }
 
 #[test]
 fn scan_prints_the_clip_contract_deterministically() {
     let models = repo("fixtures/models");
-    let out = zoa(&["scan", s(&models), "--format", "json", "--no-cache"]);
+    let out = zoa(&["scan", arg(&models), "--format", "json", "--no-cache"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(keys(&v), ["clips"]);
     let clips = v["clips"].as_array().unwrap();
     assert_eq!(clips.len(), 14);
@@ -52,32 +29,34 @@ fn scan_prints_the_clip_contract_deterministically() {
     assert_eq!(walk["duration"], 1.0);
     assert_eq!(walk["loops"], true);
     // Cached run prints the same bytes.
-    let again = zoa(&["scan", s(&models), "--format", "json"]);
-    let third = zoa(&["scan", s(&models), "--format", "json"]);
+    let again = zoa(&["scan", arg(&models), "--format", "json"]);
+    let third = zoa(&["scan", arg(&models), "--format", "json"]);
     assert_eq!(again.stdout, third.stdout);
-    assert_eq!(json(&again), v);
+    assert_eq!(stdout_json(&again), v);
 }
 
 #[test]
 fn scan_exit_codes() {
     assert_eq!(zoa(&["scan", "/no/such/root", "--format", "json"]).status.code(), Some(2));
-    let dir = temp_dir("scan-bad");
+    let tmp = temp_dir("scan-bad");
+    let dir = tmp.path();
     std::fs::write(dir.join("broken.glb"), b"glTF nope").unwrap();
     std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("ok.glb")).unwrap();
-    let out = zoa(&["scan", s(&dir), "--no-cache"]);
+    let out = zoa(&["scan", arg(dir), "--no-cache"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("broken.glb"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("14 clip(s) in 1 file(s), 1 unreadable"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
-    let dir = temp_dir("autobind");
+    let tmp = temp_dir("autobind");
+    let dir = tmp.path();
     let out_file = dir.join("defs/player.toml");
-    let out = zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--format", "json", "--no-cache"]);
+    let out =
+        zoa(&["autobind", arg(&repo("fixtures/models")), "--out", arg(&out_file), "--format", "json", "--no-cache"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(keys(&v), ["assignments"]);
     let list = v["assignments"].as_array().unwrap();
     for a in list {
@@ -90,37 +69,45 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
     assert_eq!(slot("reload_magazine")["clip"], "reload");
     assert_eq!(slot("locomotion_sprint")["runner_up"]["clip"], "run");
 
-    let validate = zoa(&["validate", s(&dir.join("defs")), "--format", "json"]);
+    let validate = zoa(&["validate", arg(&dir.join("defs")), "--format", "json"]);
     assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
     // Never overwrites without --force.
     let before = std::fs::read_to_string(&out_file).unwrap();
-    let again = zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--profile-type", "rifle"]);
+    let again = zoa(&["autobind", arg(&repo("fixtures/models")), "--out", arg(&out_file), "--profile-type", "rifle"]);
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
-    let forced =
-        zoa(&["autobind", s(&repo("fixtures/models")), "--out", s(&out_file), "--profile-type", "rifle", "--force"]);
+    let forced = zoa(&[
+        "autobind",
+        arg(&repo("fixtures/models")),
+        "--out",
+        arg(&out_file),
+        "--profile-type",
+        "rifle",
+        "--force",
+    ]);
     assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
     assert!(std::fs::read_to_string(&out_file).unwrap().contains("default_profile = \"rifle\""));
     assert_eq!(zoa(&["autobind", "x", "--profile-type", "laser"]).status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn import_cuts_clips_and_reimport_writes_nothing() {
-    let dir = temp_dir("import");
+    let tmp = temp_dir("import");
+    let dir = tmp.path();
     std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("hero.glb")).unwrap();
-    let out = zoa(&["import", s(&dir.join("hero.glb")), "--format", "json"]);
+    let out = zoa(&["import", arg(&dir.join("hero.glb")), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["clips"].as_array().unwrap().len(), 14);
     assert!(v["clips"].as_array().unwrap().iter().all(|c| c["action"] == "written"));
     assert!(dir.join("hero_walk.toml").is_file());
-    let again = json(&zoa(&["import", s(&dir.join("hero.glb")), "--format", "json"]));
+    let again = stdout_json(&zoa(&["import", arg(&dir.join("hero.glb")), "--format", "json"]));
     assert!(again["clips"].as_array().unwrap().iter().all(|c| c["action"] == "skipped_exists"));
-    assert_eq!(zoa(&["validate", s(&dir)]).status.code(), Some(0));
+    assert_eq!(zoa(&["validate", arg(dir)]).status.code(), Some(0));
     // An animation-only file nobody's skeleton matches: exit 1, nothing written.
-    let lonely = temp_dir("import-lonely");
+    let lonely_tmp = temp_dir("import-lonely");
+    let lonely = lonely_tmp.path();
     let gltf = r#"{"asset":{"version":"2.0"},"nodes":[{"name":"Nobody"}],
         "buffers":[{"uri":"data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPw==","byteLength":40}],
         "bufferViews":[{"buffer":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":32}],
@@ -128,17 +115,16 @@ fn import_cuts_clips_and_reimport_writes_nothing() {
                      {"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
         "animations":[{"name":"a","channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}],"samplers":[{"input":0,"output":1}]}]}"#;
     std::fs::write(lonely.join("anim.gltf"), gltf).unwrap();
-    let out = zoa(&["import", s(&lonely.join("anim.gltf"))]);
+    let out = zoa(&["import", arg(&lonely.join("anim.gltf"))]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing written"));
     assert!(!lonely.join("anim_a.toml").exists());
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&lonely);
 }
 
 #[test]
 fn neighbourhood_lists_related_files_without_writing() {
-    let dir = temp_dir("neighbourhood");
+    let tmp = temp_dir("neighbourhood");
+    let dir = tmp.path();
     for d in ["chars", "chars/Animations", "chars/Sounds", "audio/hero", "chars/unrelated"] {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
@@ -152,10 +138,10 @@ fn neighbourhood_lists_related_files_without_writing() {
         "kind = \"clip\"\nid = \"hero_walk\"\nsource = \"hero.glb\"\nanimation = \"walk\"\n",
     )
     .unwrap();
-    let before: Vec<_> = walk(&dir);
-    let out = zoa(&["neighbourhood", s(&dir.join("chars/hero.glb")), "--format", "json"]);
+    let before: Vec<_> = walk(dir);
+    let out = zoa(&["neighbourhood", arg(&dir.join("chars/hero.glb")), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v = json(&out);
+    let v = stdout_json(&out);
     let clips = v["clips"].as_array().unwrap();
     assert_eq!(clips.iter().filter(|c| c["source"] == "embedded").count(), 14);
     assert_eq!(clips.iter().filter(|c| c["source"] == "file").count(), 14);
@@ -164,8 +150,7 @@ fn neighbourhood_lists_related_files_without_writing() {
     assert_eq!(sounds.len(), 2, "{sounds:?}");
     assert!(sounds.iter().any(|f| f.ends_with("step.wav")) && sounds.iter().any(|f| f.ends_with("grunt.ogg")));
     assert_eq!(v["definitions"].as_array().unwrap().len(), 1);
-    assert_eq!(walk(&dir), before, "a pure scan writes nothing");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(walk(dir), before, "a pure scan writes nothing");
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
@@ -183,11 +168,12 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn schema_writes_one_file_per_kind_and_matches_the_committed_copy() {
-    let dir = temp_dir("schema");
-    let out = zoa(&["schema", "--out", s(&dir), "--format", "json"]);
+    let tmp = temp_dir("schema");
+    let dir = tmp.path();
+    let out = zoa(&["schema", "--out", arg(dir), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(json(&out)["written"].as_array().unwrap().len(), 10);
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+    assert_eq!(stdout_json(&out)["written"].as_array().unwrap().len(), 10);
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
         let text = std::fs::read_to_string(e.path()).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();
         assert!(v["$schema"].as_str().unwrap().contains("draft-07"));
@@ -199,16 +185,15 @@ fn schema_writes_one_file_per_kind_and_matches_the_committed_copy() {
             e.file_name().to_string_lossy()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
     let folder = repo("fixtures/defs/humanoid");
-    let plain = json(&zoa(&["validate", s(&folder), "--format", "json"]));
-    let out = zoa(&["validate", s(&folder), "--format", "json", "--coverage"]);
+    let plain = stdout_json(&zoa(&["validate", arg(&folder), "--format", "json"]));
+    let out = zoa(&["validate", arg(&folder), "--format", "json", "--coverage"]);
     assert_eq!(out.status.code(), Some(0));
-    let v = json(&out);
+    let v = stdout_json(&out);
     let cov = v["coverage"].as_array().unwrap();
     assert_eq!(cov.len(), 2);
     for p in cov {
@@ -219,7 +204,7 @@ fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
     let mut without = v.clone();
     without.as_object_mut().unwrap().remove("coverage");
     assert_eq!(without, plain);
-    let uncovered = zoa(&["validate", s(&repo("fixtures/invalid/W004-uncovered-state")), "--coverage"]);
+    let uncovered = zoa(&["validate", arg(&repo("fixtures/invalid/W004-uncovered-state")), "--coverage"]);
     assert_eq!(uncovered.status.code(), Some(0), "warnings only");
     assert!(String::from_utf8_lossy(&uncovered.stdout).contains("to nothing: `any`"));
 }

@@ -1,44 +1,31 @@
 //! `zoa-anim validate` and `zoa-anim resolve` run as a binary: exit codes and
 //! the JSON contracts.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
-}
+use zoa_test_support::cli::{self, arg, stdout_json};
+use zoa_test_support::paths::{repo, temp_dir};
+use zoa_test_support::tempfile::TempDir;
 
 fn zoa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
 }
 
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
-
-/// A throw-away definition folder with the given files.
-struct TempDefs(PathBuf);
+/// A throw-away definition folder with the given files (removed on drop).
+struct TempDefs(TempDir);
 
 impl TempDefs {
     fn new(name: &str, files: &[(&str, &str)]) -> Self {
-        let dir = std::env::temp_dir().join(format!("zoa-cli-defs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = temp_dir(&format!("cli-defs-{name}"));
         for (file, text) in files {
-            std::fs::write(dir.join(file), text).unwrap();
+            std::fs::write(dir.path().join(file), text).unwrap();
         }
         TempDefs(dir)
     }
     fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempDefs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        arg(self.0.path())
     }
 }
 
@@ -47,7 +34,7 @@ fn validate_fixture_folder_is_clean() {
     let dir = repo("fixtures/defs/humanoid");
     let out = zoa(&["validate", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["errors"], 0);
     assert_eq!(v["warnings"], 0);
     assert_eq!(v["diagnostics"], Value::Array(vec![]));
@@ -61,7 +48,7 @@ fn validate_errors_exit_1_with_the_contract_shape() {
     let dir = repo("fixtures/invalid/E016-blend-tree-shape");
     let out = zoa(&["validate", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["errors"], 3);
     assert_eq!(v["warnings"], 0);
     let first = &v["diagnostics"][0];
@@ -85,13 +72,13 @@ fn validate_warnings_only_exits_0_and_usage_problems_exit_2() {
     let dir = repo("fixtures/invalid/W005-missing-sound-file");
     let out = zoa(&["validate", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!((v["errors"].as_u64(), v["warnings"].as_u64()), (Some(0), Some(1)));
     assert_eq!(v["diagnostics"][0]["severity"], "warning");
 
     let info = zoa(&["validate", repo("fixtures/invalid/I001-custom-id").to_str().unwrap(), "--format", "json"]);
     assert_eq!(info.status.code(), Some(0));
-    let v = json(&info);
+    let v = stdout_json(&info);
     assert_eq!((v["errors"].as_u64(), v["warnings"].as_u64()), (Some(0), Some(0)));
     assert_eq!(v["diagnostics"][0]["severity"], "info");
 
@@ -142,7 +129,7 @@ fn resolve_reports_step_relaxed_and_source() {
         "json",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["profile"], "seed");
     assert_eq!(v["state"], "locomotion=sprint mood=alert");
     let m = &v["match"];
@@ -159,7 +146,7 @@ fn resolve_reports_step_relaxed_and_source() {
     // Locomotion is never relaxed: a swimming entity takes the untagged default.
     let out =
         zoa(&["resolve", "--defs", dir.path(), "--profile", "seed", "--state", "locomotion=swim", "--format", "json"]);
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["match"]["row"], 0);
     assert_eq!(v["match"]["step"], Value::Null);
     assert_eq!(v["match"]["default_row"], true);
@@ -168,7 +155,7 @@ fn resolve_reports_step_relaxed_and_source() {
     // No untagged row: no match, and the profile's policy is reported.
     let out =
         zoa(&["resolve", "--defs", dir.path(), "--profile", "walker", "--state", "locomotion=run", "--format", "json"]);
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["match"], Value::Null);
     assert_eq!(v["no_match_policy"], "default_idle");
 }
@@ -207,7 +194,7 @@ fn resolve_inherited_fixture_profile() {
         "json",
     ]);
     assert_eq!(out.status.code(), Some(0));
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["match"]["clip"], "crouch_walk");
     assert_eq!(v["match"]["source_profile"], "humanoid_wounded");
     assert_eq!(v["match"]["step"], 0);
@@ -222,7 +209,7 @@ fn resolve_inherited_fixture_profile() {
         "--format",
         "json",
     ]);
-    let v = json(&out);
+    let v = stdout_json(&out);
     assert_eq!(v["match"]["clip"], "fall");
     assert_eq!(v["match"]["source_profile"], "humanoid_base");
 }

@@ -2,37 +2,21 @@
 //! written TOML validates inside a copy of the fixture folder; no overwrite
 //! without `--force`.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
 }
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn generated_graph_validates_and_is_never_overwritten_silently() {
-    let tmp = std::env::temp_dir().join(format!("zoa-cli-graph-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    copy_dir(&fixtures().join("defs/humanoid"), &tmp.join("defs/humanoid"));
+    let folder = temp_dir("cli-graph");
+    let tmp = folder.path();
+    copy_dir(&fixture("defs/humanoid"), &tmp.join("defs/humanoid"));
     std::fs::create_dir_all(tmp.join("models")).unwrap();
-    std::fs::copy(fixtures().join("models/humanoid.glb"), tmp.join("models/humanoid.glb")).unwrap();
+    std::fs::copy(fixture("models/humanoid.glb"), tmp.join("models/humanoid.glb")).unwrap();
     let defs = tmp.join("defs/humanoid");
     let out = defs.join("graphs/generated.toml");
 
@@ -87,5 +71,4 @@ fn generated_graph_validates_and_is_never_overwritten_silently() {
     let missing =
         bin().args(["graph", "--defs"]).arg(&defs).args(["--set", "nobody", "--model", "x.glb"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
-    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -20,30 +20,20 @@
 //!   unnamed strip): no role, no policy.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn assets_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZOA_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")));
-    if dir.join("manifest.json").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("note: shared assets not found at {}; skipping", dir.display());
-        None
-    }
-}
+use zoa_test_support::cli;
+use zoa_test_support::paths::shared_assets;
 
 fn ik(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).arg("ik").args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), &[&["ik"], args].concat())
 }
 
 fn discover(file: &std::path::Path) -> Value {
     let out = ik(&[file.to_str().unwrap(), "--discover", "--format", "json"]);
     assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    cli::stdout_json(&out)
 }
 
 const ROLES: [&str; 20] = [
@@ -96,7 +86,7 @@ fn found(v: &Value, roles: &[&str]) -> bool {
 
 #[test]
 fn every_skinned_shared_asset_matches_the_contract_and_its_snapshot() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     for file in ["CesiumMan.glb", "RiggedFigure.glb", "greenman.glb", "Fox.glb", "RiggedSimple.glb", "SimpleSkin.gltf"]
     {
         let v = discover(&dir.join(file));
@@ -107,7 +97,7 @@ fn every_skinned_shared_asset_matches_the_contract_and_its_snapshot() {
 
 #[test]
 fn legs_arms_and_head_are_found_where_the_assets_have_them() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let legs = ["left_upper_leg", "left_lower_leg", "right_upper_leg", "right_lower_leg"];
     let feet = ["left_foot", "right_foot"];
     let arms = ["left_upper_arm", "left_forearm", "left_hand", "right_upper_arm", "right_forearm", "right_hand"];
@@ -160,7 +150,7 @@ fn fixture_humanoid_is_fully_discovered() {
 
 #[test]
 fn overrides_replace_discovered_bones_and_bad_ones_fail() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let file = dir.join("greenman.glb");
     let f = file.to_str().unwrap();
     let out =
@@ -184,7 +174,7 @@ fn usage_and_io_errors_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("file.glb"));
     let out = ik(&["x.glb"]);
     assert_eq!(out.status.code(), Some(2), "--discover is required");
-    if let Some(dir) = assets_dir() {
+    if let Some(dir) = shared_assets() {
         let out = ik(&[dir.join("CesiumMan.glb").to_str().unwrap(), "--discover", "--skin", "3"]);
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("no skin 3"));

@@ -2,30 +2,20 @@
 //! and exit code 2 with a message naming the file on IO or format errors.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn assets_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZOA_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")));
-    if dir.join("manifest.json").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("note: shared assets not found at {}; skipping", dir.display());
-        None
-    }
-}
+use zoa_test_support::cli;
+use zoa_test_support::paths::shared_assets;
 
 fn inspect(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).arg("inspect").args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), &[&["inspect"], args].concat())
 }
 
 fn json_of(file: &Path) -> Value {
     let out = inspect(&[file.to_str().unwrap(), "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    cli::stdout_json(&out)
 }
 
 fn keys(v: &Value) -> Vec<&str> {
@@ -36,7 +26,7 @@ fn keys(v: &Value) -> Vec<&str> {
 
 #[test]
 fn json_shape_and_values_match_the_manifest() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     for entry in manifest["assets"].as_array().unwrap() {
         let facts = &entry["facts"];
@@ -98,7 +88,7 @@ fn json_shape_and_values_match_the_manifest() {
 
 #[test]
 fn human_output_is_a_joint_tree_then_the_clips() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let out = inspect(&[dir.join("Fox.glb").to_str().unwrap()]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -108,7 +98,7 @@ fn human_output_is_a_joint_tree_then_the_clips() {
 
 #[test]
 fn morph_warnings_go_to_stderr() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let out = inspect(&[dir.join("AnimatedMorphCube.glb").to_str().unwrap(), "--format", "json"]);
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();

@@ -4,26 +4,17 @@
 //! exit codes (1 for a mix file with errors, 2 for usage / IO failures).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::TrackProperty;
-
-fn assets_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZOA_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: shared assets not found at {}; skipping", dir.display());
-        None
-    }
-}
+use zoa_test_support::cli;
+use zoa_test_support::paths::{shared_assets, temp_dir};
+use zoa_test_support::tempfile::TempDir;
 
 fn zoa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
 }
 
 fn pose_json(file: &Path, extra: &[&str]) -> Value {
@@ -32,13 +23,12 @@ fn pose_json(file: &Path, extra: &[&str]) -> Value {
     args.extend_from_slice(&["--format", "json"]);
     let out = zoa(&args);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    cli::stdout_json(&out)
 }
 
-fn write_mix(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa-cli-pose-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// Writes a mix file called `name` into the test's own folder `dir`.
+fn write_mix(dir: &TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -53,7 +43,7 @@ fn floats(v: &Value) -> Vec<f32> {
 
 #[test]
 fn json_shape_is_the_contract_in_skin_joint_order() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = dir.join("Fox.glb");
     let v = pose_json(&fox, &["--clip", "Walk", "--time", "0.3"]);
     let top: Vec<&String> = v.as_object().unwrap().keys().collect();
@@ -77,7 +67,7 @@ fn json_shape_is_the_contract_in_skin_joint_order() {
 
 #[test]
 fn sampling_at_key_times_prints_the_raw_key_values() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     for (file, clip) in [("Fox.glb", "Run"), ("CesiumMan.glb", "0"), ("RiggedFigure.glb", "0")] {
         let path = dir.join(file);
         let asset = load_gltf(&path).unwrap();
@@ -105,7 +95,7 @@ fn sampling_at_key_times_prints_the_raw_key_values() {
 
 #[test]
 fn looping_wraps_and_once_clamps() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = dir.join("Fox.glb");
     let d = load_gltf(&fox).unwrap().clip("Walk").unwrap().1.duration();
     let at = |t: f32, once: bool| {
@@ -126,7 +116,7 @@ fn looping_wraps_and_once_clamps() {
 
 #[test]
 fn all_nodes_reports_animated_nodes_in_node_order() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let v = pose_json(&dir.join("SimpleSkin.gltf"), &["--clip", "0", "--time", "0.5", "--all-nodes"]);
     let nodes: Vec<u64> = joints(&v).iter().map(|j| j["node"].as_u64().unwrap()).collect();
     assert_eq!(nodes, [2]);
@@ -141,20 +131,22 @@ fn all_nodes_reports_animated_nodes_in_node_order() {
 
 #[test]
 fn snapshot_of_rigged_simple() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let v = pose_json(&dir.join("RiggedSimple.glb"), &["--clip", "0", "--time", "0.75"]);
     insta::assert_json_snapshot!("pose_rigged_simple_0_75", v);
 }
 
 #[test]
 fn mix_file_single_full_layer_equals_clip_and_masks_keep_other_joints() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
+    let mixes = temp_dir("cli-pose-mix");
     let fox = dir.join("Fox.glb");
-    let single = write_mix("single.toml", "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n");
+    let single = write_mix(&mixes, "single.toml", "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n");
     let plain = pose_json(&fox, &["--clip", "Walk", "--time", "0.4"]);
     assert_eq!(pose_json(&fox, &["--mix", single.to_str().unwrap()]), plain);
 
     let masked = write_mix(
+        &mixes,
         "masked.toml",
         "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n\n\
          [[layer]]\nclip = 2\ntime = 0.1\nweight = 1.0\ninclude = [\"b_Spine01_02\"]\nexclude = [\"b_Neck_04\"]\n",
@@ -177,6 +169,7 @@ fn mix_file_single_full_layer_equals_clip_and_masks_keep_other_joints() {
 
     // Additive against its own reference time at that same time adds nothing.
     let additive = write_mix(
+        &mixes,
         "additive.toml",
         "[[layer]]\nclip = \"Walk\"\ntime = 0.4\nweight = 1.0\n\n\
          [[layer]]\nclip = \"Survey\"\ntime = 1.5\nweight = 1.0\nadditive = true\nreference_time = 1.5\n",
@@ -193,9 +186,11 @@ fn mix_file_single_full_layer_equals_clip_and_masks_keep_other_joints() {
 
 #[test]
 fn mix_file_errors_are_all_listed_with_exit_1() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
+    let mixes = temp_dir("cli-pose-mix");
     let fox = dir.join("Fox.glb");
     let bad = write_mix(
+        &mixes,
         "bad.toml",
         "[[layer]]\nclip = \"Nope\"\ntime = 1\nweight = 2\ninclude = [\"tail\"]\n\n\
          [[layer]]\nclip = 1\ntime = 0\nweight = 0.5\nexclude = [\"wing\"]\n",
@@ -208,7 +203,7 @@ fn mix_file_errors_are_all_listed_with_exit_1() {
     }
     assert!(out.stdout.is_empty());
 
-    let unknown = write_mix("unknown.toml", "[[layer]]\nclip = 0\ntime = 0\nweight = 1\nspeed = 2\n");
+    let unknown = write_mix(&mixes, "unknown.toml", "[[layer]]\nclip = 0\ntime = 0\nweight = 1\nspeed = 2\n");
     let out = zoa(&["pose", fox.to_str().unwrap(), "--mix", unknown.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `speed`"));
@@ -219,7 +214,7 @@ fn mix_file_errors_are_all_listed_with_exit_1() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = dir.join("Fox.glb");
     let f = fox.to_str().unwrap();
     let out = zoa(&["pose", f, "--clip", "Gallop", "--time", "0"]);
@@ -232,7 +227,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn bench_prints_the_contract() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = dir.join("Fox.glb");
     let out = zoa(&[
         "bench",

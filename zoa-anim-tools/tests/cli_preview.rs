@@ -3,34 +3,22 @@
 //! and rows agree; both PNGs decode (CRCs, zlib stream, palette indices) to
 //! the documented sizes; `--force`, the default folder and stdout output.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
+use zoa_test_support::cli;
+use zoa_test_support::paths::temp_dir;
 
 const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humanoid");
 const FILES: [&str; 4] = ["capture.json", "capture.csv", "timeline.png", "frames.png"];
 
 fn zoa_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).current_dir(dir).args(args).output().expect("run zoa-anim")
+    cli::run_in(env!("CARGO_BIN_EXE_zoa-anim"), dir, args)
 }
 
 fn zoa(args: &[&str]) -> Output {
     zoa_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
-}
-
-/// A fresh, empty temporary folder unique to this test run.
-fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "zoa-preview-{tag}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// Preset ids of the fixture folder, sorted.
@@ -208,7 +196,8 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
     let presets = fixture_presets();
     assert!(presets.len() >= 3, "{presets:?}");
     for id in presets {
-        let out = temp_dir(&id);
+        let tmp = temp_dir(&format!("preview-{id}"));
+        let out = tmp.path();
         let o = zoa(&["preview", "--defs", DEFS, "--preset", &id, "--out", out.to_str().unwrap()]);
         assert!(o.status.success(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
         let stdout = String::from_utf8_lossy(&o.stdout);
@@ -272,7 +261,6 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
         let (w, h, colours) = decode_png(&std::fs::read(out.join("frames.png")).unwrap());
         assert_eq!((w, h), (200 * ticks.len().min(8) as u32, 340), "{id}: frames size");
         assert!(colours >= 4, "{id}: the frames use {colours} colours");
-        let _ = std::fs::remove_dir_all(&out);
     }
 }
 
@@ -287,37 +275,38 @@ fn the_capture_is_identical_run_to_run() {
 
 #[test]
 fn json_and_csv_go_to_stdout_without_out() {
-    let dir = temp_dir("stdout");
-    let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json"]);
+    let tmp = temp_dir("stdout");
+    let dir = tmp.path();
+    let o = zoa_in(dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).expect("stdout is the JSON capture");
     assert_eq!(v["preset"], "hit_and_die");
-    let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "csv", "--rate", "10"]);
+    let o = zoa_in(dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "csv", "--rate", "10"]);
     assert!(o.status.success());
     let csv = String::from_utf8(o.stdout).unwrap();
     assert!(csv.starts_with("tick,time,step,"));
     assert_eq!(csv.lines().count(), 1 + 1 + 26, "header, time 0, then 2.6 s at 10 Hz");
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing written");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "nothing written");
 }
 
 #[test]
 fn default_folders_are_new_and_numbered() {
-    let dir = temp_dir("default");
+    let tmp = temp_dir("default");
+    let dir = tmp.path();
     for n in 1..=2 {
-        let o = zoa_in(&dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die"]);
+        let o = zoa_in(dir, &["preview", "--defs", DEFS, "--preset", "hit_and_die"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let folder = dir.join(format!("preview-hit_and_die-{n}"));
         for f in FILES {
             assert!(folder.join(f).is_file(), "{}", folder.join(f).display());
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn existing_files_need_force() {
-    let out = temp_dir("force");
+    let tmp = temp_dir("force");
+    let out = tmp.path();
     std::fs::write(out.join("timeline.png"), b"keep me").unwrap();
     let args = ["preview", "--defs", DEFS, "--preset", "hit_and_die", "--out", out.to_str().unwrap()];
     let o = zoa(&args);
@@ -328,7 +317,6 @@ fn existing_files_need_force() {
     let o = zoa(&[&args[..], &["--force"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_ne!(std::fs::read(out.join("timeline.png")).unwrap(), b"keep me");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]

@@ -3,22 +3,20 @@
 //! (silence where a cooled-down trigger was dropped) without overwriting
 //! files unless `--force`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
 use zoa_audio_profile::ClipData;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use zoa_test_support::cli;
+use zoa_test_support::paths::{repo_root, temp_dir};
 
 fn defs() -> String {
-    root().join("fixtures/defs/humanoid").display().to_string()
+    repo_root().join("fixtures/defs/humanoid").display().to_string()
 }
 
 fn sound(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).arg("sound").args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), &[&["sound"], args].concat())
 }
 
 fn resolve_json(extra: &[&str]) -> String {
@@ -83,13 +81,6 @@ fn resolve_exit_codes() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("zoa_cli_sound_{}_{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn render(out: &Path, script: &Path, force: bool) -> Output {
     let d = defs();
     let mut args = vec![
@@ -118,9 +109,10 @@ fn rms(clip: &ClipData, from: f64, to: f64) -> f64 {
 
 #[test]
 fn render_demo_is_audible_correct_and_never_overwrites() {
-    let dir = temp_dir("demo");
+    let tmp = temp_dir("demo");
+    let dir = tmp.path();
     let wav = dir.join("demo.wav");
-    let script = root().join("fixtures/sounds/render_demo.toml");
+    let script = repo_root().join("fixtures/sounds/render_demo.toml");
     let out = render(&wav, &script, false);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -163,12 +155,12 @@ fn render_demo_is_audible_correct_and_never_overwrites() {
     let forced = render(&wav, &script, true);
     assert!(forced.status.success());
     assert_eq!(std::fs::read(&wav).unwrap(), before, "renders are deterministic");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn render_reports_script_errors_with_exit_1() {
-    let dir = temp_dir("bad");
+    let tmp = temp_dir("bad");
+    let dir = tmp.path();
     let script = dir.join("bad.toml");
     std::fs::write(
         &script,
@@ -183,18 +175,18 @@ fn render_reports_script_errors_with_exit_1() {
     std::fs::write(&script, "bogus = 1\n").unwrap();
     let out = render(&dir.join("x.wav"), &script, false);
     assert_eq!(out.status.code(), Some(1));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn gen_fixtures_check_passes_on_the_committed_files() {
-    let dir = root().join("fixtures/sounds");
+    let dir = repo_root().join("fixtures/sounds");
     let out = sound(&["gen-fixtures", "--check", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let fresh = temp_dir("gen");
+    let fresh_tmp = temp_dir("gen");
+    let fresh = fresh_tmp.path();
     let out = sound(&["gen-fixtures", "--out", fresh.to_str().unwrap()]);
     assert!(out.status.success());
     let again = sound(&["gen-fixtures", "--out", fresh.to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(2), "refuses to overwrite without --force");
-    let _ = std::fs::remove_dir_all(&fresh);
+    let _ = std::fs::remove_dir_all(fresh);
 }

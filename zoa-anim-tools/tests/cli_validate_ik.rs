@@ -6,18 +6,21 @@
 //! with the exporter (set `ZOA_REGEN_FIXTURES=1` to rewrite it).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use zoa_anim_core::glam::{Mat4, Quat, Vec3};
-use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, Track, TrackProperty, Transform};
+use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, TrackProperty, Transform};
+use zoa_test_support::cli;
+use zoa_test_support::clips::{quat_values, track};
+use zoa_test_support::paths::fixture;
 
 fn folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/invalid/I004-ik-policy-unavailable")
+    fixture("invalid/I004-ik-policy-unavailable")
 }
 
 fn zoa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
+    cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
 }
 
 /// A door: a frame and a panel hinged 0.45 m to its side, swinging 90° in a second.
@@ -31,18 +34,10 @@ fn door_glb() -> Vec<u8> {
     };
     let skeleton = Skeleton::new("door", vec![joint("Frame", 0, None, 0.0), joint("Panel", 1, Some(0), 0.45)]).unwrap();
     let open = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
-    let swing = Clip::new(
-        "swing",
-        vec![Track {
-            node: 1,
-            node_name: None,
-            property: TrackProperty::Rotation,
-            interpolation: Interpolation::Linear,
-            times: vec![0.0, 1.0],
-            values: [Quat::IDENTITY, open].iter().flat_map(|q| q.to_array()).collect(),
-        }],
-    )
-    .unwrap();
+    let values = quat_values(&[Quat::IDENTITY, open]);
+    let swing =
+        Clip::new("swing", vec![track(1, TrackProperty::Rotation, Interpolation::Linear, &[0.0, 1.0], &values)])
+            .unwrap();
     zoa_anim_assets::export::write_glb(&zoa_anim_assets::export::GlbScene {
         skeleton: &skeleton,
         clips: &[swing],

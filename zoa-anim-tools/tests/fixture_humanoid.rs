@@ -4,26 +4,18 @@
 //! crates' definitions and tests rely on. Also covers the
 //! `zoa-anim gen-fixtures` command's write / check / refuse-to-overwrite paths.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::{Interpolation, TrackProperty};
+use zoa_test_support::paths::temp_dir;
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/models/humanoid.glb")
+    zoa_test_support::paths::fixture("models/humanoid.glb")
 }
 
 fn zoa(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim")).args(args).output().expect("run zoa-anim")
-}
-
-/// A fresh, empty scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fixture_humanoid_{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    zoa_test_support::cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
 }
 
 /// Clip names in file order with their durations (seconds) and whether they loop.
@@ -52,7 +44,8 @@ fn check_confirms_the_committed_file_equals_a_fresh_generation() {
 
 #[test]
 fn generating_into_an_empty_folder_reproduces_the_committed_bytes() {
-    let dir = scratch("fresh");
+    let tmp = temp_dir("fixture-fresh");
+    let dir = tmp.path();
     let out = zoa(&["gen-fixtures", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let fresh = std::fs::read(dir.join("models/humanoid.glb")).unwrap();
@@ -61,7 +54,8 @@ fn generating_into_an_empty_folder_reproduces_the_committed_bytes() {
 
 #[test]
 fn a_differing_file_is_kept_without_force_and_flagged_by_check() {
-    let dir = scratch("stale");
+    let tmp = temp_dir("fixture-stale");
+    let dir = tmp.path();
     let path = dir.join("models/humanoid.glb");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, b"stale").unwrap();
@@ -76,7 +70,8 @@ fn a_differing_file_is_kept_without_force_and_flagged_by_check() {
     assert_eq!(zoa(&["gen-fixtures", "--out", d, "--force"]).status.code(), Some(0));
     assert_eq!(zoa(&["gen-fixtures", "--out", d, "--check"]).status.code(), Some(0));
 
-    let missing = scratch("missing");
+    let missing_tmp = temp_dir("fixture-missing");
+    let missing = missing_tmp.path();
     assert_eq!(zoa(&["gen-fixtures", "--out", missing.to_str().unwrap(), "--check"]).status.code(), Some(1));
     assert!(!missing.join("models").exists(), "--check writes nothing");
 }

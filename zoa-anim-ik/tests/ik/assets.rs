@@ -8,7 +8,8 @@ use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::{BoneRoles, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
 
-use crate::common::{all_finite, assets_dir, humanoid, positions};
+use crate::common::{all_finite, humanoid, positions};
+use zoa_test_support::paths::shared_assets;
 
 #[test]
 fn fixture_humanoid_names_are_discovered() {
@@ -27,7 +28,7 @@ fn fixture_humanoid_names_are_discovered() {
 
 #[test]
 fn rig_pass_plants_and_reaches_on_real_skeletons() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     for file in ["CesiumMan.glb", "RiggedFigure.glb", "Fox.glb"] {
         let asset = zoa_anim_assets::gltf::load_gltf(&dir.join(file)).unwrap();
         let s = &asset.skeletons[0];

@@ -2,49 +2,19 @@
 //! allocator (per thread, so parallel tests do not disturb each other), and
 //! the load test: 10 000 triggers per second for 10 simulated seconds.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{AudioVariant, CapPolicy, SoundEventEntry, SoundEventId, SoundProfile, StateTagSet};
 use zoa_audio_profile::{
     ClipBank, ClipData, Player, PlayerConfig, ResolveOptions, SoundTable, TriggerOutcome, VariantHistory,
     pick_variant_index,
 };
-
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn bump() {
-    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        bump();
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        bump();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        bump();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use zoa_test_support::alloc::{self, CountingAllocator};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn allocations() -> usize {
-    ALLOCS.with(Cell::get)
+    alloc::on_this_thread()
 }
 
 fn id(s: &str) -> SoundEventId {
