@@ -54,15 +54,7 @@ impl AnimationEventReceiver for Tally {
 }
 
 fn busy_graph() -> AnimationGraph {
-    let tree = BlendTree {
-        kind: BlendTreeKind::OneD,
-        parameter: Some(ParameterIndex(2)),
-        parameter_y: None,
-        children: vec![
-            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
-            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
-        ],
-    };
+    let tree = walk_run_tree(2);
     let mut loco = state("loco", "walk", true);
     loco.motion = Motion::BlendTree(tree);
     loco.crossfade.warp = true;

@@ -11,15 +11,7 @@ use zoa_anim_core::graph::*;
 use zoa_anim_runtime::graph::{MAX_ACTIVE_STATES, PlayOptions};
 
 fn busy() -> AnimationGraph {
-    let tree = BlendTree {
-        kind: BlendTreeKind::OneD,
-        parameter: Some(ParameterIndex(2)),
-        parameter_y: None,
-        children: vec![
-            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
-            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
-        ],
-    };
+    let tree = walk_run_tree(2);
     let mut loco = state("loco", "walk", true);
     loco.motion = Motion::BlendTree(tree);
     loco.crossfade.warp = true;

@@ -288,15 +288,7 @@ fn warp_lines_up_cycle_rates_and_restores_the_time_scale() {
 
 #[test]
 fn blend_tree_children_share_one_normalized_clock() {
-    let tree = BlendTree {
-        kind: BlendTreeKind::OneD,
-        parameter: Some(ParameterIndex(0)),
-        parameter_y: None,
-        children: vec![
-            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
-            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
-        ],
-    };
+    let tree = walk_run_tree(0);
     let mut loco = state("loco", "walk", true);
     loco.motion = Motion::BlendTree(tree);
     let g = graph(vec![param("speed", ParameterDefault::Float(2.5))], vec![layer("base", 0)], vec![loco], vec![]);

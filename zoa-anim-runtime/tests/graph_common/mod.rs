@@ -26,6 +26,19 @@ pub fn clips() -> Arc<ClipTable> {
     )
 }
 
+/// A 1D blend tree over parameter `parameter`: walk at 1, run at 4.
+pub fn walk_run_tree(parameter: u16) -> BlendTree {
+    BlendTree {
+        kind: BlendTreeKind::OneD,
+        parameter: Some(ParameterIndex(parameter)),
+        parameter_y: None,
+        children: vec![
+            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
+            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
+        ],
+    }
+}
+
 pub fn state(name: &str, clip: &str, looping: bool) -> GraphState {
     GraphState {
         name: name.into(),
