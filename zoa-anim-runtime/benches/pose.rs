@@ -7,10 +7,22 @@
 //! bones for), per character and as a 1,000-character crowd. Each bench prints its joint count so ns per joint
 //! can be derived (divan's `items/s` counter counts joints).
 //!
-//! Assets: `fixtures/models/humanoid.glb` when it exists, and the shared
-//! `Fox.glb` (from `ZOA_ASSETS` or `../shared/assets`). The `part_*` benches time
-//! the jobs alone (sampling, a two-input blend, local-to-model) for comparison
-//! with per-job reference figures.
+//! The `job_*` benches time one job alone, and `kit_character` the whole
+//! character of `zoa-anim bench` (and of the ozz-animation comparison kit): a
+//! two-clip 1D blend, one additive layer at weight 0.5 against its clip's first
+//! frame, local-to-model.
+//! - `job_sample`: one clip sampled, forward playback, warm cursors.
+//! - `job_blend_two`: two sampled poses, weights 0.6 / 0.4, rest fill.
+//! - `job_blend_two_additive`: the same plus one additive input at 0.5 (the
+//!   kit's blend).
+//! - `job_blend_four_additive`: four sampled poses (0.4, 0.3, 0.2, 0.1), one
+//!   of them masked to the upper body, plus one additive input at 0.5.
+//! - `job_local_to_model`: the whole skeleton.
+//!
+//! The blends use [`Composition::Mixer`], the composition an [`Instance`]
+//! defaults to. Assets: `fixtures/models/humanoid.glb` when it exists, and the
+//! shared `Fox.glb` and `CesiumMan.glb` (from `ZOA_ASSETS` or
+//! `../shared/assets`); absent assets are skipped with a note.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,10 +41,13 @@ const DT: f32 = 1.0 / 60.0;
 fn asset_path(which: &str) -> Option<PathBuf> {
     let path = match which {
         "humanoid" => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/models/humanoid.glb")),
-        _ => std::env::var_os("ZOA_ASSETS")
+        shared => std::env::var_os("ZOA_ASSETS")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")))
-            .join("Fox.glb"),
+            .join(match shared {
+                "fox" => "Fox.glb",
+                _ => "CesiumMan.glb",
+            }),
     };
     if path.is_file() {
         Some(path)
@@ -213,10 +228,12 @@ fn crowd_of(bencher: Bencher<'_, '_>, asset: &str, scenario: char, threads: usiz
         .bench_local(|| pool.install(|| crowd.update_parallel(DT).expect("frame")));
 }
 
-/// Component: sampling alone (one clip, forward playback, warm cursors), for
-/// comparison with ozz's sampling job figure.
-#[divan::bench(args = ["humanoid", "fox"])]
-fn part_sampling_only(bencher: Bencher<'_, '_>, asset: &str) {
+/// The assets the per-job benches run on.
+const ASSETS: [&str; 3] = ["humanoid", "fox", "cesiumman"];
+
+/// Job: sampling alone (one clip, forward playback, warm cursors).
+#[divan::bench(args = ASSETS)]
+fn job_sample(bencher: Bencher<'_, '_>, asset: &str) {
     let Some(rig) = Rig::load(asset) else { return };
     let walk = rig.clip(&["walk"], 0);
     let mut context = SamplingContext::for_animation(&walk);
@@ -229,32 +246,123 @@ fn part_sampling_only(bencher: Bencher<'_, '_>, asset: &str) {
     });
 }
 
-/// Component: blending two sampled poses (override 0.6 / 0.4 + rest fill).
-#[divan::bench(args = ["humanoid", "fox"])]
-fn part_blend_two_only(bencher: Bencher<'_, '_>, asset: &str) {
-    let Some(rig) = Rig::load(asset) else { return };
-    let (walk, run) = (rig.clip(&["walk"], 0), rig.clip(&["run"], 1));
+/// Sampled poses for the blending benches: clip `k` (by name, else index) at
+/// time `0.1 + 0.1 k` seconds.
+struct Sampled {
+    clips: Vec<Arc<Animation>>,
+    poses: Vec<Pose>,
+}
+
+impl Sampled {
+    fn new(rig: &Rig, names: &[&str]) -> Sampled {
+        let clips: Vec<_> = names.iter().enumerate().map(|(k, n)| rig.clip(&[n], k)).collect();
+        let poses = clips
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c.sample_to_new(0.1 + 0.1 * k as f32, rig.skeleton.rest()).expect("sample"))
+            .collect();
+        Sampled { clips, poses }
+    }
+    fn input(&self, k: usize, weight: f32) -> BlendInput<'_> {
+        BlendInput::new(&self.poses[k], self.clips[k].animated(), weight)
+    }
+}
+
+fn blend_bench(bencher: Bencher<'_, '_>, rig: &Rig, layers: &[BlendLayer<'_>]) {
     let rest = rig.skeleton.rest();
-    let a = walk.sample_to_new(0.3, rest).expect("sample");
-    let b = run.sample_to_new(0.2, rest).expect("sample");
-    let inputs = [BlendInput::new(&a, walk.animated(), 0.6), BlendInput::new(&b, run.animated(), 0.4)];
-    let layers = [BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs }];
     let mut context = BlendingContext::new(rest.len());
     let mut out = rest.clone();
     bencher.counter(ItemsCount::new(rest.len())).bench_local(|| {
-        BlendingJob { rest, layers: &layers, composition: Composition::Mixer, context: &mut context, output: &mut out }
+        BlendingJob { rest, layers, composition: Composition::Mixer, context: &mut context, output: &mut out }
             .run()
             .expect("blend");
     });
 }
 
-/// Component: local-to-model for the whole skeleton.
-#[divan::bench(args = ["humanoid", "fox"])]
-fn part_local_to_model_only(bencher: Bencher<'_, '_>, asset: &str) {
+/// Job: blending two sampled poses (override 0.6 / 0.4 + rest fill).
+#[divan::bench(args = ASSETS)]
+fn job_blend_two(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let s = Sampled::new(&rig, &["walk", "run"]);
+    let inputs = [s.input(0, 0.6), s.input(1, 0.4)];
+    blend_bench(bencher, &rig, &[BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs }]);
+}
+
+/// Job: the kit's blend: two sampled poses (0.6 / 0.4) and one additive input
+/// at 0.5 against its clip's first frame.
+#[divan::bench(args = ASSETS)]
+fn job_blend_two_additive(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let s = Sampled::new(&rig, &["walk", "run", "recoil"]);
+    let reference = additive_reference(&rig, &s.clips[2]);
+    let inputs = [s.input(0, 0.6), s.input(1, 0.4)];
+    let additive = [s.input(2, 1.0).with_reference(&reference)];
+    blend_bench(
+        bencher,
+        &rig,
+        &[
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs },
+            BlendLayer { mode: BlendMode::Additive, weight: 0.5, inputs: &additive },
+        ],
+    );
+}
+
+/// Job: four sampled poses (0.4, 0.3, 0.2, 0.1; the last masked to the upper
+/// body) and one additive input at 0.5.
+#[divan::bench(args = ASSETS)]
+fn job_blend_four_additive(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let s = Sampled::new(&rig, &["walk", "run", "idle", "aim", "recoil"]);
+    let mask = rig.upper_body_mask();
+    let reference = additive_reference(&rig, &s.clips[4]);
+    let inputs = [s.input(0, 0.4), s.input(1, 0.3), s.input(2, 0.2), s.input(3, 0.1).with_mask(mask.weights())];
+    let additive = [s.input(4, 1.0).with_reference(&reference)];
+    blend_bench(
+        bencher,
+        &rig,
+        &[
+            BlendLayer { mode: BlendMode::Override, weight: 1.0, inputs: &inputs },
+            BlendLayer { mode: BlendMode::Additive, weight: 0.5, inputs: &additive },
+        ],
+    );
+}
+
+fn additive_reference(rig: &Rig, clip: &Animation) -> ReferencePose {
+    ReferencePose::from_pose(&clip.sample_to_new(0.0, rig.skeleton.rest()).expect("sample"))
+}
+
+/// Job: local-to-model for the whole skeleton.
+#[divan::bench(args = ASSETS)]
+fn job_local_to_model(bencher: Bencher<'_, '_>, asset: &str) {
     let Some(rig) = Rig::load(asset) else { return };
     let pose = rig.clip(&["walk"], 0).sample_to_new(0.3, rig.skeleton.rest()).expect("sample");
     let mut model = vec![zoa_anim_runtime::glam::Mat4::IDENTITY; pose.len()];
     bencher.counter(ItemsCount::new(pose.len())).bench_local(|| {
         LocalToModelJob { skeleton: &rig.skeleton, input: &pose, root: None, output: &mut model }.run().expect("l2m");
     });
+}
+
+/// Whole character: the `zoa-anim bench` / ozz-kit character (clips 0 and 1
+/// in a 1D tree at x = 0.5, clip 2 additive at 0.5 against its first frame,
+/// local-to-model), advance + evaluate.
+#[divan::bench(args = ASSETS)]
+fn kit_character(bencher: Bencher<'_, '_>, asset: &str) {
+    let Some(rig) = Rig::load(asset) else { return };
+    let clip = |k: usize| rig.clips[k % rig.clips.len()].clone();
+    let blend = LayerSource::Tree {
+        tree: BlendTree::one_d(&[0.0, 1.0]).expect("tree"),
+        motions: vec![Motion::looping(clip(0)), Motion::looping(clip(1))],
+        x: 0.5,
+        y: 0.0,
+        clock: SyncClock { phase: 0.2 },
+        speed: 1.0,
+    };
+    let additive = LayerSource::Clip { motion: Motion::looping(clip(2)), time: 0.1, speed: 1.0 };
+    let layers = vec![
+        Layer::new("blend", blend),
+        Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),
+    ];
+    let mut inst = Instance::new(rig.skeleton.clone(), layers).expect("instance");
+    inst.update(0.0).expect("warm-up frame");
+    bencher.counter(ItemsCount::new(rig.skeleton.joint_count())).bench_local(|| inst.update(DT).expect("frame"));
 }

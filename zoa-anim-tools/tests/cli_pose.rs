@@ -256,3 +256,21 @@ fn bench_prints_the_contract() {
     let none = zoa(&["bench", dir.join("greenman_hat.glb").to_str().unwrap(), "--seconds", "0"]);
     assert_eq!(none.status.code(), Some(2), "a file without clips is a usage error");
 }
+
+#[test]
+fn bench_clips_pins_the_clips_and_reports_unknown_ones() {
+    let Some(dir) = assets_dir() else { return };
+    let fox = dir.join("Fox.glb");
+    let f = fox.to_str().unwrap();
+    let args =
+        |clips: &'static str| ["bench", f, "--characters", "3", "--seconds", "0", "--format", "json", "--clips", clips];
+    let out = zoa(&args("Walk,Run,0"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["characters"], 3);
+    let out = zoa(&args("Walk,Gallop,Trot"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`Gallop`, `Trot`") && err.contains("Survey"), "every unknown clip and the list: {err}");
+    assert_eq!(zoa(&args("Walk,Run")).status.code(), Some(2), "three clips");
+}

@@ -4,7 +4,9 @@
 //!
 //! Each instance `i` plays a two-clip 1D blend (clips `i` and `i+1`, modulo the
 //! clip count, on a shared normalized clock) plus an additive layer (clip
-//! `i+2` against its first frame), then computes model-space matrices. The
+//! `i+2` against its first frame), then computes model-space matrices.
+//! `--clips A,B,C` pins the clips instead: every instance blends A and B and
+//! adds C (each a clip name, `<stem>_<name>` or index). The
 //! JSON shape is a contract for outside scripts:
 //! `{"characters":N,"joints":N,"threads":K,"frames":N,"ns_per_character_frame":X,"ns_per_joint":X}`
 //! where `joints` is the joint count of one character. Timings are wall-clock
@@ -17,14 +19,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use zoa_anim_assets::gltf::load_gltf;
+use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
     AdditiveReference, Animation, BindBy, BlendTree, Crowd, Instance, Layer, LayerSource, Motion, RuntimeSkeleton,
     SyncClock,
 };
 
 use super::Format;
-use super::pose::Target;
+use super::pose::{Target, clip_list};
 
 /// Arguments of `zoa-anim bench`.
 #[derive(Debug, clap::Args)]
@@ -40,6 +42,11 @@ pub struct Args {
     /// Seconds to keep running frames (at least one frame runs).
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Clips every character plays, `A,B,C`: A and B in the 1D blend, C as
+    /// the additive layer (each an animation name, `<stem>_<name>`, or index).
+    /// Default: character `i` plays clips `i`, `i+1` and `i+2`.
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    clips: Option<Vec<String>>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -61,8 +68,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|c| Animation::bind(c, skeleton.skeleton(), BindBy::Node).map(Arc::new))
         .collect::<Result<_, _>>()?;
+    let pinned = match &args.clips {
+        None => None,
+        Some(keys) => Some(pinned_clips(&asset, keys)?),
+    };
     let n = args.characters as usize;
-    let instances = (0..n).map(|i| instance(&skeleton, &clips, i)).collect::<Result<Vec<_>, _>>()?;
+    let instances = (0..n)
+        .map(|i| {
+            let clip = |k: usize| match pinned {
+                Some(p) => clips[p[k]].clone(),
+                None => clips[(i + k) % clips.len()].clone(),
+            };
+            instance(&skeleton, [clip(0), clip(1), clip(2)], i)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut crowd = Crowd::new(instances);
     let threads = match args.threads {
         Some(k) => k as usize,
@@ -120,17 +139,37 @@ struct BenchOut {
     ns_per_joint: f64,
 }
 
-fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: &[Arc<Animation>], i: usize) -> anyhow::Result<Instance> {
-    let clip = |k: usize| clips[(i + k) % clips.len()].clone();
+/// Indices of the three `--clips` keys; every unknown key is reported.
+fn pinned_clips(asset: &GltfAsset, keys: &[String]) -> anyhow::Result<[usize; 3]> {
+    if keys.len() != 3 {
+        bail!("--clips takes three clips, A,B,C (got {})", keys.len());
+    }
+    let mut found = [0; 3];
+    let mut missing = Vec::new();
+    for (slot, key) in found.iter_mut().zip(keys) {
+        match asset.clip(key) {
+            Some((i, _)) => *slot = i,
+            None => missing.push(format!("`{key}`")),
+        }
+    }
+    if !missing.is_empty() {
+        bail!("{} has no clip {} ({})", asset.file_name, missing.join(", "), clip_list(asset));
+    }
+    Ok(found)
+}
+
+/// Character `i`: `clips[0]` and `clips[1]` in a 1D blend, `clips[2]` additive.
+fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: [Arc<Animation>; 3], i: usize) -> anyhow::Result<Instance> {
+    let [a, b, c] = clips;
     let blend = LayerSource::Tree {
         tree: BlendTree::one_d(&[0.0, 1.0])?,
-        motions: vec![Motion::looping(clip(0)), Motion::looping(clip(1))],
+        motions: vec![Motion::looping(a), Motion::looping(b)],
         x: (i % 11) as f32 / 10.0,
         y: 0.0,
         clock: SyncClock { phase: (i % 13) as f32 / 13.0 },
         speed: 1.0,
     };
-    let additive = LayerSource::Clip { motion: Motion::looping(clip(2)), time: (i % 7) as f32 * 0.1, speed: 1.0 };
+    let additive = LayerSource::Clip { motion: Motion::looping(c), time: (i % 7) as f32 * 0.1, speed: 1.0 };
     let layers = vec![
         Layer::new("blend", blend),
         Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),

@@ -189,7 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn clip_list(asset: &GltfAsset) -> String {
+pub(crate) fn clip_list(asset: &GltfAsset) -> String {
     if asset.clips.is_empty() {
         return "it has no clips".into();
     }
