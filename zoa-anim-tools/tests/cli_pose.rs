@@ -259,7 +259,7 @@ fn bench_prints_the_contract() {
 
 #[test]
 fn bench_clips_pins_the_clips_and_reports_unknown_ones() {
-    let Some(dir) = assets_dir() else { return };
+    let Some(dir) = shared_assets() else { return };
     let fox = dir.join("Fox.glb");
     let f = fox.to_str().unwrap();
     let args =
