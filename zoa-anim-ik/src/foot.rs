@@ -83,9 +83,9 @@ pub struct FootPlantState {
 }
 
 /// One leg for foot planting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlantLeg {
-    /// Thigh, shin and foot.
+    /// Thigh, shin and foot (or the shin's tip when the leg has no foot).
     pub chain: TwoBoneChain,
 }
 
@@ -136,8 +136,8 @@ impl FootPlantJob {
         let mut targets: [Option<(Vec3, Quat)>; 2] = [None; 2];
         let mut wanted_drop = 0.0f32;
         for (slot, leg) in targets.iter_mut().zip(self.legs) {
-            let (u, m, e) = (leg.chain.upper as usize, leg.chain.middle as usize, leg.chain.end as usize);
-            let foot = *model.get(e);
+            let (u, m) = (leg.chain.upper as usize, leg.chain.middle as usize);
+            let foot = leg.chain.effector(model);
             let Some(hit) = ground.probe(foot.position) else { continue };
             let Some(normal) = hit.normal.try_normalize().filter(|_| hit.height.is_finite()) else { continue };
             let normal = if normal.dot(up) < 0.0 { -normal } else { normal };

@@ -41,6 +41,8 @@ pub use error::IkError;
 pub use foot::{FlatGround, FootPlantJob, FootPlantState, GroundHit, GroundProbe, foot_plant_weight};
 pub use pose::{ModelPose, ModelTransform};
 pub use rig::{HandTarget, IkContext, IkFrameInput, LEFT_HAND_GRIP, RIGHT_HAND_GRIP, RigIk, RigIkSettings};
-pub use roles::{ArmBones, BoneRoles, LegBones, PolicyAvailability, PolicyKind, Role, Side};
+pub use roles::{
+    ArmBones, BoneRoles, LegBones, LimbTip, PolicyAvailability, PolicyKind, Rejected, Role, Side, TipSource,
+};
 pub use service::EquipmentPoseService;
 pub use two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings, solve_two_bone};

@@ -34,7 +34,7 @@ use zoa_anim_core::{IKTargetId, RigPolicy, Skeleton, Transform};
 use crate::IkError;
 use crate::aim::{LookAtChain, LookAtJob, LookAtState};
 use crate::foot::{FootPlantJob, FootPlantState, GroundProbe, PlantLeg, foot_plant_weight};
-use crate::pose::{ModelPose, rest_model_positions};
+use crate::pose::ModelPose;
 use crate::roles::{BoneRoles, PolicyKind, Side};
 use crate::two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings};
 
@@ -81,23 +81,30 @@ impl Default for RigIkSettings {
 
 impl RigIkSettings {
     /// Defaults with `up` and `forward` read from the rest pose when the
-    /// roles allow: up from the feet towards the hips (or from the hips
-    /// towards the head), left from the right
-    /// thigh to the left one, forward = left × up. Rigs whose model space is
-    /// not glTF's (a Z-up export under a rotated node) then still work.
+    /// roles allow: up from the feet (or the lower legs' tips) towards the
+    /// upper legs (or the hips; or from the hips towards the head), left from
+    /// the right thigh to the left one, forward = left × up. Rigs whose model
+    /// space is not glTF's (a Z-up export under a rotated node) then still work.
     pub fn from_rest(skeleton: &Skeleton, roles: &BoneRoles) -> RigIkSettings {
         let mut s = RigIkSettings::default();
-        let rest = rest_model_positions(skeleton);
-        let pos = |j: Option<u16>| j.map(|j| rest[j as usize]);
-        let feet = match (pos(roles.legs[0].foot), pos(roles.legs[1].foot)) {
+        let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
+        let mut model = ModelPose::new(skeleton.joint_count());
+        model.update(skeleton, &rest_pose);
+        let pos = |j: Option<u16>| j.map(|j| model.get(j as usize).position);
+        let end = |side: Side| leg_chain(skeleton, roles, side).map(|c| c.effector(&model).position);
+        let feet = match (end(Side::Left), end(Side::Right)) {
             (Some(l), Some(r)) => Some((l + r) * 0.5),
             _ => None,
         };
-        // Feet → hips is the straightest "up" of a rest pose; hips → head
-        // otherwise (heads often sit a little forward).
-        let up = match (pos(roles.hips), feet, pos(roles.head.or(roles.neck))) {
-            (Some(hips), Some(feet), _) => (hips - feet).try_normalize(),
-            (Some(hips), None, Some(top)) => (top - hips).try_normalize(),
+        let thighs = match (pos(roles.legs[0].upper), pos(roles.legs[1].upper)) {
+            (Some(l), Some(r)) => Some((l + r) * 0.5),
+            _ => None,
+        };
+        // Feet → thighs (or hips) is the straightest "up" of a rest pose;
+        // hips → head otherwise (heads often sit a little forward).
+        let up = match (thighs.or(pos(roles.hips)), feet, pos(roles.head.or(roles.neck))) {
+            (Some(top), Some(feet), _) => (top - feet).try_normalize(),
+            (_, None, Some(head)) => pos(roles.hips).and_then(|hips| (head - hips).try_normalize()),
             _ => None,
         };
         if let Some(up) = up {
@@ -180,9 +187,16 @@ pub struct RigIk {
     climb_hand: bool,
 }
 
+/// Thigh, shin and foot; or thigh, shin and the shin's tip when the leg has no foot.
 fn leg_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBoneChain> {
     let l = roles.legs[side.index()];
-    TwoBoneChain::new(skeleton, l.upper?, l.lower?, l.foot?)
+    match (l.foot, l.tip) {
+        (Some(foot), _) => TwoBoneChain::new(skeleton, l.upper?, l.lower?, foot),
+        (None, Some(tip)) if Some(tip.joint) == l.lower => {
+            TwoBoneChain::with_tip(skeleton, l.upper?, tip.joint, tip.offset)
+        }
+        _ => None,
+    }
 }
 
 fn arm_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBoneChain> {
@@ -190,9 +204,9 @@ fn arm_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBo
     TwoBoneChain::new(skeleton, a.upper?, a.forearm?, a.hand?)
 }
 
-fn chain_length(rest: &[Vec3], c: TwoBoneChain) -> f32 {
-    let p = |j: u16| rest[j as usize];
-    (p(c.middle) - p(c.upper)).length() + (p(c.end) - p(c.middle)).length()
+fn chain_length(rest: &ModelPose, c: TwoBoneChain) -> f32 {
+    let p = |j: u16| rest.get(j as usize).position;
+    (p(c.middle) - p(c.upper)).length() + (c.effector(rest).position - p(c.middle)).length()
 }
 
 impl RigIk {
@@ -201,7 +215,9 @@ impl RigIk {
     /// (or whose bones do not form a chain), is left out silently; see
     /// [`RigIk::is_active`] and [`BoneRoles::availability`].
     pub fn new(skeleton: &Skeleton, policy: &RigPolicy, roles: &BoneRoles, settings: RigIkSettings) -> RigIk {
-        let rest = rest_model_positions(skeleton);
+        let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
+        let mut rest = ModelPose::new(skeleton.joint_count());
+        rest.update(skeleton, &rest_pose);
         let foot_plant = if policy.foot_plant && roles.is_available(PolicyKind::FootPlant) {
             match (roles.hips, leg_chain(skeleton, roles, Side::Left), leg_chain(skeleton, roles, Side::Right)) {
                 (Some(h), Some(l), Some(r)) => {
@@ -225,10 +241,7 @@ impl RigIk {
                 }
                 joints.push((head, wh));
                 // Head forward in head-local space, from the rest pose.
-                let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
-                let mut model = ModelPose::new(skeleton.joint_count());
-                model.update(skeleton, &rest_pose);
-                let forward_local = model.get(head as usize).rotation.inverse() * settings.forward;
+                let forward_local = rest.get(head as usize).rotation.inverse() * settings.forward;
                 LookAtChain::new(&joints, forward_local)
             })
         } else {

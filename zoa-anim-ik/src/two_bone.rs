@@ -26,7 +26,7 @@
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::{Skeleton, Transform};
 
-use crate::pose::ModelPose;
+use crate::pose::{ModelPose, ModelTransform};
 
 /// Below this length (model units) a bone or a direction counts as degenerate.
 pub const EPSILON: f32 = 1e-6;
@@ -134,15 +134,20 @@ pub fn solve_two_bone(a: Vec3, b: Vec3, c: Vec3, target: Vec3, settings: &TwoBon
     Some(TwoBoneSolution { upper_delta, lower_delta, middle, end, reachable })
 }
 
-/// Three joints of a skeleton forming a two-bone chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Three joints of a skeleton forming a two-bone chain, or two joints and a
+/// tip fixed in the second one's frame (a leg without a foot joint).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TwoBoneChain {
     /// Hip or shoulder joint.
     pub upper: u16,
     /// Knee or elbow joint (a descendant of `upper`).
     pub middle: u16,
-    /// Ankle or wrist joint (a descendant of `middle`).
+    /// Ankle or wrist joint (a descendant of `middle`); equal to `middle`
+    /// when the chain ends at a tip.
     pub end: u16,
+    /// The end effector in `end`'s local space, like a child joint's
+    /// translation; zero when the end joint itself is the effector.
+    pub tip: Vec3,
 }
 
 impl TwoBoneChain {
@@ -158,7 +163,33 @@ impl TwoBoneChain {
             && m != e
             && skeleton.is_descendant_of(m, u)
             && skeleton.is_descendant_of(e, m);
-        ok.then_some(TwoBoneChain { upper, middle, end })
+        ok.then_some(TwoBoneChain { upper, middle, end, tip: Vec3::ZERO })
+    }
+
+    /// A chain ending at `tip`, a point in `middle`'s local space (the lower
+    /// leg's tip when there is no foot joint). `None` unless `middle` lies
+    /// below `upper`, both in range, and `tip` is finite and not zero.
+    pub fn with_tip(skeleton: &Skeleton, upper: u16, middle: u16, tip: Vec3) -> Option<TwoBoneChain> {
+        let n = skeleton.joint_count();
+        let (u, m) = (upper as usize, middle as usize);
+        let ok =
+            u < n && m < n && u != m && skeleton.is_descendant_of(m, u) && tip.is_finite() && tip.length() > EPSILON;
+        ok.then_some(TwoBoneChain { upper, middle, end: middle, tip })
+    }
+
+    /// Whether the chain ends at a tip rather than at a joint of its own.
+    pub fn ends_at_tip(&self) -> bool {
+        self.end == self.middle
+    }
+
+    /// The end effector in model space: the end joint's transform, moved to
+    /// the tip when there is one (rotation and scale are the end joint's).
+    pub fn effector(&self, model: &ModelPose) -> ModelTransform {
+        let e = *model.get(self.end as usize);
+        if self.tip == Vec3::ZERO {
+            return e;
+        }
+        ModelTransform { position: e.position + e.rotation * (e.scale * self.tip), ..e }
     }
 }
 
@@ -168,11 +199,11 @@ impl TwoBoneChain {
 pub struct TwoBoneIkJob {
     /// The chain (checked by [`TwoBoneChain::new`]).
     pub chain: TwoBoneChain,
-    /// Where the end joint should go, model space.
+    /// Where the end effector (end joint or tip) should go, model space.
     pub target: Vec3,
     /// Model-space rotation the end joint should take (foot aligned to the
     /// ground, hand to the grip); `None` keeps the animated orientation
-    /// relative to the forearm / shin.
+    /// relative to the forearm / shin. Ignored by a chain ending at a tip.
     pub end_rotation: Option<Quat>,
     /// Pole, hint, soft limit and weight.
     pub settings: TwoBoneSettings,
@@ -194,9 +225,9 @@ impl TwoBoneIkJob {
         if w <= 0.0 {
             return false;
         }
-        let TwoBoneChain { upper, middle, end } = self.chain;
+        let TwoBoneChain { upper, middle, end, .. } = self.chain;
         let (u, m, e) = (upper as usize, middle as usize, end as usize);
-        let (a, b, c) = (model.get(u).position, model.get(m).position, model.get(e).position);
+        let (a, b, c) = (model.get(u).position, model.get(m).position, self.chain.effector(model).position);
         let Some(sol) = solve_two_bone(a, b, c, self.target, &self.settings) else {
             return false;
         };
@@ -205,11 +236,15 @@ impl TwoBoneIkJob {
         model.refresh_path(skeleton, local, u, m);
         model.rotate_joint(skeleton, local, m, sol.lower_delta);
         model.refresh_path(skeleton, local, m, e);
-        if let Some(r) = self.end_rotation.filter(|r| r.is_finite() && r.length_squared() > EPSILON) {
+        // A tip belongs to the middle joint: its rotation is the solve's.
+        if !self.chain.ends_at_tip()
+            && let Some(r) = self.end_rotation.filter(|r| r.is_finite() && r.length_squared() > EPSILON)
+        {
             model.set_model_rotation(skeleton, local, e, r.normalize());
         }
         if w < 1.0 {
-            for (j, orig) in [u, m, e].into_iter().zip(original) {
+            let joints = if self.chain.ends_at_tip() { &[u, m][..] } else { &[u, m, e][..] };
+            for (&j, orig) in joints.iter().zip(original) {
                 local[j].rotation = orig.slerp(local[j].rotation, w).normalize();
             }
             model.refresh_path(skeleton, local, u, e);

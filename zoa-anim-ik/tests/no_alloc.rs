@@ -60,8 +60,28 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         service.tick(0.016);
     }
 
+    // A rig whose legs end at the lower legs' tips (no foot joints).
+    let mut footless = common::HUMANOID[..8].to_vec();
+    footless.push(("RightUpLeg", Some(0), [-0.1, -0.05, 0.0]));
+    footless.push(("RightLeg", Some(8), [0.0, -0.45, 0.01]));
+    let fs = common::skeleton(&footless);
+    let froles = BoneRoles::discover(&fs);
+    assert!(froles.legs.iter().all(|l| l.tip.is_some()));
+    let frig = RigIk::new(&fs, &RigPolicy::default(), &froles, RigIkSettings::from_rest(&fs, &froles));
+    let mut fctx = frig.new_context();
+    let frest = common::rest(&fs);
+    let mut flocal = frest.clone();
+
     let before = alloc::total();
     for frame in 0..100 {
+        flocal.copy_from_slice(&frest);
+        frig.apply(
+            &fs,
+            &mut flocal,
+            &mut fctx,
+            &IkFrameInput { dt: 1.0 / 60.0, ground: Some(&ground), ..IkFrameInput::default() },
+        )
+        .unwrap();
         service.tick(0.016);
         local.copy_from_slice(&rest);
         let input = IkFrameInput {

@@ -9,8 +9,10 @@
 //!   policies available.
 //! - greenman: hips `root`, spine `body_low`, head `body_up` (nothing is
 //!   called neck or head, so the top of the spine is the head); legs are two
-//!   joints (`hip_L` → `leg_L`) with no foot, and hands hang straight off the
-//!   body with no arm bones: only look-at is available.
+//!   joints (`hip_L` → `leg_L`) with no foot joint: each leg ends at the
+//!   estimated tip of `leg_*`, where the model's feet are, so foot plant is
+//!   available; hands hang straight off the body with no arm bones, so the
+//!   hand behaviours are not.
 //! - Fox (a quadruped): hind legs are the legs (`LeftLeg01/02`,
 //!   `LeftFoot01/02` → upper, lower, foot, toe) and the front legs are found
 //!   as arms because that is what their names say (`LeftUpperArm`, …). All
@@ -62,7 +64,20 @@ const ROLES: [&str; 20] = [
 fn check_shape(v: &Value) {
     let mut top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     top.sort_unstable();
-    assert_eq!(top, ["policies", "roles"]);
+    assert_eq!(top, ["leg_ends", "policies", "rejected", "roles"]);
+    for side in ["left", "right"] {
+        let end = &v["leg_ends"][side];
+        if !end.is_null() {
+            assert!(end["bone"].is_string(), "{end}");
+            assert!(end["at"] == "foot" || end["at"] == "tip", "{end}");
+            assert!(end["tip"].is_null() || end["tip"].as_array().is_some_and(|a| a.len() == 3), "{end}");
+            assert!(["joint", "end_joint", "estimated"].contains(&end["source"].as_str().unwrap()), "{end}");
+        }
+    }
+    for r in v["rejected"].as_array().unwrap() {
+        assert!(r["bone"].is_string() && r["reason"].is_string(), "{r}");
+        assert!(r["role"].is_null() || ROLES.contains(&r["role"].as_str().unwrap()), "{r}");
+    }
     let roles = v["roles"].as_object().unwrap();
     assert_eq!(roles.len(), ROLES.len());
     for r in ROLES {
@@ -112,7 +127,106 @@ fn legs_arms_and_head_are_found_where_the_assets_have_them() {
     assert_eq!(g["roles"]["left_upper_leg"], "hip_L");
     assert_eq!(g["roles"]["left_hand"], "hand_L", "the hand socket is not taken for the hand");
     assert_eq!(g["policies"]["look_at"], true);
-    assert_eq!(g["policies"]["foot_plant"], false);
+    assert_eq!(g["policies"]["foot_plant"], true, "the legs end at the tips of `leg_L` / `leg_R`");
+    assert_eq!(g["policies"]["hand_on_weapon"], false);
+    assert_eq!(g["leg_ends"]["left"]["bone"], "leg_L");
+    assert_eq!(g["leg_ends"]["left"]["at"], "tip");
+    assert_eq!(g["leg_ends"]["left"]["source"], "estimated");
+}
+
+/// A Blender game rig in the Quaternius layout, written with the exporter:
+/// `UpperLeg.L` → `LowerLeg.L` under `Body`, `Foot.L` / `PoleTarget.L` IK
+/// controls under the armature root, `UpperArm.L` → `LowerArm.L` → `Palm.L`.
+fn blender_game_rig() -> Vec<u8> {
+    use zoa_anim_core::glam::{Mat4, Vec3};
+    use zoa_anim_core::{Joint, Skeleton, Transform};
+    let rows: [(&str, &str, [f32; 3]); 13] = [
+        ("Root", "", [0.0, 0.0, 0.0]),
+        ("Body", "Root", [0.0, 0.95, 0.0]),
+        ("Hips", "Body", [0.0, 0.97, 0.0]),
+        ("Abdomen", "Hips", [0.0, 1.1, 0.0]),
+        ("Torso", "Abdomen", [0.0, 1.25, 0.0]),
+        ("Neck", "Torso", [0.0, 1.5, 0.0]),
+        ("Head", "Neck", [0.0, 1.58, 0.0]),
+        ("UpperArm.L", "Torso", [0.18, 1.45, 0.0]),
+        ("LowerArm.L", "UpperArm.L", [0.44, 1.45, 0.0]),
+        ("Palm.L", "LowerArm.L", [0.68, 1.45, 0.0]),
+        ("UpperLeg.L", "Body", [0.1, 0.92, 0.0]),
+        ("LowerLeg.L", "UpperLeg.L", [0.1, 0.5, 0.0]),
+        ("Foot.L", "Root", [0.1, 0.08, 0.0]),
+    ];
+    let mut all: Vec<(String, String, [f32; 3])> =
+        rows.iter().map(|(n, p, x)| (n.to_string(), p.to_string(), *x)).collect();
+    all.push(("PoleTarget.L".into(), "Root".into(), [0.1, 0.5, 0.6]));
+    let left: Vec<_> = all.iter().filter(|r| r.0.ends_with(".L")).cloned().collect();
+    for (n, p, x) in left {
+        all.push((n.replace(".L", ".R"), p.replace(".L", ".R"), [-x[0], x[1], x[2]]));
+    }
+    let joints = all
+        .iter()
+        .enumerate()
+        .map(|(i, (name, parent, pos))| {
+            let p = all.iter().position(|r| &r.0 == parent);
+            let origin = p.map_or(Vec3::ZERO, |p| Vec3::from_array(all[p].2));
+            Joint {
+                name: Some(name.clone()),
+                node: i as u32,
+                parent: p.map(|p| p as u16),
+                rest: Transform { translation: Vec3::from_array(*pos) - origin, ..Transform::IDENTITY },
+                inverse_bind: Mat4::from_translation(-Vec3::from_array(*pos)),
+            }
+        })
+        .collect();
+    let skeleton = Skeleton::new("Armature", joints).unwrap();
+    zoa_anim_assets::export::write_glb(&zoa_anim_assets::export::GlbScene {
+        skeleton: &skeleton,
+        clips: &[],
+        mesh: None,
+    })
+    .unwrap()
+}
+
+#[test]
+fn blender_game_rigs_find_upper_and_lower_legs_and_arms_and_say_why_the_controls_are_not_feet() {
+    let dir = zoa_test_support::paths::temp_dir("cli-ik");
+    let path = dir.path().join("quaternius_style.glb");
+    std::fs::write(&path, blender_game_rig()).unwrap();
+    let v = discover(&path);
+    check_shape(&v);
+    for (role, bone) in [
+        ("hips", "Body"),
+        ("left_upper_leg", "UpperLeg.L"),
+        ("left_lower_leg", "LowerLeg.L"),
+        ("right_upper_leg", "UpperLeg.R"),
+        ("right_lower_leg", "LowerLeg.R"),
+        ("left_upper_arm", "UpperArm.L"),
+        ("left_forearm", "LowerArm.L"),
+        ("left_hand", "Palm.L"),
+        ("right_upper_arm", "UpperArm.R"),
+        ("right_forearm", "LowerArm.R"),
+        ("right_hand", "Palm.R"),
+    ] {
+        assert_eq!(v["roles"][role], bone, "{role}");
+    }
+    assert!(v["roles"]["left_foot"].is_null(), "the IK control is not the foot");
+    assert!(v["policies"].as_object().unwrap().values().all(|b| b == true), "{}", v["policies"]);
+    assert_eq!(
+        v["leg_ends"]["right"],
+        serde_json::json!({"bone": "LowerLeg.R", "at": "tip", "tip": [0.0, -0.5, 0.0], "source": "estimated"})
+    );
+    let rejected = v["rejected"].as_array().unwrap();
+    let why = |bone: &str| {
+        rejected.iter().find(|r| r["bone"] == bone).unwrap_or_else(|| panic!("{bone} not rejected: {rejected:?}"))
+    };
+    assert_eq!(why("Foot.L")["role"], "left_foot");
+    assert!(why("Foot.L")["reason"].as_str().unwrap().contains("not a descendant of the left lower leg `LowerLeg.L`"));
+    assert!(why("PoleTarget.R")["reason"].as_str().unwrap().contains("rig control"));
+    assert_eq!(why("Hips")["role"], "hips");
+
+    let human = ik(&[path.to_str().unwrap(), "--discover"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("left leg ends at the tip of `LowerLeg.L`"), "{text}");
+    assert!(text.contains("`Foot.L` as left_foot: not a descendant"), "{text}");
 }
 
 #[test]
@@ -158,6 +272,7 @@ fn overrides_replace_discovered_bones_and_bad_ones_fail() {
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["roles"]["left_foot"], "leg_L");
+    assert_eq!(v["leg_ends"]["left"]["at"], "foot", "a foot named by override replaces the tip");
 
     let out = ik(&[f, "--discover", "--override", "left_foot=nope"]);
     assert_eq!(out.status.code(), Some(2));

@@ -6,7 +6,7 @@
 
 use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_ik::{BoneRoles, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
+use zoa_anim_ik::{BoneRoles, FlatGround, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
 
 use crate::common::{all_finite, humanoid, positions};
 use zoa_test_support::paths::shared_assets;
@@ -73,5 +73,50 @@ fn rig_pass_plants_and_reaches_on_real_skeletons() {
             assert!((rose - lift).abs() < lift * 0.05, "{file}: foot rose {rose}, ground rose {lift}");
         }
         assert!((p[left_hand] - ledge).length() < leg * 1e-3, "{file}: hand on the ledge");
+    }
+}
+
+/// greenman (Blender export, CC0) has legs of two joints, `hip_L` → `leg_L`,
+/// and no foot joint: its feet are the ends of the `leg_*` bones. Foot plant
+/// runs on the tips, which sit on the model's ground plane at rest.
+#[test]
+fn greenman_plants_the_tips_of_its_legs() {
+    let Some(dir) = shared_assets() else { return };
+    let asset = zoa_anim_assets::gltf::load_gltf(&dir.join("greenman.glb")).unwrap();
+    let s = &asset.skeletons[0];
+    let roles = BoneRoles::discover(s);
+    assert!(roles.is_available(PolicyKind::FootPlant));
+    let settings = RigIkSettings::from_rest(s, &roles);
+    assert!(settings.up.dot(Vec3::Y) > 0.999, "up {}", settings.up);
+    assert!(settings.forward.dot(Vec3::Z) > 0.99, "forward {}", settings.forward);
+    let rig = RigIk::new(s, &RigPolicy::default(), &roles, settings);
+    assert!(rig.is_active(PolicyKind::FootPlant));
+
+    let rest: Vec<_> = s.rest_pose().collect();
+    let tip_at = |local: &[zoa_anim_core::Transform], side: usize| {
+        let mut m = zoa_anim_ik::ModelPose::new(s.joint_count());
+        m.update(s, local);
+        let tip = roles.legs[side].tip.unwrap();
+        let j = m.get(tip.joint as usize);
+        j.position + j.rotation * (j.scale * tip.offset)
+    };
+    for side in 0..2 {
+        let t = tip_at(&rest, side);
+        assert!(t.y.abs() < 0.01, "rest tip on the ground plane: {t}");
+        assert!(t.x.abs() > 0.5, "below the leg, not under the body: {t}");
+    }
+    let lift = 0.05;
+    let probe = FlatGround { height: lift, normal: Vec3::Y };
+    let mut local = rest.clone();
+    let mut ctx = rig.new_context();
+    for _ in 0..5 {
+        local.copy_from_slice(&rest);
+        rig.apply(s, &mut local, &mut ctx, &IkFrameInput { dt: 1.0, ground: Some(&probe), ..IkFrameInput::default() })
+            .unwrap();
+    }
+    assert!(all_finite(&local));
+    for side in 0..2 {
+        let rose = tip_at(&local, side).y - tip_at(&rest, side).y;
+        assert!((rose - lift).abs() < 1e-3, "tip rose {rose}, ground rose {lift}");
     }
 }

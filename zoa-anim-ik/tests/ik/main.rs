@@ -13,3 +13,9 @@ mod rig;
 
 /// Discovery on the fixture humanoid; the rig pass on real skeletons from the shared assets.
 mod assets;
+
+/// Discovery on hand-built skeletons: naming basics, unnamed legs, overrides.
+mod discovery;
+
+/// Discovery on real naming schemes (Mixamo, Unreal, Rigify, Quaternius, Daz): roles, rejections, leg tips.
+mod schemes;

@@ -5,9 +5,16 @@
 //! `{"roles":{"hips":NAME|null,"spine":[NAME…],"neck":…,"head":…,
 //! "left_upper_leg":…,"left_lower_leg":…,"left_foot":…,"left_toe":…,"right_upper_leg":…,…,"right_toe":…,
 //! "left_shoulder":…,"left_upper_arm":…,"left_forearm":…,"left_hand":…,"right_shoulder":…,…,"right_hand":…},
-//! "policies":{"foot_plant":BOOL,"look_at":BOOL,"hand_on_weapon":BOOL,"climb_hand":BOOL}}`
-//! where a policy is true when every bone it needs was found. Names are the
-//! joints' names (`node<N>` for unnamed joints).
+//! "policies":{"foot_plant":BOOL,"look_at":BOOL,"hand_on_weapon":BOOL,"climb_hand":BOOL},
+//! "leg_ends":{"left":{"bone":NAME,"at":"foot"|"tip","tip":[X,Y,Z]|null,"source":"joint"|"end_joint"|"estimated"}|null,"right":…},
+//! "rejected":[{"bone":NAME,"role":ROLE|null,"reason":TEXT}…]}`
+//! where a policy is true when every bone it needs was found. `leg_ends` says
+//! where each leg's two-bone chain ends: at the foot joint, or, when the
+//! chain has no foot, at the lower leg's tip (`tip` is the offset in the
+//! lower leg's local space, from an end marker joint or estimated from the
+//! rest pose). `rejected` lists joints whose names suggested a role they did
+//! not get, and why (an IK control outside the chain, hips that do not carry
+//! the legs, …). Names are the joints' names (`node<N>` for unnamed joints).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,7 +23,7 @@ use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::{RigPolicy, Skeleton};
-use zoa_anim_ik::{BoneRoles, PolicyKind, Role};
+use zoa_anim_ik::{BoneRoles, PolicyKind, Role, Side, TipSource};
 
 use super::Format;
 
@@ -94,7 +101,34 @@ pub fn to_json(s: &Skeleton, roles: &BoneRoles) -> Value {
     for kind in PolicyKind::ALL {
         p.insert(kind.name().to_owned(), Value::Bool(roles.is_available(kind)));
     }
-    json!({ "roles": r, "policies": p })
+    let mut ends = Map::new();
+    for side in Side::BOTH {
+        let leg = roles.legs[side.index()];
+        let end = match (leg.foot, leg.tip, leg.upper, leg.lower) {
+            (Some(foot), _, Some(_), Some(_)) => {
+                json!({ "bone": bone(s, Some(foot)), "at": "foot", "tip": null, "source": "joint" })
+            }
+            (None, Some(tip), _, _) => json!({
+                "bone": bone(s, Some(tip.joint)),
+                "at": "tip",
+                "tip": [round(tip.offset.x), round(tip.offset.y), round(tip.offset.z)],
+                "source": match tip.source { TipSource::EndJoint(_) => "end_joint", _ => "estimated" },
+            }),
+            _ => Value::Null,
+        };
+        ends.insert(side.name().to_owned(), end);
+    }
+    let rejected: Vec<Value> = roles
+        .rejected
+        .iter()
+        .map(|x| json!({ "bone": bone(s, Some(x.joint)), "role": x.role.map(Role::name), "reason": x.reason }))
+        .collect();
+    json!({ "roles": r, "policies": p, "leg_ends": ends, "rejected": rejected })
+}
+
+/// Six decimals (and no negative zero): stable in snapshots and scripts.
+fn round(v: f32) -> f64 {
+    (f64::from(v) * 1e6).round() / 1e6 + 0.0
 }
 
 fn to_human(file: &str, skin: usize, s: &Skeleton, roles: &BoneRoles) -> String {
@@ -118,6 +152,27 @@ fn to_human(file: &str, skin: usize, s: &Skeleton, roles: &BoneRoles) -> String 
         } else {
             let missing: Vec<&str> = a.missing.iter().map(|r| r.name()).collect();
             let _ = writeln!(out, "{:<17} no (missing {})", a.policy.name(), missing.join(", "));
+        }
+    }
+    for side in Side::BOTH {
+        if let Some(tip) = roles.legs[side.index()].tip {
+            let how = match tip.source {
+                TipSource::EndJoint(j) => format!("end marker `{}`", s.display_name(j as usize)),
+                _ => "estimated from the rest pose".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "\n{} leg ends at the tip of `{}` (no foot joint; {how})",
+                side.name(),
+                s.display_name(tip.joint as usize)
+            );
+        }
+    }
+    if !roles.rejected.is_empty() {
+        let _ = writeln!(out, "\nrejected");
+        for x in &roles.rejected {
+            let role = x.role.map_or_else(String::new, |r| format!(" as {r}"));
+            let _ = writeln!(out, "  `{}`{role}: {}", s.display_name(x.joint as usize), x.reason);
         }
     }
     out
