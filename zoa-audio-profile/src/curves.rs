@@ -29,9 +29,13 @@ use zoa_anim_core::Rolloff;
 use zoa_anim_core::glam::Vec3;
 
 /// Gain in `[0, 1]` at `distance` for `rolloff` (see the module table).
-/// Non-finite or negative distances count as 0.
+/// Negative distances count as 0; an infinite or NaN distance (an emitter
+/// beyond the range of `f32`) is beyond every max distance: silent.
 pub fn distance_gain(rolloff: Rolloff, distance: f32, reference: f32, max_distance: f32) -> f32 {
-    let d = if distance.is_finite() { distance.max(0.0) } else { 0.0 };
+    if !distance.is_finite() {
+        return 0.0;
+    }
+    let d = distance.max(0.0);
     let r = reference.max(1e-4);
     let m = max_distance;
     if d >= m {
@@ -98,9 +102,17 @@ impl Listener {
         to.dot(self.right()).clamp(-1.0, 1.0)
     }
 
-    /// Distance to `emitter`, metres.
+    /// Distance to `emitter`, metres, computed in `f64` so that far-apart
+    /// positions do not overflow to a wrong value; `+inf` when the distance
+    /// exceeds `f32::MAX`.
     pub fn distance_to(&self, emitter: Vec3) -> f32 {
-        self.position.distance(emitter)
+        let d = (emitter.as_dvec3() - self.position.as_dvec3()).length();
+        if d.is_nan() { f32::INFINITY } else { d as f32 }
+    }
+
+    /// Whether every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite() && self.forward.is_finite() && self.up.is_finite()
     }
 }
 
@@ -115,7 +127,10 @@ mod tests {
             assert_eq!(distance_gain(r, 1.0, 1.0, 10.0), 1.0);
             assert_eq!(distance_gain(r, 10.0, 1.0, 10.0), 0.0);
             assert_eq!(distance_gain(r, 50.0, 1.0, 10.0), 0.0);
-            assert_eq!(distance_gain(r, f32::NAN, 1.0, 10.0), 1.0);
+            assert_eq!(distance_gain(r, f32::NAN, 1.0, 10.0), 0.0);
+            assert_eq!(distance_gain(r, f32::INFINITY, 1.0, 10.0), 0.0);
+            assert_eq!(distance_gain(r, 1e20, 1.0, 10.0), 0.0);
+            assert_eq!(distance_gain(r, -3.0, 1.0, 10.0), 1.0);
         }
         assert!((distance_gain(Rolloff::Linear, 5.5, 1.0, 10.0) - 0.5).abs() < 1e-6);
         // inverse at d = 2, m = 10: (0.5 - 0.1) / 0.9
@@ -141,6 +156,16 @@ mod tests {
         }
         let turned = Listener { forward: Vec3::X, ..Listener::default() };
         assert!(turned.pan_of(Vec3::new(0.0, 0.0, 5.0)) > 0.99, "facing +X, +Z is on the right");
+    }
+
+    #[test]
+    fn far_emitters_are_far() {
+        let l = Listener::default();
+        assert_eq!(l.distance_to(Vec3::new(1e20, 0.0, 0.0)), 1e20);
+        assert!(l.distance_to(Vec3::new(3e38, 3e38, 0.0)).is_infinite(), "beyond f32: infinite, not NaN or 0");
+        let far = Listener { position: Vec3::splat(-3e38), ..Listener::default() };
+        assert!(far.distance_to(Vec3::splat(3e38)).is_infinite());
+        assert_eq!(distance_gain(Rolloff::Inverse, l.distance_to(Vec3::new(0.0, 0.0, -1e20)), 1.0, 100.0), 0.0);
     }
 
     #[test]

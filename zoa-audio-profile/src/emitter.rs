@@ -62,7 +62,8 @@ impl SoundEmitter {
     /// Registers an emitter at `position` with the notify mapping `notifies`.
     ///
     /// # Errors
-    /// [`AudioError::EmitterPoolFull`].
+    /// [`AudioError::EmitterPoolFull`]; [`AudioError::NonFinite`] for a NaN
+    /// or infinite position.
     pub fn new(player: &mut Player, position: Vec3, notifies: NotifyMap) -> Result<Self, AudioError> {
         Ok(SoundEmitter { id: player.add_emitter(position)?, notifies })
     }
@@ -80,7 +81,8 @@ impl SoundEmitter {
     /// Moves the emitter.
     ///
     /// # Errors
-    /// [`AudioError::UnknownEmitter`] if it was removed from the player.
+    /// [`AudioError::UnknownEmitter`] if it was removed from the player;
+    /// [`AudioError::NonFinite`] for a NaN or infinite position.
     pub fn set_position(&self, player: &mut Player, position: Vec3) -> Result<(), AudioError> {
         player.set_emitter_position(self.id, position)
     }

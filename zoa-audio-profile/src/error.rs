@@ -65,6 +65,14 @@ pub enum AudioError {
         /// The configured capacity.
         capacity: usize,
     },
+    /// A position or direction given to the player is NaN or infinite.
+    #[error("{what} must be finite, got {value}")]
+    NonFinite {
+        /// What was given (`emitter position`, `listener`).
+        what: &'static str,
+        /// The value as given.
+        value: String,
+    },
     /// An emitter handle that was removed or never existed.
     #[error("unknown or removed emitter handle")]
     UnknownEmitter,

@@ -296,6 +296,14 @@ struct EntryInfo {
     fade_frames: u32,
 }
 
+fn check_position(position: Vec3) -> Result<(), AudioError> {
+    if position.is_finite() {
+        Ok(())
+    } else {
+        Err(AudioError::NonFinite { what: "emitter position", value: format!("{position}") })
+    }
+}
+
 /// SplitMix64 → `[0, 1)`.
 #[derive(Debug, Clone)]
 struct Rng(u64);
@@ -448,8 +456,16 @@ impl Player {
     }
 
     /// Sets where the player hears from.
-    pub fn set_listener(&mut self, listener: Listener) {
+    ///
+    /// # Errors
+    /// [`AudioError::NonFinite`] when a component is NaN or infinite (the
+    /// listener is then unchanged).
+    pub fn set_listener(&mut self, listener: Listener) -> Result<(), AudioError> {
+        if !listener.is_finite() {
+            return Err(AudioError::NonFinite { what: "listener", value: format!("{listener:?}") });
+        }
         self.listener = listener;
+        Ok(())
     }
 
     /// The listener.
@@ -463,8 +479,10 @@ impl Player {
     ///
     /// # Errors
     /// [`AudioError::EmitterPoolFull`] when every slot is taken (slots of
-    /// removed emitters are reused once their voices have ended).
+    /// removed emitters are reused once their voices have ended);
+    /// [`AudioError::NonFinite`] for a NaN or infinite position.
     pub fn add_emitter(&mut self, position: Vec3) -> Result<EmitterId, AudioError> {
+        check_position(position)?;
         let columns = self.config.max_emitters + 2;
         for slot in 0..self.emitters.len() {
             let busy = self.emitters[slot].alive || self.voices.iter().any(|v| v.active && v.emitter == slot as u32);
@@ -491,8 +509,11 @@ impl Player {
     /// Moves an emitter; its voices follow.
     ///
     /// # Errors
-    /// [`AudioError::UnknownEmitter`] for a stale handle.
+    /// [`AudioError::UnknownEmitter`] for a stale handle;
+    /// [`AudioError::NonFinite`] for a NaN or infinite position (the emitter
+    /// stays where it was).
     pub fn set_emitter_position(&mut self, id: EmitterId, position: Vec3) -> Result<(), AudioError> {
+        check_position(position)?;
         let slot = self.emitter_slot(id).ok_or(AudioError::UnknownEmitter)?;
         self.emitters[slot].position = position;
         Ok(())

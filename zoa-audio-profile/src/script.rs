@@ -126,7 +126,7 @@ pub fn render_script(player: &mut Player, script: &Script) -> Result<RenderRepor
     let mut order: Vec<usize> = (0..script.events.len()).collect();
     order.sort_by(|&a, &b| script.events[a].time.total_cmp(&script.events[b].time));
 
-    player.set_listener(script.listener);
+    player.set_listener(script.listener)?;
     let mut emitters: Vec<(String, EmitterId)> = Vec::new();
     let mut samples = vec![0.0f32; total_frames * 2];
     let mut reports = Vec::with_capacity(script.events.len());

@@ -58,6 +58,38 @@ fn attenuation_follows_the_rolloff_formulas() {
     }
 }
 
+/// Distances far beyond the max distance are silent however large (1e20 m
+/// once overflowed to "non-finite" and played at full gain), and NaN or
+/// infinite positions are refused where they enter.
+#[test]
+fn far_emitters_are_silent_and_non_finite_positions_are_refused() {
+    let mut e = entry("footstep", "", None, "dc");
+    e.spatial = true;
+    e.max_distance = 100.0;
+    let mut p = player(vec![e], PlayerConfig::default());
+    for far in [Vec3::new(0.0, 0.0, -150.0), Vec3::new(1e20, 0.0, 0.0), Vec3::new(-3e38, 3e38, -3e38)] {
+        let em = p.add_emitter(far).unwrap();
+        assert!(started(p.trigger(Some(em), id("footstep"), StateTagSet::EMPTY, None)));
+        let out = render(&mut p, 0.01);
+        assert!(out.iter().all(|s| *s == 0.0), "emitter at {far} must be silent");
+        assert!(p.voices().all(|v| v.level == 0.0));
+        p.stop_all();
+        p.remove_emitter(em).unwrap();
+        render(&mut p, 0.05);
+    }
+    for bad in [Vec3::new(f32::NAN, 0.0, 0.0), Vec3::new(0.0, f32::INFINITY, 0.0), Vec3::splat(f32::NEG_INFINITY)] {
+        assert!(matches!(p.add_emitter(bad), Err(AudioError::NonFinite { what: "emitter position", .. })), "{bad}");
+        let em = p.add_emitter(Vec3::new(0.0, 0.0, -2.0)).unwrap();
+        assert!(matches!(p.set_emitter_position(em, bad), Err(AudioError::NonFinite { .. })));
+        p.remove_emitter(em).unwrap();
+        let listener = zoa_audio_profile::Listener { position: bad, ..Default::default() };
+        assert!(matches!(p.set_listener(listener), Err(AudioError::NonFinite { what: "listener", .. })));
+        assert_eq!(p.listener(), zoa_audio_profile::Listener::default(), "a refused listener changes nothing");
+    }
+    let err = p.add_emitter(Vec3::new(f32::NAN, 1.0, 2.0)).unwrap_err().to_string();
+    assert!(err.contains("emitter position must be finite") && err.contains("NaN"), "{err}");
+}
+
 #[test]
 fn panning_uses_the_correct_ear_and_equal_power() {
     let mut e = entry("footstep", "", None, "dc");
