@@ -4,11 +4,17 @@
 //! struct and a `run(args) -> anyhow::Result<ExitCode>` function.
 //!
 //! Exit codes (a contract for outside scripts): 0 success (warnings allowed),
-//! 1 the input has errors, 2 usage or IO failure.
+//! 1 the input has errors, 2 usage or IO failure. With `--format json` a
+//! failure also prints `{"error":{"code","message","path"?}}` on stdout; a
+//! closed stdout ends the program quietly (exit 0 on a broken pipe, 2 on any
+//! other write error). See `output.rs`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[macro_use]
+mod output;
 
 mod capture_export;
 mod cmd;
@@ -60,7 +66,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let json = output::wants_json(&raw);
+    let cli = match Cli::try_parse_from(&raw) {
+        Ok(cli) => cli,
+        Err(e) => return output::usage_error(e, json),
+    };
     let result = match cli.command {
         Command::Tags(args) => cmd::tags::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
@@ -79,11 +90,5 @@ fn main() -> ExitCode {
         Command::Graph(args) => cmd::graph::run(args),
         Command::Schema(args) => cmd::schema::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(2)
-        }
-    }
+    output::finish(result, json)
 }

@@ -117,7 +117,10 @@ fn missing_and_malformed_files_exit_2_naming_the_file() {
     let corpus = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../zoa-anim-assets/tests/corpus/node_cycle.glb"));
     let out = inspect(&[corpus.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty());
+    // With --format json the failure is a JSON object on stdout too.
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["error"]["code"], "invalid-input");
+    assert!(json["error"]["message"].as_str().unwrap().contains("parent cycle"), "{json}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("node_cycle.glb: node 0 \"root\": is part of a parent cycle"), "{stderr}");
 }

@@ -201,7 +201,10 @@ fn mix_file_errors_are_all_listed_with_exit_1() {
     for needle in ["layer[0].clip", "`Nope`", "layer[0].weight", "`tail`", "layer[1]", "`wing`"] {
         assert!(err.contains(needle), "{needle} missing in: {err}");
     }
-    assert!(out.stdout.is_empty());
+    // With --format json the same list is the message of a JSON error on stdout.
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["error"]["code"], "invalid-input");
+    assert!(json["error"]["message"].as_str().unwrap().contains("`wing`"), "{json}");
 
     let unknown = write_mix(&mixes, "unknown.toml", "[[layer]]\nclip = 0\ntime = 0\nweight = 1\nspeed = 2\n");
     let out = zoa(&["pose", fox.to_str().unwrap(), "--mix", unknown.to_str().unwrap()]);

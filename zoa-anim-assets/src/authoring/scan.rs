@@ -187,7 +187,9 @@ fn walk(root: &Path, rel: &Path, depth: usize, out: &mut Vec<PathBuf>) {
             if depth < MAX_DEPTH && !is_skipped_folder(&name.to_string_lossy()) {
                 walk(root, &child, depth + 1, out);
             }
-        } else if (ty.is_file() || ty.is_symlink()) && is_model_file(&child) {
+        } else if is_model_file(&child) {
+            // Whatever its type: a FIFO or device named `*.glb` is reported
+            // by the guarded reader instead of being skipped silently.
             out.push(child);
         }
     }

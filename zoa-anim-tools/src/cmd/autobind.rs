@@ -14,6 +14,7 @@ use zoa_anim_assets::defs::{Severity, load_folder};
 use zoa_anim_core::PlayerProfileType;
 
 use super::Format;
+use crate::output::{fail, fail_all};
 
 /// Arguments of `zoa-anim autobind`.
 #[derive(Debug, clap::Args)]
@@ -63,14 +64,12 @@ fn round3(x: f32) -> f64 {
 /// Binds, prints the assignments, writes the TOML when asked.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
-        eprintln!("error: `{}` does not exist", bad.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("`{}` does not exist", bad.display())).at(bad).into());
     }
     let report = match super::scan::scan_with_cache(&args.roots, args.no_cache, None, args.quiet) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            return Ok(ExitCode::from(2));
+            return Err(e);
         }
     };
     let opts = AutoBindOptions { profile_type: args.profile_type, min_score: args.min_score };
@@ -95,14 +94,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list }))?);
+            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list }))?);
         }
         Format::Human => {
             if !args.quiet {
                 for a in &result.assignments {
                     let b = a.best();
                     let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
-                    println!(
+                    outln!(
                         "{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})",
                         a.slot,
                         b.clip,
@@ -111,39 +110,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     );
                     if args.verbose {
                         let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
-                        println!("{:<24} {}", "", s.join(", "));
+                        outln!("{:<24} {}", "", s.join(", "));
                     }
                 }
                 if args.verbose && !result.unassigned.is_empty() {
-                    println!("no candidate: {}", result.unassigned.join(", "));
+                    outln!("no candidate: {}", result.unassigned.join(", "));
                 }
             }
-            println!("{} slot(s) bound from {} clip(s)", result.assignments.len(), report.clips().count());
+            outln!("{} slot(s) bound from {} clip(s)", result.assignments.len(), report.clips().count());
         }
     }
     let Some(out) = &args.out else { return Ok(ExitCode::SUCCESS) };
     if classes.is_empty() {
-        eprintln!("error: no slot was bound; nothing written");
-        return Ok(ExitCode::from(1));
+        return Err(fail(1, "invalid-input", "no slot was bound; nothing written").into());
     }
     let written = match write_profile_set(&report, &classes, out, args.force) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
+            return Err(e.into());
         }
     };
     if !args.quiet && args.format == Format::Human {
         for p in written.profiles.iter().chain(&written.clips_written) {
-            println!("wrote {}", p.display());
+            outln!("wrote {}", p.display());
         }
     }
     // What was written must load: check the folder it landed in.
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), PathBuf::from);
     let set = load_folder(&dir);
-    let errors: Vec<_> = set.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
-    for d in &errors {
-        eprintln!("error: {}:{}:{}: {} {}", d.file.display(), d.line, d.column, d.code, d.message);
+    let errors: Vec<String> = set
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{}:{}:{}: {} {}", d.file.display(), d.line, d.column, d.code, d.message))
+        .collect();
+    if !errors.is_empty() {
+        return Err(fail_all(1, "invalid-input", errors).into());
     }
-    Ok(if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,6 @@
 //! where `joints` is the joint count of one character. Timings are wall-clock
 //! means over `frames` frames after one warm-up frame.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -105,10 +104,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let joints = skeleton.joint_count();
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
     let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
-    let mut stdout = std::io::stdout().lock();
     match args.format {
-        Format::Json => writeln!(
-            stdout,
+        Format::Json => outln!(
             "{}",
             serde_json::to_string(&BenchOut {
                 characters: n,
@@ -119,12 +116,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ns_per_joint
             })?
         ),
-        Format::Human => writeln!(
-            stdout,
+        Format::Human => outln!(
             "{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
              {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint"
         ),
-    }?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

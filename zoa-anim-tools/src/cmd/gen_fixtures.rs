@@ -50,12 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let display = path.display();
     match (existing, args.check) {
         (Some(old), _) if old == bytes => {
-            println!("{display}: up to date ({} bytes)", bytes.len());
+            outln!("{display}: up to date ({} bytes)", bytes.len());
             Ok(ExitCode::SUCCESS)
         }
         (old, true) => {
             let what = if old.is_some() { "differs from" } else { "is missing; expected" };
-            eprintln!(
+            errln!(
                 "{display}: {what} a fresh generation ({} bytes); regenerate with \
                  `cargo run -p zoa-anim-tools -- gen-fixtures --force`",
                 bytes.len()
@@ -63,14 +63,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
         (Some(_), false) if !args.force => {
-            eprintln!("{display}: differs from a fresh generation; not overwritten (pass --force to replace it)");
+            errln!("{display}: differs from a fresh generation; not overwritten (pass --force to replace it)");
             Ok(ExitCode::from(1))
         }
         (_, false) => {
             let parent = path.parent().unwrap_or(Path::new("."));
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
             std::fs::write(&path, &bytes).with_context(|| format!("writing {display}"))?;
-            println!("{display}: written ({} bytes)", bytes.len());
+            outln!("{display}: written ({} bytes)", bytes.len());
             Ok(ExitCode::SUCCESS)
         }
     }

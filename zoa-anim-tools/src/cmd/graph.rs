@@ -14,6 +14,7 @@ use zoa_anim_assets::authoring::graph_builder::{graph_toml, locomotion_weapon_gr
 use zoa_anim_assets::defs::load_folder;
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim graph`.
 #[derive(Debug, clap::Args)]
@@ -51,8 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let graph = match locomotion_weapon_graph(&defs, &args.set, &args.id, &args.model) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("{e}")).into());
         }
     };
     let text = graph_toml(&graph, &args.model);
@@ -72,17 +72,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "transitions": graph.transitions.len(),
                 "written": args.out.as_ref().map(|p| p.display().to_string()),
             });
-            println!("{}", serde_json::to_string_pretty(&summary)?);
+            outln!("{}", serde_json::to_string_pretty(&summary)?);
         }
         Format::Human => match &args.out {
-            Some(out) => println!(
+            Some(out) => outln!(
                 "wrote {} ({} layers, {} states, {} transitions)",
                 out.display(),
                 graph.layers.len(),
                 graph.states.len(),
                 graph.transitions.len()
             ),
-            None => print!("{text}"),
+            None => out!("{text}"),
         },
     }
     Ok(ExitCode::SUCCESS)

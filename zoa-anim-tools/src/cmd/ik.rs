@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     debug_assert!(args.discover);
     let asset = load_gltf(&args.file)?;
     for w in &asset.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let file = args.file.display();
     let skeleton = asset
@@ -69,15 +69,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         policy.bone_overrides.push((role.trim().to_owned(), bone.trim().to_owned()));
     }
     let (roles, problems) = BoneRoles::discover_with_overrides(skeleton, &policy);
-    if let Some(first) = problems.first() {
-        for p in &problems[1..] {
-            eprintln!("error: {p}");
-        }
-        bail!("{first}");
+    if !problems.is_empty() {
+        let problems = problems.iter().map(ToString::to_string).collect();
+        return Err(crate::output::fail_all(2, "usage", problems).into());
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(skeleton, &roles))?),
-        Format::Human => print!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(skeleton, &roles))?),
+        Format::Human => out!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ use zoa_anim_assets::AssetError;
 use zoa_anim_assets::authoring::import::{ImportAction, import_model};
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim import`.
 #[derive(Debug, clap::Args)]
@@ -37,16 +38,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = match import_model(&args.file, args.into.as_deref()) {
         Ok(r) => r,
         Err(e @ AssetError::NoMatchingSkeleton { .. }) => {
-            eprintln!("error: {e}; nothing written (import the character first)");
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("{e}; nothing written (import the character first)")).into());
         }
-        Err(e @ AssetError::Io { .. }) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
+        Err(
+            e @ (AssetError::Io { .. }
+            | AssetError::NotAFile { .. }
+            | AssetError::FileTooLarge { .. }
+            | AssetError::OverBudget { .. }),
+        ) => return Err(e.into()),
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("{e}")).into());
         }
     };
     match args.format {
@@ -78,15 +79,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "skeleton": skeleton,
                 "clips": clips,
             });
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            outln!("{}", serde_json::to_string_pretty(&out)?);
         }
         Format::Human => {
             if let Some(m) = &report.skeleton {
-                println!(
-                    "animation-only file: matched to {} ({} shared bone names)",
-                    m.model.display(),
-                    m.shared_bones
-                );
+                outln!("animation-only file: matched to {} ({} shared bone names)", m.model.display(), m.shared_bones);
             }
             if !args.quiet {
                 for c in &report.clips {
@@ -97,10 +94,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             format!("already cut in {}", existing.display())
                         }
                     };
-                    println!("  {:<32} {:<28} {what}", c.id, c.animation);
+                    outln!("  {:<32} {:<28} {what}", c.id, c.animation);
                 }
             }
-            println!("{} of {} clip(s) written to {}", report.written(), report.clips.len(), report.dir.display());
+            outln!("{} of {} clip(s) written to {}", report.written(), report.clips.len(), report.dir.display());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -31,12 +31,12 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let asset = load_gltf(&args.file)?;
     for w in &asset.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let file = args.file.display().to_string();
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(&file, &asset))?),
-        Format::Human => print!("{}", to_human(&file, &asset)),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(&file, &asset))?),
+        Format::Human => out!("{}", to_human(&file, &asset)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -38,8 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = match scan_neighbourhood(&args.model) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
+            return Err(e.into());
         }
     };
     match args.format {
@@ -68,33 +67,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "sounds": files(&n.sounds),
                 "definitions": files(&n.definitions),
             });
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            outln!("{}", serde_json::to_string_pretty(&out)?);
         }
         Format::Human => {
             if args.verbose {
                 for (p, pl) in &n.searched {
-                    println!("searched {} ({})", p.display(), place(pl));
+                    outln!("searched {} ({})", p.display(), place(pl));
                 }
             }
-            println!("clips:");
+            outln!("clips:");
             for c in &n.clips {
                 match c {
-                    RelatedClip::Embedded { name } => println!("  {name:<28} embedded"),
+                    RelatedClip::Embedded { name } => outln!("  {name:<28} embedded"),
                     RelatedClip::InFile { file, name, shared_bones, place: p } => {
-                        println!("  {name:<28} {} ({}, {shared_bones} shared bones)", file.display(), place(p))
+                        outln!("  {name:<28} {} ({}, {shared_bones} shared bones)", file.display(), place(p))
                     }
                     RelatedClip::Definition { file, id, place: p } => {
-                        println!("  {id:<28} clip definition {} ({})", file.display(), place(p))
+                        outln!("  {id:<28} clip definition {} ({})", file.display(), place(p))
                     }
                 }
             }
-            println!("sounds:");
+            outln!("sounds:");
             for f in &n.sounds {
-                println!("  {} ({})", f.path.display(), place(&f.place));
+                outln!("  {} ({})", f.path.display(), place(&f.place));
             }
-            println!("definitions:");
+            outln!("definitions:");
             for f in &n.definitions {
-                println!("  {:<40} {} ({})", f.detail, f.path.display(), place(&f.place));
+                outln!("  {:<40} {} ({})", f.detail, f.path.display(), place(&f.place));
             }
         }
     }

@@ -26,7 +26,6 @@
 //! 2 usage or IO failure (unreadable or malformed glTF, unknown `--clip`,
 //! missing skin).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -152,7 +151,7 @@ struct MixFile {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let asset = load_gltf(&args.file)?;
     for w in &asset.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let target = Target::select(&asset, args.skin, args.all_nodes)?;
     let skeleton = Arc::new(RuntimeSkeleton::new(target.skeleton.clone()));
@@ -169,10 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(layers) => layers,
             Err(MixError::Io(e)) => return Err(e),
             Err(MixError::Input(problems)) => {
-                for p in &problems {
-                    eprintln!("error: {p}");
-                }
-                return Ok(ExitCode::from(1));
+                return Err(crate::output::fail_all(1, "invalid-input", problems).at(mix).into());
             }
         },
         (None, None) => bail!("give --clip NAME --time T or --mix MIX.toml"),
@@ -181,10 +177,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     instance.set_compute_model(false);
     instance.evaluate()?;
     let pose = instance.local_pose();
-    let mut stdout = std::io::stdout().lock();
     match args.format {
-        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&to_json(&target, pose))?)?,
-        Format::Human => write!(stdout, "{}", to_human(&target, pose))?,
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(&target, pose))?),
+        Format::Human => out!("{}", to_human(&target, pose)),
     }
     Ok(ExitCode::SUCCESS)
 }

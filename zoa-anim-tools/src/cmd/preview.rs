@@ -40,6 +40,7 @@ use zoa_anim_runtime::preview::{DEFAULT_LOADOUT_CROSSFADE, DEFAULT_RATE, Preview
 use zoa_anim_runtime::{Animation, BindBy};
 
 use crate::capture_export;
+use crate::output::fail;
 
 /// Output format for printing the capture to stdout (without `--out`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -79,23 +80,24 @@ pub const FILES: [&str; 4] = ["capture.json", "capture.csv", "timeline.png", "fr
 /// Runs the preset and writes or prints the capture.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1000.0) {
-        eprintln!("error: --rate {} must be a number of Hz in (0, 1000]", args.rate);
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "usage", format!("--rate {} must be a number of Hz in (0, 1000]", args.rate)).into());
     }
     if !args.defs.is_dir() {
-        eprintln!("error: `{}` is not a folder (or cannot be reached)", args.defs.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("`{}` is not a folder (or cannot be reached)", args.defs.display()))
+            .at(&args.defs)
+            .into());
     }
     let set = load_folder(&args.defs);
     let Some(preset) = set.preview_preset(&args.preset).cloned() else {
         let mut known: Vec<&str> = set.preview_presets.iter().map(|p| p.value.id.as_str()).collect();
         known.sort_unstable();
         let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-        eprintln!("error: no valid preview preset `{}`; available: {available}", args.preset);
-        return Ok(ExitCode::from(2));
+        return Err(
+            fail(2, "not-found", format!("no valid preview preset `{}`; available: {available}", args.preset)).into()
+        );
     };
     if set.error_count() > 0 {
-        eprintln!(
+        errln!(
             "note: the folder has {} error(s) (run `zoa-anim validate {}`); previewing anyway",
             set.error_count(),
             args.defs.display()
@@ -103,36 +105,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let setup = match build_setup(&set, &args.defs, args.rate) {
         Ok(s) => s,
-        Err(problems) => {
-            for p in problems {
-                eprintln!("error: {p}");
-            }
-            return Ok(ExitCode::from(1));
-        }
+        Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
     };
     let mut sim = match PreviewSim::new(setup) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: the runtime rejects the definitions: {e}");
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("the runtime rejects the definitions: {e}")).into());
         }
     };
     warn_inert_bindings(&sim);
     let capture = match sim.run(&preset) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: preset `{}` failed: {e}", preset.id);
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("preset `{}` failed: {e}", preset.id)).into());
         }
     };
 
     let out_dir = match (&args.out, args.format) {
         (None, Some(CaptureFormat::Json)) => {
-            println!("{}", capture_export::to_json(capture));
+            outln!("{}", capture_export::to_json(capture));
             return Ok(ExitCode::SUCCESS);
         }
         (None, Some(CaptureFormat::Csv)) => {
-            print!("{}", capture_export::to_csv(capture));
+            out!("{}", capture_export::to_csv(capture));
             return Ok(ExitCode::SUCCESS);
         }
         (Some(dir), _) => dir.clone(),
@@ -143,8 +138,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let existing: Vec<String> =
             FILES.iter().map(|f| out_dir.join(f)).filter(|p| p.exists()).map(|p| p.display().to_string()).collect();
         if !existing.is_empty() {
-            eprintln!("error: would overwrite {} (pass --force to replace them)", existing.join(", "));
-            return Ok(ExitCode::from(2));
+            return Err(fail(
+                2,
+                "exists",
+                format!("would overwrite {} (pass --force to replace them)", existing.join(", ")),
+            )
+            .into());
         }
     }
     let contents: [Vec<u8>; 4] = [
@@ -157,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let path = out_dir.join(name);
         std::fs::write(&path, bytes).with_context(|| format!("cannot write `{}`", path.display()))?;
     }
-    println!(
+    outln!(
         "preset `{}`: {} ticks at {} Hz ({:.2} s)",
         capture.preset,
         capture.ticks.len(),
@@ -165,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         capture.ticks.last().map_or(0.0, |t| t.time)
     );
     for name in FILES {
-        println!("wrote {}", out_dir.join(name).display());
+        outln!("wrote {}", out_dir.join(name).display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -282,9 +281,6 @@ fn warn_inert_bindings(sim: &PreviewSim) {
         let lines: Vec<String> = problems.iter().filter(|(c, _)| *c == class).map(|(_, p)| p.to_string()).collect();
         let shown = lines.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
         let more = if lines.len() > 3 { format!("; and {} more", lines.len() - 3) } else { String::new() };
-        eprintln!(
-            "warning: class {class}: {} binding problem(s), those bindings are inert: {shown}{more}",
-            lines.len()
-        );
+        errln!("warning: class {class}: {} binding problem(s), those bindings are inert: {shown}{more}", lines.len());
     }
 }

@@ -15,6 +15,7 @@ use zoa_anim_core::resolver::{MatchKind, ResolutionTrace, TraceCandidate, trace_
 use zoa_anim_core::{StateDimension, StateTagSet, TaggedClipEntry};
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim resolve`.
 #[derive(Debug, clap::Args)]
@@ -51,29 +52,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let state = match StateTagSet::parse(&args.state) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: invalid --state `{}`: {e}", args.state);
-            eprintln!("state text is `dimension=flag|flag …`; valid flags:\n{}", valid_flags());
-            return Ok(ExitCode::from(2));
+            let help = format!("state text is `dimension=flag|flag …`; valid flags:\n{}", valid_flags());
+            return Err(fail(2, "usage", format!("invalid --state `{}`: {e}", args.state)).details(vec![help]).into());
         }
     };
     if !args.defs.is_dir() {
-        eprintln!("error: `{}` is not a folder (or cannot be reached)", args.defs.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("`{}` is not a folder (or cannot be reached)", args.defs.display()))
+            .at(&args.defs)
+            .into());
     }
     let set = load_folder(&args.defs);
     let Some(profile) = set.animation_profile(&args.profile) else {
-        return Ok(unknown_or_invalid(&set, &args.profile, &args.defs));
+        return Err(unknown_or_invalid(&set, &args.profile, &args.defs).into());
     };
     let rows = match set.flattened_profile(&profile.id) {
         Some(Ok(rows)) => rows,
         Some(Err(e)) => {
-            eprintln!("error: cannot flatten `{}`: {e}", profile.id);
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("cannot flatten `{}`: {e}", profile.id)).into());
         }
-        None => return Ok(unknown_or_invalid(&set, &args.profile, &args.defs)),
+        None => return Err(unknown_or_invalid(&set, &args.profile, &args.defs).into()),
     };
     if set.error_count() > 0 {
-        eprintln!(
+        errln!(
             "note: the folder has {} error(s) (run `zoa-anim validate {}`); resolving anyway",
             set.error_count(),
             args.defs.display()
@@ -102,26 +102,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "match": m,
                 "no_match_policy": policy.as_ref().map(|p| p.name()),
             });
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            outln!("{}", serde_json::to_string_pretty(&out)?);
         }
-        Format::Human => print!("{}", explain(&profile.id, state, &rows, &trace, policy.as_ref())),
+        Format::Human => out!("{}", explain(&profile.id, state, &rows, &trace, policy.as_ref())),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn unknown_or_invalid(set: &DefinitionSet, id: &str, dir: &std::path::Path) -> ExitCode {
+fn unknown_or_invalid(set: &DefinitionSet, id: &str, dir: &std::path::Path) -> crate::output::Failure {
     let known: Vec<&str> = set.animation_profiles.iter().map(|p| p.value.id.as_str()).collect();
     let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-    eprintln!("error: no valid animation profile `{id}`; available: {available}");
+    let mut notes = Vec::new();
     if set.error_count() > 0 {
         // A profile with errors in its own file is left out of the set.
-        eprintln!(
+        notes.push(format!(
             "note: the folder has {} error(s); a profile with errors is not loaded (run `zoa-anim validate {}`)",
             set.error_count(),
             dir.display()
-        );
+        ));
     }
-    ExitCode::from(2)
+    fail(2, "not-found", format!("no valid animation profile `{id}`; available: {available}")).details(notes)
 }
 
 fn describe_row(rows: &[InheritedRow<TaggedClipEntry>], c: &TraceCandidate) -> String {

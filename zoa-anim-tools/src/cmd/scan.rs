@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zoa_anim_assets::authoring::scan::{ScanCache, ScanReport, default_cache_path};
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim scan`.
 #[derive(Debug, clap::Args)]
@@ -100,17 +101,21 @@ pub(crate) fn short(x: f32) -> f64 {
 /// Runs the scan and prints the clips.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
-        eprintln!("error: `{}` does not exist", bad.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("`{}` does not exist", bad.display())).at(bad).into());
     }
     let report = match scan_with_cache(&args.roots, args.no_cache, args.cache.as_deref(), args.quiet) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e:#}");
-            return Ok(ExitCode::from(2));
+            return Err(e);
         }
     };
     let failed = report.failed().count();
+    // Unreadable files are named on stderr in every format (exit 1 says some failed).
+    for f in report.failed() {
+        if let Some(err) = &f.error {
+            errln!("error: {err}");
+        }
+    }
     match args.format {
         Format::Json => {
             let clips: Vec<serde_json::Value> = report
@@ -125,32 +130,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips }))?);
+            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips }))?);
         }
         Format::Human => {
             for f in &report.files {
-                if let Some(err) = &f.error {
-                    eprintln!("error: {err}");
+                if f.error.is_some() {
                     continue;
                 }
                 if args.quiet {
                     continue;
                 }
                 let kind = if f.animation_only { " (animation only)" } else { "" };
-                println!("{}{kind}", f.path.display());
+                outln!("{}{kind}", f.path.display());
                 for c in &f.clips {
                     let loops = if c.loops { "loops" } else { "once " };
-                    print!("  {:<24} {:>7.3} s  {loops}  travel {:.3}", c.name, c.duration, c.root_travel);
+                    out!("  {:<24} {:>7.3} s  {loops}  travel {:.3}", c.name, c.duration, c.root_travel);
                     if args.verbose {
-                        print!(
+                        out!(
                             "  keys {}  joints {}  legs {:.0}°  arms {:.0}°",
-                            c.key_count, c.joints_animated, c.leg_motion, c.arm_motion
+                            c.key_count,
+                            c.joints_animated,
+                            c.leg_motion,
+                            c.arm_motion
                         );
                     }
-                    println!();
+                    outln!();
                 }
             }
-            println!(
+            outln!(
                 "{} clip(s) in {} file(s){}",
                 report.clips().count(),
                 report.files.len() - failed,

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use zoa_anim_assets::authoring::schema::schema_files;
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim schema`.
 #[derive(Debug, clap::Args)]
@@ -31,24 +32,22 @@ pub struct Args {
 /// Writes every schema file.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("error: cannot create `{}`: {e}", args.out.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("cannot create `{}`: {e}", args.out.display())).into());
     }
     let mut written = Vec::new();
     for (name, schema) in schema_files() {
         let path = args.out.join(name);
         let text = serde_json::to_string_pretty(&schema)? + "\n";
         if let Err(e) = std::fs::write(&path, text) {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
-            return Ok(ExitCode::from(2));
+            return Err(fail(2, "io", format!("cannot write `{}`: {e}", path.display())).into());
         }
         written.push(path.display().to_string());
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::json!({ "written": written })),
+        Format::Json => outln!("{}", serde_json::json!({ "written": written })),
         Format::Human if !args.quiet => {
             for w in &written {
-                println!("wrote {w}");
+                outln!("wrote {w}");
             }
         }
         Format::Human => {}

@@ -51,6 +51,7 @@ use zoa_audio_profile::{
 };
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim sound`.
 #[derive(Debug, clap::Args)]
@@ -142,40 +143,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn report_errors(defs: &DefinitionSet) -> usize {
     let errors: Vec<_> = defs.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
     for d in &errors {
-        eprintln!("{d}");
+        errln!("{d}");
     }
     errors.len()
 }
 
-/// Loads the folder and flattens `profile`; `Err(code)` after printing why.
-fn load_table(dir: &Path, profile: &str) -> Result<(DefinitionSet, SoundTable), ExitCode> {
+/// Loads the folder and flattens `profile`; the failure says why.
+fn load_table(dir: &Path, profile: &str) -> Result<(DefinitionSet, SoundTable), crate::output::Failure> {
     if !dir.is_dir() {
-        eprintln!("error: definition folder `{}` does not exist", dir.display());
-        return Err(ExitCode::from(2));
+        return Err(fail(2, "io", format!("definition folder `{}` does not exist", dir.display())).at(dir));
     }
     let defs = load_folder(dir);
     let Some(p) = defs.sound_profile(profile) else {
         let errors = report_errors(&defs);
         let known: Vec<&str> = defs.sound_profiles.iter().map(|p| p.value.id.as_str()).collect();
-        eprintln!(
-            "error: no sound profile `{profile}` in `{}` (known: {}){}",
-            dir.display(),
-            if known.is_empty() { "none".to_owned() } else { known.join(", ") },
-            if errors > 0 { format!("; {errors} definition error(s) above") } else { String::new() }
-        );
-        return Err(ExitCode::from(1));
+        return Err(fail(
+            1,
+            "not-found",
+            format!(
+                "no sound profile `{profile}` in `{}` (known: {}){}",
+                dir.display(),
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") },
+                if errors > 0 { format!("; {errors} definition error(s) above") } else { String::new() }
+            ),
+        ));
     };
     match SoundTable::flatten(p, |id| defs.sound_profile(id)) {
         Ok(table) => {
             for w in table.warnings() {
-                eprintln!("warning: {w}");
+                errln!("warning: {w}");
             }
             Ok((defs, table))
         }
         Err(e) => {
             report_errors(&defs);
-            eprintln!("error: {e}");
-            Err(ExitCode::from(1))
+            Err(fail(1, "invalid-input", e.to_string()))
         }
     }
 }
@@ -200,21 +202,16 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
     let event = match SoundEventId::new(&a.event) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("error: --event: {e}");
-            return Ok(ExitCode::from(2));
+            return Err(fail(2, "usage", format!("--event: {e}")).into());
         }
     };
     let state: StateTagSet = match a.state.parse() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: --state: {e}");
-            return Ok(ExitCode::from(2));
+            return Err(fail(2, "usage", format!("--state: {e}")).into());
         }
     };
-    let (_defs, table) = match load_table(&a.defs, &a.profile) {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
+    let (_defs, table) = load_table(&a.defs, &a.profile)?;
     let options = ResolveOptions { hierarchical: !a.no_hierarchy };
     let m = table.resolve(event, state, a.surface.as_deref(), options);
     let found = m.map(|m| {
@@ -229,13 +226,13 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
     match a.format {
         Format::Json => {
             let out = ResolveJson { profile: &a.profile, event: event.as_str(), found };
-            println!("{}", serde_json::to_string(&out)?);
+            outln!("{}", serde_json::to_string(&out)?);
         }
         Format::Human => match (m, found) {
             (Some(m), Some(f)) => {
                 let e = table.entry(m.entry);
                 let clips: Vec<&str> = e.variants.iter().map(|v| v.clip.as_str()).collect();
-                println!(
+                outln!(
                     "{} {} in `{state}`{} -> entries[{}] `{}` from `{}` ({} variant(s): {})",
                     a.profile,
                     event,
@@ -247,10 +244,10 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
                     clips.join(", ")
                 );
                 if m.id_levels_up > 0 {
-                    println!("  (hierarchical fallback: {} segment(s) stripped)", m.id_levels_up);
+                    outln!("  (hierarchical fallback: {} segment(s) stripped)", m.id_levels_up);
                 }
             }
-            _ => println!("{} {} in `{state}`: no entry matches", a.profile, event),
+            _ => outln!("{} {} in `{state}`: no entry matches", a.profile, event),
         },
     }
     Ok(ExitCode::SUCCESS)
@@ -404,29 +401,24 @@ fn outcome_json(o: Option<TriggerOutcome>) -> (&'static str, Option<usize>, Opti
 
 fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
     if a.out.exists() && !a.force {
-        eprintln!("error: `{}` exists; pass --force to overwrite it", a.out.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "exists", format!("`{}` exists; pass --force to overwrite it", a.out.display()))
+            .at(&a.out)
+            .into());
     }
     let text = match files::read_to_string(&a.script, FileKind::SmallText) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot read the script: {e}");
-            return Ok(ExitCode::from(2));
+            return Err(fail(2, "io", format!("cannot read the script: {e}")).into());
         }
     };
     let (script, rate, seed) = match parse_script(&text) {
         Ok(s) => s,
         Err(problems) => {
-            for p in problems {
-                eprintln!("{}: error: {p}", a.script.display());
-            }
-            return Ok(ExitCode::from(1));
+            let problems = problems.iter().map(|p| format!("{}: {p}", a.script.display())).collect();
+            return Err(crate::output::fail_all(1, "invalid-input", problems).at(&a.script).into());
         }
     };
-    let (_defs, table) = match load_table(&a.defs, &a.profile) {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
+    let (_defs, table) = load_table(&a.defs, &a.profile)?;
     let bank = match ClipBank::load_for_table_with(&table, |clip| {
         let path = a.defs.join(clip);
         let bytes = files::read(&path, FileKind::Sound)
@@ -435,8 +427,7 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
     }) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("{e}")).into());
         }
     };
     let emitters: BTreeSet<&str> = script.events.iter().map(|e| e.emitter.as_str()).collect();
@@ -451,8 +442,7 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
     let report = match render_script(&mut player, &script) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("{}: error: {e}", a.script.display());
-            return Ok(ExitCode::from(1));
+            return Err(fail(1, "invalid-input", format!("{}: {e}", a.script.display())).at(&a.script).into());
         }
     };
     let bytes = wav_bytes(2, report.sample_rate, &report.samples);
@@ -494,9 +484,9 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         events,
     };
     match a.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&summary)?),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&summary)?),
         Format::Human => {
-            println!(
+            outln!(
                 "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} stolen, {} rejected, {} unmatched (peak {} voices)",
                 summary.out,
                 summary.seconds,
@@ -508,7 +498,7 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
                 s.peak_voices
             );
             for e in &summary.events {
-                println!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
+                outln!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
             }
         }
     }
@@ -524,7 +514,7 @@ fn gen_fixtures(a: GenArgs) -> anyhow::Result<ExitCode> {
         for s in &sounds {
             let path = a.out.join(s.name);
             if std::fs::read(&path).ok().as_deref() != Some(&s.wav()[..]) {
-                eprintln!("{}: missing or differs from a fresh generation", path.display());
+                errln!("{}: missing or differs from a fresh generation", path.display());
                 stale += 1;
             }
         }
@@ -532,13 +522,18 @@ fn gen_fixtures(a: GenArgs) -> anyhow::Result<ExitCode> {
     }
     if !a.force {
         if let Some(existing) = sounds.iter().map(|s| a.out.join(s.name)).find(|p| p.exists()) {
-            eprintln!("error: `{}` exists; pass --force to overwrite the fixtures", existing.display());
-            return Ok(ExitCode::from(2));
+            return Err(fail(
+                2,
+                "exists",
+                format!("`{}` exists; pass --force to overwrite the fixtures", existing.display()),
+            )
+            .at(existing)
+            .into());
         }
     }
     let paths = write_fixtures(&a.out).with_context(|| format!("writing fixtures into `{}`", a.out.display()))?;
     for p in paths {
-        println!("{}", p.display());
+        outln!("{}", p.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -26,16 +26,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect();
             let relax: Vec<&str> = RELAX_ORDER.iter().map(|d| d.name()).collect();
             let out = serde_json::json!({ "dimensions": dims, "relax_order": relax });
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            outln!("{}", serde_json::to_string_pretty(&out)?);
         }
         Format::Human => {
             for d in StateDimension::ALL {
                 let flags: Vec<String> = d.flags().map(|(n, _)| n).collect();
-                println!("{:<12} {}", d.name(), flags.join(" | "));
+                outln!("{:<12} {}", d.name(), flags.join(" | "));
             }
             let relax: Vec<&str> = RELAX_ORDER.iter().map(|d| d.name()).collect();
-            println!("\nfallback relaxes: {} (locomotion is never relaxed)", relax.join(" -> "));
-            println!("state text: locomotion=sprint posture=standing combat=armed_rifle|aiming mood=alert");
+            outln!("\nfallback relaxes: {} (locomotion is never relaxed)", relax.join(" -> "));
+            outln!("state text: locomotion=sprint posture=standing combat=armed_rifle|aiming mood=alert");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -22,6 +22,7 @@ use zoa_anim_ik::roles::describe_missing;
 use zoa_anim_ik::{BoneRoles, PolicyAvailability};
 
 use super::Format;
+use crate::output::fail;
 
 /// Arguments of `zoa-anim validate`.
 #[derive(Debug, clap::Args)]
@@ -40,16 +41,16 @@ pub struct Args {
 /// Loads the folder, prints its diagnostics, exits 1 when any is an error.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.dir.is_dir() {
-        eprintln!("error: `{}` is not a folder (or cannot be reached)", args.dir.display());
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", format!("`{}` is not a folder (or cannot be reached)", args.dir.display()))
+            .at(&args.dir)
+            .into());
     }
     let spinner = super::scan::spinner("validating");
     let mut set = load_folder(&args.dir);
     spinner.finish_and_clear();
     // The folder itself could not be listed: an IO failure, not bad input.
     if let Some(d) = set.diagnostics.iter().find(|d| d.code == Code::IoError.id() && d.file.as_os_str().is_empty()) {
-        eprintln!("error: {}", d.message);
-        return Ok(ExitCode::from(2));
+        return Err(fail(2, "io", d.message.clone()).at(&args.dir).into());
     }
     let notes = ik_policy_notes(&args.dir, &set);
     if !notes.is_empty() {
@@ -63,12 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(c) = &coverage {
                 out["coverage"] = c.to_json();
             }
-            println!("{}", serde_json::to_string_pretty(&out)?)
+            outln!("{}", serde_json::to_string_pretty(&out)?)
         }
         Format::Human => {
-            print!("{}", render_human(&args.dir, &set.diagnostics, std::io::stdout().is_terminal()));
+            out!("{}", render_human(&args.dir, &set.diagnostics, std::io::stdout().is_terminal()));
             if let Some(c) = &coverage {
-                print!("{}", c.to_human());
+                out!("{}", c.to_human());
             }
         }
     }

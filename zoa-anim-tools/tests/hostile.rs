@@ -1,0 +1,184 @@
+//! The hostile-input corpus (issue 13): one case per class of bad input,
+//! replayed against the `zoa-anim` binary. Every case must end with a clear
+//! error (or quietly, for a closed stdout), never a panic, a hang or a file
+//! changed that the user did not ask for.
+//!
+//! Classes: closed and full stdout; `--format json` failures; IO errors that
+//! name the file once; FIFOs and escaping glTF buffer URIs; budgets on counts
+//! from files and flags; overwrites without `--force` and partial output;
+//! numbers the runtime would refuse.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+}
+
+fn zoa(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run zoa-anim")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts no panic message and returns the parsed JSON error on stdout.
+fn json_error(out: &Output) -> Value {
+    assert!(!stderr(out).contains("panicked"), "{}", stderr(out));
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stdout is not JSON: {}", String::from_utf8_lossy(&out.stdout)));
+    assert!(v["error"]["code"].is_string() && v["error"]["message"].is_string(), "{v}");
+    v
+}
+
+fn no_panic(out: &Output) {
+    assert!(!stderr(out).contains("panicked"), "{}", stderr(out));
+}
+
+// ----- closed and full stdout ------------------------------------------------
+
+/// Runs with stdout a pipe whose reading end is closed before the program writes.
+fn run_with_closed_stdout(args: &[&str]) -> std::process::ExitStatus {
+    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{args:?}: {}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{args:?}: a broken pipe ends quietly: {}", stderr(&out));
+    out.status
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_exit_0() {
+    let defs = repo("fixtures/defs/humanoid");
+    let model = repo("fixtures/models/humanoid.glb");
+    for args in [
+        vec!["tags", "--format", "json"],
+        vec!["tags"],
+        vec!["validate", defs.to_str().unwrap()],
+        vec!["inspect", model.to_str().unwrap(), "--format", "json"],
+        vec!["scan", model.to_str().unwrap(), "--no-cache", "--format", "json"],
+    ] {
+        let status = run_with_closed_stdout(&args);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_on_stdout_is_exit_2_with_a_message() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("note: /dev/full is unavailable; skipped");
+        return;
+    };
+    let defs = repo("fixtures/defs/humanoid");
+    let out = bin().args(["validate", defs.to_str().unwrap()]).stdout(full).output().unwrap();
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write the output"), "{}", stderr(&out));
+}
+
+// ----- --format json failures and error text ---------------------------------
+
+#[test]
+fn json_failures_are_an_error_object_on_stdout_with_the_same_exit_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("missing.glb");
+    let out = zoa(&["inspect", missing.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "io");
+    assert_eq!(v["error"]["path"], missing.to_str().unwrap());
+
+    let out = zoa(&["validate", tmp.path().join("nope").to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_error(&out)["error"]["code"], "io");
+
+    // A usage error found by the argument parser.
+    let out = zoa(&["bench", "x.glb", "--characters", "0", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_error(&out)["error"]["code"], "usage");
+
+    let defs = repo("fixtures/defs/humanoid");
+    let out =
+        zoa(&["resolve", "--defs", defs.to_str().unwrap(), "--profile", "nope", "--state", "", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(json_error(&out)["error"]["code"], "not-found");
+}
+
+#[test]
+fn io_errors_name_the_file_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("gone.glb");
+    let out = zoa(&["inspect", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.matches("gone.glb").count(), 1, "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}
+
+#[test]
+fn scan_json_on_a_broken_model_names_it_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("broken.glb"), b"glTF\x02\x00\x00\x00garbage").unwrap();
+    let cache = tmp.path().join("cache.json");
+    let out = zoa(&["scan", tmp.path().to_str().unwrap(), "--cache", cache.to_str().unwrap(), "--format", "json"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("broken.glb"), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["clips"], serde_json::json!([]));
+}
+
+// ----- FIFOs and escaping buffers --------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn fifos_where_files_belong_are_errors_not_hangs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ok = std::process::Command::new("mkfifo").arg(tmp.path().join("pipe.toml")).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo unavailable; skipped");
+        return;
+    }
+    let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.to_string().contains("FIFO"), "{v}");
+
+    let fifo_model = tmp.path().join("model.glb");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo_model).status().unwrap().success());
+    let out = zoa(&["inspect", fifo_model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
+    let out = zoa(&["scan", tmp.path().to_str().unwrap(), "--no-cache"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
+    let out = zoa(&["neighbourhood", fifo_model.to_str().unwrap()]);
+    no_panic(&out);
+}
+
+#[test]
+fn a_buffer_uri_climbing_to_etc_passwd_is_refused_and_not_echoed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = r#"{"asset":{"version":"2.0"},"nodes":[{"name":"a"}],
+        "buffers":[{"uri":"%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd","byteLength":64}],
+        "bufferViews":[{"buffer":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":32}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
+                     {"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
+        "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"rotation"}}],
+                       "samplers":[{"input":0,"output":1}]}]}"#;
+    std::fs::write(tmp.path().join("evil.gltf"), json).unwrap();
+    let out = zoa(&["inspect", tmp.path().join("evil.gltf").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("climbs above the glTF's folder"), "{err}");
+    assert!(!err.contains("root"), "{err}");
+}
