@@ -7,6 +7,7 @@ mod kinds;
 mod models;
 mod read;
 mod render;
+pub mod spec;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -151,7 +152,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 9] = [
         Kind::BindingProfile,
         Kind::AnimationProfile,
         Kind::StateGraph,

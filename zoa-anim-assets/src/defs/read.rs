@@ -14,6 +14,7 @@ use zoa_anim_core::{StateDimension, StateTagSet};
 
 use super::codes::Code;
 use super::diag::FileCtx;
+use super::spec::{COMMON, Enum, Field, Need, Table, Ty};
 
 pub(crate) type Val<'i> = Spanned<DeValue<'i>>;
 
@@ -172,14 +173,61 @@ pub(crate) fn array_of<'a, 'i>(ctx: &mut FileCtx<'_>, v: &'a Val<'i>, field: &st
     }
 }
 
-/// The value as a table reader.
-pub(crate) fn obj_of<'a, 'i>(ctx: &mut FileCtx<'_>, v: &'a Val<'i>, field: &str) -> Option<Obj<'a, 'i>> {
+/// The value as a table reader whose fields `spec` describes.
+pub(crate) fn obj_of<'a, 'i>(
+    ctx: &mut FileCtx<'_>,
+    v: &'a Val<'i>,
+    field: &str,
+    spec: &'static Table,
+) -> Option<Obj<'a, 'i>> {
     match v.get_ref() {
-        DeValue::Table(t) => Some(Obj::new(t, v.span(), field.to_owned())),
+        DeValue::Table(t) => Some(Obj::new(t, v.span(), field.to_owned(), spec)),
         _ => {
             wrong_type(ctx, v, field, "a table");
             None
         }
+    }
+}
+
+/// The value as one of the strings of `e`, in its documented spelling.
+pub(crate) fn choice_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, e: &Enum) -> Option<&'static str> {
+    let text = name_of(ctx, v, field)?;
+    let value = e.canonical(text);
+    if value.is_none() {
+        ctx.report(
+            Code::InvalidValue,
+            v.span(),
+            field,
+            format!("unknown {} `{text}`; expected one of: {}", e.noun, e.values.join(", ")),
+        );
+    }
+    value
+}
+
+/// Checks a scalar value against its type, reporting what is wrong. Types the
+/// kind readers check themselves (tables, lists, alternatives, tag patterns)
+/// pass.
+fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
+    match ty {
+        Ty::Text | Ty::Id | Ty::Pattern(_) => {
+            let _ = name_of(ctx, v, field);
+        }
+        Ty::Str => {
+            let _ = str_of(ctx, v, field);
+        }
+        Ty::Num(rule) => {
+            let _ = num_of(ctx, v, field, *rule);
+        }
+        Ty::Int(lo, hi) => {
+            let _ = int_of(ctx, v, field, *lo, *hi);
+        }
+        Ty::Bool => {
+            let _ = bool_of(ctx, v, field);
+        }
+        Ty::Enum(e) => {
+            let _ = choice_of(ctx, v, field, e);
+        }
+        Ty::Table(_) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
     }
 }
 
@@ -213,17 +261,43 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// A table being read: remembers which keys were asked for.
+/// A table being read against its description ([`Table`]).
+///
+/// Getters take the field's type, range and need from the description; they
+/// report a problem once and return `None`. [`Obj::finish`] reports what no
+/// getter looked at: unknown keys (with the valid ones), scalar fields the
+/// reader did not read (so a field only described is still checked), and
+/// required fields left out.
 pub(crate) struct Obj<'a, 'i> {
     pub table: &'a DeTable<'i>,
     pub span: Range<usize>,
     pub path: String,
-    known: Vec<&'static str>,
+    spec: &'static Table,
+    /// `kind` and `id` at the top of a definition.
+    common: Option<&'static Table>,
+    /// Keys whose value a getter has checked.
+    asked: Vec<&'static str>,
+    /// Required keys already reported missing.
+    reported: Vec<&'static str>,
 }
 
+/// No fields (a definition's top level before its kind is known).
+static EMPTY: Table = Table::of(&[]);
+
 impl<'a, 'i> Obj<'a, 'i> {
-    pub(crate) fn new(table: &'a DeTable<'i>, span: Range<usize>, path: String) -> Self {
-        Obj { table, span, path, known: Vec::new() }
+    pub(crate) fn new(table: &'a DeTable<'i>, span: Range<usize>, path: String, spec: &'static Table) -> Self {
+        Obj { table, span, path, spec, common: None, asked: Vec::new(), reported: Vec::new() }
+    }
+
+    /// The top level of a definition: `kind` and `id` now, the kind's fields
+    /// once [`Obj::describe`] names them.
+    pub(crate) fn root(table: &'a DeTable<'i>, span: Range<usize>) -> Self {
+        Obj { common: Some(&COMMON), ..Obj::new(table, span, String::new(), &EMPTY) }
+    }
+
+    /// Sets the description of this table's fields.
+    pub(crate) fn describe(&mut self, spec: &'static Table) {
+        self.spec = spec;
     }
 
     /// Field path of `key` in this table.
@@ -231,76 +305,149 @@ impl<'a, 'i> Obj<'a, 'i> {
         join(&self.path, key)
     }
 
-    /// The raw value of `key`, marking the key as known.
-    pub(crate) fn raw(&mut self, key: &'static str) -> Option<&'a Val<'i>> {
-        self.known.push(key);
+    /// The description of `key`.
+    fn spec_of(&self, key: &str) -> Option<&'static Field> {
+        let found = self.spec.field(key).or_else(|| self.common.and_then(|c| c.field(key)));
+        debug_assert!(found.is_some(), "`{key}` is not in the description of `{}`", self.path);
+        found
+    }
+
+    fn value(&self, key: &str) -> Option<&'a Val<'i>> {
         self.table.iter().find(|(k, _)| k.get_ref().as_ref() == key).map(|(_, v)| v)
     }
 
-    /// Whether `key` is present (does not mark it).
-    pub(crate) fn has(&self, key: &str) -> bool {
-        self.table.iter().any(|(k, _)| k.get_ref().as_ref() == key)
+    /// The raw value of `key`, which the caller checks.
+    pub(crate) fn raw(&mut self, key: &'static str) -> Option<&'a Val<'i>> {
+        let _ = self.spec_of(key);
+        self.asked.push(key);
+        self.value(key)
     }
 
-    /// Reports a missing required field at the table.
-    pub(crate) fn missing(&self, ctx: &mut FileCtx<'_>, key: &str, what: &str) {
+    /// Whether `key` is present (does not count as reading it).
+    pub(crate) fn has(&self, key: &str) -> bool {
+        self.value(key).is_some()
+    }
+
+    /// Reports a missing field at the table (a required one, or one a rule
+    /// across fields asks for).
+    pub(crate) fn missing(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, what: &str) {
+        self.reported.push(key);
         let span = if self.path.is_empty() { 0..0 } else { self.span.clone() };
         let at = if self.path.is_empty() { "the definition".to_owned() } else { format!("`{}`", self.path) };
         ctx.report(Code::MissingField, span, &self.field(key), format!("{at} needs `{key}` ({what})"));
     }
 
+    /// The value of `key`, reporting it missing when it is required.
+    fn get(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<(&'a Val<'i>, &'static Field)> {
+        let spec = self.spec_of(key)?;
+        self.asked.push(key);
+        match self.value(key) {
+            Some(v) => Some((v, spec)),
+            None => {
+                if let Need::Required(what) = spec.need
+                    && !self.reported.contains(&key)
+                {
+                    self.missing(ctx, key, what);
+                }
+                None
+            }
+        }
+    }
+
+    /// A non-empty string.
     pub(crate) fn str(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Spanned<&'a str>> {
-        let v = self.raw(key)?;
+        let (v, _) = self.get(ctx, key)?;
         let field = self.field(key);
         name_of(ctx, v, &field).map(|s| Spanned::new(v.span(), s))
     }
 
-    pub(crate) fn req_str(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, what: &str) -> Option<Spanned<&'a str>> {
-        if !self.has(key) {
-            self.known.push(key);
-            self.missing(ctx, key, what);
+    /// One of the strings of an enum field, in its documented spelling.
+    pub(crate) fn choice(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Spanned<&'static str>> {
+        let (v, spec) = self.get(ctx, key)?;
+        let Ty::Enum(e) = spec.ty else {
+            debug_assert!(false, "`{key}` is not an enum field");
             return None;
-        }
-        self.str(ctx, key)
+        };
+        choice_of(ctx, v, &self.field(key), e).map(|s| Spanned::new(v.span(), s))
     }
 
-    pub(crate) fn num(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, rule: Rule) -> Option<f32> {
-        let v = self.raw(key)?;
+    /// A number obeying the field's rule.
+    pub(crate) fn num(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<f32> {
+        let (v, spec) = self.get(ctx, key)?;
+        let rule = match spec.ty {
+            Ty::Num(rule) => rule,
+            _ => {
+                debug_assert!(false, "`{key}` is not a number field");
+                Rule::Any
+            }
+        };
         num_of(ctx, v, &self.field(key), rule)
     }
 
-    pub(crate) fn int(&mut self, ctx: &mut FileCtx<'_>, key: &'static str, lo: i64, hi: i64) -> Option<i64> {
-        let v = self.raw(key)?;
+    /// A raw value of `key` (from [`Obj::raw`]) checked as the described number.
+    pub(crate) fn num_value(&self, ctx: &mut FileCtx<'_>, key: &'static str, v: &Val<'_>) -> Option<f32> {
+        let rule = match self.spec_of(key).map(|f| f.ty) {
+            Some(Ty::Num(rule)) => rule,
+            _ => {
+                debug_assert!(false, "`{key}` is not a number field");
+                Rule::Any
+            }
+        };
+        num_of(ctx, v, &self.field(key), rule)
+    }
+
+    /// An integer in the field's range.
+    pub(crate) fn int(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<i64> {
+        let (v, spec) = self.get(ctx, key)?;
+        let (lo, hi) = match spec.ty {
+            Ty::Int(lo, hi) => (lo, hi),
+            _ => {
+                debug_assert!(false, "`{key}` is not an integer field");
+                (i64::MIN, i64::MAX)
+            }
+        };
         int_of(ctx, v, &self.field(key), lo, hi)
     }
 
     pub(crate) fn bool(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<bool> {
-        let v = self.raw(key)?;
+        let (v, _) = self.get(ctx, key)?;
         bool_of(ctx, v, &self.field(key))
     }
 
     /// An array of tables (`[[key]]` or an inline array of inline tables).
     pub(crate) fn tables(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Vec<Obj<'a, 'i>> {
-        let Some(v) = self.raw(key) else { return Vec::new() };
+        let Some((v, spec)) = self.get(ctx, key) else { return Vec::new() };
+        let Ty::Rows(rows) = spec.ty else {
+            debug_assert!(false, "`{key}` is not an array-of-tables field");
+            return Vec::new();
+        };
         let field = self.field(key);
         let Some(items) = array_of(ctx, v, &field) else { return Vec::new() };
-        items.iter().enumerate().filter_map(|(i, item)| obj_of(ctx, item, &index(&field, i))).collect()
+        items.iter().enumerate().filter_map(|(i, item)| obj_of(ctx, item, &index(&field, i), rows)).collect()
     }
 
     /// A sub-table.
     pub(crate) fn obj(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Obj<'a, 'i>> {
-        let v = self.raw(key)?;
-        obj_of(ctx, v, &self.field(key))
+        let (v, spec) = self.get(ctx, key)?;
+        let Ty::Table(t) = spec.ty else {
+            debug_assert!(false, "`{key}` is not a table field");
+            return None;
+        };
+        obj_of(ctx, v, &self.field(key), t)
     }
 
-    /// Reports every key that no getter asked for.
+    /// Reports every unknown key, checks every described scalar field no
+    /// getter read, and reports required fields left out.
     pub(crate) fn finish(&self, ctx: &mut FileCtx<'_>) {
-        for (k, _) in self.table.iter() {
+        let mut valid: Vec<&str> = self.spec.keys();
+        if let Some(c) = self.common {
+            valid.extend(c.keys());
+        }
+        valid.sort_unstable();
+        valid.dedup();
+        for (k, v) in self.table.iter() {
             let name = k.get_ref().as_ref();
-            if !self.known.contains(&name) {
-                let mut valid: Vec<&str> = self.known.clone();
-                valid.sort_unstable();
-                valid.dedup();
+            if !valid.contains(&name) {
                 let where_ = if self.path.is_empty() { String::new() } else { format!(" in `{}`", self.path) };
                 ctx.report(
                     Code::UnknownField,
@@ -312,6 +459,22 @@ impl<'a, 'i> Obj<'a, 'i> {
                         valid.join(", ")
                     ),
                 );
+            } else if !self.asked.contains(&name)
+                && let Some(spec) = self.spec.field(name).or_else(|| self.common.and_then(|c| c.field(name)))
+            {
+                check_scalar(ctx, v, &self.field(name), &spec.ty);
+            }
+        }
+        let required = self.spec.fields.iter().chain(self.common.into_iter().flat_map(|c| c.fields));
+        for f in required {
+            if let Need::Required(what) = f.need
+                && !f.per_dimension
+                && !self.has(f.name)
+                && !self.reported.contains(&f.name)
+            {
+                let span = if self.path.is_empty() { 0..0 } else { self.span.clone() };
+                let at = if self.path.is_empty() { "the definition".to_owned() } else { format!("`{}`", self.path) };
+                ctx.report(Code::MissingField, span, &self.field(f.name), format!("{at} needs `{}` ({what})", f.name));
             }
         }
     }
@@ -385,19 +548,58 @@ mod tests {
     fn numbers_in_every_toml_spelling() {
         let (doc, errors) = value_of("a = 0x10\nb = 1_000.5\nc = -0.0\nd = 1e40\ne = nan\nf = 3\n");
         assert!(errors.is_empty());
+        static SPEC: Table = Table::of(&[
+            Field::opt("a", Ty::Num(Rule::Any), "", ""),
+            Field::opt("b", Ty::Num(Rule::Positive), "", ""),
+            Field::opt("c", Ty::Num(Rule::NonNegative), "", ""),
+            Field::opt("d", Ty::Num(Rule::Any), "", ""),
+            Field::opt("e", Ty::Num(Rule::Any), "", ""),
+            Field::opt("f", Ty::Int(0, 2), "", ""),
+        ]);
         let mut ctx = FileCtx::new("n.toml".into(), "");
-        let mut obj = Obj::new(doc.get_ref(), doc.span(), String::new());
-        assert_eq!(obj.num(&mut ctx, "a", Rule::Any), Some(16.0));
-        assert_eq!(obj.num(&mut ctx, "b", Rule::Positive), Some(1000.5));
-        assert_eq!(obj.num(&mut ctx, "c", Rule::NonNegative), Some(0.0));
-        assert_eq!(obj.num(&mut ctx, "d", Rule::Any), None, "overflows f32");
-        assert_eq!(obj.num(&mut ctx, "e", Rule::Any), None);
-        assert_eq!(obj.int(&mut ctx, "f", 0, 2), None);
-        assert_eq!(obj.int(&mut ctx, "a", 0, 100), Some(16));
+        let mut obj = Obj::new(doc.get_ref(), doc.span(), String::new(), &SPEC);
+        assert_eq!(obj.num(&mut ctx, "a"), Some(16.0));
+        assert_eq!(obj.num(&mut ctx, "b"), Some(1000.5));
+        assert_eq!(obj.num(&mut ctx, "c"), Some(0.0));
+        assert_eq!(obj.num(&mut ctx, "d"), None, "overflows f32");
+        assert_eq!(obj.num(&mut ctx, "e"), None);
+        assert_eq!(obj.int(&mut ctx, "f"), None);
+        let a = obj.raw("a").unwrap();
+        assert_eq!(int_of(&mut ctx, a, "a", 0, 100), Some(16));
         let codes: Vec<&str> = ctx.diags.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["E009", "E009", "E008"]);
         obj.finish(&mut ctx);
         assert_eq!(ctx.diags.len(), 3, "every key was asked for");
+    }
+
+    #[test]
+    fn the_description_alone_checks_fields_no_reader_reads() {
+        static SPEC: Table = Table::of(&[
+            Field::opt("speed", Ty::Num(Rule::Positive), "`1`", ""),
+            Field::opt("mode", Ty::Enum(&MODES), "`a`", ""),
+            Field::req("clip", Ty::Text, "the clip this row plays", ""),
+        ]);
+        static MODES: Enum = Enum { noun: "mode", values: &["a", "b"], aliases: &[("A", "a")] };
+        let (doc, _) = value_of("speed = 0\nmode = \"c\"\nspeeed = 1\n");
+        let mut ctx = FileCtx::new("r.toml".into(), "");
+        let obj = Obj::new(doc.get_ref(), doc.span(), "row".into(), &SPEC);
+        obj.finish(&mut ctx);
+        let got: Vec<(&str, &str, &str)> =
+            ctx.diags.iter().map(|d| (d.code, d.field.as_str(), d.message.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("E010", "row.mode", "unknown mode `c`; expected one of: a, b"),
+                ("E008", "row.speed", "expected a number > 0, found 0"),
+                (
+                    "E005",
+                    "row.speeed",
+                    "unknown field `speeed` in `row` (did you mean `speed`?); expected one of: clip, mode, speed"
+                ),
+                ("E006", "row.clip", "`row` needs `clip` (the clip this row plays)"),
+            ]
+        );
+        assert_eq!(MODES.canonical("A"), Some("a"));
     }
 
     #[test]

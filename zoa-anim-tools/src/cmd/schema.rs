@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use zoa_anim_assets::authoring::schema::schema_files;
+use zoa_anim_assets::authoring::schema::{schema_files, schema_text};
 
 use super::Format;
 use crate::output::fail;
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut written = Vec::new();
     for (name, schema) in schema_files() {
         let path = args.out.join(name);
-        let text = serde_json::to_string_pretty(&schema)? + "\n";
+        let text = schema_text(&schema);
         if let Err(e) = std::fs::write(&path, text) {
             return Err(fail(2, "io", format!("cannot write `{}`: {e}", path.display())).into());
         }

@@ -1,11 +1,21 @@
-//! One reader per definition kind. Each reads its fields through
-//! [`super::read::Obj`] (so unknown fields are reported), checks every rule it
-//! can check inside the file, and records cross-file references in
-//! [`Shared`]. A definition is added to the set only when its file has no error.
+//! One file per definition kind: its declarative description (`SPEC`, see
+//! [`super::spec`]) and its reader. A reader reads its fields through
+//! [`super::read::Obj`] (which checks them against the description), checks
+//! every rule across fields it can check inside the file, and records
+//! cross-file references in [`Shared`]. A definition is added to the set only
+//! when its file has no error.
 
-mod graph;
-mod simple;
-mod tables;
+pub(crate) mod animation_graph;
+pub(crate) mod animation_profile;
+pub(crate) mod binding_profile;
+pub(crate) mod clip;
+pub(crate) mod player_profile_set;
+pub(crate) mod preview_preset;
+pub(crate) mod rig_policy;
+pub(crate) mod sound_profile;
+pub(crate) mod state_graph;
+
+use std::collections::HashMap;
 
 use toml::Spanned;
 use toml::de::DeTable;
@@ -22,9 +32,9 @@ pub(crate) fn read_definition(
     set: &mut DefinitionSet,
     sh: &mut Shared,
 ) {
-    let mut root = Obj::new(doc.get_ref(), doc.span(), String::new());
-    let kind_val = root.req_str(ctx, "kind", "one of the nine definition kinds");
-    let id_val = root.req_str(ctx, "id", "the definition's unique id");
+    let mut root = Obj::root(doc.get_ref(), doc.span());
+    let kind_val = root.str(ctx, "kind");
+    let id_val = root.str(ctx, "id");
     let Some(kind_val) = kind_val else { return };
     let Some(kind) = Kind::from_name(kind_val.get_ref()) else {
         let valid: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
@@ -46,6 +56,7 @@ pub(crate) fn read_definition(
         }
         None => String::new(),
     };
+    root.describe(&super::spec::of(kind).table);
     let errors_before = ctx.error_count();
     let file = ctx.rel.clone();
     macro_rules! read {
@@ -61,15 +72,15 @@ pub(crate) fn read_definition(
         }};
     }
     match kind {
-        Kind::BindingProfile => read!(simple::binding_profile, binding_profiles),
-        Kind::AnimationProfile => read!(tables::animation_profile, animation_profiles),
-        Kind::StateGraph => read!(simple::state_graph, state_graphs),
-        Kind::RigPolicy => read!(simple::rig_policy, rig_policies),
-        Kind::SoundProfile => read!(tables::sound_profile, sound_profiles),
-        Kind::PlayerProfileSet => read!(simple::player_profile_set, player_profile_sets),
-        Kind::Clip => read!(graph::clip, clips),
-        Kind::AnimationGraph => read!(graph::animation_graph, animation_graphs),
-        Kind::PreviewPreset => read!(simple::preview_preset, preview_presets),
+        Kind::BindingProfile => read!(binding_profile::read, binding_profiles),
+        Kind::AnimationProfile => read!(animation_profile::read, animation_profiles),
+        Kind::StateGraph => read!(state_graph::read, state_graphs),
+        Kind::RigPolicy => read!(rig_policy::read, rig_policies),
+        Kind::SoundProfile => read!(sound_profile::read, sound_profiles),
+        Kind::PlayerProfileSet => read!(player_profile_set::read, player_profile_sets),
+        Kind::Clip => read!(clip::read, clips),
+        Kind::AnimationGraph => read!(animation_graph::read, animation_graphs),
+        Kind::PreviewPreset => read!(preview_preset::read, preview_presets),
     }
 }
 
@@ -81,4 +92,37 @@ pub(crate) fn read_parent(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, sh: &mu
         decl.parent = Some(((*v.get_ref()).to_owned(), at));
     }
     Some((*v.get_ref()).to_owned())
+}
+
+/// Tracks names inside one definition and reports the second use (E017).
+pub(crate) struct Names {
+    seen: HashMap<String, (usize, usize)>,
+    what: &'static str,
+}
+
+impl Names {
+    pub(crate) fn new(what: &'static str) -> Self {
+        Names { seen: HashMap::new(), what }
+    }
+    /// Returns false (and reports) when `name` was used before.
+    pub(crate) fn insert(
+        &mut self,
+        ctx: &mut FileCtx<'_>,
+        name: &str,
+        span: std::ops::Range<usize>,
+        field: &str,
+    ) -> bool {
+        let (line, col) = ctx.line_col(span.start);
+        if let Some((l, c)) = self.seen.get(name) {
+            ctx.report(
+                Code::DuplicateName,
+                span,
+                field,
+                format!("{} `{name}` is already defined at line {l}, column {c}", self.what),
+            );
+            return false;
+        }
+        self.seen.insert(name.to_owned(), (line, col));
+        true
+    }
 }

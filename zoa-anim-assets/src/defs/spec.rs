@@ -1,0 +1,426 @@
+//! The declarative description of every definition kind: one [`KindSpec`]
+//! per kind (in that kind's file under `kinds/`) lists its fields with their
+//! type, range, whether they are required, their default and what they mean.
+//!
+//! The description is the one truth three things are made from:
+//! - the reader's checks ([`super::read::Obj`]): unknown fields (E005) and the
+//!   list of valid ones, missing required fields (E006), types (E007), ranges
+//!   (E008, E009) and enum values (E010) of every scalar field, whether or not
+//!   the kind's reader reads it;
+//! - the JSON Schemas ([`crate::authoring::schema`]);
+//! - the field reference in `defs/README.md` (the block between the
+//!   `generated` markers, written by [`reference_markdown`]).
+//!
+//! What a description cannot say (a step does exactly one thing, a 2D tree
+//! child needs both thresholds, references across files) stays in the kind's
+//! reader, next to the description.
+
+use super::Kind;
+pub(crate) use super::read::Rule;
+
+/// How a field's value is written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ty {
+    /// A non-empty string.
+    Text,
+    /// Any string, the empty one included.
+    Str,
+    /// A non-empty string in the core id syntax (lowercase dotted segments);
+    /// the schema checks the syntax, the reader the meaning.
+    Id,
+    /// A non-empty string matching a regular expression (schema only; the
+    /// reader parses it).
+    Pattern(&'static str),
+    /// A finite number obeying the rule (integers are accepted).
+    Num(Rule),
+    /// An integer in `lo..=hi`.
+    Int(i64, i64),
+    /// `true` or `false`.
+    Bool,
+    /// One string of a fixed set.
+    Enum(&'static Enum),
+    /// A sub-table with its own fields.
+    Table(&'static Table),
+    /// An array of tables (`[[key]]` or inline tables).
+    Rows(&'static Table),
+    /// An array of values of one type, with at least `min` items.
+    List(&'static Ty, usize),
+    /// A table of free names to values of one type.
+    Map(&'static Ty),
+    /// Any one of several forms (the reader tells them apart).
+    Either(&'static [Ty]),
+    /// A tag pattern: `tags = "text"` or one flag list per state dimension
+    /// (the field's name is the text key; the six dimension keys come with it).
+    Tags,
+}
+
+/// A fixed set of strings.
+#[derive(Debug)]
+pub(crate) struct Enum {
+    /// What a value is called in messages (`blend mode`).
+    pub noun: &'static str,
+    /// The documented values, in documentation order.
+    pub values: &'static [&'static str],
+    /// Other accepted spellings and the value each stands for.
+    pub aliases: &'static [(&'static str, &'static str)],
+}
+
+impl Enum {
+    /// The documented value `text` stands for.
+    pub(crate) fn canonical(&self, text: &str) -> Option<&'static str> {
+        self.values
+            .iter()
+            .copied()
+            .find(|v| *v == text)
+            .or_else(|| self.aliases.iter().find(|(a, _)| *a == text).map(|(_, v)| *v))
+    }
+}
+
+/// Whether a field must be written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Need {
+    /// May be left out.
+    Optional,
+    /// Must be written; the text says what it is (`... needs `clip` (the clip
+    /// this row plays)`).
+    Required(&'static str),
+}
+
+/// One field of a table.
+#[derive(Debug)]
+pub(crate) struct Field {
+    /// The key. For a [`Field::per_dimension`] field, the placeholder the
+    /// docs show (`<dimension>`).
+    pub name: &'static str,
+    /// How the value is written.
+    pub ty: Ty,
+    /// Whether it must be written.
+    pub need: Need,
+    /// The default when left out, as the docs show it (`` `1` ``, `the id`,
+    /// `none`); ignored for required fields.
+    pub default: &'static str,
+    /// Unit of a number (`s`, `m`, `Hz`, `rad`), or empty.
+    pub unit: &'static str,
+    /// The type as the docs show it when the generic wording says too little
+    /// (`path`, `weapon class`), or empty.
+    pub shown_as: &'static str,
+    /// What the field means; the docs' rule column after the range, and the
+    /// schema's description.
+    pub about: &'static str,
+    /// One such field per state dimension (`[locomotion]`, `[posture]`, …).
+    pub per_dimension: bool,
+}
+
+impl Field {
+    /// An optional field; set the rest with the `with_*` methods.
+    pub(crate) const fn opt(name: &'static str, ty: Ty, default: &'static str, about: &'static str) -> Field {
+        Field { name, ty, need: Need::Optional, default, unit: "", shown_as: "", about, per_dimension: false }
+    }
+
+    /// A required field; `what` completes "... needs `name` (what)".
+    pub(crate) const fn req(name: &'static str, ty: Ty, what: &'static str, about: &'static str) -> Field {
+        Field { name, ty, need: Need::Required(what), default: "", unit: "", shown_as: "", about, per_dimension: false }
+    }
+
+    /// The unit of a number.
+    pub(crate) const fn unit(mut self, unit: &'static str) -> Field {
+        self.unit = unit;
+        self
+    }
+
+    /// The type as the docs show it.
+    pub(crate) const fn shown_as(mut self, shown: &'static str) -> Field {
+        self.shown_as = shown;
+        self
+    }
+
+    /// One such field per state dimension.
+    pub(crate) const fn per_dimension(mut self) -> Field {
+        self.per_dimension = true;
+        self
+    }
+
+    /// Whether `key` is this field's key (or one of them).
+    pub(crate) fn has_key(&self, key: &str) -> bool {
+        if self.per_dimension {
+            return zoa_anim_core::StateDimension::ALL.iter().any(|d| d.name() == key);
+        }
+        key == self.name
+            || (matches!(self.ty, Ty::Tags) && zoa_anim_core::StateDimension::ALL.iter().any(|d| d.name() == key))
+    }
+
+    /// Every key this field accepts.
+    pub(crate) fn keys(&self) -> Vec<&'static str> {
+        let dims = zoa_anim_core::StateDimension::ALL.iter().map(|d| d.name());
+        if self.per_dimension {
+            return dims.collect();
+        }
+        let mut keys = vec![self.name];
+        if matches!(self.ty, Ty::Tags) {
+            keys.extend(dims);
+        }
+        keys
+    }
+}
+
+/// A rule over several fields of one table.
+#[derive(Debug)]
+pub(crate) enum Constraint {
+    /// Exactly one of the groups is written in full (`clip` or `blend_tree`).
+    OneOf(&'static [&'static [&'static str]]),
+    /// At least one of the fields is written (`parent` or `entries`).
+    AnyOf(&'static [&'static str]),
+}
+
+/// The fields of one table and the rules across them.
+#[derive(Debug)]
+pub(crate) struct Table {
+    /// The fields, in documentation order.
+    pub fields: &'static [Field],
+    /// Rules across fields (checked by the kind's reader, stated in the schema).
+    pub constraints: &'static [Constraint],
+}
+
+impl Table {
+    /// A table without cross-field rules.
+    pub(crate) const fn of(fields: &'static [Field]) -> Table {
+        Table { fields, constraints: &[] }
+    }
+
+    /// The field `key` belongs to.
+    pub(crate) fn field(&self, key: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.has_key(key))
+    }
+
+    /// Every accepted key.
+    pub(crate) fn keys(&self) -> Vec<&'static str> {
+        self.fields.iter().flat_map(Field::keys).collect()
+    }
+}
+
+/// The description of one definition kind.
+#[derive(Debug)]
+pub(crate) struct KindSpec {
+    /// The kind.
+    pub kind: Kind,
+    /// The core type it becomes, as a doc link.
+    pub produces: &'static str,
+    /// Prose before the field table (may be empty).
+    pub intro: &'static str,
+    /// The top-level fields after `kind` and `id`.
+    pub table: Table,
+    /// Prose after the field table: warnings and notes (may be empty).
+    pub notes: &'static str,
+}
+
+/// `kind` and `id`, which every definition starts with.
+pub(crate) static COMMON: Table = Table::of(&[
+    Field::req("kind", Ty::Text, "one of the nine definition kinds", "definition kind"),
+    Field::req(
+        "id",
+        Ty::Id,
+        "the definition's unique id",
+        "unique id per kind: lowercase segments of a-z0-9_, dotted allowed",
+    ),
+]);
+
+/// The description of `kind`.
+pub(crate) fn of(kind: Kind) -> &'static KindSpec {
+    use super::kinds::*;
+    match kind {
+        Kind::BindingProfile => &binding_profile::SPEC,
+        Kind::AnimationProfile => &animation_profile::SPEC,
+        Kind::StateGraph => &state_graph::SPEC,
+        Kind::RigPolicy => &rig_policy::SPEC,
+        Kind::SoundProfile => &sound_profile::SPEC,
+        Kind::PlayerProfileSet => &player_profile_set::SPEC,
+        Kind::Clip => &clip::SPEC,
+        Kind::AnimationGraph => &animation_graph::SPEC,
+        Kind::PreviewPreset => &preview_preset::SPEC,
+    }
+}
+
+/// Every kind's description, in documentation order.
+pub(crate) fn all() -> impl Iterator<Item = &'static KindSpec> {
+    Kind::ALL.into_iter().map(of)
+}
+
+// ---------------------------------------------------------------------------
+// The field reference (markdown).
+
+/// Begins the generated block of `defs/README.md`.
+pub const BEGIN_MARKER: &str = "<!-- generated by zoa_anim_assets::defs::spec: do not edit by hand -->";
+/// Ends the generated block of `defs/README.md`.
+pub const END_MARKER: &str = "<!-- end of generated block -->";
+
+fn int_bound(v: i64) -> String {
+    match v {
+        v if v == i64::from(i32::MAX) => "i32::MAX".into(),
+        v if v == i64::from(i32::MIN) => "i32::MIN".into(),
+        v if v == i64::from(u32::MAX) => "u32::MAX".into(),
+        v => v.to_string(),
+    }
+}
+
+/// The range a type imposes, as the docs' rule column shows it.
+fn range_text(ty: &Ty) -> String {
+    match ty {
+        Ty::Num(rule) => match rule {
+            Rule::Any => String::new(),
+            Rule::NonNegative => "`>= 0`".into(),
+            Rule::Positive => "`> 0`".into(),
+            Rule::Unit => "`0..=1`".into(),
+            Rule::Between(lo, hi) => format!("`{lo}..={hi}`"),
+        },
+        Ty::Int(lo, hi) => format!("`{}..={}`", int_bound(*lo), int_bound(*hi)),
+        Ty::List(_, min) if *min > 0 => format!("at least {min}"),
+        _ => String::new(),
+    }
+}
+
+/// The type column.
+fn type_text(f: &Field) -> String {
+    if !f.shown_as.is_empty() {
+        return f.shown_as.to_owned();
+    }
+    let base = type_name(&f.ty);
+    if f.unit.is_empty() { base } else { format!("{base} ({})", f.unit) }
+}
+
+fn type_name(ty: &Ty) -> String {
+    match ty {
+        Ty::Text | Ty::Str | Ty::Pattern(_) => "string".into(),
+        Ty::Id => "id".into(),
+        Ty::Num(_) => "number".into(),
+        Ty::Int(..) => "integer".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Enum(e) => e.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" \\| "),
+        Ty::Table(_) => "table".into(),
+        Ty::Rows(_) => "array of tables".into(),
+        Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
+        Ty::Map(item) => format!("table of name → {}", type_name(item)),
+        Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
+        Ty::Tags => "tag pattern".into(),
+    }
+}
+
+fn plural(name: &str) -> String {
+    match name {
+        "string" | "number" | "integer" | "id" | "table" => format!("{name}s"),
+        other => other.to_owned(),
+    }
+}
+
+/// One markdown row per field, sub-tables flattened (`entries[].clip`).
+fn rows(prefix: &str, table: &Table, out: &mut Vec<String>) {
+    for f in table.fields {
+        let name = if f.per_dimension {
+            "<dimension>".to_owned()
+        } else if matches!(f.ty, Ty::Tags) {
+            format!("{prefix}{}` / `{prefix}<dimension>", f.name)
+        } else {
+            format!("{prefix}{}", f.name)
+        };
+        let default = match f.need {
+            Need::Required(_) => "required".to_owned(),
+            Need::Optional if f.default.is_empty() => "none".to_owned(),
+            Need::Optional => f.default.to_owned(),
+        };
+        let rule = [range_text(&f.ty), f.about.to_owned()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>();
+        let (child, joiner) = match &f.ty {
+            Ty::Table(t) => (Some(*t), "."),
+            Ty::Rows(t) => (Some(*t), "[]."),
+            _ => (None, ""),
+        };
+        out.push(format!("| `{name}` | {} | {default} | {} |", type_text(f), rule.join("; ")));
+        if let Some(t) = child {
+            rows(&format!("{name}{joiner}"), t, out);
+        }
+    }
+}
+
+/// The field reference of every kind (the generated block of `defs/README.md`).
+pub fn reference_markdown() -> String {
+    let mut out = String::new();
+    out.push_str(BEGIN_MARKER);
+    out.push('\n');
+    for spec in all() {
+        out.push_str(&format!("\n### `{}` → {}\n\n", spec.kind.name(), spec.produces));
+        if !spec.intro.is_empty() {
+            out.push_str(spec.intro.trim());
+            out.push_str("\n\n");
+        }
+        out.push_str("| Field | Type | Default | Rule |\n|---|---|---|---|\n");
+        let mut lines = Vec::new();
+        rows("", &spec.table, &mut lines);
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        if !spec.notes.is_empty() {
+            out.push('\n');
+            out.push_str(spec.notes.trim());
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    out.push_str(END_MARKER);
+    out
+}
+
+/// `readme` with its generated block replaced by the current reference.
+///
+/// # Panics
+/// When the markers are missing (the README is part of this crate).
+pub fn with_current_reference(readme: &str) -> String {
+    let start = readme.find(BEGIN_MARKER).expect("defs/README.md has the begin marker");
+    let end = readme.find(END_MARKER).expect("defs/README.md has the end marker") + END_MARKER.len();
+    format!("{}{}{}", &readme[..start], reference_markdown(), &readme[end..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_unique_per_table() {
+        fn check(path: &str, t: &Table) {
+            let keys = t.keys();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), keys.len(), "{path}: {keys:?}");
+            for f in t.fields {
+                if let Ty::Table(c) | Ty::Rows(c) = f.ty {
+                    check(&format!("{path}.{}", f.name), c);
+                }
+            }
+        }
+        for spec in all() {
+            check(spec.kind.name(), &spec.table);
+            for k in spec.table.keys() {
+                assert!(COMMON.field(k).is_none(), "{}: `{k}` is a common key", spec.kind.name());
+            }
+        }
+    }
+
+    #[test]
+    fn aliases_name_documented_values() {
+        fn check(t: &Table) {
+            for f in t.fields {
+                match f.ty {
+                    Ty::Enum(e) => {
+                        for (_, v) in e.aliases {
+                            assert!(e.values.contains(v), "{}: alias of unknown `{v}`", f.name);
+                        }
+                    }
+                    Ty::Table(c) | Ty::Rows(c) => check(c),
+                    _ => {}
+                }
+            }
+        }
+        for spec in all() {
+            check(&spec.table);
+        }
+    }
+}
