@@ -350,3 +350,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_overlay_replaces_a_file_and_adds_unsaved_ones() {
+    use zoa_anim_assets::defs::load_folder_with_overlay;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("defs-rules").join("overlay");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    let good = "kind = \"binding_profile\"\nid = \"a\"\n[[bindings]]\nid = \"fire\"\nparameter = \"Fire\"\ntype = \"trigger\"\n";
+    std::fs::write(dir.join("b/a.toml"), good).unwrap();
+    // The disk file is fine; the buffer breaks it on line 6.
+    let broken = good.replace("\"trigger\"", "\"triger\"");
+    let set = load_folder_with_overlay(&dir, &[(PathBuf::from("b/a.toml"), broken)]);
+    let errors: Vec<_> = set.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    assert_eq!(errors.len(), 1, "{:?}", set.diagnostics);
+    assert_eq!((errors[0].file.as_path(), errors[0].line), (std::path::Path::new("b/a.toml"), 6));
+    assert!(set.binding_profiles.is_empty());
+    // An unsaved second file joins the folder and sees the first (a duplicate id).
+    let dup = good.to_owned();
+    let set = load_folder_with_overlay(&dir, &[(PathBuf::from("b/copy.toml"), dup)]);
+    assert_eq!(set.binding_profiles.len(), 2);
+    assert!(set.diagnostics.iter().any(|d| d.severity == Severity::Error && d.file == PathBuf::from("b/copy.toml")));
+    // Non-TOML overlay paths are ignored; the disk stays untouched.
+    let set = load_folder_with_overlay(&dir, &[(PathBuf::from("notes.txt"), "x".into())]);
+    assert_eq!((set.binding_profiles.len(), set.diagnostics.len()), (1, 0));
+    assert_eq!(std::fs::read_to_string(dir.join("b/a.toml")).unwrap(), good);
+    let _ = std::fs::remove_dir_all(&dir);
+}

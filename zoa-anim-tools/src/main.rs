@@ -19,6 +19,7 @@ mod output;
 mod capture_export;
 mod cmd;
 mod fixturegen;
+mod serve;
 
 /// Drive skeletal animation and sound by meaning: validate definition folders,
 /// inspect glTF files, resolve clip tables.
@@ -63,6 +64,8 @@ enum Command {
     Graph(cmd::graph::Args),
     /// Write the JSON Schemas of the definition kinds (for Taplo / Even Better TOML).
     Schema(cmd::schema::Args),
+    /// The Workbench: a local web app to author, validate, bind and preview a definition folder.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Command::Neighbourhood(args) => cmd::neighbourhood::run(args),
         Command::Graph(args) => cmd::graph::run(args),
         Command::Schema(args) => cmd::schema::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     output::finish(result, json)
 }

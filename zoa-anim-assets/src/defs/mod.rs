@@ -273,6 +273,16 @@ impl Shared {
 /// problems become diagnostics too (E001 with the folder as file when `dir`
 /// itself cannot be read).
 pub fn load_folder(dir: &Path) -> DefinitionSet {
+    load_folder_with_overlay(dir, &[])
+}
+
+/// [`load_folder`] with some files' text supplied by the caller instead of
+/// read from disk: an editor validating an unsaved buffer in the context of
+/// its folder. Each overlay path is relative to `dir` (a `.toml` file; other
+/// paths are ignored); it replaces the file on disk, or joins the folder when
+/// no such file exists yet. References from the overlaid text resolve exactly
+/// as they would once the text is saved.
+pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> DefinitionSet {
     let mut set = DefinitionSet::default();
     let mut shared = Shared { root: dir.to_path_buf(), ..Shared::default() };
     let mut walk = Walk::default();
@@ -292,6 +302,11 @@ pub fn load_folder(dir: &Path) -> DefinitionSet {
     let Walk { mut files, mut too_deep, unreadable } = walk;
     for (folder, why) in unreadable {
         set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
+    }
+    for (rel, _) in overlay {
+        if rel.extension().is_some_and(|e| e == "toml") && !files.contains(rel) {
+            files.push(rel.clone());
+        }
     }
     files.sort();
     too_deep.sort();
@@ -317,7 +332,10 @@ pub fn load_folder(dir: &Path) -> DefinitionSet {
         files.truncate(MAX_DEFINITION_FILES);
     }
     for rel in files {
-        load_file(dir, &rel, &mut set, &mut shared);
+        match overlay.iter().find(|(p, _)| *p == rel) {
+            Some((_, text)) => load_text(&rel, text, &mut set, &mut shared),
+            None => load_file(dir, &rel, &mut set, &mut shared),
+        }
     }
     check::cross_file(&mut set, &mut shared);
     set.diagnostics.sort_by(|a, b| {
@@ -446,8 +464,21 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
             return;
         }
     };
-    let mut ctx = FileCtx::new(rel.to_path_buf(), &text);
-    let (doc, errors) = DeTable::parse_recoverable(&text);
+    load_text(rel, &text, set, shared);
+}
+
+/// Checks one file's text (already read) and records its definition.
+fn load_text(rel: &Path, text: &str, set: &mut DefinitionSet, shared: &mut Shared) {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        let message = format!(
+            "file is larger than {} MiB; definition files are small, this is not parsed",
+            MAX_FILE_BYTES >> 20
+        );
+        set.diagnostics.push(file_error(rel, Code::FileTooLarge, message));
+        return;
+    }
+    let mut ctx = FileCtx::new(rel.to_path_buf(), text);
+    let (doc, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
         for e in errors {
             let span = e.span().unwrap_or(0..0);

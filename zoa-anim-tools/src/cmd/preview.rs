@@ -183,7 +183,7 @@ fn first_free_dir(parent: &Path, preset: &str) -> anyhow::Result<PathBuf> {
 }
 
 /// Builds the simulator's inputs from a definition folder; every problem at once.
-fn build_setup(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
+pub(crate) fn build_setup(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
     let mut problems = Vec::new();
     let mut sets: Vec<_> = set.player_profile_sets.iter().map(|l| &l.value).collect();
     sets.sort_by(|a, b| a.id.cmp(&b.id));

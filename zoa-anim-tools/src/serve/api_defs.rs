@@ -1,0 +1,405 @@
+//! Definitions, validation, coverage and the overview.
+//!
+//! - `GET /api/session`: roots and definition kinds (what the page needs first).
+//! - `GET /api/defs`: every `.toml` file under `--defs` with its kind, id and problem counts.
+//! - `GET /api/file?path=`: one file's text and version.
+//! - `POST /api/validate {path, text}`: the folder validated with `text` in place of the file
+//!   (nothing written); the file's diagnostics with line/column ranges, and the others' counts.
+//! - `POST /api/save {path, text, version}`: atomic save; `version: null` creates a new file.
+//!   409 when the disk changed since `version` (or the file exists, for a new one).
+//! - `POST /api/duplicate {path, new_path, new_id}`: a copy with a new id; never overwrites.
+//! - `POST /api/delete {path, version, confirm: true}`: only with `confirm` and an unchanged file.
+//! - `GET /api/coverage`: `zoa-anim validate --coverage`'s report.
+//! - `GET /api/overview`: counts per kind, problems per file, coverage gaps, profile sets, models.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use zoa_anim_assets::authoring::schema::KINDS;
+use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder_with_overlay};
+
+use super::diag_json::{self, slash};
+use super::files::{self, Expect};
+use super::roots::virtual_of;
+use super::{ApiError, ApiResult, App};
+
+/// Deepest folder nesting listed (as the loader).
+const MAX_DEPTH: usize = 32;
+
+/// Loads `--defs` (with unsaved buffers in `overlay`) plus the I004 notes
+/// `zoa-anim validate` adds, sorted like the CLI's output.
+pub(super) fn load(app: &App, overlay: &[(PathBuf, String)]) -> DefinitionSet {
+    let dir = &app.roots.defs().dir;
+    let mut set = load_folder_with_overlay(dir, overlay);
+    let notes = crate::cmd::validate::ik_policy_notes(dir, &set);
+    if !notes.is_empty() {
+        set.diagnostics.extend(notes);
+        set.diagnostics.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
+    }
+    set
+}
+
+/// Every `.toml` file under `dir` (relative, sorted), skipping hidden names
+/// and never following symlinked folders.
+pub(super) fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(root: &Path, rel: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(root.join(rel)) else { return };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let Ok(ty) = e.file_type() else { continue };
+            let child = rel.join(&name);
+            if ty.is_dir() {
+                if depth < MAX_DEPTH {
+                    walk(root, &child, depth + 1, out);
+                }
+            } else if child.extension().is_some_and(|x| x == "toml") {
+                out.push(child);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, Path::new(""), 0, &mut out);
+    out.sort();
+    out
+}
+
+/// `kind` and `id` of a definition's text, when it parses far enough.
+fn kind_and_id(text: &str) -> (Option<String>, Option<String>) {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        // Fall back to the lines themselves, so a file with a syntax error
+        // further down still lists under its kind.
+        let find = |key: &str| {
+            text.lines().find_map(|l| {
+                let rest = l.trim().strip_prefix(key)?.trim_start().strip_prefix('=')?;
+                Some(rest.trim().trim_matches('"').to_owned())
+            })
+        };
+        return (find("kind"), find("id"));
+    };
+    let get = |k: &str| table.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+    (get("kind"), get("id"))
+}
+
+pub(super) fn defs_virtual(app: &App, rel: &Path) -> String {
+    virtual_of(&app.roots.defs().label, rel)
+}
+
+/// `GET /api/session`.
+pub async fn session(State(app): State<Arc<App>>) -> ApiResult {
+    let roots: Vec<Value> = app
+        .roots
+        .list
+        .iter()
+        .map(|r| json!({ "label": r.label, "folder": r.given.display().to_string(), "writable": r.writable }))
+        .collect();
+    Ok(Json(json!({ "roots": roots, "kinds": KINDS, "max_lab_ticks": super::MAX_LAB_TICKS })))
+}
+
+/// `GET /api/defs`.
+pub async fn list(State(app): State<Arc<App>>) -> ApiResult {
+    let out = app
+        .blocking(|app| {
+            let set = load(app, &[]);
+            let dir = &app.roots.defs().dir;
+            let mut per_file: BTreeMap<String, [usize; 3]> = BTreeMap::new();
+            for d in &set.diagnostics {
+                let c = per_file.entry(slash(&d.file)).or_default();
+                c[d.severity as usize] += 1;
+            }
+            let files: Vec<Value> = toml_files(dir)
+                .into_iter()
+                .map(|rel| {
+                    let text = files::read_text(&dir.join(&rel)).map(|(t, _)| t).unwrap_or_default();
+                    let (kind, id) = kind_and_id(&text);
+                    let c = per_file.get(&slash(&rel)).copied().unwrap_or_default();
+                    json!({
+                        "path": defs_virtual(app, &rel),
+                        "kind": kind.filter(|k| KINDS.contains(&k.as_str())),
+                        "id": id,
+                        "errors": c[0],
+                        "warnings": c[1],
+                        "infos": c[2],
+                    })
+                })
+                .collect();
+            let (errors, warnings) = diag_json::counts(&set.diagnostics);
+            Ok(json!({ "files": files, "errors": errors, "warnings": warnings }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// Query of `GET /api/file`.
+#[derive(Debug, Deserialize)]
+pub struct PathQuery {
+    path: String,
+}
+
+/// `GET /api/file?path=`.
+pub async fn read(State(app): State<Arc<App>>, Query(q): Query<PathQuery>) -> ApiResult {
+    let r = app.roots.existing_file(&q.path)?;
+    if r.rel.extension().is_none_or(|e| e != "toml") {
+        return Err(ApiError::bad("only definition (.toml) files open in the editor"));
+    }
+    let (text, version) = files::read_text(&r.abs)?;
+    let (kind, id) = kind_and_id(&text);
+    Ok(Json(json!({ "path": q.path, "text": text, "version": version, "kind": kind, "id": id,
+                    "writable": app.roots.list[r.root].writable })))
+}
+
+/// The diagnostics of one file (with text for span ends) and every file's counts.
+fn report(set: &DefinitionSet, rel: &Path, text: &str) -> Value {
+    let mine: Vec<Value> =
+        set.diagnostics.iter().filter(|d| d.file == rel).map(|d| diag_json::diagnostic(d, Some(text))).collect();
+    let (errors, warnings) = diag_json::counts(set.diagnostics.iter().filter(|d| d.file == rel));
+    let (all_errors, all_warnings) = diag_json::counts(&set.diagnostics);
+    let mut others: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for d in set.diagnostics.iter().filter(|d| d.file != rel && d.severity != Severity::Info) {
+        let e = others.entry(slash(&d.file)).or_default();
+        if d.severity == Severity::Error {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+        }
+    }
+    let others: Vec<Value> =
+        others.into_iter().map(|(f, (e, w))| json!({ "file": f, "errors": e, "warnings": w })).collect();
+    json!({
+        "diagnostics": mine,
+        "errors": errors,
+        "warnings": warnings,
+        "folder_errors": all_errors,
+        "folder_warnings": all_warnings,
+        "others": others,
+    })
+}
+
+/// Body of `POST /api/validate`.
+#[derive(Debug, Deserialize)]
+pub struct ValidateBody {
+    path: String,
+    text: String,
+}
+
+/// `POST /api/validate`.
+pub async fn validate(State(app): State<Arc<App>>, Json(b): Json<ValidateBody>) -> ApiResult {
+    let rel = app.roots.defs_toml(&b.path)?;
+    let out = app
+        .blocking(move |app| {
+            let set = load(app, &[(rel.clone(), b.text.clone())]);
+            Ok(report(&set, &rel, &b.text))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// Body of `POST /api/save`.
+#[derive(Debug, Deserialize)]
+pub struct SaveBody {
+    path: String,
+    text: String,
+    /// The version the editor opened (`None`: a new file).
+    version: Option<String>,
+}
+
+/// `POST /api/save`.
+pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiResult {
+    if b.text.len() as u64 > zoa_anim_assets::defs::MAX_FILE_BYTES {
+        return Err(ApiError::bad("the text is larger than a definition file may be"));
+    }
+    let out = app
+        .blocking(move |app| {
+            let r = app.roots.writable_toml(&b.path)?;
+            let expect = b.version.map_or(Expect::Absent, Expect::Version);
+            let version = app.writer.save(&r.abs, b.text.as_bytes(), &expect)?;
+            let set = load(app, &[]);
+            let mut out = report(&set, &r.rel, &b.text);
+            out["version"] = json!(version);
+            out["path"] = json!(b.path);
+            Ok(out)
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// Body of `POST /api/duplicate`.
+#[derive(Debug, Deserialize)]
+pub struct DuplicateBody {
+    path: String,
+    new_path: String,
+    new_id: String,
+}
+
+/// `POST /api/duplicate`.
+pub async fn duplicate(State(app): State<Arc<App>>, Json(b): Json<DuplicateBody>) -> ApiResult {
+    let out = app
+        .blocking(move |app| {
+            let src = app.roots.existing_file(&b.path)?;
+            let (text, _) = files::read_text(&src.abs)?;
+            let text = files::with_id(&text, b.new_id.trim())
+                .map_err(|e| ApiError::unprocessable(format!("cannot give the copy a new id: {e}")))?;
+            let dst = app.roots.writable_toml(&b.new_path)?;
+            let version = app.writer.save(&dst.abs, text.as_bytes(), &Expect::Absent)?;
+            Ok(json!({ "path": b.new_path, "version": version }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// Body of `POST /api/delete`.
+#[derive(Debug, Deserialize)]
+pub struct DeleteBody {
+    path: String,
+    version: String,
+    #[serde(default)]
+    confirm: bool,
+}
+
+/// `POST /api/delete`.
+pub async fn delete(State(app): State<Arc<App>>, Json(b): Json<DeleteBody>) -> ApiResult {
+    if !b.confirm {
+        return Err(ApiError::bad("deleting needs `confirm: true` (the page asks first)"));
+    }
+    let out = app
+        .blocking(move |app| {
+            let r = app.roots.writable_toml(&b.path)?;
+            app.writer.delete(&r.abs, &b.version)?;
+            Ok(json!({ "deleted": b.path }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// `GET /api/coverage`.
+pub async fn coverage(State(app): State<Arc<App>>) -> ApiResult {
+    let out = app
+        .blocking(|app| {
+            let set = load(app, &[]);
+            let c = zoa_anim_assets::authoring::coverage(&set);
+            let files: BTreeMap<String, String> = set
+                .animation_profiles
+                .iter()
+                .map(|p| (p.value.id.clone(), defs_virtual(app, &p.file)))
+                .collect();
+            Ok(json!({ "profiles": c.to_json(), "has_gaps": c.has_gaps(), "files": files }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// `GET /api/overview`.
+pub async fn overview(State(app): State<Arc<App>>) -> ApiResult {
+    let out = app
+        .blocking(|app| {
+            let set = load(app, &[]);
+            let counts = json!({
+                "binding_profile": set.binding_profiles.len(),
+                "animation_profile": set.animation_profiles.len(),
+                "state_graph": set.state_graphs.len(),
+                "rig_policy": set.rig_policies.len(),
+                "sound_profile": set.sound_profiles.len(),
+                "player_profile_set": set.player_profile_sets.len(),
+                "clip": set.clips.len(),
+                "animation_graph": set.animation_graphs.len(),
+                "preview_preset": set.preview_presets.len(),
+            });
+            let (errors, warnings) = diag_json::counts(&set.diagnostics);
+            let mut per_file: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+            for d in &set.diagnostics {
+                let e = per_file.entry(slash(&d.file)).or_default();
+                match d.severity {
+                    Severity::Error => e.0 += 1,
+                    Severity::Warning => e.1 += 1,
+                    Severity::Info => {}
+                }
+            }
+            let problems: Vec<Value> = per_file
+                .into_iter()
+                .filter(|(_, (e, w))| e + w > 0)
+                .map(|(f, (e, w))| json!({ "path": defs_virtual(app, Path::new(&f)), "errors": e, "warnings": w }))
+                .collect();
+            let cov = zoa_anim_assets::authoring::coverage(&set);
+            let coverage: Vec<Value> = cov
+                .profiles
+                .iter()
+                .map(|p| {
+                    json!({ "profile": p.profile, "states": p.states_checked, "exact": p.exact,
+                            "fallback_only": p.fallback_only, "default_only": p.default_only,
+                            "unresolved": p.unresolved, "dead_rows": p.dead_rows.len(), "error": p.error })
+                })
+                .collect();
+            let sets: Vec<Value> = set
+                .player_profile_sets
+                .iter()
+                .map(|s| {
+                    let classes: Vec<Value> = s
+                        .value
+                        .profiles
+                        .iter()
+                        .map(|e| {
+                            json!({ "class": e.class.name(), "binding_profile": e.binding_profile,
+                                    "animation_profile": e.animation_profile, "animation_graph": e.animation_graph })
+                        })
+                        .collect();
+                    json!({ "id": s.value.id, "path": defs_virtual(app, &s.file),
+                            "default": s.value.default_profile.name(), "classes": classes })
+                })
+                .collect();
+            let dir = &app.roots.defs().dir;
+            let mut models: BTreeMap<String, Value> = BTreeMap::new();
+            for m in set
+                .animation_graphs
+                .iter()
+                .map(|g| g.value.model.clone())
+                .chain(set.clips.iter().map(|c| c.value.source.clone()))
+            {
+                let path = dir.join(&m);
+                let entry = json!({ "written": m, "path": app.roots.to_virtual(&path), "exists": path.is_file() });
+                models.entry(m).or_insert(entry);
+            }
+            let presets: Vec<Value> = set
+                .preview_presets
+                .iter()
+                .map(|p| json!({ "id": p.value.id, "name": p.value.name, "path": defs_virtual(app, &p.file) }))
+                .collect();
+            Ok(json!({
+                "folder": app.roots.defs().given.display().to_string(),
+                "counts": counts,
+                "errors": errors,
+                "warnings": warnings,
+                "problems": problems,
+                "coverage": coverage,
+                "profile_sets": sets,
+                "models": models.into_values().collect::<Vec<_>>(),
+                "presets": presets,
+            }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_read_from_good_and_broken_text() {
+        assert_eq!(
+            kind_and_id("kind = \"clip\"\nid = \"walk\"\n"),
+            (Some("clip".into()), Some("walk".into()))
+        );
+        assert_eq!(
+            kind_and_id("kind = \"clip\"\nid = \"walk\"\nloop = tru\n"),
+            (Some("clip".into()), Some("walk".into()))
+        );
+        assert_eq!(kind_and_id("x = 1"), (None, None));
+    }
+}

@@ -1,0 +1,125 @@
+//! The Preview Lab.
+//!
+//! - `GET /api/presets`: the folder's preview presets (id, name, steps, duration).
+//! - `POST /api/preview/run {preset, rate}`: runs it through the pipeline; per tick the states,
+//!   selector rows, binding values, events, root motion and joint positions.
+//! - `POST /api/preview/export {preset, rate, format}`: `json` / `csv` (the capture files of
+//!   `zoa-anim preview`) or `timeline` / `frames` (its PNGs), as a download.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use zoa_anim_core::preview::PreviewStep;
+
+use super::api_defs::{defs_virtual, load};
+use super::pipeline::{self, PipelineError};
+use super::{ApiError, ApiResult, App};
+
+/// A step as the preset file writes it.
+fn step_text(s: &PreviewStep) -> String {
+    use zoa_anim_core::preview::BindingValue;
+    match s {
+        PreviewStep::Set { binding, value } => {
+            let v = match value {
+                BindingValue::Bool(b) => b.to_string(),
+                BindingValue::Float(f) => f.to_string(),
+                BindingValue::Int(i) => i.to_string(),
+            };
+            format!("set {} = {v}", binding.as_str())
+        }
+        PreviewStep::Fire { binding } => format!("fire {}", binding.as_str()),
+        PreviewStep::PlaySlot { slot } => format!("play_slot {}", slot.as_str()),
+        PreviewStep::SetTags { tags } => format!("tags {tags}"),
+        PreviewStep::Wait { seconds } => format!("wait {seconds} s"),
+    }
+}
+
+/// `GET /api/presets`.
+pub async fn presets(State(app): State<Arc<App>>) -> ApiResult {
+    let out = app
+        .blocking(|app| {
+            let set = load(app, &[]);
+            let mut list: Vec<Value> = set
+                .preview_presets
+                .iter()
+                .map(|p| {
+                    json!({
+                        "id": p.value.id,
+                        "name": p.value.name,
+                        "path": defs_virtual(app, &p.file),
+                        "duration": p.value.duration(),
+                        "steps": p.value.steps.iter().map(step_text).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            list.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+            Ok(json!({ "presets": list, "profile_set": pipeline::played_set(&set),
+                       "default_rate": zoa_anim_runtime::preview::DEFAULT_RATE }))
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// Body of the run and export requests.
+#[derive(Debug, Deserialize)]
+pub struct RunBody {
+    preset: String,
+    #[serde(default)]
+    rate: Option<f32>,
+    #[serde(default)]
+    format: Option<String>,
+}
+
+fn checked_rate(rate: Option<f32>) -> Result<f32, ApiError> {
+    let rate = rate.unwrap_or(zoa_anim_runtime::preview::DEFAULT_RATE);
+    if rate.is_finite() && rate > 0.0 && rate <= 240.0 {
+        Ok(rate)
+    } else {
+        Err(ApiError::bad(format!("rate {rate} must be a number of Hz in (0, 240]")))
+    }
+}
+
+fn lab_error(e: PipelineError) -> ApiError {
+    let problems = e.problems();
+    let status = match e {
+        PipelineError::Setup(_) => ApiError::unprocessable("the preview cannot run"),
+        PipelineError::Preset(ref p) => ApiError::bad(p.clone()),
+    };
+    status.with("problems", problems)
+}
+
+/// `POST /api/preview/run`.
+pub async fn run(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> ApiResult {
+    let rate = checked_rate(b.rate)?;
+    let out = app
+        .blocking(move |app| {
+            let set = load(app, &[]);
+            let run = pipeline::run_preset(app, &set, &b.preset, rate).map_err(lab_error)?;
+            Ok(run.to_json())
+        })
+        .await?;
+    Ok(Json(out))
+}
+
+/// `POST /api/preview/export`.
+pub async fn export(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> Result<Response, ApiError> {
+    let rate = checked_rate(b.rate)?;
+    let format = b.format.clone().unwrap_or_default();
+    if !["json", "csv", "timeline", "frames"].contains(&format.as_str()) {
+        return Err(ApiError::bad("format is one of json, csv, timeline, frames"));
+    }
+    let (ty, name, bytes) = app
+        .blocking(move |app| {
+            let set = load(app, &[]);
+            let run = pipeline::run_preset(app, &set, &b.preset, rate).map_err(lab_error)?;
+            run.export(&format).ok_or_else(|| ApiError::bad("unknown format"))
+        })
+        .await?;
+    let disposition = format!("attachment; filename=\"{}\"", name.replace(['"', '\\', '\r', '\n'], "_"));
+    Ok(([(header::CONTENT_TYPE, ty.to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response())
+}

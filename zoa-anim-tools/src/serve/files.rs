@@ -1,0 +1,230 @@
+//! Reading and writing definition files for the Workbench: content
+//! versions, atomic saves that refuse stale edits, and deletes that refuse
+//! files changed since they were seen.
+//!
+//! A *version* is a hash of a file's bytes (plus their length). The editor
+//! receives it when it opens a file and sends it back with a save; the save
+//! goes through only when the file on disk still has that version, so an edit
+//! made elsewhere in the meantime (another editor, `git checkout`) is never
+//! overwritten by accident. Overwriting it anyway is a separate, explicit
+//! request that names the version on disk the user has seen.
+//!
+//! A save writes a temporary sibling (`.<name>.zoa-save-<random>`), flushes
+//! it to disk, then renames it over the file (or hard-links it into place
+//! when the file must not exist yet, which fails instead of overwriting). A
+//! crash leaves either the old or the new file, never half of one. One lock
+//! serializes the Workbench's own writes so two requests cannot interleave a
+//! check and a rename.
+
+use std::hash::{Hash, Hasher};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use zoa_anim_assets::defs::MAX_FILE_BYTES;
+
+/// Why a read or write failed.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file on disk is not the version the request expected.
+    Stale {
+        /// Version on disk now (`None`: the file is gone).
+        disk: Option<String>,
+    },
+    /// A new file was asked for but one exists.
+    Exists,
+    /// Larger than a definition file may be, not UTF-8, or not a regular file.
+    Unreadable(String),
+    /// The operating system refused.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileError::Stale { disk: Some(_) } => f.write_str("the file changed on disk since it was opened"),
+            FileError::Stale { disk: None } => f.write_str("the file was deleted on disk since it was opened"),
+            FileError::Exists => f.write_str("a file with that name exists"),
+            FileError::Unreadable(why) => f.write_str(why),
+            FileError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for FileError {
+    fn from(e: std::io::Error) -> Self {
+        FileError::Io(e)
+    }
+}
+
+/// The version of some bytes.
+pub fn version_of(bytes: &[u8]) -> String {
+    let mut h = std::hash::DefaultHasher::new();
+    bytes.hash(&mut h);
+    format!("{:016x}-{}", h.finish(), bytes.len())
+}
+
+/// Reads a definition file: a regular file of at most
+/// [`MAX_FILE_BYTES`], UTF-8. Returns the text and its version.
+pub fn read_text(path: &Path) -> Result<(String, String), FileError> {
+    let bytes = read_bytes(path, MAX_FILE_BYTES)?;
+    let version = version_of(&bytes);
+    let text = String::from_utf8(bytes).map_err(|_| FileError::Unreadable("the file is not UTF-8".into()))?;
+    Ok((text, version))
+}
+
+/// Reads at most `limit` bytes of a regular file (FIFOs and devices are
+/// refused before they are opened, so a read cannot block forever).
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(FileError::Unreadable("not a regular file".into()));
+    }
+    if meta.len() > limit {
+        return Err(FileError::Unreadable(format!("larger than {} KiB", limit >> 10)));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::Unreadable(format!("larger than {} KiB", limit >> 10)));
+    }
+    Ok(bytes)
+}
+
+/// The version on disk now (`None` when the file does not exist).
+fn disk_version(path: &Path) -> Result<Option<String>, FileError> {
+    match read_bytes(path, MAX_FILE_BYTES) {
+        Ok(b) => Ok(Some(version_of(&b))),
+        Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// What a write expects to find on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// No file (a new file; never overwrites).
+    Absent,
+    /// The file at this version.
+    Version(String),
+}
+
+/// Serializes the Workbench's writes.
+#[derive(Debug, Default)]
+pub struct Writer {
+    lock: Mutex<()>,
+}
+
+impl Writer {
+    /// Replaces (or creates) `path` with `bytes` atomically when the file on
+    /// disk is what `expect` says; returns the new version.
+    pub fn save(&self, path: &Path, bytes: &[u8], expect: &Expect) -> Result<String, FileError> {
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        check(path, expect)?;
+        let tmp = write_temp(path, bytes)?;
+        let placed = match expect {
+            // A hard link fails when the name is taken: creation never overwrites.
+            Expect::Absent => std::fs::hard_link(&tmp, path).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists { FileError::Exists } else { FileError::Io(e) }
+            }),
+            Expect::Version(_) => std::fs::rename(&tmp, path).map_err(FileError::Io),
+        };
+        let _ = std::fs::remove_file(&tmp);
+        placed?;
+        sync_dir(path);
+        Ok(version_of(bytes))
+    }
+
+    /// Deletes `path` when it is still at `version`.
+    pub fn delete(&self, path: &Path, version: &str) -> Result<(), FileError> {
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        check(path, &Expect::Version(version.to_owned()))?;
+        std::fs::remove_file(path)?;
+        sync_dir(path);
+        Ok(())
+    }
+}
+
+fn check(path: &Path, expect: &Expect) -> Result<(), FileError> {
+    let disk = disk_version(path)?;
+    match (expect, disk) {
+        (Expect::Absent, None) => Ok(()),
+        (Expect::Absent, Some(_)) => Err(FileError::Exists),
+        (Expect::Version(v), Some(d)) if *v == d => Ok(()),
+        (Expect::Version(_), disk) => Err(FileError::Stale { disk }),
+    }
+}
+
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, FileError> {
+    let dir = path.parent().ok_or_else(|| FileError::Unreadable("no folder".into()))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut rnd = [0u8; 8];
+    getrandom::fill(&mut rnd).map_err(|e| FileError::Io(std::io::Error::other(e.to_string())))?;
+    let tmp = dir.join(format!(".{name}.zoa-save-{:016x}", u64::from_le_bytes(rnd)));
+    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    let written = f.write_all(bytes).and_then(|()| f.sync_all());
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(FileError::Io(e));
+    }
+    Ok(tmp)
+}
+
+/// Flushes the folder entry of a rename (best effort; not every platform can).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent()
+        && let Ok(d) = std::fs::File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+/// `text` with its top-level `id` set to `id`, formatting and comments kept.
+pub fn with_id(text: &str, id: &str) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.message().to_owned())?;
+    if !doc.contains_key("id") {
+        return Err("the file has no top-level `id`".into());
+    }
+    let decor = doc["id"].as_value().map(|v| v.decor().clone());
+    let mut value = toml_edit::Value::from(id);
+    if let Some(d) = decor {
+        *value.decor_mut() = d;
+    }
+    doc["id"] = toml_edit::Item::Value(value);
+    Ok(doc.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_refuse_stale_versions_and_creation_never_overwrites() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("a.toml");
+        let w = Writer::default();
+        let v1 = w.save(&p, b"one", &Expect::Absent).unwrap();
+        assert!(matches!(w.save(&p, b"x", &Expect::Absent), Err(FileError::Exists)));
+        let v2 = w.save(&p, b"two", &Expect::Version(v1.clone())).unwrap();
+        assert!(matches!(w.save(&p, b"three", &Expect::Version(v1.clone())), Err(FileError::Stale { disk: Some(d) }) if d == v2));
+        std::fs::write(&p, "edited elsewhere").unwrap();
+        assert!(matches!(w.delete(&p, &v2), Err(FileError::Stale { .. })));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "edited elsewhere");
+        let v3 = version_of(b"edited elsewhere");
+        w.delete(&p, &v3).unwrap();
+        assert!(matches!(w.save(&p, b"x", &Expect::Version(v3)), Err(FileError::Stale { disk: None })));
+        // No temporary sibling is left behind.
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn ids_are_replaced_in_place() {
+        let text = "# keep me\nkind = \"clip\"\nid = \"walk\"   # the id\nsource = \"m.glb\"\n";
+        assert_eq!(
+            with_id(text, "walk_copy").unwrap(),
+            "# keep me\nkind = \"clip\"\nid = \"walk_copy\"   # the id\nsource = \"m.glb\"\n"
+        );
+        assert!(with_id("kind = \"clip\"\n", "x").is_err());
+        assert!(with_id("id = ", "x").is_err());
+    }
+}

@@ -1,0 +1,285 @@
+//! `zoa-anim serve --defs DIR [--assets DIR]... [--port N] [--bind ADDR]`: the
+//! Workbench, a local web app for authoring and previewing a definition
+//! folder (the seed's Animation Workbench: Definitions, Auto Binding, Binding
+//! Browser, IK Targets, Preview Lab, Overview, and the four-step binding
+//! wizard).
+//!
+//! # Shape
+//!
+//! ```text
+//!  browser ──HTTP──▶ security::guard (Host, token, Origin) ──▶ router
+//!                                                                │
+//!     static files (web/, embedded) ◀── GET /, /static/*         │
+//!     api_* modules ◀── /api/*  ──spawn_blocking──▶ the same library calls as the CLI
+//!                                                   (load_folder, coverage, scan/autobind,
+//!                                                    bone discovery, preview)
+//! ```
+//!
+//! Every handler is a thin adapter: it checks the request's paths with
+//! [`roots::Roots`], runs the library call the matching CLI command runs on
+//! a blocking thread, and returns JSON. Writes go through [`files::Writer`]
+//! (atomic, stale-checked, never overwriting without a confirmed choice).
+//!
+//! The server prints `zoa-anim serve: Workbench at http://ADDR:PORT/` on
+//! stdout once it listens (scripts and tests read the port from it) and
+//! runs until interrupted. Exit codes: 0 stopped, 2 a folder is missing or
+//! the address cannot be bound.
+
+mod api_autobind;
+mod api_bindings;
+mod api_defs;
+mod api_ik;
+mod api_preview;
+mod api_wizard;
+mod diag_json;
+mod files;
+mod pipeline;
+mod roots;
+mod security;
+mod web;
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use zoa_anim_assets::authoring::ScanCache;
+
+use self::files::{FileError, Writer};
+use self::roots::{PathError, Roots};
+
+/// Arguments of `zoa-anim serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Open the printed address in a browser. The server answers only on that address; every \
+write needs the page's session token and an Origin header naming the server. Exit codes: 0 stopped, 2 a folder \
+is missing or the address cannot be bound.")]
+pub struct Args {
+    /// Definition folder to author (read and written).
+    #[arg(long)]
+    pub defs: PathBuf,
+    /// Folders of models and clips (read only); repeatable.
+    #[arg(long)]
+    pub assets: Vec<PathBuf>,
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Address to listen on. Anything but a loopback address exposes your
+    /// definition folder to the network.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+}
+
+/// Longest preview (ticks) the Preview Lab sends to the page; longer presets
+/// are for `zoa-anim preview`.
+pub const MAX_LAB_TICKS: usize = 20_000;
+
+/// Everything the handlers share.
+pub struct App {
+    /// The folders the server may touch.
+    pub roots: Roots,
+    /// Session token (hex).
+    pub token: String,
+    /// Accepted `Host` header values.
+    pub hosts: Vec<String>,
+    /// Accepted `Origin` header values.
+    pub origins: Vec<String>,
+    /// Serialized, atomic writes.
+    pub writer: Writer,
+    /// Clip-library scan results, reused while files are unchanged.
+    pub scans: Mutex<ScanCache>,
+    /// Bounds the heavy jobs running at once (folder loads, scans, previews).
+    pub jobs: tokio::sync::Semaphore,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App").field("roots", &self.roots).field("hosts", &self.hosts).finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// Runs library work on a blocking thread, at most two jobs at a time.
+    pub async fn blocking<T: Send + 'static>(
+        self: &Arc<Self>,
+        job: impl FnOnce(&App) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let _permit = self.jobs.acquire().await.map_err(|_| ApiError::internal("shutting down"))?;
+        let app = Arc::clone(self);
+        tokio::task::spawn_blocking(move || job(&app))
+            .await
+            .map_err(|e| ApiError::internal(format!("the job failed: {e}")))?
+    }
+}
+
+/// An error answer: a status and `{"error": message, ...details}`.
+#[derive(Debug)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// What went wrong, for people.
+    pub message: String,
+    /// Extra fields merged into the JSON body.
+    pub details: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ApiError {
+    /// An error with a status and message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into(), details: serde_json::Map::new() }
+    }
+    /// 400: the request itself is wrong.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+    /// 404.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+    /// 409: the disk is not as the request expected; the page must ask the user.
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+    /// 422: the definitions cannot do what was asked.
+    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+    /// 500.
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+    /// Adds a detail field.
+    pub fn with(mut self, key: &str, value: impl Into<serde_json::Value>) -> ApiError {
+        self.details.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+impl From<PathError> for ApiError {
+    fn from(e: PathError) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, e.to_string())
+    }
+}
+
+impl From<FileError> for ApiError {
+    fn from(e: FileError) -> Self {
+        match e {
+            FileError::Stale { ref disk } => {
+                let disk = disk.clone();
+                ApiError::conflict(e.to_string()).with("stale", true).with("disk_version", disk)
+            }
+            FileError::Exists => ApiError::conflict(e.to_string()).with("exists", true),
+            FileError::Unreadable(why) => ApiError::unprocessable(why),
+            FileError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => ApiError::not_found(io.to_string()),
+            FileError::Io(io) => ApiError::internal(io.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = self.details;
+        body.insert("error".into(), self.message.into());
+        (self.status, axum::Json(serde_json::Value::Object(body))).into_response()
+    }
+}
+
+/// JSON result of a handler.
+pub type ApiResult = Result<axum::Json<serde_json::Value>, ApiError>;
+
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(web::index))
+        .route("/static/{name}", get(web::asset))
+        .route("/api/session", get(api_defs::session))
+        .route("/api/defs", get(api_defs::list))
+        .route("/api/file", get(api_defs::read))
+        .route("/api/validate", post(api_defs::validate))
+        .route("/api/save", post(api_defs::save))
+        .route("/api/duplicate", post(api_defs::duplicate))
+        .route("/api/delete", post(api_defs::delete))
+        .route("/api/coverage", get(api_defs::coverage))
+        .route("/api/overview", get(api_defs::overview))
+        .route("/api/autobind/scan", post(api_autobind::scan))
+        .route("/api/autobind/write", post(api_autobind::write))
+        .route("/api/bindings", get(api_bindings::browse))
+        .route("/api/ik/models", get(api_ik::models))
+        .route("/api/ik/discover", post(api_ik::discover))
+        .route("/api/ik/save", post(api_ik::save))
+        .route("/api/vocabulary", get(api_wizard::vocabulary))
+        .route("/api/wizard/preview", post(api_wizard::preview))
+        .route("/api/wizard/write", post(api_wizard::write))
+        .route("/api/presets", get(api_preview::presets))
+        .route("/api/preview/run", post(api_preview::run))
+        .route("/api/preview/export", post(api_preview::export))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), security::guard))
+        .with_state(app)
+}
+
+fn random_token() -> anyhow::Result<String> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for the session token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn host_names(addr: SocketAddr) -> Vec<String> {
+    let port = addr.port();
+    let mut hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")];
+    let own = match addr.ip() {
+        IpAddr::V4(ip) => format!("{ip}:{port}"),
+        IpAddr::V6(ip) => format!("[{ip}]:{port}"),
+    };
+    if !hosts.contains(&own) && !addr.ip().is_unspecified() {
+        hosts.push(own);
+    }
+    hosts
+}
+
+/// Starts the server and runs until Ctrl-C.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let roots = match Roots::new(&args.defs, &args.assets) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    rt.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: cannot listen on {}:{}: {e}", args.bind, args.port);
+                return Ok(ExitCode::from(2));
+            }
+        };
+        let addr = listener.local_addr()?;
+        if !args.bind.is_loopback() {
+            eprintln!("warning: listening on {} — anyone who can reach it can read your definitions", args.bind);
+        }
+        let hosts = host_names(addr);
+        let origins = hosts.iter().map(|h| format!("http://{h}")).collect();
+        let app = Arc::new(App {
+            roots,
+            token: random_token()?,
+            hosts,
+            origins,
+            writer: Writer::default(),
+            scans: Mutex::new(ScanCache::new()),
+            jobs: tokio::sync::Semaphore::new(2),
+        });
+        let shown = if addr.ip().is_unspecified() { SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()) } else { addr };
+        println!("zoa-anim serve: Workbench at http://{shown}/ (Ctrl-C to stop)");
+        let _ = std::io::stdout().flush();
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}

@@ -1,0 +1,230 @@
+//! The one place the Workbench reaches the runtime's preview pipeline: the
+//! Preview Lab runs presets through it, and the Binding Browser asks it which
+//! bindings are inert. Everything else in `serve/` sees only [`LabRun`] and
+//! [`InertBinding`], so moving to another runtime API changes this file
+//! alone.
+//!
+//! Today it builds the `zoa-anim preview` set-up (`cmd::preview::build_setup`)
+//! and runs `zoa_anim_runtime::preview::PreviewSim`, exactly as the CLI does.
+//!
+//! Models are read only from inside `--defs`/`--assets`: a clip whose model
+//! lies elsewhere is refused with a note naming the folder to pass.
+
+use serde_json::{Value, json};
+use zoa_anim_assets::defs::DefinitionSet;
+use zoa_anim_core::PlayerProfileType;
+use zoa_anim_core::contracts::DriverProblem;
+use zoa_anim_runtime::preview::{Capture, PreviewSim};
+
+use super::App;
+use crate::capture_export;
+
+/// Why the pipeline could not run.
+#[derive(Debug)]
+pub enum PipelineError {
+    /// The folder lacks what a preview needs, or the runtime rejects it (every problem).
+    Setup(Vec<String>),
+    /// No such preset, or it is too long for the Lab.
+    Preset(String),
+}
+
+impl PipelineError {
+    /// Every problem as text.
+    pub fn problems(&self) -> Vec<String> {
+        match self {
+            PipelineError::Setup(p) => p.clone(),
+            PipelineError::Preset(p) => vec![p.clone()],
+        }
+    }
+}
+
+/// A binding the driver treats as a no-op for a class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InertBinding {
+    /// The loadout class.
+    pub class: PlayerProfileType,
+    /// Binding or slot id.
+    pub id: String,
+    /// Why it does nothing.
+    pub reason: String,
+}
+
+fn models_outside(app: &App, set: &DefinitionSet) -> Vec<String> {
+    let dir = &app.roots.defs().dir;
+    let mut out: Vec<String> = set
+        .clips
+        .iter()
+        .map(|c| &c.value.source)
+        .filter(|s| {
+            let p = dir.join(s);
+            p.exists() && !app.roots.contains(&p)
+        })
+        .map(|s| {
+            let p = dir.join(s);
+            let folder = p.parent().map(|f| f.display().to_string()).unwrap_or_default();
+            format!(
+                "model `{s}` lies outside --defs and --assets; the Workbench reads models only from those folders \
+                 (restart it with `--assets {folder}`)"
+            )
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn simulator(app: &App, set: &DefinitionSet, rate: f32) -> Result<PreviewSim, PipelineError> {
+    let outside = models_outside(app, set);
+    if !outside.is_empty() {
+        return Err(PipelineError::Setup(outside));
+    }
+    let setup = crate::cmd::preview::build_setup(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)?;
+    PreviewSim::new(setup).map_err(|e| PipelineError::Setup(vec![format!("the runtime rejects the definitions: {e}")]))
+}
+
+fn describe(p: &DriverProblem) -> (String, String) {
+    match p {
+        DriverProblem::MissingParameter { binding, parameter } => {
+            (binding.as_str().to_owned(), format!("the graph has no parameter `{parameter}`"))
+        }
+        DriverProblem::TypeMismatch { binding, parameter, declared, actual } => (
+            binding.as_str().to_owned(),
+            format!("parameter `{parameter}` is a {} in the graph, the profile says {}", actual.name(), declared.name()),
+        ),
+        DriverProblem::LayerOutOfRange { binding, layer, layer_count } => {
+            (binding.as_str().to_owned(), format!("layer {layer} does not exist (the graph has {layer_count})"))
+        }
+        DriverProblem::UnresolvedSlot { slot, clip_reference } => {
+            (slot.as_str().to_owned(), format!("clip `{clip_reference}` does not resolve"))
+        }
+    }
+}
+
+/// Every inert binding of the folder's first player profile set (by id), as
+/// the preview's driver sees them.
+pub fn inert_bindings(app: &App, set: &DefinitionSet) -> Result<Vec<InertBinding>, PipelineError> {
+    let sim = simulator(app, set, zoa_anim_runtime::preview::DEFAULT_RATE)?;
+    Ok(sim
+        .binding_problems()
+        .into_iter()
+        .map(|(class, p)| {
+            let (id, reason) = describe(&p);
+            InertBinding { class, id, reason }
+        })
+        .collect())
+}
+
+/// The id of the profile set the pipeline plays (the first by id).
+pub fn played_set(set: &DefinitionSet) -> Option<String> {
+    set.player_profile_sets.iter().map(|s| s.value.id.clone()).min()
+}
+
+/// What one preset run recorded, ready for the page and the exports.
+#[derive(Debug)]
+pub struct LabRun {
+    capture: Capture,
+    /// Inert-binding warnings of the run's set-up.
+    pub warnings: Vec<String>,
+}
+
+/// Runs preset `id` at `rate` Hz.
+pub fn run_preset(app: &App, set: &DefinitionSet, id: &str, rate: f32) -> Result<LabRun, PipelineError> {
+    let Some(preset) = set.preview_preset(id).cloned() else {
+        return Err(PipelineError::Preset(format!("no valid preview preset `{id}`")));
+    };
+    let ticks = (f64::from(preset.duration()) * f64::from(rate)).ceil() + 1.0;
+    if !(ticks.is_finite() && ticks <= super::MAX_LAB_TICKS as f64) {
+        return Err(PipelineError::Preset(format!(
+            "preset `{id}` would record {ticks} ticks at {rate} Hz; the Preview Lab shows at most {} (use \
+             `zoa-anim preview` for long runs)",
+            super::MAX_LAB_TICKS
+        )));
+    }
+    let mut sim = simulator(app, set, rate)?;
+    let warnings = sim
+        .binding_problems()
+        .iter()
+        .map(|(class, p)| {
+            let (id, reason) = describe(p);
+            format!("class {}: `{id}` is inert: {reason}", class.name())
+        })
+        .collect();
+    let capture = sim
+        .run(&preset)
+        .map_err(|e| PipelineError::Setup(vec![format!("preset `{}` failed: {e}", preset.id)]))?
+        .clone();
+    Ok(LabRun { capture, warnings })
+}
+
+fn r4(x: f32) -> f64 {
+    if x.is_finite() { (f64::from(x) * 1e4).round() / 1e4 } else { 0.0 }
+}
+
+impl LabRun {
+    /// The page's form: names once, then per tick states, selector rows,
+    /// binding values (null where the active profile lacks the binding),
+    /// events, root motion, and model-space joint positions (flat `x, y, z`).
+    pub fn to_json(&self) -> Value {
+        let c = &self.capture;
+        let ticks: Vec<Value> = (0..c.ticks.len())
+            .map(|i| {
+                let t = &c.ticks[i];
+                let states: Vec<Value> = c
+                    .tick_states(i)
+                    .iter()
+                    .map(|s| json!([c.name(s.layer), c.name(s.state), r4(s.weight), r4(s.clip_time)]))
+                    .collect();
+                let rows: Vec<Value> = c
+                    .tick_rows(i)
+                    .iter()
+                    .map(|r| json!([c.name(r.clip), r4(r.weight), r.fallback_step]))
+                    .collect();
+                let bindings: Vec<Value> = c
+                    .tick_bindings(i)
+                    .iter()
+                    .map(|v| if v.is_finite() { json!(r4(*v)) } else { Value::Null })
+                    .collect();
+                let events: Vec<Value> = c
+                    .tick_events(i)
+                    .iter()
+                    .map(|e| json!([e.kind.as_str(), c.name(e.name), capture_export::secs(e.time)]))
+                    .collect();
+                let joints: Vec<f64> = c.tick_joints(i).iter().flat_map(|p| p.map(r4)).collect();
+                json!({
+                    "time": capture_export::secs(t.time),
+                    "step": t.step,
+                    "states": states,
+                    "rows": rows,
+                    "bindings": bindings,
+                    "events": events,
+                    "root": t.root_motion.map(r4),
+                    "joints": joints,
+                })
+            })
+            .collect();
+        json!({
+            "preset": c.preset,
+            "name": c.preset_name,
+            "rate": capture_export::num(c.rate),
+            "joint_names": c.joint_names.iter().map(|n| c.name(*n)).collect::<Vec<_>>(),
+            "joint_parents": c.joint_parents,
+            "binding_names": c.binding_columns.iter().map(|n| c.name(*n)).collect::<Vec<_>>(),
+            "ticks": ticks,
+            "warnings": self.warnings,
+        })
+    }
+
+    /// An export: `json` and `csv` are `zoa-anim preview`'s files, `timeline`
+    /// and `frames` its PNGs. Returns (content type, file name, bytes).
+    pub fn export(&self, format: &str) -> Option<(&'static str, String, Vec<u8>)> {
+        let c = &self.capture;
+        let stem = &c.preset;
+        Some(match format {
+            "json" => ("application/json", format!("{stem}-capture.json"), capture_export::to_json(c).into_bytes()),
+            "csv" => ("text/csv", format!("{stem}-capture.csv"), capture_export::to_csv(c).into_bytes()),
+            "timeline" => ("image/png", format!("{stem}-timeline.png"), capture_export::timeline_png(c)),
+            "frames" => ("image/png", format!("{stem}-frames.png"), capture_export::frames_png(c)),
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,238 @@
+// Definitions: the folder's files by kind, the editor with validation as you
+// type, save / duplicate / delete, and the coverage report.
+import { api, withQuery } from './api.js';
+import { $, el, toast, dialog, confirmDialog, debounce, failed } from './ui.js';
+import { Editor } from './editor.js';
+
+let editor;
+let files = [];
+let kinds = [];
+let current = null; // {path, version, saved, writable}
+let seq = 0;
+
+export function isDirty() {
+  return !!current && editor && editor.text !== current.saved;
+}
+
+export async function start(session) {
+  kinds = session.kinds;
+  editor = new Editor($('#editor'), { onInput: onEdit, onSave: save });
+  editor.setReadOnly(true);
+  $('#def-filter').addEventListener('input', renderList);
+  $('#btn-save').addEventListener('click', save);
+  $('#btn-duplicate').addEventListener('click', duplicate);
+  $('#btn-delete').addEventListener('click', remove);
+  $('#btn-coverage').addEventListener('click', toggleCoverage);
+  await refresh();
+}
+
+export async function shown() { await refresh(); }
+
+/// Opens `path` (from another capability).
+export async function open(path) { await openFile(path); }
+
+async function refresh() {
+  const res = await api.get('/api/defs');
+  if (!res.ok) return failed(res, 'listing definitions');
+  files = res.data.files;
+  renderList();
+}
+
+function renderList() {
+  const filter = $('#def-filter').value.trim().toLowerCase();
+  const list = $('#def-list');
+  list.replaceChildren();
+  const groups = [...kinds, null];
+  for (const kind of groups) {
+    const items = files.filter((f) => (f.kind || null) === kind)
+      .filter((f) => !filter || f.path.toLowerCase().includes(filter) || (f.id || '').toLowerCase().includes(filter));
+    if (!items.length) continue;
+    list.append(el('div.kind', { text: kind ? kind.replace(/_/g, ' ') : 'unrecognised' }));
+    for (const f of items) {
+      const item = el('div.def-item', { role: 'treeitem', dataset: { path: f.path }, onclick: () => openFile(f.path) },
+        el('span.id', { text: f.id || '(no id)' }),
+        el('span.path', { text: f.path.replace(/^defs\//, ''), title: f.path }),
+        f.errors ? el('span.badge.error', { text: f.errors, title: `${f.errors} error(s)` }) : null,
+        f.warnings ? el('span.badge.warning', { text: f.warnings, title: `${f.warnings} warning(s)` }) : null);
+      if (current && current.path === f.path) item.classList.add('open');
+      list.append(item);
+    }
+  }
+}
+
+async function openFile(path, { force = false } = {}) {
+  if (!force && isDirty() && current.path !== path) {
+    if (!(await confirmDialog('Discard changes?', `${current.path} has unsaved changes.`, 'Discard', true))) return;
+  }
+  const res = await api.get(withQuery('/api/file', { path }));
+  if (!res.ok) return failed(res, `opening ${path}`);
+  current = { path, version: res.data.version, saved: res.data.text, writable: res.data.writable };
+  editor.setText(res.data.text);
+  editor.setReadOnly(!current.writable);
+  $('#editor-title').textContent = path;
+  $('#coverage').hidden = true;
+  updateButtons();
+  renderList();
+  await validateNow();
+}
+
+function updateButtons() {
+  const dirty = isDirty();
+  $('#btn-save').disabled = !current || !current.writable || !dirty;
+  $('#btn-duplicate').disabled = !current;
+  $('#btn-delete').disabled = !current || !current.writable;
+  $('#editor-title').textContent = current ? `${current.path}${dirty ? ' •' : ''}` : 'No file open';
+}
+
+const validateSoon = debounce(validateNow, 300);
+
+function onEdit() {
+  updateButtons();
+  setStatus('checking…');
+  validateSoon();
+}
+
+function setStatus(text, cls = '') {
+  const s = $('#editor-status');
+  s.textContent = text;
+  s.className = `status ${cls}`;
+}
+
+async function validateNow() {
+  if (!current) return;
+  const mine = ++seq;
+  const res = await api.post('/api/validate', { path: current.path, text: editor.text });
+  if (mine !== seq) return; // a newer edit is being checked
+  if (!res.ok) return failed(res, 'validating');
+  showReport(res.data);
+}
+
+function showReport(r) {
+  editor.setDiagnostics(r.diagnostics);
+  const folder = r.folder_errors - r.errors;
+  setStatus(r.errors ? `${r.errors} error(s), ${r.warnings} warning(s)` :
+    r.warnings ? `valid, ${r.warnings} warning(s)` : 'valid', r.errors ? 'error' : 'ok');
+  $('#problem-count').textContent = `(${r.diagnostics.length} here${folder > 0 ? `, ${folder} error(s) elsewhere` : ''})`;
+  const ul = $('#problems');
+  ul.replaceChildren();
+  for (const d of r.diagnostics) {
+    ul.append(el('li', { dataset: { line: d.line, severity: d.severity }, onclick: () => editor.reveal(d.line, d.column) },
+      el('span', { class: `sev ${d.severity}`, text: d.severity }),
+      el('span.where', { text: `${d.line}:${d.column}` }),
+      el('span.code', { text: `${d.code} ` }),
+      d.field ? el('span.where', { text: d.field }) : null,
+      d.message));
+  }
+  for (const o of r.others) {
+    const path = `defs/${o.file}`;
+    ul.append(el('li.others', {},
+      el('a.link', { text: o.file, onclick: () => openFile(path) }),
+      `: ${o.errors} error(s), ${o.warnings} warning(s)`));
+  }
+}
+
+async function save(overwriteVersion) {
+  if (!current || !current.writable) return;
+  const text = editor.text;
+  const version = overwriteVersion !== undefined ? overwriteVersion : current.version;
+  const res = await api.post('/api/save', { path: current.path, text, version });
+  if (res.ok) {
+    current.version = res.data.version;
+    current.saved = text;
+    updateButtons();
+    showReport(res.data);
+    toast(`Saved ${current.path}`);
+    await refresh();
+    return;
+  }
+  if (res.status === 409 && res.data.stale) {
+    const gone = res.data.disk_version === null;
+    const r = await dialog({
+      title: gone ? 'The file was deleted on disk' : 'The file changed on disk',
+      body: gone ? `${current.path} was deleted since you opened it.` :
+        `${current.path} was changed by something else since you opened it. Saving now would replace those changes.`,
+      buttons: [{ id: 'cancel', label: 'Cancel' }, ...(gone ? [] : [{ id: 'reload', label: 'Reload from disk (lose my edits)' }]),
+        { id: 'overwrite', label: gone ? 'Save it again' : 'Overwrite with my version', danger: true }],
+    });
+    if (r.button === 'reload') await openFile(current.path, { force: true });
+    if (r.button === 'overwrite') await save(res.data.disk_version);
+    return;
+  }
+  failed(res, `saving ${current.path}`);
+}
+
+async function duplicate() {
+  if (!current) return;
+  const dot = current.path.lastIndexOf('.toml');
+  const id = files.find((f) => f.path === current.path)?.id || 'copy';
+  const r = await dialog({
+    title: `Duplicate ${current.path}`,
+    body: 'The copy gets a new id; nothing is overwritten.',
+    fields: [{ name: 'path', label: 'New file', value: `${current.path.slice(0, dot)}_copy.toml` },
+      { name: 'id', label: 'New id', value: `${id}_copy` }],
+    buttons: [{ id: 'cancel', label: 'Cancel' }, { id: 'ok', label: 'Duplicate', primary: true }],
+  });
+  if (r.button !== 'ok') return;
+  const res = await api.post('/api/duplicate', { path: current.path, new_path: r.values.path, new_id: r.values.id });
+  if (!res.ok) return failed(res, 'duplicating');
+  toast(`Created ${res.data.path}`);
+  await refresh();
+  await openFile(res.data.path, { force: true });
+}
+
+async function remove() {
+  if (!current) return;
+  const ok = await confirmDialog(`Delete ${current.path}?`,
+    'The file is removed from the definition folder. This cannot be undone from the Workbench.', 'Delete', true);
+  if (!ok) return;
+  const res = await api.post('/api/delete', { path: current.path, version: current.version, confirm: true });
+  if (!res.ok) {
+    failed(res, 'deleting');
+    if (res.status === 409) await openFile(current.path, { force: true });
+    return;
+  }
+  toast(`Deleted ${current.path}`);
+  current = null;
+  editor.setText('');
+  editor.setReadOnly(true);
+  $('#problems').replaceChildren();
+  setStatus('');
+  updateButtons();
+  await refresh();
+}
+
+async function toggleCoverage() {
+  const box = $('#coverage');
+  if (!box.hidden) { box.hidden = true; return; }
+  const res = await api.get('/api/coverage');
+  if (!res.ok) return failed(res, 'coverage');
+  box.replaceChildren(renderCoverage(res.data, (p) => openFile(p)));
+  box.hidden = false;
+}
+
+/// The coverage report as a node (also used by the Overview).
+export function renderCoverage(data, openPath) {
+  const root = el('div', {}, el('div.legend', {},
+    el('span', {}, el('i.cov-exact'), 'exact'), el('span', {}, el('i.cov-fallback'), 'only by fallback'),
+    el('span', {}, el('i.cov-default'), 'only by the default row'), el('span', {}, el('i.cov-none'), 'to nothing')));
+  if (!data.profiles.length) root.append(el('p.note', { text: 'No animation profiles.' }));
+  for (const p of data.profiles) {
+    const path = data.files[p.profile];
+    root.append(el('h3', {}, path ? el('a.link', { text: p.profile, onclick: () => openPath(path) }) : p.profile));
+    if (p.error) { root.append(el('p.flag', { text: `not checked: ${p.error}` })); continue; }
+    const total = Math.max(1, p.states_checked);
+    const bar = el('div.cov-bar', {});
+    for (const [n, cls] of [[p.exact, 'cov-exact'], [p.fallback_only, 'cov-fallback'], [p.default_only, 'cov-default'], [p.unresolved, 'cov-none']]) {
+      if (n) bar.append(el(`span.${cls}`, { style: `width:${(100 * n) / total}%`, title: `${n}` }));
+    }
+    root.append(bar, el('div.note', { text: `${p.states_checked} states: ${p.exact} exact, ${p.fallback_only} only by fallback, ${p.default_only} only by the default row, ${p.unresolved} to nothing` }));
+    const examples = [['to nothing', p.unresolved_examples], ['only by the default row', p.default_examples], ['only by fallback', p.fallback_examples]];
+    for (const [label, list] of examples) {
+      if (list.length) root.append(el('div.note', {}, `${label}: `, ...list.slice(0, 6).map((s) => el('span.chip', { text: s })), list.length > 6 ? ` and ${list.length - 6} more` : ''));
+    }
+    for (const d of p.dead_rows) {
+      root.append(el('div.flag', { text: `row ${d.source}[${d.index}] \`${d.pattern}\` → ${d.clip} can never win (beaten by ${d.beaten_by})` }));
+    }
+  }
+  return root;
+}

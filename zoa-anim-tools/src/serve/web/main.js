@@ -1,0 +1,42 @@
+// The shell: capability strip, routing by #hash, lazy panel start-up.
+import { api } from './api.js';
+import { $, $$, toast } from './ui.js';
+import * as definitions from './definitions.js';
+import * as autobind from './autobind.js';
+import * as bindings from './bindings.js';
+import * as ik from './ik.js';
+import * as preview from './preview.js';
+import * as overview from './overview.js';
+import * as wizard from './wizard.js';
+
+const modules = { definitions, autobind, bindings, ik, preview, overview, wizard };
+const started = new Set();
+export const session = {};
+
+async function show(tab) {
+  if (!modules[tab]) tab = 'definitions';
+  for (const b of $$('#strip button')) b.classList.toggle('active', b.dataset.tab === tab);
+  for (const p of $$('.panel')) p.hidden = p.dataset.panel !== tab;
+  const m = modules[tab];
+  if (!started.has(tab)) { started.add(tab); await m.start(session); } else if (m.shown) { await m.shown(); }
+  document.body.dataset.tab = tab;
+}
+
+/// Opens another capability (modules call it to link across).
+export function go(tab, arg) {
+  location.hash = tab;
+  if (arg && modules[tab].open) setTimeout(() => modules[tab].open(arg), 0);
+}
+
+window.addEventListener('hashchange', () => show(location.hash.slice(1)));
+window.addEventListener('beforeunload', (e) => { if (definitions.isDirty()) { e.preventDefault(); e.returnValue = ''; } });
+
+(async function boot() {
+  const res = await api.get('/api/session');
+  if (!res.ok) { toast(`cannot start: ${res.data.error || res.status}`, 'error'); return; }
+  Object.assign(session, res.data);
+  $('#folder').textContent = session.roots.map((r) => `${r.label}: ${r.folder}`).join('   ');
+  for (const b of $$('#strip button')) b.addEventListener('click', () => { location.hash = b.dataset.tab; });
+  await show(location.hash.slice(1) || 'definitions');
+  document.body.dataset.ready = '1';
+})();

@@ -1,0 +1,221 @@
+// Preview Lab: run a preset through the pipeline, scrub the timeline, watch
+// the skeleton in sync with binding curves, state weights and events, export.
+import { api } from './api.js';
+import { $, el, toast, failed } from './ui.js';
+import { SkeletonView } from './skeleton_view.js';
+
+let view;
+let presets = [];
+let lab = null; // the run
+let tick = 0;
+let playing = false;
+let series = []; // chart lanes
+const LANE = 18;
+const EVENTS_H = 44;
+const LABEL_W = 170;
+
+export async function start(session) {
+  view = new SkeletonView($('#skeleton-canvas'));
+  view.draw();
+  const res = await api.get('/api/presets');
+  if (!res.ok) return failed(res, 'listing presets');
+  presets = res.data.presets;
+  $('#preset-rate').value = res.data.default_rate;
+  const sel = $('#preset-select');
+  for (const p of presets) sel.append(el('option', { value: p.id, text: `${p.id} — ${p.name}` }));
+  if (!presets.length) $('#preset-steps').textContent = 'The folder has no preview_preset definitions.';
+  sel.addEventListener('change', showSteps);
+  showSteps();
+  $('#btn-run').addEventListener('click', run);
+  $('#scrub').addEventListener('input', () => setTick(parseInt($('#scrub').value, 10)));
+  $('#btn-play').addEventListener('click', togglePlay);
+  $('#lab-chart').addEventListener('click', (e) => {
+    if (!lab) return;
+    const c = $('#lab-chart');
+    const x = ((e.clientX - c.getBoundingClientRect().left) * c.width) / c.clientWidth;
+    setTick(Math.round(((x - LABEL_W) / (c.width - LABEL_W - 10)) * (lab.ticks.length - 1)));
+  });
+  for (const b of document.querySelectorAll('[data-export]')) b.addEventListener('click', () => exportAs(b.dataset.export));
+  window.addEventListener('resize', () => lab && drawChart());
+}
+
+function showSteps(current = -1) {
+  const p = presets.find((x) => x.id === $('#preset-select').value);
+  const box = $('#preset-steps');
+  if (!p) return;
+  box.replaceChildren(...p.steps.map((s, i) => el(`span${i === current ? '.current' : ''}`, { text: `${i}: ${s}` })));
+}
+
+async function run() {
+  const preset = $('#preset-select').value;
+  if (!preset) return;
+  stop();
+  $('#btn-run').disabled = true;
+  $('#lab-time').textContent = 'running…';
+  const res = await api.post('/api/preview/run', { preset, rate: parseFloat($('#preset-rate').value) });
+  $('#btn-run').disabled = false;
+  if (!res.ok) { $('#lab-time').textContent = '–'; return failed(res, `preset ${preset}`); }
+  lab = res.data;
+  $('#lab-warnings').replaceChildren(...lab.warnings.map((w) => el('div.warnings', { text: `warning: ${w}` })));
+  view.setSkeleton(lab.joint_parents, lab.joint_names);
+  // Frame the whole run so root motion stays in view.
+  view.setPose(lab.ticks.flatMap((t) => t.joints));
+  view.frame();
+  buildSeries();
+  const scrub = $('#scrub');
+  scrub.max = lab.ticks.length - 1;
+  scrub.disabled = false;
+  $('#btn-play').disabled = false;
+  setTick(0);
+  document.body.dataset.labRun = preset;
+}
+
+function buildSeries() {
+  series = [];
+  lab.binding_names.forEach((name, k) => {
+    const values = lab.ticks.map((t) => t.bindings[k]);
+    if (values.some((v) => v !== null)) series.push({ label: name, kind: 'binding', values });
+  });
+  const keys = new Map();
+  lab.ticks.forEach((t, i) => {
+    for (const [layer, state, w] of t.states) {
+      const key = `${layer}/${state}`;
+      if (!keys.has(key)) keys.set(key, new Array(lab.ticks.length).fill(null));
+      keys.get(key)[i] = w;
+    }
+    for (const [clip, w] of t.rows) {
+      const key = `selector/${clip}`;
+      if (!keys.has(key)) keys.set(key, new Array(lab.ticks.length).fill(null));
+      keys.get(key)[i] = w;
+    }
+  });
+  for (const [label, values] of keys) series.push({ label, kind: 'weight', values });
+}
+
+export function setTick(i) {
+  if (!lab) return;
+  tick = Math.max(0, Math.min(lab.ticks.length - 1, i | 0));
+  const t = lab.ticks[tick];
+  $('#scrub').value = tick;
+  $('#lab-time').textContent = `${t.time.toFixed(3)} s · tick ${tick}/${lab.ticks.length - 1} · step ${t.step}`;
+  view.setPose(t.joints);
+  view.draw();
+  showSteps(t.step);
+  drawChart();
+  renderTick(t);
+  document.body.dataset.labTick = String(tick);
+}
+
+function renderTick(t) {
+  const rows = [];
+  for (const [layer, state, w, ct] of t.states) rows.push(el('tr', {}, el('td', { text: layer }), el('td', { text: state }), el('td', { text: w.toFixed(3) }), el('td', { text: `${ct.toFixed(2)} s` })));
+  for (const [clip, w, step] of t.rows) rows.push(el('tr', {}, el('td', { text: 'selector' }), el('td', { text: clip }), el('td', { text: w.toFixed(3) }), el('td', { text: step < 0 ? 'default' : step === 0 ? 'exact' : `fallback ${step}` })));
+  const binds = lab.binding_names.map((n, k) => el('tr', {}, el('td', { text: n }), el('td', { text: t.bindings[k] === null ? '—' : t.bindings[k] })));
+  const box = $('#lab-tick');
+  box.replaceChildren(
+    el('table.grid.compact.tick-table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Layer' }), el('th', { text: 'State / clip' }), el('th', { text: 'Weight' }), el('th', { text: 'Time' }))), el('tbody', {}, ...rows)),
+    el('table.grid.compact.tick-table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Binding' }), el('th', { text: 'Value' }))), el('tbody', {}, ...binds)),
+    t.events.length ? el('div', {}, el('b', { text: 'Events: ' }), ...t.events.map(([k, n, time]) => el('span.chip', { text: `${k} ${n} @${time}` }))) : '');
+}
+
+function drawChart() {
+  const c = $('#lab-chart');
+  c.width = Math.max(600, c.clientWidth || 1100);
+  c.height = EVENTS_H + series.length * LANE + 8;
+  const ctx = c.getContext('2d');
+  const w = c.width - LABEL_W - 10;
+  const n = lab.ticks.length;
+  const xOf = (i) => LABEL_W + (n > 1 ? (i / (n - 1)) * w : 0);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.font = '11px sans-serif';
+  // Events row.
+  ctx.fillStyle = '#444';
+  ctx.fillText('events', 6, 14);
+  lab.ticks.forEach((t, i) => {
+    t.events.forEach(([kind, name], k) => {
+      if (kind === 'set') return;
+      ctx.fillStyle = kind === 'notify' ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#8a8f96' : '#c62828';
+      ctx.fillRect(xOf(i) - 1, 4, 2, EVENTS_H - 12);
+      if (kind === 'trigger' || kind === 'tags' || kind === 'notify' || kind === 'slot' || kind === 'equip') {
+        ctx.fillText(`${name}`, xOf(i) + 3, 14 + (k % 3) * 11);
+      }
+    });
+  });
+  series.forEach((s, k) => {
+    const y0 = EVENTS_H + k * LANE;
+    ctx.fillStyle = k % 2 ? '#f7f8fa' : '#fff';
+    ctx.fillRect(0, y0, c.width, LANE);
+    const vals = s.values.filter((v) => v !== null);
+    let lo = Math.min(0, ...vals);
+    let hi = Math.max(1, ...vals);
+    if (hi - lo < 1e-6) hi = lo + 1;
+    const yOf = (v) => y0 + LANE - 2 - ((v - lo) / (hi - lo)) * (LANE - 4);
+    ctx.fillStyle = s.kind === 'weight' ? 'rgba(47,111,214,.35)' : 'rgba(178,106,0,.15)';
+    ctx.strokeStyle = s.kind === 'weight' ? '#2f6fd6' : '#b26a00';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    let pen = false;
+    s.values.forEach((v, i) => {
+      if (v === null) { pen = false; return; }
+      if (!pen) ctx.moveTo(xOf(i), yOf(v)); else ctx.lineTo(xOf(i), yOf(v));
+      pen = true;
+    });
+    ctx.stroke();
+    if (s.kind === 'weight') {
+      s.values.forEach((v, i) => { if (v !== null && v > 0) ctx.fillRect(xOf(i) - w / (2 * n), yOf(v), w / n + 0.5, y0 + LANE - 2 - yOf(v)); });
+    }
+    const cur = s.values[tick];
+    ctx.fillStyle = '#333';
+    ctx.fillText(`${s.label}${cur === null || cur === undefined ? '' : ` ${(+cur).toFixed(2)}`}`.slice(0, 30), 6, y0 + 13);
+  });
+  ctx.strokeStyle = '#c62828';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(xOf(tick), 0);
+  ctx.lineTo(xOf(tick), c.height);
+  ctx.stroke();
+}
+
+function togglePlay() { if (playing) stop(); else play(); }
+
+function play() {
+  if (!lab) return;
+  playing = true;
+  $('#btn-play').textContent = 'Pause';
+  if (tick >= lab.ticks.length - 1) setTick(0);
+  let startTime = null;
+  const t0 = lab.ticks[tick].time;
+  const frame = (now) => {
+    if (!playing) return;
+    if (startTime === null) startTime = now;
+    const want = t0 + (now - startTime) / 1000;
+    let i = tick;
+    while (i < lab.ticks.length - 1 && lab.ticks[i + 1].time <= want) i++;
+    if (i !== tick) setTick(i);
+    if (i >= lab.ticks.length - 1) { stop(); return; }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+function stop() {
+  playing = false;
+  $('#btn-play').textContent = 'Play';
+}
+
+async function exportAs(format) {
+  const preset = (lab && lab.preset) || $('#preset-select').value;
+  if (!preset) return;
+  const res = await api.post('/api/preview/export', { preset, rate: parseFloat($('#preset-rate').value), format });
+  if (!res.ok) return failed(res, 'export');
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') || '')?.[1] || `${preset}.${format}`;
+  const blob = res.data instanceof Blob ? res.data : new Blob([JSON.stringify(res.data)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  toast(`Exported ${name}`);
+}

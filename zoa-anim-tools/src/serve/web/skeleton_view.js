@@ -1,0 +1,148 @@
+// A skeleton drawn on a 2D canvas with a perspective orbit camera: drag to
+// orbit, wheel to zoom, double-click to re-frame. Joints are points in model
+// space (metres, y up); bones join each joint to its parent.
+
+const GRID = 0.5; // ground grid spacing, metres
+
+export class SkeletonView {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.parents = [];
+    this.names = [];
+    this.points = [];
+    this.marks = new Map(); // joint → {color, label}
+    this.yaw = 0.6;
+    this.pitch = 0.25;
+    this.distance = 4;
+    this.target = [0, 1, 0];
+    this.fov = 0.8;
+    let drag = null;
+    canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+    canvas.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      this.yaw -= (e.clientX - drag[0]) * 0.01;
+      this.pitch = Math.max(-1.4, Math.min(1.4, this.pitch + (e.clientY - drag[1]) * 0.01));
+      drag = [e.clientX, e.clientY];
+      this.draw();
+    });
+    canvas.addEventListener('pointerup', () => { drag = null; });
+    canvas.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      this.distance = Math.max(0.2, Math.min(200, this.distance * Math.exp(e.deltaY * 0.001)));
+      this.draw();
+    }, { passive: false });
+    canvas.addEventListener('dblclick', () => { this.frame(); this.draw(); });
+  }
+
+  /// Sets the joint tree (parents: index or null per joint).
+  setSkeleton(parents, names) {
+    this.parents = parents;
+    this.names = names;
+  }
+
+  /// Joint positions: [[x, y, z], ...] or a flat array.
+  setPose(points) {
+    if (points.length && typeof points[0] === 'number') {
+      const out = [];
+      for (let i = 0; i + 2 < points.length; i += 3) out.push([points[i], points[i + 1], points[i + 2]]);
+      points = out;
+    }
+    this.points = points;
+  }
+
+  /// Centres the camera on the current pose.
+  frame() {
+    if (!this.points.length) return;
+    const lo = [Infinity, Infinity, Infinity];
+    const hi = [-Infinity, -Infinity, -Infinity];
+    for (const p of this.points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
+    this.target = lo.map((l, k) => (l + hi[k]) / 2);
+    const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
+    this.distance = (size * 0.9) / Math.tan(this.fov / 2);
+  }
+
+  camera() {
+    const cp = Math.cos(this.pitch);
+    const eye = [
+      this.target[0] + this.distance * cp * Math.sin(this.yaw),
+      this.target[1] + this.distance * Math.sin(this.pitch),
+      this.target[2] + this.distance * cp * Math.cos(this.yaw),
+    ];
+    const f = norm(sub(this.target, eye));
+    const r = norm(cross(f, [0, 1, 0]));
+    const u = cross(r, f);
+    return { eye, f, r, u };
+  }
+
+  project(p, cam) {
+    const d = sub(p, cam.eye);
+    const z = dot(d, cam.f);
+    if (z < 0.01) return null;
+    const { width, height } = this.canvas;
+    const scale = height / (2 * Math.tan(this.fov / 2));
+    return [width / 2 + (dot(d, cam.r) / z) * scale, height / 2 - (dot(d, cam.u) / z) * scale, z];
+  }
+
+  draw() {
+    const { ctx, canvas } = this;
+    ctx.fillStyle = '#20262e';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const cam = this.camera();
+    // Ground grid around the target.
+    ctx.strokeStyle = '#323b46';
+    ctx.lineWidth = 1;
+    const cx = Math.round(this.target[0] / GRID) * GRID;
+    const cz = Math.round(this.target[2] / GRID) * GRID;
+    const n = 8;
+    for (let i = -n; i <= n; i++) {
+      this.line([cx + i * GRID, 0, cz - n * GRID], [cx + i * GRID, 0, cz + n * GRID], cam);
+      this.line([cx - n * GRID, 0, cz + i * GRID], [cx + n * GRID, 0, cz + i * GRID], cam);
+    }
+    ctx.strokeStyle = '#5a6b7e';
+    this.line([cx, 0, cz], [cx + GRID, 0, cz], cam);
+    const pts = this.points.map((p) => this.project(p, cam));
+    // Bones.
+    ctx.lineWidth = 3;
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = '#d8dee6';
+    this.parents.forEach((parent, j) => {
+      if (parent === null || parent === undefined || !pts[j] || !pts[parent]) return;
+      ctx.beginPath();
+      ctx.moveTo(pts[parent][0], pts[parent][1]);
+      ctx.lineTo(pts[j][0], pts[j][1]);
+      ctx.stroke();
+    });
+    // Joints, marked ones larger and labelled.
+    pts.forEach((p, j) => {
+      if (!p) return;
+      const m = this.marks.get(j);
+      ctx.fillStyle = m ? m.color : '#8fb3ff';
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], m ? 5 : 2.5, 0, Math.PI * 2);
+      ctx.fill();
+    });
+    ctx.font = '11px sans-serif';
+    for (const [j, m] of this.marks) {
+      const p = pts[j];
+      if (!p || !m.label) continue;
+      ctx.fillStyle = m.color;
+      ctx.fillText(m.label, p[0] + 7, p[1] - 5);
+    }
+  }
+
+  line(a, b, cam) {
+    const p = this.project(a, cam);
+    const q = this.project(b, cam);
+    if (!p || !q) return;
+    this.ctx.beginPath();
+    this.ctx.moveTo(p[0], p[1]);
+    this.ctx.lineTo(q[0], q[1]);
+    this.ctx.stroke();
+  }
+}
+
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => { const l = Math.hypot(a[0], a[1], a[2]) || 1; return [a[0] / l, a[1] / l, a[2] / l]; };
