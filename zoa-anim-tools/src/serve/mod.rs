@@ -20,6 +20,11 @@
 //! a blocking thread, and returns JSON. Writes go through [`files::Writer`]
 //! (atomic, stale-checked, never overwriting without a confirmed choice).
 //!
+//! What the server opens on a request's behalf is confined to `--defs` and
+//! `--assets` (see [`roots`]); loading the definition folder itself follows the
+//! definitions' own references (models, sounds) wherever they point, exactly
+//! as `zoa-anim validate` does, and only diagnostics come back from those.
+//!
 //! The server prints `zoa-anim serve: Workbench at http://ADDR:PORT/` on
 //! stdout once it listens (scripts and tests read the port from it) and
 //! runs until interrupted. Exit codes: 0 stopped, 2 a folder is missing or
@@ -216,6 +221,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/presets", get(api_preview::presets))
         .route("/api/preview/run", post(api_preview::run))
         .route("/api/preview/export", post(api_preview::export))
+        // A definition file may be up to 4 MiB; its JSON-escaped text fits in 9 MiB.
+        .layer(axum::extract::DefaultBodyLimit::max(9 << 20))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), security::guard))
         .with_state(app)
 }

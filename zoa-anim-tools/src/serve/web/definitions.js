@@ -16,10 +16,10 @@ export function isDirty() {
 
 export async function start(session) {
   kinds = session.kinds;
-  editor = new Editor($('#editor'), { onInput: onEdit, onSave: save });
+  editor = new Editor($('#editor'), { onInput: onEdit, onSave: () => save() });
   editor.setReadOnly(true);
   $('#def-filter').addEventListener('input', renderList);
-  $('#btn-save').addEventListener('click', save);
+  $('#btn-save').addEventListener('click', () => save());
   $('#btn-duplicate').addEventListener('click', duplicate);
   $('#btn-delete').addEventListener('click', remove);
   $('#btn-coverage').addEventListener('click', toggleCoverage);

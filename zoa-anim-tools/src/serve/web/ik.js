@@ -94,8 +94,9 @@ function render() {
 }
 
 function dirty() {
-  const now = JSON.stringify(overridesFromEdits());
-  const saved = JSON.stringify(data.policy.saved_overrides);
+  const key = (list) => JSON.stringify(list.map(([r, b]) => `${r}=${b}`).sort());
+  const now = key(overridesFromEdits());
+  const saved = key(data.policy.saved_overrides);
   $('#ik-save').disabled = !data.policy.path || now === saved;
 }
 

@@ -32,7 +32,7 @@ async function load() {
     el('div.cards', {},
       el('div.card', {}, el('h3', { text: 'Definitions' }), counts),
       el('div.card', {}, el('h3', { text: 'Needs attention' }), problems),
-      el('div.card', {}, el('h3', { text: 'Coverage' }), coverage),
+      el('div.card.wide', {}, el('h3', { text: 'Coverage (states with at most one tag per dimension)' }), coverage),
       el('div.card', {}, el('h3', { text: 'Player profile sets' }), sets),
       el('div.card', {}, el('h3', { text: 'Models' }), models),
       el('div.card', {}, el('h3', { text: 'Preview presets' }), presets)));

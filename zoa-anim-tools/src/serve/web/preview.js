@@ -56,7 +56,9 @@ async function run() {
   $('#btn-run').disabled = false;
   if (!res.ok) { $('#lab-time').textContent = '–'; return failed(res, `preset ${preset}`); }
   lab = res.data;
-  $('#lab-warnings').replaceChildren(...lab.warnings.map((w) => el('div.warnings', { text: `warning: ${w}` })));
+  $('#lab-warnings').replaceChildren(lab.warnings.length ? el('details.warnings', {},
+    el('summary', { text: `${lab.warnings.length} inert binding(s): the driver ignores them for their class (see the Binding Browser)` }),
+    ...lab.warnings.map((w) => el('div', { text: w }))) : '');
   view.setSkeleton(lab.joint_parents, lab.joint_names);
   // Frame the whole run so root motion stays in view.
   view.setPose(lab.ticks.flatMap((t) => t.joints));
@@ -129,18 +131,20 @@ function drawChart() {
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, c.width, c.height);
   ctx.font = '11px sans-serif';
-  // Events row.
+  // Events row: a tick mark per event, labels on three alternating rows.
   ctx.fillStyle = '#444';
   ctx.fillText('events', 6, 14);
+  let labels = 0;
   lab.ticks.forEach((t, i) => {
-    t.events.forEach(([kind, name], k) => {
-      if (kind === 'set') return;
-      ctx.fillStyle = kind === 'notify' ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#8a8f96' : '#c62828';
+    for (const [kind, name] of t.events) {
+      if (kind === 'set') continue;
+      ctx.fillStyle = kind === 'notify' ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#b0b6bd' : '#c62828';
       ctx.fillRect(xOf(i) - 1, 4, 2, EVENTS_H - 12);
-      if (kind === 'trigger' || kind === 'tags' || kind === 'notify' || kind === 'slot' || kind === 'equip') {
-        ctx.fillText(`${name}`, xOf(i) + 3, 14 + (k % 3) * 11);
+      if (['trigger', 'tags', 'notify', 'slot', 'equip'].includes(kind)) {
+        const text = kind === 'tags' ? name.split(' ').map((p) => p.split('=').pop()).join('/') : name;
+        ctx.fillText(text, xOf(i) + 3, 12 + (labels++ % 3) * 11);
       }
-    });
+    }
   });
   series.forEach((s, k) => {
     const y0 = EVENTS_H + k * LANE;
@@ -163,7 +167,22 @@ function drawChart() {
     });
     ctx.stroke();
     if (s.kind === 'weight') {
-      s.values.forEach((v, i) => { if (v !== null && v > 0) ctx.fillRect(xOf(i) - w / (2 * n), yOf(v), w / n + 0.5, y0 + LANE - 2 - yOf(v)); });
+      // Filled area under each run of ticks where the state plays.
+      let start = -1;
+      const base = y0 + LANE - 2;
+      for (let i = 0; i <= s.values.length; i++) {
+        const v = i < s.values.length ? s.values[i] : null;
+        if (v !== null && start < 0) start = i;
+        if ((v === null || i === s.values.length) && start >= 0) {
+          ctx.beginPath();
+          ctx.moveTo(xOf(start), base);
+          for (let j = start; j < i; j++) ctx.lineTo(xOf(j), yOf(s.values[j]));
+          ctx.lineTo(xOf(i - 1), base);
+          ctx.closePath();
+          ctx.fill();
+          start = -1;
+        }
+      }
     }
     const cur = s.values[tick];
     ctx.fillStyle = '#333';

@@ -59,7 +59,7 @@ export class SkeletonView {
     for (const p of this.points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
     this.target = lo.map((l, k) => (l + hi[k]) / 2);
     const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
-    this.distance = (size * 0.9) / Math.tan(this.fov / 2);
+    this.distance = (size * 0.62) / Math.tan(this.fov / 2);
   }
 
   camera() {
@@ -122,12 +122,23 @@ export class SkeletonView {
       ctx.arc(p[0], p[1], m ? 5 : 2.5, 0, Math.PI * 2);
       ctx.fill();
     });
+    // Labels where they do not cover another: try four corners around the joint.
     ctx.font = '11px sans-serif';
+    const placed = [];
+    const free = (b) => placed.every((o) => b[0] > o[2] || b[2] < o[0] || b[1] > o[3] || b[3] < o[1]);
     for (const [j, m] of this.marks) {
       const p = pts[j];
       if (!p || !m.label) continue;
-      ctx.fillStyle = m.color;
-      ctx.fillText(m.label, p[0] + 7, p[1] - 5);
+      const w = ctx.measureText(m.label).width;
+      const spots = [[p[0] + 7, p[1] - 5], [p[0] - 7 - w, p[1] - 5], [p[0] + 7, p[1] + 13], [p[0] - 7 - w, p[1] + 13]];
+      for (const [x, y] of spots) {
+        const box = [x - 1, y - 10, x + w + 1, y + 2];
+        if (!free(box)) continue;
+        placed.push(box);
+        ctx.fillStyle = m.color;
+        ctx.fillText(m.label, x, y);
+        break;
+      }
     }
   }
 

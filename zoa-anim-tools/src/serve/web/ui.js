@@ -11,6 +11,7 @@ export function el(spec, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
     else if (k === 'text') node.textContent = v;
+    else if (k === 'style') node.style.cssText = v; // CSSOM: allowed by the page's CSP, unlike style attributes
     else if (k === 'dataset') Object.assign(node.dataset, v);
     else if (k in node && typeof v !== 'string') node[k] = v;
     else node.setAttribute(k, v === true ? '' : v);
