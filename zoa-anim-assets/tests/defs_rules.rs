@@ -370,7 +370,9 @@ fn an_overlay_replaces_a_file_and_adds_unsaved_ones() {
     let dup = good.to_owned();
     let set = load_folder_with_overlay(&dir, &[(PathBuf::from("b/copy.toml"), dup)]);
     assert_eq!(set.binding_profiles.len(), 2);
-    assert!(set.diagnostics.iter().any(|d| d.severity == Severity::Error && d.file == PathBuf::from("b/copy.toml")));
+    assert!(
+        set.diagnostics.iter().any(|d| d.severity == Severity::Error && d.file == std::path::Path::new("b/copy.toml"))
+    );
     // Non-TOML overlay paths are ignored; the disk stays untouched.
     let set = load_folder_with_overlay(&dir, &[(PathBuf::from("notes.txt"), "x".into())]);
     assert_eq!((set.binding_profiles.len(), set.diagnostics.len()), (1, 0));

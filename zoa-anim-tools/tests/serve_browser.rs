@@ -106,7 +106,11 @@ async fn until(c: &Client, what: &str, expr: &str) -> Value {
 }
 
 async fn css(c: &Client, selector: &str) -> fantoccini::elements::Element {
-    c.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(selector)).await.unwrap_or_else(|e| panic!("{selector}: {e}"))
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css(selector))
+        .await
+        .unwrap_or_else(|e| panic!("{selector}: {e}"))
 }
 
 fn key(k: Key) -> String {
@@ -195,20 +199,38 @@ async fn edit_validate_and_save(c: &Client, s: &Server, shots: &Path) {
     // Type a new binding with a misspelt type at the end of the file.
     let area = css(c, "#editor-text").await;
     area.click().await.unwrap();
-    c.execute("const t = document.querySelector('#editor-text'); t.setSelectionRange(t.value.length, t.value.length);", vec![])
-        .await
-        .unwrap();
+    c.execute(
+        "const t = document.querySelector('#editor-text'); t.setSelectionRange(t.value.length, t.value.length);",
+        vec![],
+    )
+    .await
+    .unwrap();
     area.send_keys("\n[[bindings]]\nid = \"lean\"\nparameter = \"lean\"\ntype = \"flaot\"\n").await.unwrap();
     let bad_line = lines + 5;
-    until(c, "the error in the gutter", &format!("document.querySelector('.gutter .ln.error[data-line=\"{bad_line}\"]')")).await;
-    let lens = until(c, "the inline message", &format!("document.querySelector('.lens[data-line=\"{bad_line}\"]')?.textContent")).await;
+    until(
+        c,
+        "the error in the gutter",
+        &format!("document.querySelector('.gutter .ln.error[data-line=\"{bad_line}\"]')"),
+    )
+    .await;
+    let lens = until(
+        c,
+        "the inline message",
+        &format!("document.querySelector('.lens[data-line=\"{bad_line}\"]')?.textContent"),
+    )
+    .await;
     assert!(lens.as_str().unwrap().contains("flaot"), "{lens}");
     let flagged = c
         .execute("return [...document.querySelectorAll('.gutter .ln.error')].map(e => +e.dataset.line);", vec![])
         .await
         .unwrap();
     assert_eq!(flagged, json!([bad_line]), "only the misspelt line is flagged");
-    let problem = until(c, "the problem list", &format!("document.querySelector('#problems li[data-line=\"{bad_line}\"]')?.textContent")).await;
+    let problem = until(
+        c,
+        "the problem list",
+        &format!("document.querySelector('#problems li[data-line=\"{bad_line}\"]')?.textContent"),
+    )
+    .await;
     assert!(problem.as_str().unwrap().contains("error"), "{problem}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original, "nothing is saved while typing");
     save_shot("definitions-error.png", &c.screenshot().await.unwrap(), shots);
@@ -229,7 +251,8 @@ async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 3").await;
     css(c, "#preset-select").await.select_by_value("locomotion_ramp").await.unwrap();
     css(c, "#btn-run").await.click().await.unwrap();
-    until(c, "the run", "document.body.dataset.labRun === 'locomotion_ramp' && document.body.dataset.labTick === '0'").await;
+    until(c, "the run", "document.body.dataset.labRun === 'locomotion_ramp' && document.body.dataset.labTick === '0'")
+        .await;
     let canvas = css(c, "#skeleton-canvas").await;
     let into_view = "document.querySelector('#skeleton-canvas').scrollIntoView({ block: 'start' });";
     c.execute(into_view, vec![]).await.unwrap();
@@ -244,7 +267,14 @@ async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     let later = canvas.screenshot().await.unwrap();
     save_shot("preview-tick0.png", &first, shots);
     save_shot("preview-tick75.png", &later, shots);
+    // The whole Lab at this tick (the README's screenshot comes from here).
+    c.set_window_size(1400, 1060).await.unwrap();
+    let top = "window.scrollTo(0, 0); document.querySelector('main .panel:not([hidden]) .work').scrollTop = 0; \
+               document.querySelector('#toast').hidden = true;";
+    c.execute(top, vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
     save_shot("workbench-preview.png", &c.screenshot().await.unwrap(), shots);
+    c.set_window_size(1400, 900).await.unwrap();
     let (a, width, channels) = pixels(&first);
     let (b, width_b, _) = pixels(&later);
     assert_eq!((width, a.len()), (width_b, b.len()), "same canvas size");
@@ -264,7 +294,11 @@ async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
     css(c, "#ab-scan").await.click().await.unwrap();
     until(c, "the candidates", "document.querySelectorAll('tr.ab-slot').length >= 10").await;
     // Change one pick (run → the sprint clip) and leave one slot out.
-    css(c, "tr.ab-slot[data-slot='locomotion_run'] .ab-choice").await.select_by_value("assets/humanoid.glb#3").await.unwrap();
+    css(c, "tr.ab-slot[data-slot='locomotion_run'] .ab-choice")
+        .await
+        .select_by_value("assets/humanoid.glb#3")
+        .await
+        .unwrap();
     css(c, "tr.ab-slot[data-slot='stance_crouch'] .ab-approve").await.click().await.unwrap();
     let why = css(c, "tr.ab-slot[data-slot='locomotion_run'] td.why").await.text().await.unwrap();
     assert!(why.contains("alias"), "the score breakdown of the chosen clip shows: {why}");
@@ -273,7 +307,12 @@ async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
     out.clear().await.unwrap();
     out.send_keys("defs/auto/browser.toml").await.unwrap();
     css(c, "#ab-write").await.click().await.unwrap();
-    until(c, "the written list", "document.querySelector('#ab-result')?.textContent.includes('defs/auto/browser.toml')").await;
+    until(
+        c,
+        "the written list",
+        "document.querySelector('#ab-result')?.textContent.includes('defs/auto/browser.toml')",
+    )
+    .await;
     let profile = s.defs().join("auto/browser_unarmed.toml");
     let text = std::fs::read_to_string(&profile).unwrap();
     let run = text.split("[[slots]]").find(|b| b.contains("id = \"locomotion_run\"")).unwrap();
@@ -285,7 +324,10 @@ async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
     until(c, "the confirmation", "!document.querySelector('#dialog-backdrop').hidden").await;
     let body = css(c, "#dialog-body").await.text().await.unwrap();
     assert!(body.contains("defs/auto/browser_unarmed.toml"), "{body}");
-    assert!(std::fs::read_to_string(&profile).unwrap().starts_with("# edited by hand"), "nothing replaced before the yes");
+    assert!(
+        std::fs::read_to_string(&profile).unwrap().starts_with("# edited by hand"),
+        "nothing replaced before the yes"
+    );
     css(c, "#dialog-ok").await.click().await.unwrap();
     until(c, "the overwrite", "document.querySelector('#dialog-backdrop').hidden").await;
     let replaced = serve_support::eventually(30, || {
@@ -296,7 +338,12 @@ async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
 
 async fn edit_ik_overrides(c: &Client, s: &Server, shots: &Path) {
     css(c, "#tab-ik").await.click().await.unwrap();
-    until(c, "the behaviours", "document.querySelector('.behaviour[data-policy=\"foot_plant\"]')?.dataset.state === 'runs'").await;
+    until(
+        c,
+        "the behaviours",
+        "document.querySelector('.behaviour[data-policy=\"foot_plant\"]')?.dataset.state === 'runs'",
+    )
+    .await;
     let state = |p: &str| format!("document.querySelector('.behaviour[data-policy=\"{p}\"]').dataset.state");
     assert_eq!(c.execute(&format!("return {};", state("climb_hand")), vec![]).await.unwrap(), json!("off"));
     save_shot("ik.png", &c.screenshot().await.unwrap(), shots);
@@ -338,5 +385,8 @@ async fn run_the_wizard(c: &Client, s: &Server, shots: &Path) {
     css(c, "#wz-next").await.click().await.unwrap();
     let path = s.defs().join("bindings/browser_rig.toml");
     let text = serve_support::eventually(30, || std::fs::read_to_string(&path).ok()).expect("the profile is written");
-    assert!(text.contains("id = \"browser_rig\"") && text.contains("parameter = \"Fire\"\ntype = \"trigger\""), "{text}");
+    assert!(
+        text.contains("id = \"browser_rig\"") && text.contains("parameter = \"Fire\"\ntype = \"trigger\""),
+        "{text}"
+    );
 }

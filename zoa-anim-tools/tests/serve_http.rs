@@ -40,7 +40,10 @@ fn the_page_embeds_its_assets_and_the_session_token() {
         let r = s.raw("GET", &format!("/static/{name}"), &[], None);
         assert_eq!(r.status, 200, "{name}");
         assert!(!r.body.is_empty());
-        assert!(!r.text().contains("http://") && !r.text().contains("https://"), "{name} must not load anything remote");
+        assert!(
+            !r.text().contains("http://") && !r.text().contains("https://"),
+            "{name} must not load anything remote"
+        );
     }
     assert!(s.raw("GET", "/static/main.js", &[], None).header("content-type").unwrap().starts_with("text/javascript"));
     assert_eq!(s.raw("GET", "/static/../Cargo.toml", &[], None).status, 404);
@@ -69,7 +72,8 @@ fn api_calls_need_the_token_and_writes_need_the_origin() {
     assert_eq!(s.raw("GET", "/api/defs", &[("x-zoa-token", "0000")], None).status, 401);
     assert_eq!(s.get("/api/defs").status, 200);
     let before = read(&s, "bindings/rifle.toml");
-    let body = serde_json::to_vec(&json!({ "path": "defs/bindings/rifle.toml", "version": "x", "confirm": true })).unwrap();
+    let body =
+        serde_json::to_vec(&json!({ "path": "defs/bindings/rifle.toml", "version": "x", "confirm": true })).unwrap();
     let ct = ("Content-Type", "application/json");
     // Every write endpoint: no Origin, a foreign Origin, no token.
     for path in [
@@ -116,9 +120,14 @@ fn definitions_are_listed_by_kind_with_their_problem_counts() {
     assert_eq!(list["errors"], cli["errors"]);
     assert_eq!(list["warnings"], cli["warnings"]);
     // A broken file still lists under its kind, with its errors counted.
-    std::fs::write(s.defs().join("bindings/broken.toml"), "kind = \"binding_profile\"\nid = \"broken\"\nbindings = [\n").unwrap();
+    std::fs::write(
+        s.defs().join("bindings/broken.toml"),
+        "kind = \"binding_profile\"\nid = \"broken\"\nbindings = [\n",
+    )
+    .unwrap();
     let list = ok(&s.get("/api/defs"));
-    let broken = list["files"].as_array().unwrap().iter().find(|f| f["path"] == "defs/bindings/broken.toml").unwrap().clone();
+    let broken =
+        list["files"].as_array().unwrap().iter().find(|f| f["path"] == "defs/bindings/broken.toml").unwrap().clone();
     assert_eq!(broken["kind"], "binding_profile");
     assert!(broken["errors"].as_u64().unwrap() >= 1);
 }
@@ -213,7 +222,8 @@ fn validation_checks_the_buffer_in_its_folder_without_writing() {
     assert_eq!(before.lines().nth(8), Some("type = \"trigger\""));
     let broken = before.replacen("type = \"trigger\"", "type = \"triger\"", 1);
     let r = ok(&s.post("/api/validate", &json!({ "path": "defs/bindings/rifle.toml", "text": broken })));
-    let errors: Vec<&Value> = r["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "error").collect();
+    let errors: Vec<&Value> =
+        r["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "error").collect();
     assert_eq!(errors.len(), 1, "{r}");
     let e = errors[0];
     assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(9), Some(8)), "{e}");
@@ -276,7 +286,10 @@ fn saves_are_atomic_and_refuse_stale_versions() {
     assert_eq!(r.json()["exists"], true);
     assert_eq!(read(&s, "bindings/extra.toml"), text);
     // New folders are created inside defs; no temporary sibling is left behind.
-    ok(&s.post("/api/save", &json!({ "path": "defs/more/deeper/x.toml", "text": text.replace("extra", "x"), "version": null })));
+    ok(&s.post(
+        "/api/save",
+        &json!({ "path": "defs/more/deeper/x.toml", "text": text.replace("extra", "x"), "version": null }),
+    ));
     assert!(s.defs().join("more/deeper/x.toml").is_file());
     let leftovers: Vec<_> = std::fs::read_dir(s.defs().join("bindings"))
         .unwrap()
@@ -310,7 +323,13 @@ fn duplicates_get_a_new_id_and_never_overwrite() {
     let original = read(&s, "bindings/rifle.toml");
     assert_eq!(copy, original.replace("id = \"rifle\"", "id = \"rifle_copy\""), "only the id changes");
     let list = ok(&s.get("/api/defs"));
-    let entry = list["files"].as_array().unwrap().iter().find(|f| f["path"] == "defs/bindings/rifle_copy.toml").unwrap().clone();
+    let entry = list["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "defs/bindings/rifle_copy.toml")
+        .unwrap()
+        .clone();
     assert_eq!((entry["id"].as_str(), entry["errors"].as_u64()), (Some("rifle_copy"), Some(0)));
     let r = s.post(
         "/api/duplicate",
@@ -451,9 +470,14 @@ fn the_binding_browser_flags_inert_bindings_per_class() {
     let rifle = class("rifle");
     assert_eq!(rifle["binding_profile"], "rifle");
     assert_eq!(rifle["animation_graph"], "humanoid_rifle");
-    let binding = |c: &Value, id: &str| c["profile"]["bindings"].as_array().unwrap().iter().find(|b| b["id"] == id).unwrap().clone();
+    let binding = |c: &Value, id: &str| {
+        c["profile"]["bindings"].as_array().unwrap().iter().find(|b| b["id"] == id).unwrap().clone()
+    };
     let fire = binding(&rifle, "fire");
-    assert_eq!((fire["parameter"].as_str(), fire["type"].as_str(), fire["layer"].as_i64()), (Some("fire"), Some("trigger"), Some(1)));
+    assert_eq!(
+        (fire["parameter"].as_str(), fire["type"].as_str(), fire["layer"].as_i64()),
+        (Some("fire"), Some("trigger"), Some(1))
+    );
     assert_eq!(fire["inert"], Value::Null);
     assert_eq!(fire["layer_name"], "upper_body", "the layer is named from the graph");
     assert!(binding(&rifle, "lean")["inert"].as_str().unwrap().contains("no_such_param"));
@@ -498,7 +522,8 @@ fn ik_targets_show_roles_on_the_skeleton_and_save_overrides() {
     // The head sits above the hips in the rest pose (y up).
     let y = |role: &str| r["positions"][r["roles"][role][0].as_u64().unwrap() as usize][1].as_f64().unwrap();
     assert!(y("head") > y("hips") + 0.3, "head {} hips {}", y("head"), y("hips"));
-    let behaviour = |r: &Value, p: &str| r["behaviours"].as_array().unwrap().iter().find(|b| b["policy"] == p).unwrap().clone();
+    let behaviour =
+        |r: &Value, p: &str| r["behaviours"].as_array().unwrap().iter().find(|b| b["policy"] == p).unwrap().clone();
     assert_eq!(behaviour(&r, "foot_plant")["runs"], true);
     assert_eq!(behaviour(&r, "climb_hand")["enabled"], false);
     assert_eq!(behaviour(&r, "climb_hand")["runs"], false);
@@ -537,7 +562,10 @@ fn ik_targets_show_roles_on_the_skeleton_and_save_overrides() {
     assert_eq!(read(&s, "rig/humanoid.toml"), text);
     // Unknown roles are refused before anything is written.
     let v = saved["version"].as_str().unwrap();
-    assert_eq!(s.post("/api/ik/save", &json!({ "path": path, "version": v, "overrides": [["tail", "x"]] })).status, 422);
+    assert_eq!(
+        s.post("/api/ik/save", &json!({ "path": path, "version": v, "overrides": [["tail", "x"]] })).status,
+        422
+    );
     assert_eq!(s.post("/api/ik/discover", &json!({ "model": "assets/humanoid.glb", "skin": 9 })).status, 422);
 }
 

@@ -470,10 +470,8 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
 /// Checks one file's text (already read) and records its definition.
 fn load_text(rel: &Path, text: &str, set: &mut DefinitionSet, shared: &mut Shared) {
     if text.len() as u64 > MAX_FILE_BYTES {
-        let message = format!(
-            "file is larger than {} MiB; definition files are small, this is not parsed",
-            MAX_FILE_BYTES >> 20
-        );
+        let message =
+            format!("file is larger than {} MiB; definition files are small, this is not parsed", MAX_FILE_BYTES >> 20);
         set.diagnostics.push(file_error(rel, Code::FileTooLarge, message));
         return;
     }

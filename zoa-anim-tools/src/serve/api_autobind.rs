@@ -120,11 +120,8 @@ pub async fn scan(State(app): State<Arc<App>>, Json(p): Json<ScanParams>) -> Api
                     })
                 })
                 .collect();
-            let failed: Vec<Value> = r
-                .report
-                .failed()
-                .map(|f| json!({ "file": app.roots.to_virtual(&f.path), "error": f.error }))
-                .collect();
+            let failed: Vec<Value> =
+                r.report.failed().map(|f| json!({ "file": app.roots.to_virtual(&f.path), "error": f.error })).collect();
             Ok(json!({
                 "files": r.report.files.len(),
                 "clips": r.report.clips().count(),
@@ -196,12 +193,8 @@ pub async fn write(State(app): State<Arc<App>>, Json(b): Json<WriteBody>) -> Api
             let written = write_profile_set(&r.report, &r.classes, &target.abs, b.overwrite)
                 .map_err(|e| ApiError::unprocessable(format!("writing failed: {e}")))?;
             let set = load(app, &[]);
-            let files: Vec<String> = written
-                .profiles
-                .iter()
-                .chain(&written.clips_written)
-                .filter_map(|p| app.roots.to_virtual(p))
-                .collect();
+            let files: Vec<String> =
+                written.profiles.iter().chain(&written.clips_written).filter_map(|p| app.roots.to_virtual(p)).collect();
             let rels: Vec<PathBuf> = written
                 .profiles
                 .iter()

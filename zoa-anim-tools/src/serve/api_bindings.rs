@@ -26,9 +26,7 @@ fn layer_name(graph: Option<&AnimationGraph>, layer: i32) -> String {
     if layer < 0 {
         return "base".to_owned();
     }
-    graph
-        .and_then(|g| g.layers.get(layer as usize))
-        .map_or_else(|| format!("#{layer}"), |l| l.name.clone())
+    graph.and_then(|g| g.layers.get(layer as usize)).map_or_else(|| format!("#{layer}"), |l| l.name.clone())
 }
 
 fn profile_json(
@@ -93,10 +91,7 @@ pub async fn browse(State(app): State<Arc<App>>) -> ApiResult {
                 Err(e) => (None, e.problems()),
             };
             let file_of = |id: &str| {
-                set.binding_profiles
-                    .iter()
-                    .find(|b| b.value.profile_id() == id)
-                    .map(|b| defs_virtual(app, &b.file))
+                set.binding_profiles.iter().find(|b| b.value.profile_id() == id).map(|b| defs_virtual(app, &b.file))
             };
             let mut used = Vec::new();
             let mut sets: Vec<Value> = Vec::new();
@@ -118,9 +113,9 @@ pub async fn browse(State(app): State<Arc<App>>) -> ApiResult {
                             .as_ref()
                             .filter(|_| checked)
                             .map(|l| l.iter().filter(|i| i.class == e.class).collect());
-                        let profile = set.binding_profile(&e.binding_profile).map(|p| {
-                            profile_json(p, file_of(&e.binding_profile), graph, class_inert.as_deref())
-                        });
+                        let profile = set
+                            .binding_profile(&e.binding_profile)
+                            .map(|p| profile_json(p, file_of(&e.binding_profile), graph, class_inert.as_deref()));
                         json!({
                             "class": e.class.name(),
                             "binding_profile": e.binding_profile,

@@ -284,11 +284,8 @@ pub async fn coverage(State(app): State<Arc<App>>) -> ApiResult {
         .blocking(|app| {
             let set = load(app, &[]);
             let c = zoa_anim_assets::authoring::coverage(&set);
-            let files: BTreeMap<String, String> = set
-                .animation_profiles
-                .iter()
-                .map(|p| (p.value.id.clone(), defs_virtual(app, &p.file)))
-                .collect();
+            let files: BTreeMap<String, String> =
+                set.animation_profiles.iter().map(|p| (p.value.id.clone(), defs_virtual(app, &p.file))).collect();
             Ok(json!({ "profiles": c.to_json(), "has_gaps": c.has_gaps(), "files": files }))
         })
         .await?;
@@ -392,10 +389,7 @@ mod tests {
 
     #[test]
     fn kinds_read_from_good_and_broken_text() {
-        assert_eq!(
-            kind_and_id("kind = \"clip\"\nid = \"walk\"\n"),
-            (Some("clip".into()), Some("walk".into()))
-        );
+        assert_eq!(kind_and_id("kind = \"clip\"\nid = \"walk\"\n"), (Some("clip".into()), Some("walk".into())));
         assert_eq!(
             kind_and_id("kind = \"clip\"\nid = \"walk\"\nloop = tru\n"),
             (Some("clip".into()), Some("walk".into()))

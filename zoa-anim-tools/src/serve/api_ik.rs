@@ -66,8 +66,7 @@ pub async fn models(State(app): State<Arc<App>>) -> ApiResult {
             for r in &app.roots.list[1..] {
                 walk_models(&r.dir, 0, &mut found);
             }
-            let mut all: Vec<Value> =
-                used.iter().map(|m| json!({ "path": m, "used": true })).collect();
+            let mut all: Vec<Value> = used.iter().map(|m| json!({ "path": m, "used": true })).collect();
             for p in found {
                 if let Some(v) = app.roots.to_virtual(&p)
                     && !used.contains(&v)
@@ -115,13 +114,12 @@ fn rest_positions(s: &Skeleton) -> Vec<[f32; 3]> {
 fn discovery_json(s: &Skeleton, roles: &BoneRoles, policy: &RigPolicy) -> Value {
     let names: Vec<String> = (0..s.joint_count()).map(|j| s.display_name(j).into_owned()).collect();
     let parents: Vec<Option<usize>> = (0..s.joint_count()).map(|j| s.parent(j)).collect();
-    let positions: Vec<[f64; 3]> = rest_positions(s)
-        .into_iter()
-        .map(|p| p.map(|x| (f64::from(x) * 1e4).round() / 1e4))
-        .collect();
+    let positions: Vec<[f64; 3]> =
+        rest_positions(s).into_iter().map(|p| p.map(|x| (f64::from(x) * 1e4).round() / 1e4)).collect();
     let mut role_map = serde_json::Map::new();
     for role in Role::ALL {
-        let joints: Vec<u16> = if role == Role::Spine { roles.spine.clone() } else { roles.get(role).into_iter().collect() };
+        let joints: Vec<u16> =
+            if role == Role::Spine { roles.spine.clone() } else { roles.get(role).into_iter().collect() };
         role_map.insert(role.name().to_owned(), json!(joints));
     }
     let behaviours: Vec<Value> = roles
@@ -257,7 +255,8 @@ pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiRe
 mod tests {
     #[test]
     fn overrides_replace_only_their_table() {
-        let text = "# policy\nkind = \"rig_policy\"\nid = \"h\"\nfoot_plant = true\n\n[bone_overrides]\nhead = \"Head\"\n";
+        let text =
+            "# policy\nkind = \"rig_policy\"\nid = \"h\"\nfoot_plant = true\n\n[bone_overrides]\nhead = \"Head\"\n";
         let out = super::with_overrides(text, &[("left_foot".into(), "foot_l".into())]).unwrap();
         assert!(out.starts_with("# policy\nkind = \"rig_policy\"\nid = \"h\"\nfoot_plant = true\n"), "{out}");
         assert!(out.contains("[bone_overrides]\nleft_foot = \"foot_l\"\n") && !out.contains("Head"), "{out}");

@@ -162,8 +162,9 @@ pub async fn write(State(app): State<Arc<App>>, Json(b): Json<WizardBody>) -> Ap
             let text = draft_toml(&b.draft);
             let expect = if r.abs.exists() {
                 if !b.overwrite {
-                    return Err(ApiError::conflict(format!("`{}` exists; confirm to replace it", b.path))
-                        .with("exists", true));
+                    return Err(
+                        ApiError::conflict(format!("`{}` exists; confirm to replace it", b.path)).with("exists", true)
+                    );
                 }
                 Expect::Version(files::read_text(&r.abs)?.1)
             } else {
@@ -195,7 +196,10 @@ mod tests {
         .unwrap();
         let t = draft_toml(&d);
         assert!(t.contains("display_name = 'Hero \"A\"'") || t.contains("display_name = \"Hero \\\"A\\\"\""), "{t}");
-        assert!(t.contains("[[bindings]]\nid = \"fire\"\nparameter = \"Fire\"\ntype = \"trigger\"\nlayer = 1\n"), "{t}");
+        assert!(
+            t.contains("[[bindings]]\nid = \"fire\"\nparameter = \"Fire\"\ntype = \"trigger\"\nlayer = 1\n"),
+            "{t}"
+        );
         assert!(t.contains("id = \"speed\"\nparameter = \"Speed\"\ntype = \"float\"\n\n"), "{t}");
         assert!(t.contains("speed = 1.5\nadditive = true\n"), "{t}");
         assert!(t.ends_with("[[slots]]\nid = \"death\"\nclip = \"die\"\n"), "{t}");

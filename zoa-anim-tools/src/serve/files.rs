@@ -1,6 +1,6 @@
 //! Reading and writing definition files for the Workbench: content
-//! versions, atomic saves that refuse stale edits, and deletes that refuse
-//! files changed since they were seen.
+//! versions, saves that refuse stale edits, and deletes that refuse files
+//! changed since they were seen.
 //!
 //! A *version* is a hash of a file's bytes (plus their length). The editor
 //! receives it when it opens a file and sends it back with a save; the save
@@ -9,19 +9,18 @@
 //! overwritten by accident. Overwriting it anyway is a separate, explicit
 //! request that names the version on disk the user has seen.
 //!
-//! A save writes a temporary sibling (`.<name>.zoa-save-<random>`), flushes
-//! it to disk, then renames it over the file (or hard-links it into place
-//! when the file must not exist yet, which fails instead of overwriting). A
-//! crash leaves either the old or the new file, never half of one. One lock
-//! serializes the Workbench's own writes so two requests cannot interleave a
-//! check and a rename.
+//! Files are read with the assets crate's guarded reader (regular files only,
+//! size-capped, never blocking on a FIFO) and written with its all-or-nothing
+//! writer (a temporary sibling renamed into place, so a crash leaves the old
+//! or the new file, never half of one). One lock serializes the Workbench's
+//! own writes so two requests cannot interleave a check and a rename.
 
 use std::hash::{Hash, Hasher};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
-use zoa_anim_assets::defs::MAX_FILE_BYTES;
+use zoa_anim_assets::AssetError;
+use zoa_anim_assets::files::{self, FileKind};
 
 /// Why a read or write failed.
 #[derive(Debug)]
@@ -57,6 +56,16 @@ impl From<std::io::Error> for FileError {
     }
 }
 
+impl From<AssetError> for FileError {
+    fn from(e: AssetError) -> Self {
+        match e {
+            AssetError::Io { source, .. } => FileError::Io(source),
+            AssetError::WouldOverwrite { .. } => FileError::Exists,
+            other => FileError::Unreadable(other.to_string()),
+        }
+    }
+}
+
 /// The version of some bytes.
 pub fn version_of(bytes: &[u8]) -> String {
     let mut h = std::hash::DefaultHasher::new();
@@ -64,39 +73,20 @@ pub fn version_of(bytes: &[u8]) -> String {
     format!("{:016x}-{}", h.finish(), bytes.len())
 }
 
-/// Reads a definition file: a regular file of at most
-/// [`MAX_FILE_BYTES`], UTF-8. Returns the text and its version.
+/// Reads a definition file (guarded, UTF-8). Returns the text and its version.
 pub fn read_text(path: &Path) -> Result<(String, String), FileError> {
-    let bytes = read_bytes(path, MAX_FILE_BYTES)?;
+    let bytes = files::read(path, FileKind::Definition)?;
     let version = version_of(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| FileError::Unreadable("the file is not UTF-8".into()))?;
     Ok((text, version))
 }
 
-/// Reads at most `limit` bytes of a regular file (FIFOs and devices are
-/// refused before they are opened, so a read cannot block forever).
-pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(FileError::Unreadable("not a regular file".into()));
-    }
-    if meta.len() > limit {
-        return Err(FileError::Unreadable(format!("larger than {} KiB", limit >> 10)));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(FileError::Unreadable(format!("larger than {} KiB", limit >> 10)));
-    }
-    Ok(bytes)
-}
-
 /// The version on disk now (`None` when the file does not exist).
 fn disk_version(path: &Path) -> Result<Option<String>, FileError> {
-    match read_bytes(path, MAX_FILE_BYTES) {
+    match files::read(path, FileKind::Definition) {
         Ok(b) => Ok(Some(version_of(&b))),
-        Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e),
+        Err(AssetError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -121,17 +111,8 @@ impl Writer {
     pub fn save(&self, path: &Path, bytes: &[u8], expect: &Expect) -> Result<String, FileError> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         check(path, expect)?;
-        let tmp = write_temp(path, bytes)?;
-        let placed = match expect {
-            // A hard link fails when the name is taken: creation never overwrites.
-            Expect::Absent => std::fs::hard_link(&tmp, path).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists { FileError::Exists } else { FileError::Io(e) }
-            }),
-            Expect::Version(_) => std::fs::rename(&tmp, path).map_err(FileError::Io),
-        };
-        let _ = std::fs::remove_file(&tmp);
-        placed?;
-        sync_dir(path);
+        // Without `force` the writer refuses a file that appeared meanwhile.
+        files::write_file(path, bytes, matches!(expect, Expect::Version(_)))?;
         Ok(version_of(bytes))
     }
 
@@ -140,7 +121,6 @@ impl Writer {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         check(path, &Expect::Version(version.to_owned()))?;
         std::fs::remove_file(path)?;
-        sync_dir(path);
         Ok(())
     }
 }
@@ -152,30 +132,6 @@ fn check(path: &Path, expect: &Expect) -> Result<(), FileError> {
         (Expect::Absent, Some(_)) => Err(FileError::Exists),
         (Expect::Version(v), Some(d)) if *v == d => Ok(()),
         (Expect::Version(_), disk) => Err(FileError::Stale { disk }),
-    }
-}
-
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, FileError> {
-    let dir = path.parent().ok_or_else(|| FileError::Unreadable("no folder".into()))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut rnd = [0u8; 8];
-    getrandom::fill(&mut rnd).map_err(|e| FileError::Io(std::io::Error::other(e.to_string())))?;
-    let tmp = dir.join(format!(".{name}.zoa-save-{:016x}", u64::from_le_bytes(rnd)));
-    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-    let written = f.write_all(bytes).and_then(|()| f.sync_all());
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(FileError::Io(e));
-    }
-    Ok(tmp)
-}
-
-/// Flushes the folder entry of a rename (best effort; not every platform can).
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent()
-        && let Ok(d) = std::fs::File::open(dir)
-    {
-        let _ = d.sync_all();
     }
 }
 
@@ -206,7 +162,9 @@ mod tests {
         let v1 = w.save(&p, b"one", &Expect::Absent).unwrap();
         assert!(matches!(w.save(&p, b"x", &Expect::Absent), Err(FileError::Exists)));
         let v2 = w.save(&p, b"two", &Expect::Version(v1.clone())).unwrap();
-        assert!(matches!(w.save(&p, b"three", &Expect::Version(v1.clone())), Err(FileError::Stale { disk: Some(d) }) if d == v2));
+        assert!(
+            matches!(w.save(&p, b"three", &Expect::Version(v1.clone())), Err(FileError::Stale { disk: Some(d) }) if d == v2)
+        );
         std::fs::write(&p, "edited elsewhere").unwrap();
         assert!(matches!(w.delete(&p, &v2), Err(FileError::Stale { .. })));
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "edited elsewhere");

@@ -279,7 +279,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             scans: Mutex::new(ScanCache::new()),
             jobs: tokio::sync::Semaphore::new(2),
         });
-        let shown = if addr.ip().is_unspecified() { SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()) } else { addr };
+        let shown =
+            if addr.ip().is_unspecified() { SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()) } else { addr };
         println!("zoa-anim serve: Workbench at http://{shown}/ (Ctrl-C to stop)");
         let _ = std::io::stdout().flush();
         axum::serve(listener, router(app))

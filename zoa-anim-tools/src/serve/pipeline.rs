@@ -89,7 +89,11 @@ fn describe(p: &DriverProblem) -> (String, String) {
         }
         DriverProblem::TypeMismatch { binding, parameter, declared, actual } => (
             binding.as_str().to_owned(),
-            format!("parameter `{parameter}` is a {} in the graph, the profile says {}", actual.name(), declared.name()),
+            format!(
+                "parameter `{parameter}` is a {} in the graph, the profile says {}",
+                actual.name(),
+                declared.name()
+            ),
         ),
         DriverProblem::LayerOutOfRange { binding, layer, layer_count } => {
             (binding.as_str().to_owned(), format!("layer {layer} does not exist (the graph has {layer_count})"))
@@ -174,11 +178,8 @@ impl LabRun {
                     .iter()
                     .map(|s| json!([c.name(s.layer), c.name(s.state), r4(s.weight), r4(s.clip_time)]))
                     .collect();
-                let rows: Vec<Value> = c
-                    .tick_rows(i)
-                    .iter()
-                    .map(|r| json!([c.name(r.clip), r4(r.weight), r.fallback_step]))
-                    .collect();
+                let rows: Vec<Value> =
+                    c.tick_rows(i).iter().map(|r| json!([c.name(r.clip), r4(r.weight), r.fallback_step])).collect();
                 let bindings: Vec<Value> = c
                     .tick_bindings(i)
                     .iter()

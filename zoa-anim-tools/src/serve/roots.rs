@@ -81,8 +81,8 @@ impl Roots {
     pub fn new(defs: &Path, assets: &[PathBuf]) -> Result<Roots, String> {
         let mut list = Vec::new();
         for (i, given) in std::iter::once(defs).chain(assets.iter().map(PathBuf::as_path)).enumerate() {
-            let dir = std::fs::canonicalize(given)
-                .map_err(|e| format!("`{}` cannot be reached: {e}", given.display()))?;
+            let dir =
+                std::fs::canonicalize(given).map_err(|e| format!("`{}` cannot be reached: {e}", given.display()))?;
             if !dir.is_dir() {
                 return Err(format!("`{}` is not a folder", given.display()));
             }

@@ -55,7 +55,10 @@ pub async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
     if req.method() != Method::GET && req.method() != Method::HEAD {
         let origin = req.headers().get(header::ORIGIN).and_then(|h| h.to_str().ok()).unwrap_or("");
         if !app.origins.iter().any(|o| o.eq_ignore_ascii_case(origin)) {
-            return refuse(StatusCode::FORBIDDEN, "missing or foreign Origin header (writes come only from the Workbench page)");
+            return refuse(
+                StatusCode::FORBIDDEN,
+                "missing or foreign Origin header (writes come only from the Workbench page)",
+            );
         }
     }
     let mut res = next.run(req).await;

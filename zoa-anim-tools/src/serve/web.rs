@@ -40,7 +40,9 @@ pub async fn index(State(app): State<Arc<App>>) -> Response {
 /// `GET /static/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, ty, text)) => ([(header::CONTENT_TYPE, *ty), (header::CACHE_CONTROL, "no-cache")], *text).into_response(),
+        Some((_, ty, text)) => {
+            ([(header::CONTENT_TYPE, *ty), (header::CACHE_CONTROL, "no-cache")], *text).into_response()
+        }
         None => (StatusCode::NOT_FOUND, "no such file").into_response(),
     }
 }
