@@ -21,7 +21,7 @@ use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use zoa_anim_assets::authoring::schema::KINDS;
-use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder_with_overlay};
+use zoa_anim_assets::defs::{DefinitionSet, load_folder_with_overlay};
 
 use super::diag_json::{self, slash};
 use super::files::{self, Expect};
@@ -88,6 +88,15 @@ fn kind_and_id(text: &str) -> (Option<String>, Option<String>) {
     (get("kind"), get("id"))
 }
 
+/// Per file (`/`-separated, relative to `--defs`): error, warning and info counts.
+fn per_file(set: &DefinitionSet) -> BTreeMap<String, [usize; 3]> {
+    let mut out: BTreeMap<String, [usize; 3]> = BTreeMap::new();
+    for d in &set.diagnostics {
+        out.entry(slash(&d.file)).or_default()[d.severity as usize] += 1;
+    }
+    out
+}
+
 pub(super) fn defs_virtual(app: &App, rel: &Path) -> String {
     virtual_of(&app.roots.defs().label, rel)
 }
@@ -109,11 +118,7 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult {
         .blocking(|app| {
             let set = load(app, &[]);
             let dir = &app.roots.defs().dir;
-            let mut per_file: BTreeMap<String, [usize; 3]> = BTreeMap::new();
-            for d in &set.diagnostics {
-                let c = per_file.entry(slash(&d.file)).or_default();
-                c[d.severity as usize] += 1;
-            }
+            let per_file = per_file(&set);
             let files: Vec<Value> = toml_files(dir)
                 .into_iter()
                 .map(|rel| {
@@ -161,17 +166,12 @@ fn report(set: &DefinitionSet, rel: &Path, text: &str) -> Value {
         set.diagnostics.iter().filter(|d| d.file == rel).map(|d| diag_json::diagnostic(d, Some(text))).collect();
     let (errors, warnings) = diag_json::counts(set.diagnostics.iter().filter(|d| d.file == rel));
     let (all_errors, all_warnings) = diag_json::counts(&set.diagnostics);
-    let mut others: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for d in set.diagnostics.iter().filter(|d| d.file != rel && d.severity != Severity::Info) {
-        let e = others.entry(slash(&d.file)).or_default();
-        if d.severity == Severity::Error {
-            e.0 += 1;
-        } else {
-            e.1 += 1;
-        }
-    }
-    let others: Vec<Value> =
-        others.into_iter().map(|(f, (e, w))| json!({ "file": f, "errors": e, "warnings": w })).collect();
+    let mine_key = slash(rel);
+    let others: Vec<Value> = per_file(set)
+        .into_iter()
+        .filter(|(f, c)| *f != mine_key && c[0] + c[1] > 0)
+        .map(|(f, c)| json!({ "file": f, "errors": c[0], "warnings": c[1] }))
+        .collect();
     json!({
         "diagnostics": mine,
         "errors": errors,
@@ -309,19 +309,10 @@ pub async fn overview(State(app): State<Arc<App>>) -> ApiResult {
                 "preview_preset": set.preview_presets.len(),
             });
             let (errors, warnings) = diag_json::counts(&set.diagnostics);
-            let mut per_file: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-            for d in &set.diagnostics {
-                let e = per_file.entry(slash(&d.file)).or_default();
-                match d.severity {
-                    Severity::Error => e.0 += 1,
-                    Severity::Warning => e.1 += 1,
-                    Severity::Info => {}
-                }
-            }
-            let problems: Vec<Value> = per_file
+            let problems: Vec<Value> = per_file(&set)
                 .into_iter()
-                .filter(|(_, (e, w))| e + w > 0)
-                .map(|(f, (e, w))| json!({ "path": defs_virtual(app, Path::new(&f)), "errors": e, "warnings": w }))
+                .filter(|(_, c)| c[0] + c[1] > 0)
+                .map(|(f, c)| json!({ "path": defs_virtual(app, Path::new(&f)), "errors": c[0], "warnings": c[1] }))
                 .collect();
             let cov = zoa_anim_assets::authoring::coverage(&set);
             let coverage: Vec<Value> = cov
