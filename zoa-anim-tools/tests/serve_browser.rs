@@ -149,8 +149,8 @@ fn the_workbench_in_headless_chromium() {
         return;
     };
     let server = Server::start();
-    let profile = tempfile::tempdir().unwrap();
-    let shots = tempfile::tempdir().unwrap();
+    let profile = zoa_test_support::paths::temp_dir("chromium-profile");
+    let shots = zoa_test_support::paths::temp_dir("serve-shots");
     let driver = start_driver(&chromedriver);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let c = rt.block_on(connect(&driver, &chromium, profile.path()));

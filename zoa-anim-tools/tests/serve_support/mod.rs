@@ -7,29 +7,12 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-/// The repository's `fixtures/` folder.
-pub fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
+use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
 
 /// An HTTP answer.
 #[derive(Debug)]
@@ -86,9 +69,9 @@ impl Server {
 
     /// As [`Server::start`]; without `assets` the models folder is not a root.
     pub fn start_with(assets: bool) -> Server {
-        let root = tempfile::tempdir().unwrap();
+        let root = temp_dir("serve");
         for sub in ["defs/humanoid", "models", "sounds"] {
-            copy_tree(&fixtures().join(sub), &root.path().join("fixtures").join(sub));
+            copy_dir(&fixture(sub), &root.path().join("fixtures").join(sub));
         }
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_zoa-anim"));
         cmd.arg("serve").arg("--defs").arg(root.path().join("fixtures/defs/humanoid")).args(["--port", "0"]);
