@@ -675,3 +675,16 @@ fn presets_too_long_for_the_lab_are_refused_before_running() {
     assert_eq!(r.status, 400, "{}", r.text());
     assert!(r.json()["error"].as_str().unwrap().contains("zoa-anim preview"));
 }
+
+#[test]
+fn a_missing_folder_is_a_usage_failure_before_listening() {
+    let dir = zoa_test_support::paths::temp_dir("serve-missing");
+    let out = Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+        .args(["serve", "--port", "0", "--defs"])
+        .arg(dir.path().join("nope"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be reached"), "{out:?}");
+    assert!(out.stdout.is_empty(), "no address is printed");
+}

@@ -248,25 +248,15 @@ fn host_names(addr: SocketAddr) -> Vec<String> {
 
 /// Starts the server and runs until Ctrl-C.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let roots = match Roots::new(&args.defs, &args.assets) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
-    };
+    let roots = Roots::new(&args.defs, &args.assets).map_err(|e| crate::output::fail(2, "io", e))?;
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     rt.block_on(async move {
-        let listener = match tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("error: cannot listen on {}:{}: {e}", args.bind, args.port);
-                return Ok(ExitCode::from(2));
-            }
-        };
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+            .await
+            .map_err(|e| crate::output::fail(2, "io", format!("cannot listen on {}:{}: {e}", args.bind, args.port)))?;
         let addr = listener.local_addr()?;
         if !args.bind.is_loopback() {
-            eprintln!("warning: listening on {} — anyone who can reach it can read your definitions", args.bind);
+            errln!("warning: listening on {} — anyone who can reach it can read your definitions", args.bind);
         }
         let hosts = host_names(addr);
         let origins = hosts.iter().map(|h| format!("http://{h}")).collect();
@@ -281,7 +271,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
         let shown =
             if addr.ip().is_unspecified() { SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()) } else { addr };
-        println!("zoa-anim serve: Workbench at http://{shown}/ (Ctrl-C to stop)");
+        outln!("zoa-anim serve: Workbench at http://{shown}/ (Ctrl-C to stop)");
         let _ = std::io::stdout().flush();
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {
