@@ -1,26 +1,27 @@
 //! Real-time playback on the default output device, behind the `device`
 //! cargo feature (it pulls in cpal and, on Linux, needs the ALSA headers).
 //!
-//! The device callback pulls 256-frame blocks from the same [`Player`] the
-//! offline renderer uses, so what tests assert on is what the speakers get.
-//! Without the feature, or without a device, [`play_on_default_device`]
-//! returns [`AudioError::NoDevice`] — never a panic.
-
-#[cfg(feature = "device")]
-use std::sync::{Arc, Mutex};
+//! The device callback owns a [`PlayerRenderer`] and pulls 512-sample blocks
+//! from it: commands queued on the returned [`DevicePlayback`]'s
+//! [`PlayerHandle`] are applied at the start of each block, then the same
+//! [`Player::render`] the offline renderer uses fills it, so what tests
+//! assert on is what the speakers get. The callback takes no lock, allocates
+//! nothing and frees nothing (see [`crate::realtime`]). Without the feature,
+//! or without a device, [`play_on_default_device`] returns
+//! [`AudioError::NoDevice`] — never a panic.
 
 use crate::AudioError;
 use crate::player::Player;
+#[cfg(feature = "device")]
+use crate::realtime::PlayerRenderer;
+use crate::realtime::{DEFAULT_CAPACITY, PlayerHandle};
 
-/// A player attached to the output device; dropping it stops playback.
+/// A player playing on the output device; dropping it stops playback.
 #[derive(Debug)]
 pub struct DevicePlayback {
-    #[cfg(feature = "device")]
-    player: Arc<Mutex<Player>>,
+    handle: PlayerHandle,
     #[cfg(feature = "device")]
     _sink: DeviceSink,
-    #[cfg(not(feature = "device"))]
-    _never: std::convert::Infallible,
 }
 
 /// Owns the output stream; dropping it closes the stream.
@@ -37,23 +38,14 @@ impl std::fmt::Debug for DeviceSink {
 }
 
 impl DevicePlayback {
-    /// Runs `f` on the player (trigger, move emitters, …) while the device
-    /// keeps pulling. A poisoned lock is recovered, not propagated.
-    pub fn with_player<R>(&self, f: impl FnOnce(&mut Player) -> R) -> R {
-        #[cfg(feature = "device")]
-        {
-            let mut guard = self.player.lock().unwrap_or_else(|p| p.into_inner());
-            f(&mut guard)
-        }
-        #[cfg(not(feature = "device"))]
-        {
-            let _ = f;
-            match self._never {}
-        }
+    /// The game thread's end of the player: trigger, move emitters, set the
+    /// listener, poll reports. Wait-free.
+    pub fn handle(&mut self) -> &mut PlayerHandle {
+        &mut self.handle
     }
 }
 
-/// Opens the default output device and starts pulling from `player`.
+/// Opens the default output device and starts playing `player` on it.
 ///
 /// # Errors
 /// [`AudioError::NoDevice`] when the crate was built without the `device`
@@ -63,13 +55,14 @@ pub fn play_on_default_device(player: Player) -> Result<DevicePlayback, AudioErr
     {
         let sink = rodio::DeviceSinkBuilder::open_default_sink()
             .map_err(|e| AudioError::NoDevice { reason: e.to_string() })?;
-        let rate = player.config().sample_rate;
-        let player = Arc::new(Mutex::new(player));
-        sink.mixer().add(PullSource { player: Arc::clone(&player), buf: [0.0; PULL_SAMPLES], pos: PULL_SAMPLES, rate });
-        Ok(DevicePlayback { player, _sink: DeviceSink { _stream: sink } })
+        let (handle, renderer) = crate::realtime::realtime(player, DEFAULT_CAPACITY);
+        let rate = renderer.sample_rate();
+        sink.mixer().add(PullSource { renderer, buf: [0.0; PULL_SAMPLES], pos: PULL_SAMPLES, rate });
+        Ok(DevicePlayback { handle, _sink: DeviceSink { _stream: sink } })
     }
     #[cfg(not(feature = "device"))]
     {
+        let _ = DEFAULT_CAPACITY;
         drop(player);
         Err(AudioError::NoDevice { reason: "built without the `device` feature of zoa-audio-profile".into() })
     }
@@ -78,10 +71,10 @@ pub fn play_on_default_device(player: Player) -> Result<DevicePlayback, AudioErr
 #[cfg(feature = "device")]
 const PULL_SAMPLES: usize = 512;
 
-/// A rodio source that renders the player block by block.
+/// A rodio source that renders the player block by block on the audio thread.
 #[cfg(feature = "device")]
 struct PullSource {
-    player: Arc<Mutex<Player>>,
+    renderer: PlayerRenderer,
     buf: [f32; PULL_SAMPLES],
     pos: usize,
     rate: u32,
@@ -92,8 +85,7 @@ impl Iterator for PullSource {
     type Item = rodio::Sample;
     fn next(&mut self) -> Option<rodio::Sample> {
         if self.pos == PULL_SAMPLES {
-            let mut guard = self.player.lock().unwrap_or_else(|p| p.into_inner());
-            guard.render(&mut self.buf);
+            self.renderer.process(&mut self.buf);
             self.pos = 0;
         }
         let s = self.buf[self.pos];

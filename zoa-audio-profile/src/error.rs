@@ -73,6 +73,10 @@ pub enum AudioError {
         /// The value as given.
         value: String,
     },
+    /// The command ring to the audio thread is full (the audio thread is
+    /// behind or stopped); the command was not queued.
+    #[error("the audio thread's command queue is full")]
+    QueueFull,
     /// An emitter handle that was removed or never existed.
     #[error("unknown or removed emitter handle")]
     UnknownEmitter,

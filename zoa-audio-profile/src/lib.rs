@@ -13,7 +13,9 @@
 //! measured in rendered frames. Tests drive it deterministically and assert on
 //! the samples it produced, with no audio device; real-time playback
 //! ([`device`], cargo feature `device`) pulls blocks from the very same
-//! `render`. rodio is used for what it does well offline — decoding WAV and
+//! `render`, on the audio thread, which owns the player: the game thread
+//! talks to it through lock-free rings ([`realtime`]), so the callback never
+//! waits, allocates or frees. rodio is used for what it does well offline — decoding WAV and
 //! Ogg Vorbis — while panning, attenuation and voice management are our own
 //! (rodio 0.23's `Spatial` pans to the wrong ear, and its mixer grows a queue
 //! per added source). Resolution, triggering and mixing allocate nothing
@@ -46,6 +48,7 @@ pub mod emitter;
 mod error;
 pub mod fixtures;
 pub mod player;
+pub mod realtime;
 pub mod resolver;
 pub mod script;
 pub mod wav;
@@ -57,5 +60,6 @@ pub use error::AudioError;
 pub use player::{
     BusConfig, CapKind, EmitterId, Player, PlayerConfig, PlayerStats, TriggerOutcome, VoiceHandle, VoiceInfo,
 };
+pub use realtime::{PlayerHandle, PlayerRenderer, RemoteEmitter, Report, Ticket, realtime};
 pub use resolver::{ResolveOptions, SoundMatch, SoundRow, SoundTable, VariantHistory, pick_variant_index, resolve};
 pub use script::{RenderReport, Script, ScriptAction, ScriptEvent, render_script};

@@ -501,6 +501,11 @@ impl Player {
         Err(AudioError::EmitterPoolFull { capacity: self.config.max_emitters })
     }
 
+    /// Emitters registered and not removed.
+    pub fn emitters_alive(&self) -> usize {
+        self.emitters.iter().filter(|e| e.alive).count()
+    }
+
     fn emitter_slot(&self, id: EmitterId) -> Option<usize> {
         let em = self.emitters.get(id.slot as usize)?;
         (em.alive && em.generation == id.generation).then_some(id.slot as usize)

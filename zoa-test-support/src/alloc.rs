@@ -21,7 +21,9 @@
 //! [`allocations_during`] counts every thread (use it for parallel passes,
 //! whose worker threads must not allocate either). [`thread_allocations_during`]
 //! counts only the calling thread, so tests of one binary may run in parallel.
-//! Allocations, zeroed allocations and reallocations count; frees do not.
+//! Allocations, zeroed allocations and reallocations count; frees are
+//! counted apart ([`frees_on_this_thread`]), for code that must not free
+//! either (an audio callback).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -37,6 +39,7 @@ thread_local! {
     // A const-initialised `Cell` has no destructor, so reading it from inside
     // the allocator never allocates (and `try_with` covers thread teardown).
     static THREAD: Cell<usize> = const { Cell::new(0) };
+    static THREAD_FREES: Cell<usize> = const { Cell::new(0) };
 }
 
 fn note() {
@@ -54,6 +57,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let _ = THREAD_FREES.try_with(|c| c.set(c.get() + 1));
         // SAFETY: same contract as ours; `ptr` came from `System`.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -82,6 +86,12 @@ pub fn total() -> usize {
 #[must_use]
 pub fn on_this_thread() -> usize {
     THREAD.with(Cell::get)
+}
+
+/// Frees counted so far on the calling thread.
+#[must_use]
+pub fn frees_on_this_thread() -> usize {
+    THREAD_FREES.with(Cell::get)
 }
 
 /// Allocations made on any thread while `f` runs.

@@ -455,7 +455,7 @@ fn device_playback_without_a_device_is_an_error_not_a_panic() {
         Err(AudioError::NoDevice { reason }) => assert!(!reason.is_empty()),
         Err(other) => panic!("unexpected error {other}"),
         // A machine with a real device may open it; that is fine too.
-        Ok(playback) => playback.with_player(|p| assert_eq!(p.active_voices(), 0)),
+        Ok(mut playback) => assert!(playback.handle().request_stats().is_ok()),
     }
 }
 
