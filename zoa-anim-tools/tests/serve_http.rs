@@ -536,6 +536,9 @@ fn ik_targets_show_roles_on_the_skeleton_and_save_overrides() {
         .unwrap();
     let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert_eq!(cli["roles"]["left_hand"], json!(joint("left_hand")));
+    assert_eq!(r["leg_ends"], cli["leg_ends"], "where the legs end, as the CLI says");
+    assert_eq!(r["leg_ends"]["left"]["bone"], "LeftFoot");
+    assert!(r["rejected"].is_array());
     // Trying an override that breaks the feet: foot plant no longer runs; nothing is saved.
     let policy_before = read(&s, "rig/humanoid.toml");
     let t = ok(&s.post(

@@ -6,7 +6,8 @@
 //!   `zoa-anim ik --discover` runs it, with the rig policy's `bone_overrides` (or the
 //!   `overrides` given, to try edits before saving): the joints with their rest positions
 //!   (model space) for drawing, each role's joints, and per behaviour whether the policy
-//!   enables it, whether the bones are there, and so whether it runs.
+//!   enables it, whether the bones are there, and so whether it runs; plus where each leg
+//!   ends and the joints whose names discovery turned down, with why (the CLI's JSON).
 //! - `POST /api/ik/save {path, version, overrides}`: writes `bone_overrides` into the rig
 //!   policy file (the rest of the file, comments included, is kept), atomically and only
 //!   when the file is still at `version`.
@@ -198,6 +199,10 @@ pub async fn discover(State(app): State<Arc<App>>, Json(b): Json<DiscoverBody>) 
                 "enabled": enabled,
             });
             out["role_names"] = json!(Role::ALL.map(Role::name));
+            // Where each leg ends and which name matches discovery turned down, as `zoa-anim ik --discover` says.
+            let cli = crate::cmd::ik::to_json(skeleton, &roles);
+            out["leg_ends"] = cli["leg_ends"].clone();
+            out["rejected"] = cli["rejected"].clone();
             Ok(out)
         })
         .await?;

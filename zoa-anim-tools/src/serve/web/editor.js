@@ -67,8 +67,11 @@ export class Editor {
     this.area.addEventListener('keydown', (e) => {
       if (e.key === 'Tab' && !e.ctrlKey && !e.altKey) {
         e.preventDefault();
-        this.area.setRangeText('  ', this.area.selectionStart, this.area.selectionEnd, 'end');
-        this.area.dispatchEvent(new Event('input'));
+        // insertText keeps the browser's undo history (setRangeText would not).
+        if (!document.execCommand('insertText', false, '  ')) {
+          this.area.setRangeText('  ', this.area.selectionStart, this.area.selectionEnd, 'end');
+          this.area.dispatchEvent(new Event('input'));
+        }
       }
       if ((e.ctrlKey || e.metaKey) && e.key === 's') { e.preventDefault(); onSave && onSave(); }
     });

@@ -71,7 +71,14 @@ function render() {
       `skipped: missing ${b.missing.join(', ')}`;
     beh.append(el(`div.behaviour.${state}`, { dataset: { policy: b.policy, state } }, el('b', { text: b.policy }), ` — ${why}`));
   }
-  $('#ik-problems').replaceChildren(...data.problems.map((p) => el('div.flag', { text: p })));
+  const ends = Object.entries(data.leg_ends || {}).map(([side, e]) => el('div.note', {
+    text: e ? `${side} leg ends at ${e.at === 'foot' ? `the foot ${e.bone}` : `the tip of ${e.bone} (${e.source === 'estimated' ? 'estimated' : 'end joint'})`}`
+      : `${side} leg: none found`,
+  }));
+  const rejected = (data.rejected || []).length ? el('details#ik-rejected', {},
+    el('summary', { text: `${data.rejected.length} name match(es) turned down` }),
+    ...data.rejected.map((r) => el('div.note', { text: `${r.bone}${r.role ? ` (looked like ${r.role})` : ''}: ${r.reason}` }))) : '';
+  $('#ik-problems').replaceChildren(...data.problems.map((p) => el('div.flag', { text: p })), ...ends, rejected);
 
   const body = $('#ik-roles tbody');
   body.replaceChildren();
