@@ -10,6 +10,7 @@
 //! once, and only data that passed becomes a validated core type.
 
 pub mod authoring;
+pub mod character;
 pub mod defs;
 mod error;
 pub mod export;

@@ -25,6 +25,7 @@
 //! ```
 
 pub mod bindings;
+pub mod character;
 pub mod clip;
 pub mod clip_asset;
 pub mod contracts;
@@ -48,6 +49,7 @@ pub use bindings::{
     AnimationBindingEntry, AnimationBindingProfile, AnimationParameterType, AnimationSlotEntry, BindingProfile,
     BindingProfileBuilder,
 };
+pub use character::{BundledClip, CharacterBundle};
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
 pub use clip_asset::{AnimationSelector, ClipAsset, ClipNotify};
 pub use error::CoreError;

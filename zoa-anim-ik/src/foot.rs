@@ -41,6 +41,13 @@ pub trait GroundProbe {
     /// The ground under `point` (model space), or `None` when there is none
     /// (the foot then keeps its animated placement).
     fn probe(&self, point: Vec3) -> Option<GroundHit>;
+
+    /// The surface tag of the ground under `point` (`grass`, `metal`, …), for
+    /// footstep sounds; `None` (the default) when the probe does not know.
+    fn surface(&self, point: Vec3) -> Option<&str> {
+        let _ = point;
+        None
+    }
 }
 
 impl<F: Fn(Vec3) -> Option<GroundHit>> GroundProbe for F {

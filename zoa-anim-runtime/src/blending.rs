@@ -569,6 +569,31 @@ fn apply_delta(output: &mut Pose, delta: &Pose, bits_held: &[u8]) {
     }
 }
 
+/// `target = blend(target, source, weight)` for every joint property (lerp,
+/// three.js slerp): a cross-fade of two whole poses, e.g. the results of two
+/// graphs during a loadout switch. `weight` is clamped to `0..=1` (NaN counts
+/// as 0). Allocation-free.
+///
+/// # Panics
+/// When the poses differ in length.
+pub fn blend_into(target: &mut Pose, source: &Pose, weight: f32) {
+    assert_eq!(target.len(), source.len(), "poses differ in joint count");
+    let w = if weight.is_nan() { 0.0 } else { weight.clamp(0.0, 1.0) };
+    if w <= 0.0 {
+        return;
+    }
+    let (t, r, s) = target.parts_mut();
+    for (o, &x) in t.iter_mut().zip(source.translations()) {
+        *o = lerp3(*o, x, w);
+    }
+    for (o, &x) in r.iter_mut().zip(source.rotations()) {
+        *o = slerp(*o, x, w);
+    }
+    for (o, &x) in s.iter_mut().zip(source.scales()) {
+        *o = lerp3(*o, x, w);
+    }
+}
+
 /// Blends layers of weighted inputs over a rest pose in one call (see the
 /// module docs for the two compositions). `run` does not allocate.
 #[derive(Debug)]

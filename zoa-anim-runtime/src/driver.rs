@@ -131,6 +131,11 @@ impl<R: AnimationClipResolver<Handle = ClipId>> GraphDriver<R> {
         self.live(id, None).map(|b| b.layer)
     }
 
+    /// The graph parameter and type binding `id` drives, when it is live.
+    pub fn binding_parameter(&self, id: AnimationBindingId) -> Option<(ParameterIndex, AnimationParameterType)> {
+        self.live(id, None).and_then(|b| b.parameter.map(|p| (p, b.kind)))
+    }
+
     fn live(&self, id: AnimationBindingId, kind: Option<AnimationParameterType>) -> Option<&CachedBinding> {
         self.bindings.iter().find(|b| b.id == id).filter(|b| b.parameter.is_some() && kind.is_none_or(|k| k == b.kind))
     }

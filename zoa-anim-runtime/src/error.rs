@@ -44,6 +44,9 @@ pub enum RuntimeError {
         /// What is wrong.
         reason: String,
     },
+    /// A character bundle does not compile; every problem, typed.
+    #[error("character set-up: {}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    CharacterSetup(Vec<crate::character::SetupProblem>),
 }
 
 impl RuntimeError {

@@ -31,6 +31,12 @@ pub enum EventKind {
         from: StateIndex,
         /// Target state.
         to: StateIndex,
+        /// Index of the authored transition (into the graph's transitions);
+        /// `None` when forced by [`crate::graph::GraphInstance::play_state`].
+        transition: Option<u32>,
+        /// Whether the transition fired at its exit time (the source state
+        /// played out), rather than on its conditions alone or by force.
+        exit_time: bool,
     },
     /// A state stopped contributing (its fade-out ended, or it was cut).
     StateExited {

@@ -50,6 +50,7 @@
 pub mod animation;
 pub mod blend_tree;
 pub mod blending;
+pub mod character;
 pub mod driver;
 mod error;
 pub mod events;
@@ -69,8 +70,9 @@ pub use animation::{
 };
 pub use blend_tree::{BlendTree, BlendTreeKind, SyncClock, Weighting2D};
 pub use blending::{
-    BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose,
+    BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose, blend_into,
 };
+pub use character::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 pub use error::RuntimeError;
 pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
 pub use instance::{AdditiveReference, Crowd, Instance, Layer, LayerSource, Motion};

@@ -36,8 +36,8 @@ use zoa_anim_core::graph::BlendMode;
 use zoa_anim_core::inheritance::flatten_chain;
 use zoa_anim_core::resolver::{Resolution, resolve_best_match};
 use zoa_anim_core::{
-    AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateGraph, StateTagSet, TaggedClipEntry,
-    TransitionTrigger,
+    AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateDimension, StateGraph, StateTagSet,
+    TaggedClipEntry, TransitionTrigger,
 };
 
 use crate::error::RuntimeError;
@@ -53,7 +53,10 @@ pub const SELECTOR_LAYER: u16 = 0;
 /// Most clips blending at once in the selector (the current one plus fading ones).
 pub const MAX_SELECTOR_CLIPS: usize = 4;
 
-/// The `OnInputThreshold` trigger's input test.
+/// Most thresholds an `OnInputThreshold` input can have.
+pub const MAX_INPUT_THRESHOLDS: usize = 8;
+
+/// The `OnInputThreshold` trigger's input test: one threshold between two gaits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputThreshold {
     /// Crossing point of the input (default 0.5, e.g. normalised speed).
@@ -67,6 +70,94 @@ pub struct InputThreshold {
 impl Default for InputThreshold {
     fn default() -> Self {
         InputThreshold { threshold: 0.5, hysteresis: 0.1 }
+    }
+}
+
+/// Several thresholds splitting the input into bands (one band per gait:
+/// idle | walk | run | sprint). Crossing any threshold, with the hysteresis
+/// dead band around each, counts as a crossing, so a locomotion change is
+/// released as the input enters the band of each successive gait.
+///
+/// With gaits ([`InputThresholds::with_gaits`]: the locomotion tag of each
+/// band, slowest first), a locomotion change is ready exactly when the input
+/// is in the band of the requested gait, so `walk → run → sprint` follows the
+/// speed; a requested locomotion with none of the gaits (strafe, jump, …) is
+/// ready at once. Without gaits, any crossing since the request releases it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputThresholds {
+    points: [f32; MAX_INPUT_THRESHOLDS],
+    count: usize,
+    hysteresis: f32,
+    gaits: [LocomotionTag; MAX_INPUT_THRESHOLDS + 1],
+    gait_count: usize,
+}
+
+impl InputThresholds {
+    /// Thresholds (sorted here; non-finite ones dropped; at most
+    /// [`MAX_INPUT_THRESHOLDS`] kept) with a dead band of `hysteresis` (`>= 0`)
+    /// around each.
+    pub fn new(thresholds: &[f32], hysteresis: f32) -> InputThresholds {
+        let mut points = [0.0; MAX_INPUT_THRESHOLDS];
+        let mut count = 0;
+        for &t in thresholds.iter().filter(|t| t.is_finite()).take(MAX_INPUT_THRESHOLDS) {
+            points[count] = t;
+            count += 1;
+        }
+        points[..count].sort_by(f32::total_cmp);
+        let hysteresis = if hysteresis.is_finite() { hysteresis.max(0.0) } else { 0.0 };
+        InputThresholds {
+            points,
+            count,
+            hysteresis,
+            gaits: [LocomotionTag::empty(); MAX_INPUT_THRESHOLDS + 1],
+            gait_count: 0,
+        }
+    }
+    /// Builder: the locomotion tag of each band, slowest first (at most one
+    /// more than the thresholds; extra ones are ignored).
+    pub fn with_gaits(mut self, gaits: &[LocomotionTag]) -> InputThresholds {
+        let n = gaits.len().min(self.count + 1);
+        self.gaits[..n].copy_from_slice(&gaits[..n]);
+        self.gait_count = n;
+        self
+    }
+    /// The gait of each band.
+    pub fn gaits(&self) -> &[LocomotionTag] {
+        &self.gaits[..self.gait_count]
+    }
+    /// The band of the first gait `locomotion` names (`None` when it names none).
+    pub fn gait_band(&self, locomotion: LocomotionTag) -> Option<usize> {
+        self.gaits().iter().position(|g| locomotion.intersects(*g))
+    }
+    /// The thresholds, ascending.
+    pub fn thresholds(&self) -> &[f32] {
+        &self.points[..self.count]
+    }
+    /// The band `value` is in, starting from band `current`: it moves up past
+    /// a threshold only beyond `threshold + hysteresis/2` and down only below
+    /// `threshold − hysteresis/2`.
+    pub fn band(&self, current: usize, value: f32) -> usize {
+        let half = self.hysteresis * 0.5;
+        let mut band = current.min(self.count);
+        while band < self.count && value >= self.points[band] + half {
+            band += 1;
+        }
+        while band > 0 && value <= self.points[band - 1] - half {
+            band -= 1;
+        }
+        band
+    }
+}
+
+impl From<InputThreshold> for InputThresholds {
+    fn from(t: InputThreshold) -> Self {
+        InputThresholds::new(&[t.threshold], t.hysteresis)
+    }
+}
+
+impl Default for InputThresholds {
+    fn default() -> Self {
+        InputThreshold::default().into()
     }
 }
 
@@ -129,9 +220,12 @@ struct Playing {
     fresh: bool,
 }
 
-/// A tag-driven selector for one entity.
+/// A flattened clip table resolved against a [`ClipTable`], with the
+/// no-match policy, transition timing and procedural settings: everything a
+/// [`TagSelector`] reads and never changes, built once and shared (`Arc`) by
+/// every entity using the profile.
 #[derive(Debug, Clone)]
-pub struct TagSelector {
+pub struct SelectorTable {
     rows: Vec<TaggedClipEntry>,
     row_clips: Vec<ClipId>,
     looping_rows: Vec<TaggedClipEntry>,
@@ -141,55 +235,35 @@ pub struct TagSelector {
     default_idle: Option<ClipId>,
     rig: RigPolicy,
     timing: StateGraph,
-    input: InputThreshold,
-    step_frequency: f32,
-    desired: StateTagSet,
-    applied: StateTagSet,
-    last_switch: [f64; 6],
-    pending_events: DimensionSet,
-    input_value: f32,
-    input_above: bool,
-    input_crossed: bool,
-    time: f64,
-    playing: Vec<Playing>,
-    fade: Option<(f32, f32)>,
-    last_fade: f32,
-    mode: SelectorMode,
-    resolution: Option<Resolution>,
-    procedural_weight: f32,
-    procedural_fade: f32,
-    events: EventQueue,
 }
 
-impl TagSelector {
-    /// A selector over `profile` flattened with its ancestors (`lookup` finds a
-    /// profile by id), starting at `initial` tags with a cut.
+impl SelectorTable {
+    /// The table of `profile` flattened with its ancestors (`lookup` finds a
+    /// profile by id).
     pub fn from_profile<'a>(
         profile: &'a AnimationProfile,
         lookup: impl Fn(&str) -> Option<&'a AnimationProfile>,
         clips: Arc<ClipTable>,
         timing: StateGraph,
         rig: RigPolicy,
-        initial: StateTagSet,
-    ) -> Result<TagSelector, RuntimeError> {
+    ) -> Result<SelectorTable, RuntimeError> {
         let rows = flatten_chain(profile, lookup)
             .map_err(|e| RuntimeError::InvalidJob { job: "tag selector", reasons: vec![e.to_string()] })?
             .into_iter()
             .map(|r| r.row)
             .collect();
-        TagSelector::new(rows, profile.no_match_policy(), clips, timing, rig, initial)
+        SelectorTable::new(rows, profile.no_match_policy(), clips, timing, rig)
     }
 
-    /// A selector over an already flattened table. Every row's clip and the
-    /// default idle clip must resolve in `clips`; every problem is reported at once.
+    /// A table over already flattened rows. Every row's clip and the default
+    /// idle clip must resolve in `clips`; every problem is reported at once.
     pub fn new(
         rows: Vec<TaggedClipEntry>,
         no_match: NoMatchPolicy,
         clips: Arc<ClipTable>,
         timing: StateGraph,
         rig: RigPolicy,
-        initial: StateTagSet,
-    ) -> Result<TagSelector, RuntimeError> {
+    ) -> Result<SelectorTable, RuntimeError> {
         let mut reasons = Vec::new();
         let row_clips = rows
             .iter()
@@ -214,30 +288,101 @@ impl TagSelector {
             }
             _ => None,
         };
-        if rows.len() >= u32::MAX as usize {
+        if rows.len() >= SWITCHED_UNTAGGED_ROW as usize {
             reasons.push("too many rows".to_owned());
         }
         RuntimeError::check("tag selector", reasons)?;
         let (looping_rows, looping_map) =
             rows.iter().enumerate().filter(|(_, r)| !r.one_shot).map(|(i, r)| (r.clone(), i as u32)).unzip();
+        Ok(SelectorTable { rows, row_clips, looping_rows, looping_map, clips, no_match, default_idle, rig, timing })
+    }
+
+    /// The flattened rows.
+    pub fn rows(&self) -> &[TaggedClipEntry] {
+        &self.rows
+    }
+    /// The clip table.
+    pub fn clips(&self) -> &Arc<ClipTable> {
+        &self.clips
+    }
+    /// Whether `row` (a [`ContributionSource::Selector`] row) is a row that
+    /// asserts at least one tag: `false` for the untagged universal default
+    /// and for [`DEFAULT_IDLE_ROW`]. A tagged row says something specific about
+    /// the entity; an untagged one is a last resort.
+    pub fn is_tagged(&self, row: u32) -> bool {
+        row == SWITCHED_TAGGED_ROW || self.rows.get(row as usize).is_some_and(|r| r.pattern != StateTagSet::EMPTY)
+    }
+}
+
+/// Row ids of clips still fading out of a replaced table (tagged or not there).
+const SWITCHED_TAGGED_ROW: u32 = u32::MAX - 1;
+const SWITCHED_UNTAGGED_ROW: u32 = u32::MAX - 2;
+
+/// A tag-driven selector for one entity.
+#[derive(Debug, Clone)]
+pub struct TagSelector {
+    table: Arc<SelectorTable>,
+    input: InputThresholds,
+    step_frequency: f32,
+    desired: StateTagSet,
+    applied: StateTagSet,
+    last_switch: [f64; 6],
+    pending_events: DimensionSet,
+    input_value: f32,
+    input_band: usize,
+    input_crossed: bool,
+    time: f64,
+    playing: Vec<Playing>,
+    fade: Option<(f32, f32)>,
+    last_fade: f32,
+    mode: SelectorMode,
+    resolution: Option<Resolution>,
+    procedural_weight: f32,
+    procedural_fade: f32,
+    events: EventQueue,
+}
+
+impl TagSelector {
+    /// A selector over `profile` flattened with its ancestors (`lookup` finds a
+    /// profile by id), starting at `initial` tags with a cut.
+    pub fn from_profile<'a>(
+        profile: &'a AnimationProfile,
+        lookup: impl Fn(&str) -> Option<&'a AnimationProfile>,
+        clips: Arc<ClipTable>,
+        timing: StateGraph,
+        rig: RigPolicy,
+        initial: StateTagSet,
+    ) -> Result<TagSelector, RuntimeError> {
+        let table = SelectorTable::from_profile(profile, lookup, clips, timing, rig)?;
+        Ok(TagSelector::with_table(Arc::new(table), initial))
+    }
+
+    /// A selector over an already flattened table. Every row's clip and the
+    /// default idle clip must resolve in `clips`; every problem is reported at once.
+    pub fn new(
+        rows: Vec<TaggedClipEntry>,
+        no_match: NoMatchPolicy,
+        clips: Arc<ClipTable>,
+        timing: StateGraph,
+        rig: RigPolicy,
+        initial: StateTagSet,
+    ) -> Result<TagSelector, RuntimeError> {
+        let table = SelectorTable::new(rows, no_match, clips, timing, rig)?;
+        Ok(TagSelector::with_table(Arc::new(table), initial))
+    }
+
+    /// A selector over a shared table, starting at `initial` tags with a cut.
+    pub fn with_table(table: Arc<SelectorTable>, initial: StateTagSet) -> TagSelector {
         let mut s = TagSelector {
-            rows,
-            row_clips,
-            looping_rows,
-            looping_map,
-            clips,
-            no_match,
-            default_idle,
-            rig,
-            timing,
-            input: InputThreshold::default(),
+            table,
+            input: InputThresholds::default(),
             step_frequency: 1.8,
             desired: initial,
             applied: initial,
             last_switch: [f64::NEG_INFINITY; 6],
             pending_events: DimensionSet::EMPTY,
             input_value: 0.0,
-            input_above: false,
+            input_band: 0,
             input_crossed: false,
             time: 0.0,
             playing: Vec::with_capacity(MAX_SELECTOR_CLIPS + 1),
@@ -250,13 +395,42 @@ impl TagSelector {
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
         };
         s.switch(0.0, false);
-        Ok(s)
+        s
+    }
+
+    /// The shared table.
+    pub fn table(&self) -> &Arc<SelectorTable> {
+        &self.table
+    }
+
+    /// Replaces the table (another class's profile over the same clip table)
+    /// and cross-fades to what the applied tags resolve to in it over `fade`
+    /// seconds (0 cuts). Allocation-free.
+    pub fn set_table(&mut self, table: Arc<SelectorTable>, fade: f32) {
+        if Arc::ptr_eq(&self.table, &table) {
+            return;
+        }
+        for p in self.playing.iter_mut() {
+            p.row = if self.table.is_tagged(p.row) { SWITCHED_TAGGED_ROW } else { SWITCHED_UNTAGGED_ROW };
+        }
+        self.table = table;
+        self.switch(fade, false);
     }
 
     /// Builder: the input threshold of `OnInputThreshold` dimensions.
     pub fn with_input_threshold(mut self, input: InputThreshold) -> TagSelector {
-        self.input = input;
+        self.set_input_thresholds(input.into());
         self
+    }
+    /// Builder: several input thresholds (one per gait boundary).
+    pub fn with_input_thresholds(mut self, input: InputThresholds) -> TagSelector {
+        self.set_input_thresholds(input);
+        self
+    }
+    /// Sets the input thresholds (the input's band is recomputed from 0).
+    pub fn set_input_thresholds(&mut self, input: InputThresholds) {
+        self.input = input;
+        self.input_band = input.band(0, self.input_value);
     }
     /// Builder: head-bob cadence of the procedural fallback, Hz (default 1.8).
     pub fn with_step_frequency(mut self, hz: f32) -> TagSelector {
@@ -291,14 +465,15 @@ impl TagSelector {
             return;
         }
         self.input_value = value;
-        let half = self.input.hysteresis.max(0.0) * 0.5;
-        if !self.input_above && value >= self.input.threshold + half {
-            self.input_above = true;
-            self.input_crossed = true;
-        } else if self.input_above && value <= self.input.threshold - half {
-            self.input_above = false;
+        let band = self.input.band(self.input_band, value);
+        if band != self.input_band {
+            self.input_band = band;
             self.input_crossed = true;
         }
+    }
+    /// The input's band: how many thresholds it is above (with hysteresis).
+    pub fn input_band(&self) -> usize {
+        self.input_band
     }
     /// What plays now.
     pub fn mode(&self) -> SelectorMode {
@@ -310,7 +485,7 @@ impl TagSelector {
     }
     /// The flattened table.
     pub fn rows(&self) -> &[TaggedClipEntry] {
-        &self.rows
+        &self.table.rows
     }
     /// Clip of the current row or default idle.
     pub fn current_clip(&self) -> Option<ClipId> {
@@ -334,19 +509,23 @@ impl TagSelector {
                     | LocomotionTag::STRAFE
                     | LocomotionTag::BACKWARD,
             );
-            (procedural_motion(&self.rig, self.time as f32, moving, self.step_frequency), self.procedural_weight)
+            (procedural_motion(&self.table.rig, self.time as f32, moving, self.step_frequency), self.procedural_weight)
         })
     }
     /// Queued notify events.
     pub fn events(&self) -> &[AnimEvent] {
         self.events.events()
     }
+    /// Forgets queued notifies.
+    pub fn clear_events(&mut self) {
+        self.events.clear();
+    }
     /// Delivers queued notifies (time order) and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
         for e in self.events.events() {
             if let EventKind::Notify { clip, notify, .. } = e.kind
-                && let Some(n) = self.clips.try_get(clip).and_then(|c| c.notifies.get(usize::from(notify)))
+                && let Some(n) = self.table.clips.try_get(clip).and_then(|c| c.notifies.get(usize::from(notify)))
             {
                 receiver.on_notify(&n.name);
             }
@@ -370,7 +549,7 @@ impl TagSelector {
             }
         } else {
             for p in self.playing.iter_mut() {
-                let info = self.clips.get(p.clip);
+                let info = self.table.clips.get(p.clip);
                 p.prev_time = p.time;
                 p.time += f64::from(dt * p.speed * info.rate);
                 if !p.looping {
@@ -402,10 +581,10 @@ impl TagSelector {
         }
         // Notifies of the dominant clip.
         if let Some(p) = self.playing.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).copied() {
-            let d = f64::from(self.clips.get(p.clip).duration);
+            let d = f64::from(self.table.clips.get(p.clip).duration);
             if d > 0.0 && p.weight > 0.0 {
                 crate::graph::emit_clip_notifies(
-                    &self.clips,
+                    &self.table.clips,
                     p.clip,
                     p.prev_time / d,
                     p.time / d,
@@ -423,7 +602,7 @@ impl TagSelector {
         // One-shot hand-back.
         if let Some(p) = self.playing.first()
             && p.one_shot
-            && p.time >= f64::from(self.clips.get(p.clip).duration)
+            && p.time >= f64::from(self.table.clips.get(p.clip).duration)
         {
             self.switch(self.last_fade, true);
         }
@@ -435,10 +614,16 @@ impl TagSelector {
         let mut batch = DimensionSet::EMPTY;
         let mut uses_input = false;
         for d in changed.iter() {
-            let p = self.timing.resolve_policy(d);
+            let p = self.table.timing.resolve_policy(d);
             let ready = match p.trigger {
                 TransitionTrigger::OnTagChange => true,
                 TransitionTrigger::OnEvent => self.pending_events.contains(d),
+                TransitionTrigger::OnInputThreshold if d == StateDimension::Locomotion && self.input.gait_count > 0 => {
+                    match self.input.gait_band(self.desired.locomotion()) {
+                        Some(band) => self.input_band == band,
+                        None => true,
+                    }
+                }
                 TransitionTrigger::OnInputThreshold => self.input_crossed,
             };
             if ready {
@@ -448,7 +633,7 @@ impl TagSelector {
         }
         if !batch.is_empty() {
             let held = batch.iter().any(|d| {
-                let hold = f64::from(self.timing.resolve_policy(d).min_hold_seconds);
+                let hold = f64::from(self.table.timing.resolve_policy(d).min_hold_seconds);
                 self.time - self.last_switch[d.index()] < hold
             });
             if !held {
@@ -456,7 +641,7 @@ impl TagSelector {
                 for d in batch.iter() {
                     self.applied = self.applied.with_mask(d, self.desired.mask(d));
                     self.last_switch[d.index()] = self.time;
-                    fade = fade.max(self.timing.resolve_policy(d).crossfade_seconds);
+                    fade = fade.max(self.table.timing.resolve_policy(d).crossfade_seconds);
                 }
                 if uses_input {
                     self.input_crossed = false;
@@ -468,7 +653,7 @@ impl TagSelector {
         let pending = self.applied.changed_dimensions(&self.desired);
         self.pending_events = DimensionSet::from_bits_truncate(self.pending_events.bits() & pending.bits());
         let input_pending =
-            pending.iter().any(|d| self.timing.resolve_policy(d).trigger == TransitionTrigger::OnInputThreshold);
+            pending.iter().any(|d| self.table.timing.resolve_policy(d).trigger == TransitionTrigger::OnInputThreshold);
         if !input_pending {
             self.input_crossed = false;
         }
@@ -478,18 +663,18 @@ impl TagSelector {
     fn switch(&mut self, fade: f32, hand_back: bool) {
         let fade = if fade.is_finite() { fade.max(0.0) } else { 0.0 };
         let resolved = if hand_back {
-            resolve_best_match(&self.looping_rows, self.applied)
-                .map(|r| Resolution { row: self.looping_map[r.row] as usize, ..r })
+            resolve_best_match(&self.table.looping_rows, self.applied)
+                .map(|r| Resolution { row: self.table.looping_map[r.row] as usize, ..r })
         } else {
-            resolve_best_match(&self.rows, self.applied)
+            resolve_best_match(&self.table.rows, self.applied)
         };
         self.resolution = resolved;
         let target = match resolved {
             Some(r) => {
-                let row = &self.rows[r.row];
-                Some((r.row as u32, self.row_clips[r.row], row.speed_multiplier, !row.one_shot, row.one_shot))
+                let row = &self.table.rows[r.row];
+                Some((r.row as u32, self.table.row_clips[r.row], row.speed_multiplier, !row.one_shot, row.one_shot))
             }
-            None => match (&self.no_match, self.default_idle) {
+            None => match (&self.table.no_match, self.table.default_idle) {
                 (NoMatchPolicy::DefaultIdle(_), Some(c)) => Some((DEFAULT_IDLE_ROW, c, 1.0, true, false)),
                 (NoMatchPolicy::Procedural, _) => {
                     self.start_fade(fade);
@@ -514,7 +699,7 @@ impl TagSelector {
             && self.mode != SelectorMode::Procedural
         {
             // Same row: keep playing (a finished one-shot re-entered by a new switch restarts).
-            if !(cur.one_shot && cur.time >= f64::from(self.clips.get(cur.clip).duration)) {
+            if !(cur.one_shot && cur.time >= f64::from(self.table.clips.get(cur.clip).duration)) {
                 self.mode = if row == DEFAULT_IDLE_ROW { SelectorMode::DefaultIdle } else { SelectorMode::Row(row) };
                 return;
             }
@@ -576,7 +761,7 @@ impl TagSelector {
             if p.weight <= 0.0 {
                 continue;
             }
-            let d = f64::from(self.clips.get(p.clip).duration);
+            let d = f64::from(self.table.clips.get(p.clip).duration);
             let time = if p.looping && d > 0.0 { p.time.rem_euclid(d) } else { p.time.min(d) } as f32;
             let (prev_time, wraps) = if d > 0.0 {
                 let (pt, _, w) = crate::graph::clip_span(p.prev_time / d, p.time / d, p.looping, d as f32);

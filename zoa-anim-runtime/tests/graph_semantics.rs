@@ -249,6 +249,44 @@ fn crossfade_weights_ramp_linearly_over_the_blend() {
     assert_eq!(kinds, [0, 2, 1, 3], "started, entered, then exited and finished at the end");
 }
 
+/// three.js `crossFadeTo(run, d, true)` at mixer time `t0`: each
+/// `mixer.update(dt)` adds `dt` to the mixer time first, then every action
+/// advances by `dt · timeScale(mixer time)` with the warp interpolated
+/// linearly over `[t0, t0 + d]` (`AnimationAction._updateTimeScale`).
+#[test]
+fn warped_cross_fade_times_match_three_js_step_by_step() {
+    let mut run_state = state("run", "run", true);
+    run_state.crossfade = Crossfade { duration: 0.0, warp: true };
+    let g = graph(
+        vec![param("go", ParameterDefault::Trigger)],
+        vec![layer("base", 0)],
+        vec![state("walk", "walk", true), run_state],
+        vec![GraphTransition { conditions: vec![when(0, ConditionTest::Triggered)], blend: 0.8, ..tr(Some(0), 1) }],
+    );
+    let (mut inst, mut out) = instance(g);
+    inst.update(0.3, &mut out);
+    inst.set_trigger("go");
+    inst.update(0.1, &mut out); // the cross-fade starts at the end of this step
+    // three.js oracle, in clip seconds: walk lasts 1 s, run 0.5 s.
+    let (d, t0) = (0.8f64, 0.4f64);
+    let (mut mixer, mut walk, mut run) = (t0, 0.4f64, 0.0f64);
+    let scale = |from: f64, to: f64, t: f64| {
+        let a = ((t - t0) / d).clamp(0.0, 1.0);
+        from + (to - from) * a
+    };
+    for dt in [0.05f32, 0.2, 0.1, 0.15, 0.07, 0.13] {
+        inst.update(dt, &mut out);
+        mixer += f64::from(dt);
+        walk += f64::from(dt) * scale(1.0, 1.0 / 0.5, mixer);
+        run += f64::from(dt) * scale(0.5 / 1.0, 1.0, mixer);
+        let views: Vec<_> = inst.active_states(0).collect();
+        assert!((views[0].normalized_time - run / 0.5).abs() < 1e-6, "run at {mixer}: {views:?} vs {run}");
+        if mixer < t0 + d {
+            assert!((views[1].normalized_time - walk / 1.0).abs() < 1e-6, "walk at {mixer}: {views:?} vs {walk}");
+        }
+    }
+}
+
 #[test]
 fn warp_lines_up_cycle_rates_and_restores_the_time_scale() {
     let mut run_state = state("run", "run", true);
@@ -267,7 +305,8 @@ fn warp_lines_up_cycle_rates_and_restores_the_time_scale() {
     for k in 0..4 {
         inst.update(0.25, &mut out);
         let views: Vec<_> = inst.active_states(0).collect();
-        let alpha = k as f32 * 0.25;
+        // three.js evaluates the warp at the mixer time after the step.
+        let alpha = (k + 1) as f32 * 0.25;
         if k < 3 {
             assert!(close(views[0].time_scale, 0.5 + 0.5 * alpha), "run scale at frame {k}: {views:?}");
             assert!(close(views[1].time_scale, 1.0 + alpha), "walk scale at frame {k}: {views:?}");

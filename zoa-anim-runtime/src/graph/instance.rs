@@ -179,6 +179,13 @@ impl GraphInstance {
         inst
     }
 
+    /// No graph, only the override slot over the rest of the character's pose
+    /// (a character driven by its tag table): unlike [`single_clip`](Self::single_clip),
+    /// a one-shot in the slot fades out at its end instead of holding its last frame.
+    pub fn without_graph(clips: Arc<ClipTable>) -> GraphInstance {
+        GraphInstance { slot: Slot::new(false), ..GraphInstance::single_clip(clips, None) }
+    }
+
     /// Builder: event queue capacity (events past it in one delivery period are dropped and counted).
     pub fn with_event_capacity(mut self, capacity: usize) -> GraphInstance {
         self.events = EventQueue::with_capacity(capacity);
@@ -363,7 +370,8 @@ impl GraphInstance {
         };
         let lr = &mut self.layers[layer];
         let from = lr.active[0].state;
-        start_transition(&mut ctx, lr, from, state, blend, TransitionMode::Crossfade, Interruption::None);
+        let cause = Cause { transition: None, exit_time: false };
+        start_transition(&mut ctx, lr, from, state, blend, TransitionMode::Crossfade, Interruption::None, cause);
         true
     }
 
@@ -505,10 +513,12 @@ fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPol
     let def = ctx.def;
     let graph = def.graph();
     let frame = ctx.frame;
-    // 1. Advance clocks, warp scales taken at the start of the frame.
-    let alpha0 = lr.running.map(|r| r.alpha());
+    // 1. Advance clocks. A warp's time scale is taken at the end of the step,
+    //    as three.js evaluates its time-scale interpolant at the mixer time
+    //    after adding the step (`AnimationMixer.update` → `_updateTimeScale(time)`).
+    let alpha_end = lr.running.map(|r| Running { elapsed: r.elapsed + frame.scaled, ..r }.alpha());
     for a in lr.active.iter_mut() {
-        if let (Some(r), Some(alpha)) = (lr.running, alpha0)
+        if let (Some(r), Some(alpha)) = (lr.running, alpha_end)
             && let Some((c_out, c_in)) = r.warp
         {
             if a.id == r.to_id {
@@ -568,7 +578,8 @@ fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPol
     if let Some((t, from)) = pick_transition(ctx, lr) {
         let tr = &graph.transitions[t];
         ctx.params.consume_triggers(&tr.conditions);
-        start_transition(ctx, lr, from, tr.to, tr.blend, tr.mode, tr.interruption);
+        let cause = Cause { transition: Some(t as u32), exit_time: tr.exit_time.is_some() };
+        start_transition(ctx, lr, from, tr.to, tr.blend, tr.mode, tr.interruption, cause);
     }
     // 6. Output.
     write_layer(ctx, lr, out);
@@ -600,6 +611,15 @@ fn pick_transition(ctx: &LayerCtx<'_>, lr: &LayerRuntime) -> Option<(usize, Stat
     })
 }
 
+/// Why a transition starts: which authored transition (`None` when forced by
+/// [`GraphInstance::play_state`]) and whether at its exit time.
+#[derive(Debug, Clone, Copy)]
+struct Cause {
+    transition: Option<u32>,
+    exit_time: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn start_transition(
     ctx: &mut LayerCtx<'_>,
     lr: &mut LayerRuntime,
@@ -608,6 +628,7 @@ fn start_transition(
     blend: f32,
     mode: TransitionMode,
     interruption: Interruption,
+    cause: Cause,
 ) {
     let def = ctx.def;
     let graph = def.graph();
@@ -618,7 +639,8 @@ fn start_transition(
     }
     lr.inertial = None;
     let current = lr.active[0];
-    ctx.events.push(now, EventKind::TransitionStarted { layer, from, to });
+    let Cause { transition, exit_time } = cause;
+    ctx.events.push(now, EventKind::TransitionStarted { layer, from, to, transition, exit_time });
     ctx.events.push(now, EventKind::StateEntered { layer, state: to, from: current.state });
     let blend = if blend.is_finite() { blend.max(0.0) } else { 0.0 };
     if blend <= 0.0 || mode == TransitionMode::Inertialize {

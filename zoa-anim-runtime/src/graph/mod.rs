@@ -51,6 +51,7 @@ mod clips;
 mod definition;
 mod inertialize;
 mod instance;
+mod masks;
 mod output;
 mod params;
 mod profile_set;
@@ -63,6 +64,7 @@ pub use inertialize::inertialize_quintic;
 pub use instance::{
     ActiveStateView, GraphInstance, MAX_ACTIVE_STATES, TransitionView, update_all, update_all_parallel,
 };
+pub use masks::GraphMasks;
 pub(crate) use output::clip_span;
 pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, PoseLayer, SLOT_LAYER};
 pub use params::{ParamValue, Parameters};

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use zoa_anim_core::contracts::{AnimationDriver, SharedBindingProfile};
 use zoa_anim_core::{PlayerProfileSet, PlayerProfileType};
 
+use super::clips::ClipTable;
 use super::definition::GraphDefinition;
 use super::instance::GraphInstance;
 use super::output::FrameOutput;
@@ -76,6 +77,30 @@ impl ProfileSetSwitcher {
         bindings: HashMap<String, SharedBindingProfile>,
         crossfade: f32,
     ) -> Result<ProfileSetSwitcher, RuntimeError> {
+        Self::build(set, graphs, bindings, None, crossfade)
+    }
+
+    /// Like [`new`](Self::new), but the default class may have no graph: the
+    /// character then starts without one ([`GraphInstance::without_graph`]
+    /// over `clips`, which must be the table every graph was compiled against)
+    /// until a class with a graph is equipped.
+    pub fn with_clips(
+        set: PlayerProfileSet,
+        graphs: HashMap<String, Arc<GraphDefinition>>,
+        bindings: HashMap<String, SharedBindingProfile>,
+        clips: Arc<ClipTable>,
+        crossfade: f32,
+    ) -> Result<ProfileSetSwitcher, RuntimeError> {
+        Self::build(set, graphs, bindings, Some(clips), crossfade)
+    }
+
+    fn build(
+        set: PlayerProfileSet,
+        graphs: HashMap<String, Arc<GraphDefinition>>,
+        bindings: HashMap<String, SharedBindingProfile>,
+        clips: Option<Arc<ClipTable>>,
+        crossfade: f32,
+    ) -> Result<ProfileSetSwitcher, RuntimeError> {
         let mut reasons = Vec::new();
         for e in &set.profiles {
             if !bindings.contains_key(&e.binding_profile) {
@@ -88,19 +113,24 @@ impl ProfileSetSwitcher {
             }
         }
         let default = set.resolve_profile(set.default_profile);
-        let graph_id = match default.and_then(|e| e.animation_graph.clone()) {
-            Some(g) => g,
-            None => {
-                reasons.push(format!("the default class {} has no entry with a graph", set.default_profile));
-                String::new()
-            }
-        };
+        if default.is_none() {
+            reasons.push(format!("the default class {} has no entry", set.default_profile));
+        }
+        let graph_id = default.and_then(|e| e.animation_graph.clone());
+        if graph_id.is_none() && clips.is_none() && default.is_some() {
+            reasons.push(format!("the default class {} has no entry with a graph", set.default_profile));
+        }
         if !(crossfade.is_finite() && crossfade >= 0.0) {
             reasons.push(format!("crossfade {crossfade} must be finite and >= 0"));
         }
         RuntimeError::check("profile set", reasons)?;
         let class = set.default_profile;
-        let mut driver = GraphDriver::new(GraphInstance::new(Arc::clone(&graphs[&graph_id])));
+        let instance = match (graph_id.as_ref().and_then(|g| graphs.get(g)), clips) {
+            (Some(def), _) => GraphInstance::new(Arc::clone(def)),
+            (None, Some(clips)) => GraphInstance::without_graph(clips),
+            (None, None) => unreachable!("checked above: a default class without a graph needs a clip table"),
+        };
+        let mut driver = GraphDriver::new(instance);
         if let Some(b) = default.and_then(|e| bindings.get(&e.binding_profile)) {
             driver.load_profile(Arc::clone(b));
         }
@@ -109,7 +139,7 @@ impl ProfileSetSwitcher {
             graphs,
             bindings,
             driver,
-            graph_id,
+            graph_id: graph_id.unwrap_or_default(),
             class,
             previous: None,
             fade_elapsed: 0.0,
@@ -122,9 +152,21 @@ impl ProfileSetSwitcher {
     pub fn class(&self) -> PlayerProfileType {
         self.class
     }
-    /// Id of the graph in use.
+    /// Id of the graph in use (empty while the class has none).
     pub fn graph_id(&self) -> &str {
         &self.graph_id
+    }
+    /// The graph in use (`None` while the class has none).
+    pub fn graph(&self) -> Option<&Arc<GraphDefinition>> {
+        self.driver.instance().definition()
+    }
+    /// The outgoing graph instance while a switch blends.
+    pub fn previous_instance(&self) -> Option<&GraphInstance> {
+        self.previous.as_ref().map(|(i, _)| i)
+    }
+    /// The player profile set.
+    pub fn set(&self) -> &PlayerProfileSet {
+        &self.set
     }
     /// The driver over the current graph instance.
     pub fn driver(&self) -> &GraphDriver {
@@ -209,21 +251,37 @@ impl ProfileSetSwitcher {
         self.equip(PlayerProfileType::Unarmed)
     }
 
-    /// Updates the current graph (and the outgoing one while the switch
-    /// blends) and writes the combined frame into `out`.
-    pub fn update(&mut self, dt: f32, out: &mut FrameOutput) {
-        self.driver.instance_mut().update(dt, out);
-        let Some((prev, scratch)) = self.previous.as_mut() else { return };
+    /// Updates the current graph into `current` and, while a switch blends,
+    /// the outgoing one into `previous` (cleared otherwise), each frame at its
+    /// own weights; returns the switch blend progress `α` (1 when none): a
+    /// pose engine blends the outgoing graph's pose by `1 − α` over the new
+    /// one's, each evaluated with its own graph's masks. Allocation-free with
+    /// outputs from [`new_output`](Self::new_output).
+    pub fn update_split(&mut self, dt: f32, current: &mut FrameOutput, previous: &mut FrameOutput) -> f32 {
+        self.driver.instance_mut().update(dt, current);
+        previous.clear();
+        let Some((prev, _)) = self.previous.as_mut() else { return 1.0 };
         let speed = self.driver.instance().speed();
         self.fade_elapsed += if dt.is_finite() { dt.max(0.0) } else { 0.0 } * speed;
         let alpha =
             if self.fade_duration > 0.0 { (self.fade_elapsed / self.fade_duration).clamp(0.0, 1.0) } else { 1.0 };
         if alpha >= 1.0 {
             self.previous = None;
-            return;
+            return 1.0;
         }
-        prev.update(dt, scratch);
+        prev.update(dt, previous);
         prev.clear_events();
+        alpha
+    }
+
+    /// Updates the current graph (and the outgoing one while the switch
+    /// blends) and writes the combined frame into `out`.
+    pub fn update(&mut self, dt: f32, out: &mut FrameOutput) {
+        let mut scratch = self.previous.as_mut().map(|(_, s)| std::mem::take(s)).unwrap_or_default();
+        let alpha = self.update_split(dt, out, &mut scratch);
+        let Some((_, kept)) = self.previous.as_mut() else { return };
+        *kept = scratch;
+        let scratch = &*kept;
         for l in out.layers.iter_mut() {
             l.weight *= alpha;
         }

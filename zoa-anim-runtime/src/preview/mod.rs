@@ -60,13 +60,13 @@ use zoa_anim_core::{
     PlayerProfileType, RigPolicy, Skeleton, StateGraph, StateTagSet,
 };
 
-use self::pose_stage::{GraphMasks, PoseStage};
+use self::pose_stage::PoseStage;
 use crate::animation::Animation;
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
 use crate::events::EventKind;
 use crate::graph::{
-    ClipInfo, ClipTable, ContributionSource, FrameOutput, GraphDefinition, GraphInstance, ParamValue,
+    ClipInfo, ClipTable, ContributionSource, FrameOutput, GraphDefinition, GraphInstance, GraphMasks, ParamValue,
     ProfileSetSwitcher, RootMotionContext, RootMotionJob, SLOT_LAYER,
 };
 use crate::pose::RuntimeSkeleton;

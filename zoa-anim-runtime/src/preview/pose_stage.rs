@@ -12,39 +12,8 @@ use zoa_anim_core::graph::BlendMode;
 use crate::animation::{Animation, SamplingContext, SamplingJob};
 use crate::blending::{BlendInput, BlendMode as PoseBlendMode, BlendingContext, Composition, ReferencePose};
 use crate::error::RuntimeError;
-use crate::graph::{FrameOutput, GraphDefinition, MaskRef};
-use crate::mask::BoneMask;
+use crate::graph::{FrameOutput, GraphMasks};
 use crate::pose::{Pose, RuntimeSkeleton};
-
-/// Resolved bone masks of one graph: per layer and per state (`None` = every bone).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct GraphMasks {
-    layers: Vec<Option<BoneMask>>,
-    states: Vec<Option<BoneMask>>,
-}
-
-impl GraphMasks {
-    /// Resolves the layer and state masks of `def` against `skeleton`.
-    pub(crate) fn new(def: &GraphDefinition, skeleton: &RuntimeSkeleton) -> Result<GraphMasks, RuntimeError> {
-        let resolve = |m: &Option<zoa_anim_core::graph::BoneMask>| -> Result<Option<BoneMask>, RuntimeError> {
-            m.as_ref().map(|m| BoneMask::from_names(skeleton.skeleton(), &m.include, &m.exclude)).transpose()
-        };
-        let g = def.graph();
-        Ok(GraphMasks {
-            layers: g.layers.iter().map(|l| resolve(&l.bone_mask)).collect::<Result<_, _>>()?,
-            states: g.states.iter().map(|s| resolve(&s.bone_mask)).collect::<Result<_, _>>()?,
-        })
-    }
-
-    fn get(&self, m: MaskRef) -> Option<&[f32]> {
-        let mask = match m {
-            MaskRef::None => None,
-            MaskRef::Layer(l) => self.layers.get(usize::from(l)).and_then(Option::as_ref),
-            MaskRef::State(s) => self.states.get(s.index()).and_then(Option::as_ref),
-        };
-        mask.map(BoneMask::weights)
-    }
-}
 
 /// Caller-owned buffers that turn frames into model-space joints.
 #[derive(Debug, Clone)]

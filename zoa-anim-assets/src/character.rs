@@ -1,0 +1,171 @@
+//! A definition folder and the glTF files its clips name, as one
+//! [`CharacterBundle`]: the skeleton, every clip with its keyframes, and the
+//! definitions a character kind is made of.
+//!
+//! The model is the one the clips' `source` first names (its first skin);
+//! clips cut from other files bind to it by joint name. Every model is loaded
+//! once. Every problem is reported at once, typed.
+
+use std::path::{Path, PathBuf};
+
+use zoa_anim_core::{AnimationSelector, BundledClip, CharacterBundle};
+
+use crate::defs::DefinitionSet;
+use crate::gltf::{GltfAsset, load_gltf};
+
+/// Which definitions of a folder make the character (`None` = the first by id).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CharacterChoice<'a> {
+    /// Player profile set id (`None`: the first by id, if the folder has one).
+    pub player_set: Option<&'a str>,
+    /// Tag table of a character without a player set (`None`: none).
+    pub animation_profile: Option<&'a str>,
+    /// Sound profile id (`None`: the first by id, if the folder has one).
+    pub sound_profile: Option<&'a str>,
+}
+
+/// Why a folder does not make a character.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CharacterLoadProblem {
+    /// The chosen player profile set is not in the folder (or did not load).
+    #[error("no valid player_profile_set `{0}` in the folder")]
+    UnknownPlayerSet(String),
+    /// The chosen sound profile is not in the folder (or did not load).
+    #[error("no valid sound_profile `{0}` in the folder")]
+    UnknownSoundProfile(String),
+    /// No clip names a model that has a skin.
+    #[error("no clip names a model with a skin (a character needs a skeleton)")]
+    NoSkeleton,
+    /// A model could not be loaded.
+    #[error("clip `{clip}`: model `{}`: {reason}", path.display())]
+    Model {
+        /// The clip naming it.
+        clip: String,
+        /// The model path.
+        path: PathBuf,
+        /// Why it could not be loaded.
+        reason: String,
+    },
+    /// The model has no such animation.
+    #[error("clip `{clip}`: `{}` has no animation `{animation}`", path.display())]
+    MissingAnimation {
+        /// The clip.
+        clip: String,
+        /// The model path.
+        path: PathBuf,
+        /// The animation asked for.
+        animation: String,
+    },
+}
+
+/// Builds the character bundle of `set` (loaded from `dir`).
+pub fn load_character(
+    set: &DefinitionSet,
+    dir: &Path,
+    choice: CharacterChoice<'_>,
+) -> Result<CharacterBundle, Vec<CharacterLoadProblem>> {
+    let mut problems = Vec::new();
+    let first_by_id = |ids: &mut Vec<&str>| {
+        ids.sort_unstable();
+        ids.first().map(|s| (*s).to_owned())
+    };
+    let player_set = match choice.player_set {
+        Some(id) => match set.player_profile_sets.iter().find(|s| s.value.id == id) {
+            Some(s) => Some(s.value.clone()),
+            None => {
+                problems.push(CharacterLoadProblem::UnknownPlayerSet(id.to_owned()));
+                None
+            }
+        },
+        None => {
+            let mut sets: Vec<_> = set.player_profile_sets.iter().map(|l| &l.value).collect();
+            sets.sort_by(|a, b| a.id.cmp(&b.id));
+            sets.first().map(|s| (*s).clone())
+        }
+    };
+    let sound_profile = match choice.sound_profile {
+        Some(id) if set.sound_profiles.iter().any(|p| p.value.id == id) => Some(id.to_owned()),
+        Some(id) => {
+            problems.push(CharacterLoadProblem::UnknownSoundProfile(id.to_owned()));
+            None
+        }
+        None => first_by_id(&mut set.sound_profiles.iter().map(|p| p.value.id.as_str()).collect()),
+    };
+
+    // Models, loaded once each, in the order clips first name them.
+    let mut models: Vec<(PathBuf, Result<GltfAsset, String>)> = Vec::new();
+    let mut sources = Vec::with_capacity(set.clips.len());
+    for c in &set.clips {
+        let path = dir.join(&c.value.source);
+        let key = std::fs::canonicalize(&path).unwrap_or(path);
+        if !models.iter().any(|(p, _)| *p == key) {
+            let loaded = load_gltf(&key).map_err(|e| e.to_string());
+            models.push((key.clone(), loaded));
+        }
+        sources.push(key);
+    }
+    let skeleton = models.iter().find_map(|(_, m)| m.as_ref().ok().and_then(|m| m.skeletons.first().cloned()));
+    let first_model = models.iter().find(|(_, m)| m.as_ref().is_ok_and(|m| !m.skeletons.is_empty()));
+    let first_model = first_model.map(|(p, _)| p.clone());
+
+    let mut clips = Vec::with_capacity(set.clips.len());
+    for (c, key) in set.clips.iter().zip(&sources) {
+        let asset = &c.value;
+        let model = match models.iter().find(|(p, _)| p == key).map(|(_, m)| m) {
+            Some(Ok(m)) => m,
+            Some(Err(reason)) => {
+                problems.push(CharacterLoadProblem::Model {
+                    clip: asset.id.clone(),
+                    path: key.clone(),
+                    reason: reason.clone(),
+                });
+                continue;
+            }
+            None => continue,
+        };
+        let index = match &asset.animation {
+            AnimationSelector::Index(i) => Some(*i as usize).filter(|i| *i < model.clips.len()),
+            AnimationSelector::Name(n) => model.clips.iter().position(|k| k.name() == n).or_else(|| {
+                n.strip_prefix(&format!("{}_", model.stem)).and_then(|r| model.clips.iter().position(|k| k.name() == r))
+            }),
+        };
+        let Some(index) = index else {
+            problems.push(CharacterLoadProblem::MissingAnimation {
+                clip: asset.id.clone(),
+                path: key.clone(),
+                animation: asset.animation.to_string(),
+            });
+            continue;
+        };
+        clips.push(BundledClip {
+            asset: asset.clone(),
+            clip: model.clips[index].clone(),
+            bind_by_name: first_model.as_ref() != Some(key),
+        });
+    }
+    let Some(skeleton) = skeleton else {
+        problems.insert(0, CharacterLoadProblem::NoSkeleton);
+        return Err(problems);
+    };
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut state_graphs: Vec<_> = set.state_graphs.iter().map(|l| &l.value).collect();
+    state_graphs.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut rigs: Vec<_> = set.rig_policies.iter().map(|l| &l.value).collect();
+    rigs.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(CharacterBundle {
+        skeleton,
+        clips,
+        player_set,
+        graphs: set.animation_graphs.iter().map(|g| g.value.clone()).collect(),
+        binding_profiles: set.binding_profiles.iter().map(|b| b.value.clone()).collect(),
+        animation_profiles: set.animation_profiles.iter().map(|p| p.value.clone()).collect(),
+        animation_profile: choice.animation_profile.map(str::to_owned),
+        state_graph: state_graphs.first().map(|s| (*s).clone()),
+        rig_policy: rigs.first().map(|r| (*r).clone()),
+        sound_profiles: set.sound_profiles.iter().map(|p| p.value.clone()).collect(),
+        sound_profile,
+    })
+}

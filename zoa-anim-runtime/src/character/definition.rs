@@ -1,0 +1,481 @@
+//! The compiled, shareable character definition: everything one kind of
+//! character reads and never changes, built once from a [`CharacterBundle`].
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use zoa_anim_core::contracts::SharedBindingProfile;
+use zoa_anim_core::{
+    AnimationBindingProfile, AnimationProfile, CharacterBundle, LocomotionTag, PlayerProfileSet, PlayerProfileType,
+    RigPolicy, SoundProfile, StateGraph,
+};
+use zoa_anim_ik::{BoneRoles, IkError, PolicyKind, RigIk, RigIkSettings, Role};
+
+use crate::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
+use crate::blending::ReferencePose;
+use crate::driver::SlotBlend;
+use crate::error::RuntimeError;
+use crate::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
+use crate::pose::{Pose, RuntimeSkeleton};
+use crate::selector::{InputThresholds, SelectorTable};
+
+/// Tunables of a character kind that no definition file carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CharacterSettings {
+    /// Cross-fade between two graphs when a loadout switch changes the graph,
+    /// seconds (`>= 0`, default 0.25).
+    pub loadout_crossfade: f32,
+    /// Entity speeds (m/s) between gaits for `OnInputThreshold` tag changes:
+    /// default idle | 0.5 | walk | 2.5 | run | 5.0 | sprint, with a 0.2 m/s
+    /// dead band around each: a locomotion change to a gait applies once the
+    /// speed is in that gait's band, so tags switch walk → run → sprint as
+    /// the speed crosses each gait's threshold.
+    pub gait_thresholds: InputThresholds,
+    /// Entity speed (m/s, `> 0`, default 6.5) that counts as full speed for
+    /// IK (foot planting fades out with normalised speed).
+    pub full_speed: f32,
+    /// Head-bob cadence of the procedural fallback, Hz (`> 0`, default 1.8).
+    pub step_frequency: f32,
+    /// Override-slot fades used by `play_slot` (default 0.1 s in, 0.2 s out).
+    pub slot_blend: SlotBlend,
+    /// Events one character may queue between deliveries (default 128;
+    /// more are dropped and counted, never allocated).
+    pub event_capacity: usize,
+    /// Extract root motion each frame (default off).
+    pub root_motion: bool,
+}
+
+impl Default for CharacterSettings {
+    fn default() -> Self {
+        CharacterSettings {
+            loadout_crossfade: 0.25,
+            gait_thresholds: InputThresholds::new(&[0.5, 2.5, 5.0], 0.2).with_gaits(&[
+                LocomotionTag::IDLE,
+                LocomotionTag::WALK,
+                LocomotionTag::RUN,
+                LocomotionTag::SPRINT,
+            ]),
+            full_speed: 6.5,
+            step_frequency: 1.8,
+            slot_blend: SlotBlend::default(),
+            event_capacity: 128,
+            root_motion: false,
+        }
+    }
+}
+
+/// One problem found while compiling a [`CharacterBundle`]. Compilation
+/// reports every problem at once ([`RuntimeError::CharacterSetup`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupProblem {
+    /// The skeleton has more joints than the runtime indexes (65535).
+    #[error("the skeleton has {0} joints (at most 65535)")]
+    TooManyJoints(usize),
+    /// A clip cannot be bound to the skeleton.
+    #[error("clip `{clip}`: {error}")]
+    Clip {
+        /// Clip id.
+        clip: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The clip table is inconsistent (duplicate names, bad rates or notifies).
+    #[error("clips: {0}")]
+    ClipTable(RuntimeError),
+    /// Two graphs share an id.
+    #[error("animation graph `{0}` is defined twice")]
+    DuplicateGraph(String),
+    /// A graph does not compile against the clips or its masks against the skeleton.
+    #[error("animation graph `{graph}`: {error}")]
+    Graph {
+        /// Graph id.
+        graph: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The player profile set's default class has no entry.
+    #[error("player profile set `{set}`: the default class {class} has no entry")]
+    NoDefaultEntry {
+        /// Set id.
+        set: String,
+        /// The default class.
+        class: PlayerProfileType,
+    },
+    /// A class names a graph the bundle does not have.
+    #[error("class {class}: animation graph `{graph}` is not in the bundle")]
+    UnknownGraph {
+        /// The class.
+        class: PlayerProfileType,
+        /// Graph id.
+        graph: String,
+    },
+    /// A class names a binding profile the bundle does not have.
+    #[error("class {class}: binding profile `{profile}` is not in the bundle")]
+    UnknownBindingProfile {
+        /// The class.
+        class: PlayerProfileType,
+        /// Profile id.
+        profile: String,
+    },
+    /// A class (or the character) names an animation profile the bundle does not have.
+    #[error("{}: animation profile `{profile}` is not in the bundle", class.map_or("the character".to_owned(), |c| format!("class {c}")))]
+    UnknownAnimationProfile {
+        /// The class (`None`: the bundle's own `animation_profile`).
+        class: Option<PlayerProfileType>,
+        /// Profile id.
+        profile: String,
+    },
+    /// An animation profile's table does not resolve (inheritance, clips, speeds).
+    #[error("animation profile `{profile}`: {error}")]
+    AnimationProfile {
+        /// Profile id.
+        profile: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The character's sound profile is not in the bundle.
+    #[error("sound profile `{0}` is not in the bundle")]
+    UnknownSoundProfile(String),
+    /// The rig policy's bone overrides name unknown roles or bones.
+    #[error("{0}")]
+    RigOverride(IkError),
+    /// A setting is out of range.
+    #[error("setting `{field}`: {reason}")]
+    Setting {
+        /// Field of [`CharacterSettings`].
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A graph of the definition with its masks resolved against the skeleton.
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledGraph {
+    pub(crate) id: String,
+    pub(crate) def: Arc<GraphDefinition>,
+    pub(crate) masks: GraphMasks,
+}
+
+/// Joints the procedural fallback moves, found by IK bone discovery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ProceduralJoints {
+    /// Spine root (breath pitch).
+    pub spine: Option<u16>,
+    /// Upper chest: the neck's parent when it is not the spine root (breath pitch).
+    pub chest: Option<u16>,
+    /// Head (bob).
+    pub head: Option<u16>,
+}
+
+/// One kind of character, compiled once and shared (`Arc`) by every
+/// character of that kind: skeleton, bound clips with their additive
+/// references, graphs with resolved masks, binding profiles, flattened tag
+/// tables, timing, rig IK and sound profile.
+pub struct CharacterDefinition {
+    pub(crate) skeleton: Arc<RuntimeSkeleton>,
+    pub(crate) clips: Arc<ClipTable>,
+    pub(crate) animations: Vec<Arc<Animation>>,
+    pub(crate) references: Vec<ReferencePose>,
+    pub(crate) graphs: Vec<CompiledGraph>,
+    pub(crate) graph_map: HashMap<String, Arc<GraphDefinition>>,
+    pub(crate) bindings: HashMap<String, SharedBindingProfile>,
+    pub(crate) player_set: Option<PlayerProfileSet>,
+    /// Tag tables by animation profile id.
+    pub(crate) tables: Vec<(String, Arc<SelectorTable>)>,
+    /// The tag table of a character without a player set.
+    pub(crate) own_table: Option<Arc<SelectorTable>>,
+    pub(crate) rig_policy: RigPolicy,
+    pub(crate) rig_ik: Option<Arc<RigIk>>,
+    pub(crate) roles: BoneRoles,
+    pub(crate) procedural: ProceduralJoints,
+    /// `ANIMATES_*` bits of the procedural fallback's additive pose.
+    pub(crate) procedural_animated: Vec<u8>,
+    /// Identity reference of the procedural fallback's additive pose.
+    pub(crate) procedural_reference: ReferencePose,
+    pub(crate) root: usize,
+    pub(crate) sound_profiles: Vec<SoundProfile>,
+    pub(crate) sound_profile: Option<String>,
+    pub(crate) settings: CharacterSettings,
+}
+
+impl std::fmt::Debug for CharacterDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CharacterDefinition")
+            .field("skeleton", &self.skeleton.skeleton().name())
+            .field("joints", &self.skeleton.joint_count())
+            .field("clips", &self.clips.len())
+            .field("graphs", &self.graphs.iter().map(|g| g.id.as_str()).collect::<Vec<_>>())
+            .field("tag_tables", &self.tables.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>())
+            .field("ik", &self.rig_ik.is_some())
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CharacterDefinition {
+    /// Compiles `bundle` with `settings`. Every problem is reported at once
+    /// ([`RuntimeError::CharacterSetup`]).
+    pub fn new(
+        bundle: &CharacterBundle,
+        settings: CharacterSettings,
+    ) -> Result<Arc<CharacterDefinition>, RuntimeError> {
+        let mut problems = Vec::new();
+        check_settings(&settings, &mut problems);
+        let n = bundle.skeleton.joint_count();
+        if n > usize::from(u16::MAX) {
+            problems.push(SetupProblem::TooManyJoints(n));
+            return Err(RuntimeError::CharacterSetup(problems));
+        }
+        let skeleton = Arc::new(RuntimeSkeleton::new(bundle.skeleton.clone()));
+
+        // Clips: bind each, prepare its first frame as the additive reference.
+        let mut infos = Vec::with_capacity(bundle.clips.len());
+        let mut animations = Vec::with_capacity(bundle.clips.len());
+        let mut references = Vec::with_capacity(bundle.clips.len());
+        for c in &bundle.clips {
+            let by = if c.bind_by_name { BindBy::Name } else { BindBy::Node };
+            let bound = Animation::bind(&c.clip, skeleton.skeleton(), by)
+                .and_then(|a| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, r)));
+            match bound {
+                Ok((a, first)) => {
+                    infos.push(ClipInfo::from_asset(&c.asset, a.duration()));
+                    references.push(ReferencePose::from_pose(&first));
+                    animations.push(Arc::new(a));
+                }
+                Err(error) => problems.push(SetupProblem::Clip { clip: c.asset.id.clone(), error }),
+            }
+        }
+        let clips = match ClipTable::new(infos) {
+            Ok(t) => Arc::new(t),
+            Err(e) => {
+                problems.push(SetupProblem::ClipTable(e));
+                Arc::new(ClipTable::new(Vec::new()).expect("an empty table is valid"))
+            }
+        };
+
+        // Graphs with their masks.
+        let mut graphs = Vec::with_capacity(bundle.graphs.len());
+        for g in &bundle.graphs {
+            if graphs.iter().any(|c: &CompiledGraph| c.id == g.id) {
+                problems.push(SetupProblem::DuplicateGraph(g.id.clone()));
+                continue;
+            }
+            let compiled = GraphDefinition::new(g.clone(), Arc::clone(&clips))
+                .map(Arc::new)
+                .and_then(|def| GraphMasks::new(&def, &skeleton).map(|masks| (def, masks)));
+            match compiled {
+                Ok((def, masks)) => graphs.push(CompiledGraph { id: g.id.clone(), def, masks }),
+                Err(error) => problems.push(SetupProblem::Graph { graph: g.id.clone(), error }),
+            }
+        }
+        let graph_map: HashMap<String, Arc<GraphDefinition>> =
+            graphs.iter().map(|g| (g.id.clone(), Arc::clone(&g.def))).collect();
+        let bindings: HashMap<String, SharedBindingProfile> = bundle
+            .binding_profiles
+            .iter()
+            .map(|b| (b.profile_id().to_owned(), Arc::new(b.clone()) as SharedBindingProfile))
+            .collect();
+
+        // Tag tables: every profile a class (or the character) uses, flattened once.
+        let timing = bundle.state_graph.clone().unwrap_or_default();
+        let rig_policy = bundle.rig_policy.clone().unwrap_or_default();
+        let mut wanted: Vec<(Option<PlayerProfileType>, &str)> = Vec::new();
+        if let Some(set) = &bundle.player_set {
+            if set.resolve_profile(set.default_profile).is_none() {
+                problems.push(SetupProblem::NoDefaultEntry { set: set.id.clone(), class: set.default_profile });
+            }
+            for e in &set.profiles {
+                if let Some(g) = &e.animation_graph
+                    && !bundle.graphs.iter().any(|x| x.id == *g)
+                {
+                    problems.push(SetupProblem::UnknownGraph { class: e.class, graph: g.clone() });
+                }
+                if !bindings.contains_key(&e.binding_profile) {
+                    problems.push(SetupProblem::UnknownBindingProfile {
+                        class: e.class,
+                        profile: e.binding_profile.clone(),
+                    });
+                }
+                if let Some(p) = &e.animation_profile {
+                    wanted.push((Some(e.class), p));
+                }
+            }
+        } else if let Some(p) = &bundle.animation_profile {
+            wanted.push((None, p));
+        }
+        let lookup = |id: &str| bundle.animation_profiles.iter().find(|p| p.id == id);
+        let mut tables: Vec<(String, Arc<SelectorTable>)> = Vec::new();
+        for (class, id) in wanted {
+            if tables.iter().any(|(t, _)| t == id) {
+                continue;
+            }
+            let Some(profile) = lookup(id) else {
+                problems.push(SetupProblem::UnknownAnimationProfile { class, profile: id.to_owned() });
+                continue;
+            };
+            match table_of(profile, &lookup, &clips, &timing, &rig_policy) {
+                Ok(t) => tables.push((id.to_owned(), Arc::new(t))),
+                Err(error) => problems.push(SetupProblem::AnimationProfile { profile: id.to_owned(), error }),
+            }
+        }
+        let own_table = match (&bundle.player_set, &bundle.animation_profile) {
+            (None, Some(id)) => tables.iter().find(|(t, _)| t == id).map(|(_, t)| Arc::clone(t)),
+            _ => None,
+        };
+        if let Some(id) = &bundle.sound_profile
+            && !bundle.sound_profiles.iter().any(|p| p.id == *id)
+        {
+            problems.push(SetupProblem::UnknownSoundProfile(id.clone()));
+        }
+
+        // Rig: bone roles once, IK compiled once (only when a behaviour can run).
+        let (roles, ik_problems) = BoneRoles::discover_with_overrides(skeleton.skeleton(), &rig_policy);
+        problems.extend(ik_problems.into_iter().map(SetupProblem::RigOverride));
+        let rig =
+            RigIk::new(skeleton.skeleton(), &rig_policy, &roles, RigIkSettings::from_rest(skeleton.skeleton(), &roles));
+        let any = [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand]
+            .into_iter()
+            .any(|k| rig.is_active(k));
+        let rig_ik = any.then(|| Arc::new(rig));
+        let spine = roles.get(Role::Spine);
+        let neck = roles.get(Role::Neck);
+        let chest = neck
+            .and_then(|j| skeleton.skeleton().parent(usize::from(j)))
+            .map(|p| p as u16)
+            .filter(|&c| Some(c) != spine);
+        let procedural = ProceduralJoints { spine, chest, head: roles.get(Role::Head) };
+        let mut procedural_animated = vec![0u8; n];
+        for j in [procedural.spine, procedural.chest].into_iter().flatten() {
+            procedural_animated[usize::from(j)] |= ANIMATES_ROTATION;
+        }
+        if let Some(h) = procedural.head {
+            procedural_animated[usize::from(h)] |= ANIMATES_TRANSLATION;
+        }
+        let mut zero = Pose::identity(n);
+        zero.translations_mut().fill(glam::Vec3A::ZERO);
+        let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
+
+        if !problems.is_empty() {
+            return Err(RuntimeError::CharacterSetup(problems));
+        }
+        Ok(Arc::new(CharacterDefinition {
+            skeleton,
+            clips,
+            animations,
+            references,
+            graphs,
+            graph_map,
+            bindings,
+            player_set: bundle.player_set.clone(),
+            tables,
+            own_table,
+            rig_policy,
+            rig_ik,
+            roles,
+            procedural,
+            procedural_animated,
+            procedural_reference: ReferencePose::from_pose(&zero),
+            root,
+            sound_profiles: bundle.sound_profiles.clone(),
+            sound_profile: bundle.sound_profile.clone(),
+            settings,
+        }))
+    }
+
+    /// The skeleton.
+    pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
+        &self.skeleton
+    }
+    /// The clip table (index = [`crate::graph::ClipId`]).
+    pub fn clips(&self) -> &Arc<ClipTable> {
+        &self.clips
+    }
+    /// Bound animations, indexed by clip id.
+    pub fn animations(&self) -> &[Arc<Animation>] {
+        &self.animations
+    }
+    /// The graph with id `id`.
+    pub fn graph(&self, id: &str) -> Option<&Arc<GraphDefinition>> {
+        self.graph_map.get(id)
+    }
+    /// Graph ids, in bundle order.
+    pub fn graph_ids(&self) -> impl Iterator<Item = &str> {
+        self.graphs.iter().map(|g| g.id.as_str())
+    }
+    /// The player profile set.
+    pub fn player_set(&self) -> Option<&PlayerProfileSet> {
+        self.player_set.as_ref()
+    }
+    /// The binding profile with id `id`.
+    pub fn binding_profile(&self, id: &str) -> Option<&SharedBindingProfile> {
+        self.bindings.get(id)
+    }
+    /// The tag table of animation profile `id`.
+    pub fn tag_table(&self, id: &str) -> Option<&Arc<SelectorTable>> {
+        self.tables.iter().find(|(t, _)| t == id).map(|(_, t)| t)
+    }
+    /// The rig policy.
+    pub fn rig_policy(&self) -> &RigPolicy {
+        &self.rig_policy
+    }
+    /// The compiled rig IK (`None` when no behaviour of the policy can run on this skeleton).
+    pub fn rig_ik(&self) -> Option<&Arc<RigIk>> {
+        self.rig_ik.as_ref()
+    }
+    /// Bone roles found by IK discovery (with the policy's overrides).
+    pub fn roles(&self) -> &BoneRoles {
+        &self.roles
+    }
+    /// Joints the procedural fallback moves.
+    pub fn procedural_joints(&self) -> ProceduralJoints {
+        self.procedural
+    }
+    /// The skeleton's first root joint (root motion is measured on it).
+    pub fn root_joint(&self) -> usize {
+        self.root
+    }
+    /// The character's sound profile id and every sound profile of the bundle (for flattening).
+    pub fn sound_profile(&self) -> (Option<&str>, &[SoundProfile]) {
+        (self.sound_profile.as_deref(), &self.sound_profiles)
+    }
+    /// The settings.
+    pub fn settings(&self) -> &CharacterSettings {
+        &self.settings
+    }
+
+    pub(crate) fn graph_index(&self, id: &str) -> Option<usize> {
+        self.graphs.iter().position(|g| g.id == id)
+    }
+}
+
+fn table_of<'a>(
+    profile: &'a AnimationProfile,
+    lookup: &impl Fn(&str) -> Option<&'a AnimationProfile>,
+    clips: &Arc<ClipTable>,
+    timing: &StateGraph,
+    rig: &RigPolicy,
+) -> Result<SelectorTable, RuntimeError> {
+    SelectorTable::from_profile(profile, lookup, Arc::clone(clips), timing.clone(), rig.clone())
+}
+
+fn check_settings(s: &CharacterSettings, problems: &mut Vec<SetupProblem>) {
+    let mut bad = |field: &'static str, reason: String| problems.push(SetupProblem::Setting { field, reason });
+    if !(s.loadout_crossfade.is_finite() && s.loadout_crossfade >= 0.0) {
+        bad("loadout_crossfade", format!("{} s must be finite and >= 0", s.loadout_crossfade));
+    }
+    if !(s.full_speed.is_finite() && s.full_speed > 0.0) {
+        bad("full_speed", format!("{} m/s must be finite and > 0", s.full_speed));
+    }
+    if !(s.step_frequency.is_finite() && s.step_frequency > 0.0) {
+        bad("step_frequency", format!("{} Hz must be finite and > 0", s.step_frequency));
+    }
+    let b = s.slot_blend;
+    if !(b.blend_in.is_finite() && b.blend_in >= 0.0 && b.blend_out.is_finite() && b.blend_out >= 0.0) {
+        bad("slot_blend", format!("fades {} s / {} s must be finite and >= 0", b.blend_in, b.blend_out));
+    }
+    if s.event_capacity == 0 || s.event_capacity > 1 << 20 {
+        bad("event_capacity", format!("{} must be in 1..=1048576", s.event_capacity));
+    }
+}

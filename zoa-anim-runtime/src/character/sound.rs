@@ -1,0 +1,120 @@
+//! The bridge from character events to sound: clip notifies (footsteps) and
+//! binding sub-phases become sound cues carrying the character's state tags
+//! and the surface under its feet (from the ground probe, when the game
+//! supplies one that knows surfaces).
+//!
+//! [`SoundBridge`] is a [`CharacterEventReceiver`]; it hands each cue to a
+//! [`SoundCueSink`]. With the `audio` feature, [`AudioOut`] is a sink that
+//! triggers `zoa-audio-profile` emitters (one per character index).
+
+use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
+
+use super::events::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+use super::state::Character;
+
+/// What to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SoundCueKind<'a> {
+    /// A clip notify by name (the sink maps names to sound events, e.g. `Footstep` → `footstep`).
+    Notify(&'a str),
+    /// A sound event.
+    Event(SoundEventId),
+}
+
+/// One sound to trigger for a character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SoundCue<'a> {
+    /// Character time of the event, seconds.
+    pub time: f64,
+    /// What.
+    pub kind: SoundCueKind<'a>,
+    /// The character's state tags (as gameplay last set them).
+    pub tags: StateTagSet,
+    /// The surface under the character's lower foot, when known.
+    pub surface: Option<&'a str>,
+}
+
+/// Receives sound cues, after evaluation, on one thread.
+pub trait SoundCueSink {
+    /// A cue of `character` (its index in the crowd).
+    fn on_sound_cue(&mut self, character: usize, cue: &SoundCue<'_>);
+}
+
+/// Turns character events into sound cues: every notify becomes
+/// [`SoundCueKind::Notify`]; a binding sub-phase becomes the sound event
+/// mapped to it with [`SoundBridge::map_binding`], if any.
+#[derive(Debug)]
+pub struct SoundBridge<S> {
+    sink: S,
+    bindings: Vec<(AnimationBindingId, BindingPhase, SoundEventId)>,
+}
+
+impl<S: SoundCueSink> SoundBridge<S> {
+    /// A bridge into `sink` with no binding mapped.
+    pub fn new(sink: S) -> SoundBridge<S> {
+        SoundBridge { sink, bindings: Vec::new() }
+    }
+    /// Plays `event` when `binding` reaches `phase` (set-up time; allocates).
+    pub fn map_binding(mut self, binding: AnimationBindingId, phase: BindingPhase, event: SoundEventId) -> Self {
+        self.bindings.push((binding, phase, event));
+        self
+    }
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+    /// The sink, mutable.
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+    /// Gives the sink back.
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+}
+
+impl<S: SoundCueSink> CharacterEventReceiver for SoundBridge<S> {
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
+        let kind = match event.kind {
+            CharacterEventKind::Notify { .. } => match source.event_name(event) {
+                Some(name) => SoundCueKind::Notify(name),
+                None => return,
+            },
+            CharacterEventKind::Binding { binding, phase } => {
+                match self.bindings.iter().find(|(b, p, _)| *b == binding && *p == phase) {
+                    Some((_, _, e)) => SoundCueKind::Event(*e),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let cue = SoundCue { time: event.time, kind, tags: source.tags(), surface: source.surface() };
+        self.sink.on_sound_cue(character, &cue);
+    }
+}
+
+/// A sink that triggers `zoa-audio-profile` emitters: character `i` plays on
+/// `emitters[i]` (cues of characters without an emitter are dropped).
+#[cfg(feature = "audio")]
+#[derive(Debug)]
+pub struct AudioOut<'a> {
+    /// The player.
+    pub player: &'a mut zoa_audio_profile::Player,
+    /// One emitter per character index.
+    pub emitters: &'a [zoa_audio_profile::SoundEmitter],
+}
+
+#[cfg(feature = "audio")]
+impl SoundCueSink for AudioOut<'_> {
+    fn on_sound_cue(&mut self, character: usize, cue: &SoundCue<'_>) {
+        let Some(emitter) = self.emitters.get(character) else { return };
+        match cue.kind {
+            SoundCueKind::Notify(name) => {
+                emitter.on_notify(self.player, name, cue.tags, cue.surface);
+            }
+            SoundCueKind::Event(event) => {
+                emitter.on_event(self.player, event, cue.tags, cue.surface);
+            }
+        }
+    }
+}

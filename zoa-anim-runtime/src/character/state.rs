@@ -1,0 +1,701 @@
+//! One character: all of its per-frame state, sized at spawn.
+
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3};
+use zoa_anim_core::contracts::{AnimationDriver, PoseSnapshot};
+use zoa_anim_core::graph::{ConditionTest, ParameterIndex, StateIndex};
+use zoa_anim_core::{
+    AnimationBindingId, AnimationParameterType, AnimationSlotId, DefaultBindings, DimensionSet, PlayerProfileType,
+    StateDimension, StateTagSet,
+};
+use zoa_anim_ik::{GroundProbe, HandTarget, Role};
+
+use super::definition::CharacterDefinition;
+use super::events::{
+    BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventQueue, CharacterEventReceiver, NotifySource,
+};
+use super::pose::{PoseStage, SelectorLayer, Stack};
+use crate::driver::GraphDriver;
+use crate::error::RuntimeError;
+use crate::events::EventKind;
+use crate::graph::{
+    ContributionSource, FrameOutput, GraphInstance, LoadoutChange, ParamValue, ProfileSetSwitcher, RootMotion,
+    RootMotionContext, RootMotionJob, SLOT_LAYER,
+};
+use crate::ik_stage::{IkInputs, IkStage};
+use crate::model::{LocalToModelJob, skinning_matrices};
+use crate::pose::Pose;
+use crate::selector::TagSelector;
+
+/// Most binding actions watched at once per character (start → complete / cancel).
+pub const MAX_BINDING_WATCHES: usize = 8;
+
+/// The graph side of a character: a loadout switcher, or a driver without a player set.
+#[derive(Debug)]
+enum Behaviour {
+    Loadout(Box<ProfileSetSwitcher>),
+    Plain(Box<GraphDriver>),
+}
+
+impl Behaviour {
+    fn driver(&self) -> &GraphDriver {
+        match self {
+            Behaviour::Loadout(s) => s.driver(),
+            Behaviour::Plain(d) => d,
+        }
+    }
+    fn driver_mut(&mut self) -> &mut GraphDriver {
+        match self {
+            Behaviour::Loadout(s) => s.driver_mut(),
+            Behaviour::Plain(d) => d,
+        }
+    }
+    fn previous_instance(&self) -> Option<&GraphInstance> {
+        match self {
+            Behaviour::Loadout(s) => s.previous_instance(),
+            Behaviour::Plain(_) => None,
+        }
+    }
+    fn update(&mut self, dt: f32, current: &mut FrameOutput, previous: &mut FrameOutput) -> f32 {
+        match self {
+            Behaviour::Loadout(s) => s.update_split(dt, current, previous),
+            Behaviour::Plain(d) => {
+                d.instance_mut().update(dt, current);
+                previous.clear();
+                1.0
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum WatchStage {
+    /// Fired; waiting for the transition that consumes the trigger.
+    Fired,
+    /// The action's state plays.
+    Playing { layer: u16, state: StateIndex },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Watch {
+    binding: AnimationBindingId,
+    parameter: ParameterIndex,
+    stage: WatchStage,
+}
+
+/// The tag dimensions whose `OnEvent` changes a binding releases when
+/// gameplay fires or sets it: reactions (`hit`, `die`, `dodge`, `is_dead`),
+/// combat (`fire`, `reload`, `equip`, `holster`, `melee`, `throw`,
+/// `is_aiming`, `is_reloading`), interaction (`interact`), locomotion
+/// (`jump`, `land`).
+pub fn tag_event_dimensions(binding: AnimationBindingId) -> DimensionSet {
+    use DefaultBindings as B;
+    let one = |d| DimensionSet::EMPTY.with(d);
+    if [B::HIT, B::DIE, B::DODGE, B::IS_DEAD].contains(&binding) {
+        one(StateDimension::Reaction)
+    } else if [B::FIRE, B::RELOAD, B::EQUIP, B::HOLSTER, B::MELEE, B::THROW, B::IS_AIMING, B::IS_RELOADING]
+        .contains(&binding)
+    {
+        one(StateDimension::Combat)
+    } else if binding == B::INTERACT {
+        one(StateDimension::Interaction)
+    } else if [B::JUMP, B::LAND].contains(&binding) {
+        one(StateDimension::Locomotion)
+    } else {
+        DimensionSet::EMPTY
+    }
+}
+
+/// One character: graph instances (through its loadout), tag selector,
+/// binding driver, override slot, pose buffers, IK state and event queue,
+/// all sized at spawn ([`Character::new`]). Gameplay sets meaning between
+/// frames; [`Character::update`] advances and evaluates without allocating;
+/// the pose, model-space and skinning matrices and the events are read after.
+#[derive(Debug)]
+pub struct Character {
+    def: Arc<CharacterDefinition>,
+    behaviour: Behaviour,
+    graph: Option<usize>,
+    previous_graph: Option<usize>,
+    frame: FrameOutput,
+    previous_frame: FrameOutput,
+    selector: Option<TagSelector>,
+    selector_frame: FrameOutput,
+    pose: PoseStage,
+    ik: Option<IkStage>,
+    root_motion: Option<(RootMotionContext, RootMotion)>,
+    events: CharacterEventQueue,
+    watches: [Option<Watch>; MAX_BINDING_WATCHES],
+    tags: StateTagSet,
+    entity_speed: f32,
+    time: f64,
+    alpha: f32,
+    selector_weight: f32,
+    compute_skinning: bool,
+}
+
+impl Character {
+    /// Spawns a character of `def`: the player set's default class (or no
+    /// graph without a player set), no tags, every buffer sized.
+    pub fn new(def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
+        let settings = &def.settings;
+        let behaviour = match &def.player_set {
+            Some(set) => {
+                let mut s = ProfileSetSwitcher::with_clips(
+                    set.clone(),
+                    def.graph_map.clone(),
+                    def.bindings.clone(),
+                    Arc::clone(&def.clips),
+                    settings.loadout_crossfade,
+                )?;
+                s.driver_mut().set_slot_blend(settings.slot_blend);
+                Behaviour::Loadout(Box::new(s))
+            }
+            None => {
+                let mut d = GraphDriver::new(GraphInstance::without_graph(Arc::clone(&def.clips)));
+                d.set_slot_blend(settings.slot_blend);
+                Behaviour::Plain(Box::new(d))
+            }
+        };
+        let (frame, previous_frame) = match &behaviour {
+            Behaviour::Loadout(s) => (s.new_output(), s.new_output()),
+            Behaviour::Plain(d) => (d.instance().new_output(), FrameOutput::default()),
+        };
+        let graph = match &behaviour {
+            Behaviour::Loadout(s) => def.graph_index(s.graph_id()),
+            Behaviour::Plain(_) => None,
+        };
+        let table = match (&def.player_set, &behaviour) {
+            (Some(set), Behaviour::Loadout(s)) => set
+                .resolve_profile(s.class())
+                .and_then(|e| e.animation_profile.as_deref())
+                .and_then(|id| def.tag_table(id))
+                .cloned(),
+            _ => def.own_table.clone(),
+        };
+        let selector = table.map(|t| Self::new_selector(def, t, StateTagSet::EMPTY));
+        let selector_frame = selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
+        let ik = match &def.rig_ik {
+            Some(rig) => Some(IkStage::new(Arc::clone(rig), &def.skeleton)?),
+            None => None,
+        };
+        let root_motion = if settings.root_motion {
+            let ctx = RootMotionContext::new(def.skeleton.rest(), &def.animations, def.root)?;
+            Some((ctx, RootMotion::default()))
+        } else {
+            None
+        };
+        let mut c = Character {
+            pose: PoseStage::new(def),
+            behaviour,
+            graph,
+            previous_graph: None,
+            frame,
+            previous_frame,
+            selector,
+            selector_frame,
+            ik,
+            root_motion,
+            events: CharacterEventQueue::with_capacity(settings.event_capacity),
+            watches: [None; MAX_BINDING_WATCHES],
+            tags: StateTagSet::EMPTY,
+            entity_speed: 0.0,
+            time: 0.0,
+            alpha: 1.0,
+            selector_weight: 0.0,
+            compute_skinning: true,
+            def: Arc::clone(def),
+        };
+        c.evaluate_pose(0.0)?;
+        Ok(c)
+    }
+
+    fn new_selector(
+        def: &CharacterDefinition,
+        table: Arc<crate::selector::SelectorTable>,
+        tags: StateTagSet,
+    ) -> TagSelector {
+        TagSelector::with_table(table, tags)
+            .with_input_thresholds(def.settings.gait_thresholds)
+            .with_step_frequency(def.settings.step_frequency)
+    }
+
+    // ---- gameplay side -------------------------------------------------
+
+    /// Requests new state tags; each dimension switches per its transition
+    /// policy (hold, cross-fade, trigger).
+    pub fn set_tags(&mut self, tags: StateTagSet) {
+        self.tags = tags;
+        if let Some(s) = &mut self.selector {
+            s.set_tags(tags);
+        }
+    }
+    /// Releases pending `OnEvent` tag changes of `dimensions` (firing a
+    /// trigger binding does this for its dimensions, see [`tag_event_dimensions`]).
+    pub fn send_tag_event(&mut self, dimensions: DimensionSet) {
+        if let Some(s) = &mut self.selector {
+            s.send_event(dimensions);
+        }
+    }
+    /// Fires a trigger binding (no-op when the active profile does not bind
+    /// it), releases its tag dimensions, and watches the action it starts for
+    /// its start / complete / cancel sub-phases.
+    pub fn fire(&mut self, binding: AnimationBindingId) {
+        self.send_tag_event(tag_event_dimensions(binding));
+        let driver = self.behaviour.driver_mut();
+        let Some((parameter, AnimationParameterType::Trigger)) = driver.binding_parameter(binding) else { return };
+        driver.fire_trigger(binding);
+        let fired = Watch { binding, parameter, stage: WatchStage::Fired };
+        if let Some(w) =
+            self.watches.iter_mut().find(|w| w.is_some_and(|w| w.binding == binding && w.stage == WatchStage::Fired))
+        {
+            *w = Some(fired);
+        } else if let Some(w) = self.watches.iter_mut().find(|w| w.is_none()) {
+            *w = Some(fired);
+        }
+    }
+    /// Sets a bool binding (no-op when unbound).
+    pub fn set_bool(&mut self, binding: AnimationBindingId, value: bool) {
+        self.send_tag_event(tag_event_dimensions(binding));
+        self.behaviour.driver_mut().set_bool(binding, value);
+    }
+    /// Sets a float binding (no-op when unbound).
+    pub fn set_float(&mut self, binding: AnimationBindingId, value: f32) {
+        self.behaviour.driver_mut().set_float(binding, value);
+    }
+    /// Sets an int binding (no-op when unbound).
+    pub fn set_int(&mut self, binding: AnimationBindingId, value: i32) {
+        self.behaviour.driver_mut().set_int(binding, value);
+    }
+    /// Plays a slot of the active binding profile in the override slot
+    /// (`false` when the profile has no such slot or its clip does not resolve).
+    pub fn play_slot(&mut self, slot: AnimationSlotId) -> bool {
+        self.behaviour.driver_mut().play_slot(slot)
+    }
+    /// Fades the override slot out over `blend_out` seconds (0 stops at once).
+    pub fn stop_slot(&mut self, blend_out: f32) {
+        self.behaviour.driver_mut().instance_mut().stop_with(blend_out);
+    }
+    /// Equips a weapon class: its binding profile, graph (cross-faded over
+    /// the definition's loadout cross-fade, each graph with its own masks)
+    /// and tag table. May allocate (a new graph instance); frames do not.
+    /// Without a player set nothing changes.
+    pub fn equip(&mut self, class: PlayerProfileType) -> Option<LoadoutChange> {
+        let Behaviour::Loadout(s) = &mut self.behaviour else { return None };
+        let change = s.equip(class);
+        if change.graph_changed {
+            self.previous_graph = self.graph;
+            self.graph = self.def.graph_index(s.graph_id());
+            self.pose.inertia.reset_generation();
+            // Actions of the old graph end with it.
+            for w in self.watches.iter_mut() {
+                if let Some(watch) = w.take()
+                    && matches!(watch.stage, WatchStage::Playing { .. })
+                {
+                    let kind = CharacterEventKind::Binding { binding: watch.binding, phase: BindingPhase::Cancel };
+                    self.events.push(self.time, kind);
+                }
+            }
+        }
+        let table = change.animation_profile.as_deref().and_then(|id| self.def.tag_table(id)).cloned();
+        match (table, &mut self.selector) {
+            (Some(t), Some(sel)) => sel.set_table(t, self.def.settings.loadout_crossfade),
+            (Some(t), None) => {
+                let mut sel = Self::new_selector(&self.def, t, self.tags);
+                sel.set_input(self.entity_speed);
+                self.selector_frame = sel.new_output();
+                self.selector = Some(sel);
+            }
+            (None, _) => self.selector = None,
+        }
+        Some(change)
+    }
+    /// Back to the unarmed baseline.
+    pub fn unequip(&mut self) -> Option<LoadoutChange> {
+        self.equip(PlayerProfileType::Unarmed)
+    }
+    /// Entity speed over the ground, m/s: the selector's `OnInputThreshold`
+    /// input (gait thresholds) and IK's normalised locomotion speed.
+    pub fn set_entity_speed(&mut self, metres_per_second: f32) {
+        if !metres_per_second.is_finite() {
+            return;
+        }
+        self.entity_speed = metres_per_second.max(0.0);
+        if let Some(s) = &mut self.selector {
+            s.set_input(self.entity_speed);
+        }
+        let normalised = (self.entity_speed / self.def.settings.full_speed).clamp(0.0, 1.0);
+        if let Some(ik) = &mut self.ik {
+            ik.inputs_mut().locomotion_speed = normalised;
+        }
+    }
+    /// Playback speed of everything the character plays (`>= 0`, default 1).
+    pub fn set_playback_speed(&mut self, speed: f32) {
+        self.behaviour.driver_mut().instance_mut().set_speed(speed);
+    }
+    /// IK inputs (`None` when the rig policy has nothing to do on this skeleton).
+    pub fn ik_inputs_mut(&mut self) -> Option<&mut IkInputs> {
+        self.ik.as_mut().map(IkStage::inputs_mut)
+    }
+    /// The ground under the feet (foot planting, and the surface of footstep sounds).
+    pub fn set_ground(&mut self, ground: Option<Arc<dyn GroundProbe + Send + Sync>>) {
+        if let Some(i) = self.ik_inputs_mut() {
+            i.ground = ground;
+        }
+    }
+    /// Look target in model space (`None`: the head returns to neutral).
+    pub fn set_look_target(&mut self, target: Option<Vec3>) {
+        if let Some(i) = self.ik_inputs_mut() {
+            i.look_target = target;
+        }
+    }
+    /// IK pose of the equipped item (hand grips).
+    pub fn set_weapon_pose(&mut self, pose: Option<PoseSnapshot>) {
+        if let Some(i) = self.ik_inputs_mut() {
+            i.weapon_pose = pose;
+        }
+    }
+    /// Ledge targets for the hands (left, right), model space.
+    pub fn set_ledge_targets(&mut self, targets: [Option<HandTarget>; 2]) {
+        if let Some(i) = self.ik_inputs_mut() {
+            i.ledge_targets = targets;
+        }
+    }
+    /// Whether [`update`](Self::update) also computes skinning matrices (default true).
+    pub fn set_compute_skinning(&mut self, on: bool) {
+        self.compute_skinning = on;
+    }
+
+    // ---- engine side ---------------------------------------------------
+
+    /// Advances the character by `dt` seconds and evaluates its pose: graph
+    /// (and outgoing graph during a loadout switch), selector, events, pose,
+    /// inertialization, IK, model space, skinning. Allocation-free.
+    pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let graph_t0 = self.behaviour.driver().instance().time();
+        let previous_t0 = self.behaviour.previous_instance().map(GraphInstance::time);
+        self.alpha = self.behaviour.update(dt, &mut self.frame, &mut self.previous_frame);
+        if self.behaviour.previous_instance().is_none() || previous_t0.is_none() {
+            self.previous_graph = None;
+        }
+        let selector_t0 = self.selector.as_ref().map_or(0.0, TagSelector::time);
+        if let Some(s) = &mut self.selector {
+            s.update(dt, &mut self.selector_frame);
+        }
+        let layer = selector_layer(self.selector.as_ref(), &self.selector_frame, self.behaviour.driver().instance());
+        self.selector_weight = layer.map_or(0.0, |l| {
+            let shown: f32 = l
+                .frame
+                .contributions
+                .iter()
+                .filter(|c| match c.source {
+                    ContributionSource::Selector { row } => !l.tagged_only || l.table.is_tagged(row),
+                    _ => false,
+                })
+                .map(|c| c.weight)
+                .sum();
+            l.weight * shown.min(1.0)
+        });
+        self.collect_events(self.time - graph_t0, self.time - selector_t0);
+        self.time += f64::from(dt);
+        self.evaluate_pose(dt)
+    }
+
+    fn evaluate_pose(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        let def = Arc::clone(&self.def);
+        let procedural = self.selector.as_ref().and_then(TagSelector::procedural);
+        let current = Stack {
+            frame: &self.frame,
+            masks: self.graph.map(|g| &def.graphs[g].masks),
+            selector: selector_layer(self.selector.as_ref(), &self.selector_frame, self.behaviour.driver().instance()),
+            procedural,
+        };
+        let previous = match self.behaviour.previous_instance() {
+            Some(inst) if self.alpha < 1.0 => Some(Stack {
+                frame: &self.previous_frame,
+                masks: self.previous_graph.map(|g| &def.graphs[g].masks),
+                selector: selector_layer(self.selector.as_ref(), &self.selector_frame, inst),
+                procedural,
+            }),
+            _ => None,
+        };
+        self.pose.compose(&def, &current, previous.as_ref().map(|p| (p, self.alpha)))?;
+        self.finish_pose(&def, dt)
+    }
+
+    /// Moves this frame's graph and selector events into the character's
+    /// queue (times converted to character time), applying the notify leader
+    /// rule between the graph's base layer and the selector's layer, and
+    /// advances the binding watches.
+    fn collect_events(&mut self, graph_offset: f64, selector_offset: f64) {
+        let graph = self.graph.map_or(u16::MAX, |g| g as u16);
+        let selector_leads = self.selector.is_some() && self.selector_weight >= 0.5;
+        let instance = self.behaviour.driver_mut().instance_mut();
+        let def = instance.definition().cloned();
+        for e in instance.events() {
+            let time = e.time + graph_offset;
+            let kind = match e.kind {
+                EventKind::TransitionStarted { layer, from, to, transition, exit_time } => {
+                    for w in self.watches.iter_mut() {
+                        let Some(watch) = w else { continue };
+                        match watch.stage {
+                            WatchStage::Playing { layer: l, state } if l == layer && state == from => {
+                                let phase = if exit_time { BindingPhase::Complete } else { BindingPhase::Cancel };
+                                self.events.push(time, CharacterEventKind::Binding { binding: watch.binding, phase });
+                                *w = None;
+                            }
+                            WatchStage::Fired => {
+                                let consumed = transition
+                                    .and_then(|t| def.as_ref()?.graph().transitions.get(t as usize))
+                                    .is_some_and(|t| {
+                                        t.conditions.iter().any(|c| {
+                                            c.parameter == watch.parameter && c.test == ConditionTest::Triggered
+                                        })
+                                    });
+                                if consumed {
+                                    let kind = CharacterEventKind::Binding {
+                                        binding: watch.binding,
+                                        phase: BindingPhase::Start,
+                                    };
+                                    self.events.push(time, kind);
+                                    watch.stage = WatchStage::Playing { layer, state: to };
+                                }
+                            }
+                            WatchStage::Playing { .. } => {}
+                        }
+                    }
+                    CharacterEventKind::TransitionStarted { graph, layer, from, to }
+                }
+                EventKind::StateExited { layer, state } => CharacterEventKind::StateExited { graph, layer, state },
+                EventKind::StateEntered { layer, state, from } => {
+                    CharacterEventKind::StateEntered { graph, layer, state, from }
+                }
+                EventKind::TransitionFinished { layer, to, interrupted, .. } => {
+                    CharacterEventKind::TransitionFinished { graph, layer, to, interrupted }
+                }
+                EventKind::Notify { layer, clip, notify } => {
+                    let source = match layer {
+                        SLOT_LAYER => NotifySource::Slot,
+                        0 if selector_leads => continue,
+                        layer => NotifySource::Graph { layer },
+                    };
+                    CharacterEventKind::Notify { source, clip, notify }
+                }
+                EventKind::SlotProgress { slot, normalized } => CharacterEventKind::SlotProgress { slot, normalized },
+            };
+            self.events.push(time, kind);
+        }
+        instance.clear_events();
+        if let Some(s) = &mut self.selector {
+            if selector_leads {
+                for e in s.events() {
+                    if let EventKind::Notify { clip, notify, .. } = e.kind {
+                        let kind = CharacterEventKind::Notify { source: NotifySource::Selector, clip, notify };
+                        self.events.push(e.time + selector_offset, kind);
+                    }
+                }
+            }
+            s.clear_events();
+        }
+    }
+
+    // ---- readout --------------------------------------------------------
+
+    /// The definition.
+    pub fn definition(&self) -> &Arc<CharacterDefinition> {
+        &self.def
+    }
+    /// Character time, seconds since spawn.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+    /// The tags gameplay asked for last.
+    pub fn tags(&self) -> StateTagSet {
+        self.tags
+    }
+    /// The tags in effect in the selector (after hold and triggers).
+    pub fn applied_tags(&self) -> Option<StateTagSet> {
+        self.selector.as_ref().map(TagSelector::applied_tags)
+    }
+    /// Entity speed, m/s.
+    pub fn entity_speed(&self) -> f32 {
+        self.entity_speed
+    }
+    /// The loadout class in use (`None` without a player set).
+    pub fn class(&self) -> Option<PlayerProfileType> {
+        match &self.behaviour {
+            Behaviour::Loadout(s) => Some(s.class()),
+            Behaviour::Plain(_) => None,
+        }
+    }
+    /// Id of the graph in use (`None` when the class has none).
+    pub fn graph_id(&self) -> Option<&str> {
+        self.graph.map(|g| self.def.graphs[g].id.as_str())
+    }
+    /// Index of the graph in use among the definition's graphs.
+    pub fn graph_index(&self) -> Option<usize> {
+        self.graph
+    }
+    /// The binding driver (active binding profile, validation).
+    pub fn driver(&self) -> &GraphDriver {
+        self.behaviour.driver()
+    }
+    /// The graph instance in use (a graphless instance when the class has no graph).
+    pub fn graph_instance(&self) -> &GraphInstance {
+        self.behaviour.driver().instance()
+    }
+    /// The outgoing graph instance while a loadout switch blends.
+    pub fn previous_graph_instance(&self) -> Option<&GraphInstance> {
+        self.behaviour.previous_instance()
+    }
+    /// Loadout switch progress `0..=1` (1 when none blends).
+    pub fn switch_alpha(&self) -> f32 {
+        self.alpha
+    }
+    /// The tag selector (`None` when the class has no tag table).
+    pub fn selector(&self) -> Option<&TagSelector> {
+        self.selector.as_ref()
+    }
+    /// How much of the pose the selector's layer shows over the graph's base
+    /// layer after the last frame (`0..=1`).
+    pub fn selector_weight(&self) -> f32 {
+        self.selector_weight
+    }
+    /// The graph's frame of the last update (layers of weighted clips).
+    pub fn frame(&self) -> &FrameOutput {
+        &self.frame
+    }
+    /// The outgoing graph's frame while a loadout switch blends (empty otherwise).
+    pub fn previous_frame(&self) -> &FrameOutput {
+        &self.previous_frame
+    }
+    /// The selector's frame of the last update.
+    pub fn selector_frame(&self) -> &FrameOutput {
+        &self.selector_frame
+    }
+    /// Local joint transforms of the last evaluation (after IK).
+    pub fn local_pose(&self) -> &Pose {
+        &self.pose.local
+    }
+    /// Model-space matrices of the last evaluation.
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.pose.model
+    }
+    /// Skinning matrices (`model · inverse bind`) of the last evaluation.
+    pub fn skinning_matrices(&self) -> &[Mat4] {
+        &self.pose.skin
+    }
+    /// Root motion of the last frame (`None` unless the definition extracts it).
+    pub fn root_motion(&self) -> Option<RootMotion> {
+        self.root_motion.as_ref().map(|(_, m)| *m)
+    }
+    /// Whether an inertialized transition is decaying.
+    pub fn is_inertializing(&self) -> bool {
+        self.pose.inertia.is_active()
+    }
+    /// The IK stage (`None` when the rig policy has nothing to do on this skeleton).
+    pub fn ik(&self) -> Option<&IkStage> {
+        self.ik.as_ref()
+    }
+    /// The value of a bound parameter (`None` when the binding is not live).
+    pub fn binding_value(&self, binding: AnimationBindingId) -> Option<ParamValue> {
+        let (p, _) = self.driver().binding_parameter(binding)?;
+        self.graph_instance().parameters().get(p)
+    }
+
+    /// Queued events, in queue order.
+    pub fn events(&self) -> &[CharacterEvent] {
+        self.events.events()
+    }
+    /// Events dropped since the last delivery because the queue was full.
+    pub fn dropped_events(&self) -> u32 {
+        self.events.dropped()
+    }
+    /// Sorts the queued events (time, kind, queue order), hands them to
+    /// `receiver` as character `index`, and clears the queue. Allocation-free.
+    pub fn deliver_events(&mut self, index: usize, receiver: &mut dyn CharacterEventReceiver) {
+        self.events.sort();
+        let events = self.events.take();
+        for e in &events {
+            receiver.on_character_event(index, self, e);
+        }
+        self.events.restore(events);
+    }
+    /// The name an event carries: the notify's name, the entered / exited /
+    /// target state's name, or the binding phase's tag.
+    pub fn event_name(&self, event: &CharacterEvent) -> Option<&str> {
+        match event.kind {
+            CharacterEventKind::Notify { clip, notify, .. } => {
+                self.def.clips.try_get(clip)?.notifies.get(usize::from(notify)).map(|n| n.name.as_str())
+            }
+            CharacterEventKind::StateEntered { graph, state, .. }
+            | CharacterEventKind::StateExited { graph, state, .. }
+            | CharacterEventKind::TransitionStarted { graph, to: state, .. }
+            | CharacterEventKind::TransitionFinished { graph, to: state, .. } => self.state_name(graph, state),
+            CharacterEventKind::Binding { phase, .. } => Some(phase.tag()),
+            CharacterEventKind::SlotProgress { slot, .. } => Some(slot.as_str()),
+        }
+    }
+    /// Name of `state` of the definition's graph `graph`.
+    pub fn state_name(&self, graph: u16, state: StateIndex) -> Option<&str> {
+        let g = self.def.graphs.get(usize::from(graph))?;
+        g.def.graph().states.get(state.index()).map(|s| s.name.as_str())
+    }
+    /// The surface under the lower foot, from the ground probe (`None`
+    /// without a probe, without feet, or when the probe does not know).
+    pub fn surface(&self) -> Option<&str> {
+        let probe = self.ik.as_ref()?.inputs().ground.as_ref()?;
+        let feet = [Role::LeftFoot, Role::RightFoot].map(|r| self.def.roles.get(r));
+        let lowest = feet
+            .into_iter()
+            .flatten()
+            .map(|j| self.pose.model[usize::from(j)].w_axis.truncate())
+            .min_by(|a, b| a.y.total_cmp(&b.y))?;
+        probe.surface(lowest)
+    }
+
+    fn finish_pose(&mut self, def: &CharacterDefinition, dt: f32) -> Result<(), RuntimeError> {
+        self.pose.inertia.apply(&self.frame, &mut self.pose.local, dt);
+        if let Some(ik) = &mut self.ik {
+            ik.advance(dt);
+            ik.apply(&def.skeleton, &mut self.pose.local)?;
+        }
+        LocalToModelJob { skeleton: &def.skeleton, input: &self.pose.local, root: None, output: &mut self.pose.model }
+            .run()?;
+        if self.compute_skinning {
+            skinning_matrices(&self.pose.model, def.skeleton.inverse_binds(), &mut self.pose.skin)?;
+        }
+        if let Some((ctx, motion)) = &mut self.root_motion {
+            *motion = RootMotionJob {
+                animations: &def.animations,
+                frame: &self.frame,
+                rest: def.skeleton.rest(),
+                context: ctx,
+            }
+            .run()?;
+        }
+        Ok(())
+    }
+}
+
+/// The selector's layer over the base of `instance`'s graph: weighted by the
+/// base layer's entry-state weight and showing only tagged rows when there is
+/// a graph; the whole selector at weight 1 without one.
+fn selector_layer<'a>(
+    selector: Option<&'a TagSelector>,
+    frame: &'a FrameOutput,
+    instance: &GraphInstance,
+) -> Option<SelectorLayer<'a>> {
+    let s = selector?;
+    let (weight, tagged_only) = match instance.definition() {
+        None => (1.0, false),
+        Some(d) => {
+            let entry = d.graph().layers.first().map(|l| l.entry);
+            let w: f32 = instance.active_states(0).filter(|a| Some(a.state) == entry).map(|a| a.weight).sum();
+            (w.clamp(0.0, 1.0), true)
+        }
+    };
+    Some(SelectorLayer { frame, table: s.table(), weight, tagged_only })
+}

@@ -1,0 +1,161 @@
+//! A crowd of fixture humanoids with varied tags, bindings, slots, loadouts
+//! and IK inputs: the parallel pass equals the serial one bit for bit (pose,
+//! model and skinning matrices, events) for 1, 2 and 3 threads, and neither
+//! allocates after warm-up (counting allocator, every thread counted).
+//! Its own test binary, so no other test's allocations are counted.
+
+mod character_common;
+
+use std::sync::Arc;
+
+use character_common::*;
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
+use zoa_anim_ik::FlatGround;
+use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
+use zoa_anim_runtime::{Character, CharacterCrowd};
+use zoa_test_support::alloc::{CountingAllocator, allocations_during};
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+const DT: f32 = 1.0 / 60.0;
+const TAGS: [&str; 5] = [
+    "locomotion=idle",
+    "locomotion=walk mood=calm",
+    "locomotion=sprint",
+    "locomotion=idle reaction=hit",
+    "locomotion=run posture=crouching",
+];
+const SPEEDS: [f32; 5] = [0.0, 1.5, 6.5, 0.0, 4.0];
+
+fn crowd(n: usize) -> CharacterCrowd {
+    let def = definition(&fixture_bundle());
+    let ground = Arc::new(FlatGround { height: 0.02, normal: Vec3::Y });
+    let mut characters = Vec::new();
+    for k in 0..n {
+        let mut c = Character::new(&def).unwrap();
+        if k % 3 == 1 {
+            c.equip(PlayerProfileType::Rifle);
+        }
+        c.set_ground(Some(ground.clone()));
+        c.set_look_target(Some(Vec3::new(k as f32 * 0.3 - 1.0, 1.6, 2.0)));
+        c.set_tags(tags(TAGS[k % TAGS.len()]));
+        c.set_entity_speed(SPEEDS[k % SPEEDS.len()]);
+        c.set_float(DefaultBindings::SPEED, SPEEDS[k % SPEEDS.len()]);
+        characters.push(c);
+    }
+    CharacterCrowd::new(characters)
+}
+
+/// Gameplay input for frame `f`, the same for every run (strings parsed beforehand).
+fn drive(crowd: &mut CharacterCrowd, f: usize, parsed: &[StateTagSet]) {
+    for (k, c) in crowd.characters_mut().iter_mut().enumerate() {
+        match (f + k) % 97 {
+            10 => c.fire(DefaultBindings::HIT),
+            20 => c.fire(DefaultBindings::RELOAD),
+            30 => {
+                c.play_slot(DefaultSlots::HIT_REACT);
+            }
+            40 => c.set_tags(parsed[(f / 97 + k) % TAGS.len()]),
+            50 => c.set_entity_speed(SPEEDS[(f + k) % SPEEDS.len()]),
+            60 => c.fire(DefaultBindings::JUMP),
+            61 => c.set_bool(DefaultBindings::IS_GROUNDED, false),
+            75 => c.set_bool(DefaultBindings::IS_GROUNDED, true),
+            80 => c.set_bool(DefaultBindings::IS_AIMING, k % 2 == 0),
+            _ => {}
+        }
+        c.set_look_target(Some(Vec3::new((f as f32 * 0.05 + k as f32).sin(), 1.6, 2.0)));
+    }
+}
+
+#[derive(Default)]
+struct Record(Vec<(usize, u64, String)>);
+
+impl CharacterEventReceiver for Record {
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
+        self.0.push((character, event.time.to_bits(), format!("{:?} {:?}", event.kind, source.event_name(event))));
+    }
+}
+
+fn bits(c: &Character) -> Vec<u32> {
+    let pose = c.local_pose();
+    let mut v: Vec<u32> = pose
+        .transforms()
+        .flat_map(|t| t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array()))
+        .map(f32::to_bits)
+        .collect();
+    v.extend(c.model_matrices().iter().chain(c.skinning_matrices()).flat_map(|m| m.to_cols_array()).map(f32::to_bits));
+    v
+}
+
+#[test]
+fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
+    const N: usize = 12;
+    const FRAMES: usize = 240;
+    let parsed: Vec<StateTagSet> = TAGS.iter().map(|t| tags(t)).collect();
+    let mut serial = crowd(N);
+    let mut serial_events = Record::default();
+    for f in 0..FRAMES {
+        drive(&mut serial, f, &parsed);
+        serial.update(DT).unwrap();
+        serial.deliver_events(&mut serial_events);
+    }
+    assert!(serial_events.0.len() > 100, "events are on: {}", serial_events.0.len());
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut par = crowd(N);
+        let mut par_events = Record::default();
+        for f in 0..FRAMES {
+            drive(&mut par, f, &parsed);
+            pool.install(|| par.update_parallel(DT)).unwrap();
+            par.deliver_events(&mut par_events);
+        }
+        for (k, (a, b)) in serial.characters().iter().zip(par.characters()).enumerate() {
+            assert_eq!(bits(a), bits(b), "character {k}, {threads} threads");
+        }
+        assert_eq!(serial_events.0, par_events.0, "{threads} threads");
+    }
+
+    // Allocation: warm up (equips and first frames allocate), then count every thread.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let mut serial = crowd(N);
+    let mut par = crowd(N);
+    let mut sink = Count(0);
+    for f in 0..FRAMES {
+        drive(&mut serial, f, &parsed);
+        drive(&mut par, f, &parsed);
+        serial.update(DT).unwrap();
+        pool.install(|| par.update_parallel(DT)).unwrap();
+        serial.deliver_events(&mut sink);
+        par.deliver_events(&mut sink);
+    }
+    let before = sink.0;
+    // Counted inside the pool: frames are what must not allocate (a call from
+    // outside a rayon pool also injects a job into its global queue, which
+    // allocates one queue block per 63 injections).
+    let n = pool.install(|| {
+        allocations_during(|| {
+            for f in FRAMES..2 * FRAMES {
+                drive(&mut serial, f, &parsed);
+                drive(&mut par, f, &parsed);
+                serial.update(DT).unwrap();
+                par.update_parallel(DT).unwrap();
+                serial.deliver_events(&mut sink);
+                par.deliver_events(&mut sink);
+            }
+        })
+    });
+    assert!(sink.0 > before, "events were delivered while counting");
+    assert_eq!(n, 0, "allocations during {FRAMES} serial and parallel frames with IK, events, slots and tags");
+    // The counter does count.
+    assert!(allocations_during(|| drop(crowd(1))) > 0);
+}
+
+struct Count(usize);
+
+impl CharacterEventReceiver for Count {
+    fn on_character_event(&mut self, _character: usize, _source: &Character, _event: &CharacterEvent) {
+        self.0 += 1;
+    }
+}
