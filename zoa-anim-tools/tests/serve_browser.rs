@@ -100,7 +100,17 @@ async fn until(c: &Client, what: &str, expr: &str) -> Value {
         if truthy {
             return v;
         }
-        assert!(Instant::now() < end, "timed out waiting for {what} ({expr})");
+        if Instant::now() > end {
+            let state = c
+                .execute(
+                    "return JSON.stringify({ hash: location.hash, body: { ...document.body.dataset }, \
+                     toast: document.querySelector('#toast').textContent });",
+                    vec![],
+                )
+                .await
+                .unwrap_or_default();
+            panic!("timed out waiting for {what} ({expr}); page: {state}");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -162,6 +172,7 @@ fn the_workbench_in_headless_chromium() {
             approve_an_auto_binding(&c, &server, shots.path()).await;
             edit_ik_overrides(&c, &server, shots.path()).await;
             run_the_wizard(&c, &server, shots.path()).await;
+            overview_links_and_new_files(&c, &server).await;
         })
     }));
     // Close the session whatever happened, then report.
@@ -389,4 +400,35 @@ async fn run_the_wizard(c: &Client, s: &Server, shots: &Path) {
         text.contains("id = \"browser_rig\"") && text.contains("parameter = \"Fire\"\ntype = \"trigger\""),
         "{text}"
     );
+}
+
+async fn overview_links_and_new_files(c: &Client, s: &Server) {
+    css(c, "#tab-overview").await.click().await.unwrap();
+    until(c, "the overview", "document.querySelector('#overview-body h2')").await;
+    // A preset in the Overview opens the Preview Lab and runs it.
+    let link = c.find(Locator::LinkText("hit_and_die")).await.unwrap();
+    link.click().await.unwrap();
+    until(c, "the linked run", "document.body.dataset.labRun === 'hit_and_die'").await;
+    // A new definition from the Definitions panel: created, opened, and its gaps reported.
+    css(c, "#tab-definitions").await.click().await.unwrap();
+    css(c, "#btn-new").await.click().await.unwrap();
+    let kind = css(c, "#dialog-input").await;
+    kind.clear().await.unwrap();
+    kind.send_keys("rig_policy").await.unwrap();
+    let id = css(c, "#dialog-input-id").await;
+    id.clear().await.unwrap();
+    id.send_keys("door").await.unwrap();
+    let path = css(c, "#dialog-input-path").await;
+    path.clear().await.unwrap();
+    path.send_keys("defs/rig/door.toml").await.unwrap();
+    css(c, "#dialog-ok").await.click().await.unwrap();
+    until(
+        c,
+        "the new file in the editor",
+        "document.querySelector('#editor-title').textContent === 'defs/rig/door.toml'",
+    )
+    .await;
+    let text = std::fs::read_to_string(s.defs().join("rig/door.toml")).unwrap();
+    assert_eq!(text, "kind = \"rig_policy\"\nid = \"door\"\n");
+    until(c, "the listing", "document.querySelector(\".def-item[data-path='defs/rig/door.toml']\")").await;
 }

@@ -462,7 +462,6 @@ fn the_binding_browser_flags_inert_bindings_per_class() {
                  [[bindings]]\nid = \"is_sprinting\"\nparameter = \"is_aiming\"\ntype = \"bool\"\nlayer = 7\n";
     std::fs::write(s.defs().join("bindings/rifle.toml"), rifle + extra).unwrap();
     let r = ok(&s.get("/api/bindings"));
-    assert_eq!(r["played_set"], "player");
     assert_eq!(r["inert_problems"].as_array().unwrap().len(), 0, "{r}");
     let set = &r["sets"][0];
     assert_eq!(set["inert_checked"], true);
@@ -625,7 +624,7 @@ fn the_preview_lab_runs_presets_and_exports_the_capture() {
     let p = ok(&s.get("/api/presets"));
     let ids: Vec<&str> = p["presets"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["hit_and_die", "locomotion_ramp", "rifle_fire_cycle"]);
-    assert_eq!(p["profile_set"], "player");
+    assert_eq!(p["profile_sets"], json!(["player"]));
     let ramp = &p["presets"][1];
     assert!(ramp["steps"].as_array().unwrap().iter().any(|s| s == "wait 1 s"), "{ramp}");
     let run = ok(&s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp", "rate": 30 })));
@@ -690,4 +689,30 @@ fn a_missing_folder_is_a_usage_failure_before_listening() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be reached"), "{out:?}");
     assert!(out.stdout.is_empty(), "no address is printed");
+}
+
+#[test]
+fn the_lab_plays_the_profile_set_chosen_and_the_browser_checks_every_set() {
+    let s = Server::start();
+    // A second set, sorting first, whose default class has no graph: the
+    // first-by-id default cannot play it; choosing `player` can.
+    std::fs::write(
+        s.defs().join("player/aaa.toml"),
+        "kind = \"player_profile_set\"\nid = \"aaa\"\ndefault_profile = \"unarmed\"\n\n\
+         [[profiles]]\nclass = \"unarmed\"\nbinding_profile = \"unarmed\"\n",
+    )
+    .unwrap();
+    let p = ok(&s.get("/api/presets"));
+    assert_eq!(p["profile_sets"], json!(["aaa", "player"]));
+    let r = s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp" }));
+    assert_eq!(r.status, 422, "{}", r.text());
+    let run = ok(&s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp", "profile_set": "player" })));
+    assert!(run["ticks"].as_array().unwrap().len() > 100);
+    assert_eq!(s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp", "profile_set": "zzz" })).status, 400);
+    let b = ok(&s.get("/api/bindings"));
+    let sets = b["sets"].as_array().unwrap();
+    assert_eq!(sets.len(), 2);
+    assert_eq!((sets[0]["id"].as_str(), sets[0]["inert_checked"].as_bool()), (Some("aaa"), Some(false)));
+    assert_eq!((sets[1]["id"].as_str(), sets[1]["inert_checked"].as_bool()), (Some("player"), Some(true)));
+    assert!(b["inert_problems"][0].as_str().unwrap().starts_with("set `aaa`: "), "{b}");
 }

@@ -5,9 +5,9 @@
 //! (the layer named from the class's graph), and each slot with its clip.
 //! Bindings the preview's driver treats as no-ops for that class (no such
 //! parameter in the graph, another type, a layer the graph lacks, a slot
-//! clip that does not resolve) are flagged with the reason; the set the
-//! preview plays is the one checked. Binding profiles no set uses are listed
-//! too.
+//! clip that does not resolve) are flagged with the reason, each set checked
+//! through the preview pipeline on its own. Binding profiles no set uses are
+//! listed too.
 
 use std::sync::Arc;
 
@@ -85,11 +85,7 @@ pub async fn browse(State(app): State<Arc<App>>) -> ApiResult {
     let out = app
         .blocking(|app| {
             let set = load(app, &[]);
-            let played = pipeline::played_set(&set);
-            let (inert, inert_problems) = match pipeline::inert_bindings(app, &set) {
-                Ok(list) => (Some(list), Vec::new()),
-                Err(e) => (None, e.problems()),
-            };
+            let mut inert_problems = Vec::new();
             let file_of = |id: &str| {
                 set.binding_profiles.iter().find(|b| b.value.profile_id() == id).map(|b| defs_virtual(app, &b.file))
             };
@@ -98,7 +94,14 @@ pub async fn browse(State(app): State<Arc<App>>) -> ApiResult {
             let mut list: Vec<_> = set.player_profile_sets.iter().collect();
             list.sort_by(|a, b| a.value.id.cmp(&b.value.id));
             for s in list {
-                let checked = played.as_deref() == Some(s.value.id.as_str()) && inert.is_some();
+                let inert = match pipeline::inert_bindings(app, &set, &s.value.id) {
+                    Ok(list) => Some(list),
+                    Err(e) => {
+                        inert_problems.extend(e.problems().into_iter().map(|p| format!("set `{}`: {p}", s.value.id)));
+                        None
+                    }
+                };
+                let checked = inert.is_some();
                 let default_graph =
                     s.value.resolve_profile(s.value.default_profile).and_then(|e| e.animation_graph.clone());
                 let classes: Vec<Value> = s
@@ -142,7 +145,6 @@ pub async fn browse(State(app): State<Arc<App>>) -> ApiResult {
             Ok(json!({
                 "sets": sets,
                 "unused_profiles": unused,
-                "played_set": played,
                 "inert_problems": inert_problems,
             }))
         })

@@ -1,7 +1,8 @@
 //! The Preview Lab.
 //!
-//! - `GET /api/presets`: the folder's preview presets (id, name, steps, duration).
-//! - `POST /api/preview/run {preset, rate}`: runs it through the pipeline; per tick the states,
+//! - `GET /api/presets`: the folder's preview presets (id, name, steps, duration) and profile sets.
+//! - `POST /api/preview/run {preset, rate, profile_set}`: runs it through the pipeline with that
+//!   player profile set (default: the first by id, as `zoa-anim preview`); per tick the states,
 //!   selector rows, binding values, events, root motion and joint positions.
 //! - `POST /api/preview/export {preset, rate, format}`: `json` / `csv` (the capture files of
 //!   `zoa-anim preview`) or `timeline` / `frames` (its PNGs), as a download.
@@ -58,7 +59,7 @@ pub async fn presets(State(app): State<Arc<App>>) -> ApiResult {
                 })
                 .collect();
             list.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
-            Ok(json!({ "presets": list, "profile_set": pipeline::played_set(&set),
+            Ok(json!({ "presets": list, "profile_sets": pipeline::profile_sets(&set),
                        "default_rate": zoa_anim_runtime::preview::DEFAULT_RATE }))
         })
         .await?;
@@ -73,6 +74,9 @@ pub struct RunBody {
     rate: Option<f32>,
     #[serde(default)]
     format: Option<String>,
+    /// Player profile set id (default: the first by id, as `zoa-anim preview`).
+    #[serde(default)]
+    profile_set: Option<String>,
 }
 
 fn checked_rate(rate: Option<f32>) -> Result<f32, ApiError> {
@@ -99,7 +103,7 @@ pub async fn run(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> ApiResu
     let out = app
         .blocking(move |app| {
             let set = load(app, &[]);
-            let run = pipeline::run_preset(app, &set, &b.preset, rate).map_err(lab_error)?;
+            let run = pipeline::run_preset(app, &set, b.profile_set.as_deref(), &b.preset, rate).map_err(lab_error)?;
             Ok(run.to_json())
         })
         .await?;
@@ -116,7 +120,7 @@ pub async fn export(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> Resu
     let (ty, name, bytes) = app
         .blocking(move |app| {
             let set = load(app, &[]);
-            let run = pipeline::run_preset(app, &set, &b.preset, rate).map_err(lab_error)?;
+            let run = pipeline::run_preset(app, &set, b.profile_set.as_deref(), &b.preset, rate).map_err(lab_error)?;
             run.export(&format).ok_or_else(|| ApiError::bad("unknown format"))
         })
         .await?;

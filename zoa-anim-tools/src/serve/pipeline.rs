@@ -73,11 +73,32 @@ fn models_outside(app: &App, set: &DefinitionSet) -> Vec<String> {
     out
 }
 
-fn simulator(app: &App, set: &DefinitionSet, rate: f32) -> Result<PreviewSim, PipelineError> {
+/// The pipeline for the player profile set `profile_set` (the first by id
+/// when `None`, as `zoa-anim preview` plays).
+fn simulator(
+    app: &App,
+    set: &DefinitionSet,
+    profile_set: Option<&str>,
+    rate: f32,
+) -> Result<PreviewSim, PipelineError> {
     let outside = models_outside(app, set);
     if !outside.is_empty() {
         return Err(PipelineError::Setup(outside));
     }
+    // The CLI set-up plays the first set by id: hand it the chosen one alone.
+    let only;
+    let set = match profile_set {
+        Some(id) => {
+            if set.player_profile_set(id).is_none() {
+                return Err(PipelineError::Preset(format!("no valid player profile set `{id}`")));
+            }
+            let mut s = set.clone();
+            s.player_profile_sets.retain(|l| l.value.id == id);
+            only = s;
+            &only
+        }
+        None => set,
+    };
     let setup = crate::cmd::preview::build_setup(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)?;
     PreviewSim::new(setup).map_err(|e| PipelineError::Setup(vec![format!("the runtime rejects the definitions: {e}")]))
 }
@@ -104,10 +125,10 @@ fn describe(p: &DriverProblem) -> (String, String) {
     }
 }
 
-/// Every inert binding of the folder's first player profile set (by id), as
-/// the preview's driver sees them.
-pub fn inert_bindings(app: &App, set: &DefinitionSet) -> Result<Vec<InertBinding>, PipelineError> {
-    let sim = simulator(app, set, zoa_anim_runtime::preview::DEFAULT_RATE)?;
+/// Every inert binding of player profile set `profile_set`, as the preview's
+/// driver sees them.
+pub fn inert_bindings(app: &App, set: &DefinitionSet, profile_set: &str) -> Result<Vec<InertBinding>, PipelineError> {
+    let sim = simulator(app, set, Some(profile_set), zoa_anim_runtime::preview::DEFAULT_RATE)?;
     Ok(sim
         .binding_problems()
         .into_iter()
@@ -118,9 +139,11 @@ pub fn inert_bindings(app: &App, set: &DefinitionSet) -> Result<Vec<InertBinding
         .collect())
 }
 
-/// The id of the profile set the pipeline plays (the first by id).
-pub fn played_set(set: &DefinitionSet) -> Option<String> {
-    set.player_profile_sets.iter().map(|s| s.value.id.clone()).min()
+/// The profile set ids, sorted; the first is what `zoa-anim preview` plays.
+pub fn profile_sets(set: &DefinitionSet) -> Vec<String> {
+    let mut ids: Vec<String> = set.player_profile_sets.iter().map(|s| s.value.id.clone()).collect();
+    ids.sort();
+    ids
 }
 
 /// What one preset run recorded, ready for the page and the exports.
@@ -131,8 +154,15 @@ pub struct LabRun {
     pub warnings: Vec<String>,
 }
 
-/// Runs preset `id` at `rate` Hz.
-pub fn run_preset(app: &App, set: &DefinitionSet, id: &str, rate: f32) -> Result<LabRun, PipelineError> {
+/// Runs preset `id` at `rate` Hz with player profile set `profile_set` (the
+/// first by id when `None`).
+pub fn run_preset(
+    app: &App,
+    set: &DefinitionSet,
+    profile_set: Option<&str>,
+    id: &str,
+    rate: f32,
+) -> Result<LabRun, PipelineError> {
     let Some(preset) = set.preview_preset(id).cloned() else {
         return Err(PipelineError::Preset(format!("no valid preview preset `{id}`")));
     };
@@ -144,7 +174,7 @@ pub fn run_preset(app: &App, set: &DefinitionSet, id: &str, rate: f32) -> Result
             super::MAX_LAB_TICKS
         )));
     }
-    let mut sim = simulator(app, set, rate)?;
+    let mut sim = simulator(app, set, profile_set, rate)?;
     let warnings = sim
         .binding_problems()
         .iter()

@@ -42,7 +42,7 @@ function render(d) {
   for (const s of d.sets) {
     const card = el('div.card.set-card', { dataset: { set: s.id } });
     card.append(el('h3', {}, 'Player profile set ', el('a.link', { text: s.id, onclick: () => go('definitions', s.path) }),
-      el('span.note', { text: ` default class ${s.default}${s.inert_checked ? ' · inert bindings checked against each class’s graph' : ' · not the set the preview plays: inert bindings not checked'}` })));
+      el('span.note', { text: ` default class ${s.default}${s.inert_checked ? ' · inert bindings checked against each class’s graph' : ' · inert bindings could not be checked (see above)'}` })));
     const tabs = el('div.class-tabs');
     const content = el('div');
     const showClass = (cls) => {

@@ -23,6 +23,7 @@ export async function start(session) {
   $('#btn-duplicate').addEventListener('click', duplicate);
   $('#btn-delete').addEventListener('click', remove);
   $('#btn-coverage').addEventListener('click', toggleCoverage);
+  $('#btn-new').addEventListener('click', createFile);
   await refresh();
 }
 
@@ -178,6 +179,24 @@ async function duplicate() {
   toast(`Created ${res.data.path}`);
   await refresh();
   await openFile(res.data.path, { force: true });
+}
+
+async function createFile() {
+  const r = await dialog({
+    title: 'New definition',
+    body: `One definition per file. Kinds: ${kinds.join(', ')}. The editor then lists what the kind still needs.`,
+    fields: [{ name: 'kind', label: 'Kind', value: 'binding_profile' }, { name: 'id', label: 'Id', value: 'new_definition' },
+      { name: 'path', label: 'File', value: 'defs/new_definition.toml' }],
+    buttons: [{ id: 'cancel', label: 'Cancel' }, { id: 'ok', label: 'Create', primary: true }],
+  });
+  if (r.button !== 'ok') return;
+  const { kind, id, path } = r.values;
+  if (!kinds.includes(kind.trim())) return toast(`unknown kind \`${kind}\`; one of: ${kinds.join(', ')}`, 'error');
+  const text = `kind = ${JSON.stringify(kind.trim())}\nid = ${JSON.stringify(id.trim())}\n`;
+  const res = await api.post('/api/save', { path: path.trim(), text, version: null });
+  if (!res.ok) return failed(res, `creating ${path}`);
+  await refresh();
+  await openFile(path.trim());
 }
 
 async function remove() {

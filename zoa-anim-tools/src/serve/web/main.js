@@ -10,7 +10,7 @@ import * as overview from './overview.js';
 import * as wizard from './wizard.js';
 
 const modules = { definitions, autobind, bindings, ik, preview, overview, wizard };
-const started = new Set();
+const starting = new Map(); // tab → the promise of its start-up
 export const session = {};
 
 async function show(tab) {
@@ -18,14 +18,19 @@ async function show(tab) {
   for (const b of $$('#strip button')) b.classList.toggle('active', b.dataset.tab === tab);
   for (const p of $$('.panel')) p.hidden = p.dataset.panel !== tab;
   const m = modules[tab];
-  if (!started.has(tab)) { started.add(tab); await m.start(session); } else if (m.shown) { await m.shown(); }
+  if (!starting.has(tab)) starting.set(tab, m.start(session));
+  else if (m.shown) await m.shown();
+  await starting.get(tab);
   document.body.dataset.tab = tab;
 }
 
-/// Opens another capability (modules call it to link across).
-export function go(tab, arg) {
-  location.hash = tab;
-  if (arg && modules[tab].open) setTimeout(() => modules[tab].open(arg), 0);
+/// Opens another capability (modules call it to link across), then hands it `arg`.
+export async function go(tab, arg) {
+  if (location.hash.slice(1) !== tab) location.hash = tab; // the hashchange shows it
+  else await show(tab);
+  if (!starting.has(tab)) starting.set(tab, modules[tab].start(session));
+  await starting.get(tab);
+  if (arg !== undefined && modules[tab].open) await modules[tab].open(arg);
 }
 
 window.addEventListener('hashchange', () => show(location.hash.slice(1)));

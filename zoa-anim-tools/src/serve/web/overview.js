@@ -25,7 +25,7 @@ async function load() {
     : el('p.note', { text: 'No player profile set.' });
   const models = el('ul', {}, ...d.models.map((m) => el('li', {}, el('span.mono', { text: m.written }),
     !m.exists ? el('span.flag', { text: ' missing' }) : m.path ? el('span.note', { text: ` → ${m.path}` }) : el('span.flag', { text: ' outside the Workbench folders (pass --assets)' }))));
-  const presets = el('ul', {}, ...d.presets.map((p) => el('li', {}, el('a.link', { text: p.id, onclick: () => go('preview') }), ` — ${p.name}`)));
+  const presets = el('ul', {}, ...d.presets.map((p) => el('li', {}, el('a.link', { text: p.id, onclick: () => go('preview', p.id) }), ` — ${p.name}`)));
   $('#overview-body').replaceChildren(
     el('h2', { text: `Definition folder ${d.folder}` }),
     el('p', {}, el('b', { class: d.errors ? 'flag' : '', text: `${d.errors} error(s)` }), `, ${d.warnings} warning(s)`),

@@ -20,6 +20,9 @@ export async function start(session) {
   const res = await api.get('/api/presets');
   if (!res.ok) return failed(res, 'listing presets');
   presets = res.data.presets;
+  const sets = $('#preset-set');
+  for (const id of res.data.profile_sets) sets.append(el('option', { value: id, text: id }));
+  if (res.data.profile_sets.includes('player')) sets.value = 'player';
   $('#preset-rate').value = res.data.default_rate;
   const sel = $('#preset-select');
   for (const p of presets) sel.append(el('option', { value: p.id, text: `${p.id} — ${p.name}` }));
@@ -39,6 +42,14 @@ export async function start(session) {
   window.addEventListener('resize', () => lab && drawChart());
 }
 
+/// Selects preset `id` (from the Overview) and runs it.
+export async function open(id) {
+  if (!presets.some((p) => p.id === id)) return;
+  $('#preset-select').value = id;
+  showSteps();
+  await run();
+}
+
 function showSteps(current = -1) {
   const p = presets.find((x) => x.id === $('#preset-select').value);
   const box = $('#preset-steps');
@@ -52,7 +63,7 @@ async function run() {
   stop();
   $('#btn-run').disabled = true;
   $('#lab-time').textContent = 'running…';
-  const res = await api.post('/api/preview/run', { preset, rate: parseFloat($('#preset-rate').value) });
+  const res = await api.post('/api/preview/run', { preset, rate: parseFloat($('#preset-rate').value), profile_set: $('#preset-set').value || null });
   $('#btn-run').disabled = false;
   if (!res.ok) { $('#lab-time').textContent = '–'; return failed(res, `preset ${preset}`); }
   lab = res.data;
@@ -226,7 +237,7 @@ function stop() {
 async function exportAs(format) {
   const preset = (lab && lab.preset) || $('#preset-select').value;
   if (!preset) return;
-  const res = await api.post('/api/preview/export', { preset, rate: parseFloat($('#preset-rate').value), format });
+  const res = await api.post('/api/preview/export', { preset, rate: parseFloat($('#preset-rate').value), format, profile_set: $('#preset-set').value || null });
   if (!res.ok) return failed(res, 'export');
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') || '')?.[1] || `${preset}.${format}`;
   const blob = res.data instanceof Blob ? res.data : new Blob([JSON.stringify(res.data)], { type: 'application/json' });
