@@ -119,6 +119,52 @@ fn animation_only_file_without_a_matching_skeleton_writes_nothing() {
 }
 
 #[test]
+fn the_skeleton_search_never_climbs_above_the_folder_given() {
+    // The skeleton sits beside the folder of the animation: not searched by default.
+    let tmp = temp_dir("import-no-climb");
+    let dir = tmp.path();
+    std::fs::copy(humanoid(), dir.join("hero.glb")).unwrap();
+    let anims = dir.join("anims");
+    std::fs::create_dir_all(&anims).unwrap();
+    let anim = write_animation_only(&anims, "wave", "Hips");
+    match import_model(&anim, None) {
+        Err(AssetError::NoMatchingSkeleton { candidates, .. }) => assert_eq!(candidates, 0),
+        other => panic!("expected NoMatchingSkeleton, got {other:?}"),
+    }
+    // Naming the wider folder finds it.
+    let report = zoa_anim_assets::authoring::import::import_model_with(&anim, None, Some(dir)).unwrap();
+    assert!(report.skeleton.unwrap().model.ends_with("hero.glb"));
+}
+
+#[test]
+fn many_animations_with_one_name_get_unique_ids_in_one_pass() {
+    let tmp = temp_dir("import-same-name");
+    let dir = tmp.path();
+    let model = dir.join("m.glb");
+    std::fs::write(&model, b"").unwrap();
+    let clip = |i: usize| zoa_anim_assets::authoring::ScannedClip {
+        name: "Take 001".into(),
+        index: i,
+        named: true,
+        duration: 1.0,
+        key_count: 2,
+        joints_animated: 1,
+        loops: false,
+        root_travel: 0.0,
+        root_displacement: [0.0; 3],
+        leg_motion: 0.0,
+        arm_motion: 0.0,
+    };
+    let clips: Vec<_> = (0..2000).map(clip).collect();
+    let out = zoa_anim_assets::authoring::import::cut_clips(&model, &clips, &dir.join("defs")).unwrap();
+    let ids: std::collections::HashSet<&str> = out.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids.len(), 2000);
+    assert_eq!(out[0].id, "m_take_001");
+    assert_eq!(out[1].id, "m_take_001_2");
+    assert_eq!(out[1999].id, "m_take_001_2000");
+}
+
+#[test]
 fn relative_paths_climb_and_descend() {
     let tmp = temp_dir("relpath");
     let dir = tmp.path();

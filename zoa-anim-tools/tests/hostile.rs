@@ -182,3 +182,163 @@ fn a_buffer_uri_climbing_to_etc_passwd_is_refused_and_not_echoed() {
     assert!(err.contains("climbs above the glTF's folder"), "{err}");
     assert!(!err.contains("root"), "{err}");
 }
+
+// ----- budgets on counts from files and flags --------------------------------
+
+fn write(dir: &std::path::Path, rel: &str, text: &str) -> PathBuf {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn bench_refuses_a_crowd_over_its_memory_budget_before_building_it() {
+    let model = repo("fixtures/models/humanoid.glb");
+    let out = zoa(&["bench", model.to_str().unwrap(), "--characters", "1000000", "--seconds", "0", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "over-budget");
+    assert!(v["error"]["message"].as_str().unwrap().contains("at most"), "{v}");
+}
+
+#[test]
+fn a_mix_file_with_too_many_layers_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let layers = "[[layer]]\nclip = 0\ntime = 0\nweight = 1\n".repeat(300);
+    let mix = write(tmp.path(), "mix.toml", &layers);
+    let model = repo("fixtures/models/humanoid.glb");
+    let out = zoa(&["pose", model.to_str().unwrap(), "--mix", mix.to_str().unwrap()]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("at most 256"), "{}", stderr(&out));
+}
+
+/// A folder with one sound profile of `entries` entries sharing one WAV.
+fn sound_defs(dir: &std::path::Path, entries: usize, wav: &[u8]) {
+    std::fs::write(dir.join("s.wav"), wav).unwrap();
+    let mut text = String::from("kind = \"sound_profile\"\nid = \"p\"\n");
+    for i in 0..entries {
+        text.push_str(&format!("[[entries]]\nevent = \"e.n{i}\"\nvariants = [\"s.wav\"]\n"));
+    }
+    std::fs::write(dir.join("p.toml"), text).unwrap();
+}
+
+fn render(dir: &std::path::Path, script: &str) -> Output {
+    let script = write(dir, "script.toml", script);
+    let out = dir.join("out.wav");
+    zoa(&[
+        "sound",
+        "render",
+        "--defs",
+        dir.to_str().unwrap(),
+        "--profile",
+        "p",
+        "--script",
+        script.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn sound_scripts_and_players_over_budget_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wav = zoa_audio_profile::wav::wav_bytes(1, 8000, &[0.1; 80]);
+    sound_defs(tmp.path(), 2100, &wav);
+
+    // Too many events.
+    let events = "[[events]]\ntime = 0\nevent = \"e.n0\"\n".repeat(50_001);
+    let out = render(tmp.path(), &events);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("at most 50000"), "{}", stderr(&out));
+
+    // Too many emitters.
+    let events: String =
+        (0..4097).map(|i| format!("[[events]]\ntime = 0\nevent = \"e.n0\"\nemitter = \"m{i}\"\n")).collect();
+    let out = render(tmp.path(), &events);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("at most 4096"), "{}", stderr(&out));
+
+    // 2100 entries x 4096 emitters is over the cooldown-table budget.
+    let events: String =
+        (0..4096).map(|i| format!("[[events]]\ntime = 0\nevent = \"e.n0\"\nemitter = \"m{i}\"\n")).collect();
+    let out = render(tmp.path(), &events);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cooldown cells"), "{}", stderr(&out));
+
+    // A long render at a high rate is over the sample budget.
+    let out = render(tmp.path(), "length = 600.0\nsample_rate = 192000\n[[events]]\ntime = 0\nevent = \"e.n0\"\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("at most"), "{}", stderr(&out));
+    assert!(!tmp.path().join("out.wav").exists());
+}
+
+#[test]
+fn a_wav_with_sample_rate_zero_is_a_decode_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut wav = zoa_audio_profile::wav::wav_bytes(1, 8000, &[0.1; 80]);
+    wav[24..28].copy_from_slice(&0u32.to_le_bytes());
+    sound_defs(tmp.path(), 1, &wav);
+    let out = render(tmp.path(), "[[events]]\ntime = 0\nevent = \"e.n0\"\n");
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("sample rate of 0"), "{}", stderr(&out));
+}
+
+// ----- preview: rates, infinite and huge presets ------------------------------
+
+/// The humanoid fixture folder copied into `dir` (clip sources made absolute).
+fn humanoid_defs(dir: &std::path::Path) -> PathBuf {
+    let defs = dir.join("defs");
+    zoa_test_support::paths::copy_dir(&repo("fixtures/defs/humanoid"), &defs);
+    let model = repo("fixtures/models/humanoid.glb").canonicalize().unwrap();
+    for e in std::fs::read_dir(defs.join("clips")).unwrap().flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        let fixed: String =
+            text.lines()
+                .map(|l| {
+                    if l.starts_with("source") {
+                        format!("source = {:?}", model.display().to_string())
+                    } else {
+                        l.into()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+        std::fs::write(e.path(), fixed + "\n").unwrap();
+    }
+    defs
+}
+
+#[test]
+fn preview_refuses_rates_that_stop_time_and_presets_that_never_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let defs = humanoid_defs(tmp.path());
+    let d = defs.to_str().unwrap();
+    for rate in ["1e-40", "0", "-1", "nan", "inf", "1001"] {
+        let out = zoa(&["preview", "--defs", d, "--preset", "hit_and_die", "--rate", rate, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2), "--rate {rate}: {}", stderr(&out));
+        assert_eq!(json_error(&out)["error"]["code"], "usage", "--rate {rate}");
+    }
+    write(
+        &defs,
+        "presets/forever.toml",
+        "kind = \"preview_preset\"\nid = \"forever\"\nsteps = [{ wait = 3e38 }, { wait = 3e38 }]\n",
+    );
+    let out = zoa(&["validate", d, "--format", "json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diag = v["diagnostics"].as_array().unwrap().iter().find(|x| x["file"] == "presets/forever.toml").cloned();
+    let diag = diag.expect("the infinite preset is a validate diagnostic");
+    assert_eq!((diag["code"].as_str(), diag["field"].as_str()), (Some("E008"), Some("steps")), "{diag}");
+    let out = zoa(&["preview", "--defs", d, "--preset", "forever", "--format", "json"]);
+    no_panic(&out);
+    assert_ne!(out.status.code(), Some(0));
+
+    // A legal preset whose capture at a high rate is over the memory budget.
+    write(&defs, "presets/long.toml", "kind = \"preview_preset\"\nid = \"long\"\nsteps = [{ wait = 3000.0 }]\n");
+    let out = zoa(&["preview", "--defs", d, "--preset", "long", "--rate", "1000", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(json_error(&out)["error"]["code"], "over-budget");
+}

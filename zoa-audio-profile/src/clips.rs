@@ -212,6 +212,15 @@ impl ClipBank {
         }
     }
 
+    /// Clip name → index, for set-up lookups (the first of equal names wins).
+    pub(crate) fn name_index(&self) -> std::collections::HashMap<&str, usize> {
+        let mut index = std::collections::HashMap::with_capacity(self.names.len());
+        for (i, n) in self.names.iter().enumerate() {
+            index.entry(n.as_str()).or_insert(i);
+        }
+        index
+    }
+
     /// Index of the clip called `name`.
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)

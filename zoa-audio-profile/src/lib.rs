@@ -58,8 +58,11 @@ pub use curves::Listener;
 pub use emitter::{NotifyMap, SoundEmitter};
 pub use error::AudioError;
 pub use player::{
-    BusConfig, CapKind, EmitterId, Player, PlayerConfig, PlayerStats, TriggerOutcome, VoiceHandle, VoiceInfo,
+    BusConfig, CapKind, EmitterId, MAX_COOLDOWN_CELLS, Player, PlayerConfig, PlayerStats, TriggerOutcome, VoiceHandle,
+    VoiceInfo,
 };
 pub use realtime::{PlayerHandle, PlayerRenderer, RemoteEmitter, Report, Ticket, realtime};
 pub use resolver::{ResolveOptions, SoundMatch, SoundRow, SoundTable, VariantHistory, pick_variant_index, resolve};
-pub use script::{RenderReport, Script, ScriptAction, ScriptEvent, render_script};
+pub use script::{
+    MAX_RENDER_SAMPLES, MAX_RENDER_SECONDS, RenderReport, Script, ScriptAction, ScriptEvent, render_script,
+};

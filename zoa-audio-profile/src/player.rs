@@ -77,6 +77,11 @@ impl BusConfig {
     }
 }
 
+/// Most cooldown cells a player may hold (entries × (emitters + 2); 8 bytes
+/// each, so 64 MiB): a profile with 10k entries fits about 800 emitters.
+/// [`Player::new`] refuses larger set-ups before allocating.
+pub const MAX_COOLDOWN_CELLS: usize = 8 << 20;
+
 /// Settings fixed when the player is built.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerConfig {
@@ -371,18 +376,31 @@ impl Player {
         if config.buses.iter().any(|b| !(b.volume.is_finite() && b.volume >= 0.0)) {
             return bad("bus volumes must be finite gains >= 0");
         }
+        // Budget: the cooldown table holds one time per entry × emitter column.
+        let columns = config.max_emitters.saturating_add(2);
+        if table.len().saturating_mul(columns) > MAX_COOLDOWN_CELLS {
+            return Err(AudioError::InvalidConfig {
+                reason: format!(
+                    "{} entries × {} emitters is over the budget of {MAX_COOLDOWN_CELLS} cooldown cells",
+                    table.len(),
+                    config.max_emitters
+                ),
+            });
+        }
+        // Set-up lookups by name are hashed, so set-up stays linear in the table.
+        let clip_index = clips.name_index();
+        let mut bus_index: std::collections::HashMap<_, usize> =
+            config.buses.iter().enumerate().rev().map(|(i, b)| (b.id, i)).collect();
         let mut entries = Vec::with_capacity(table.len());
         let mut variant_clips = Vec::new();
         let mut missing: Vec<String> = Vec::new();
+        let mut missing_seen = std::collections::HashSet::new();
         for row in table.rows() {
             let e = &row.row;
-            let bus = match config.buses.iter().position(|b| b.id == e.bus) {
-                Some(i) => i,
-                None => {
-                    config.buses.push(BusConfig::new(e.bus));
-                    config.buses.len() - 1
-                }
-            };
+            let bus = *bus_index.entry(e.bus).or_insert_with(|| {
+                config.buses.push(BusConfig::new(e.bus));
+                config.buses.len() - 1
+            });
             if config.buses.len() > u16::MAX as usize {
                 return bad("too many buses");
             }
@@ -392,10 +410,10 @@ impl Player {
                 fade_frames: (e.fade_time as f64 * config.sample_rate as f64).round() as u32,
             });
             for v in &e.variants {
-                match clips.index_of(&v.clip) {
-                    Some(i) => variant_clips.push(i as u32),
+                match clip_index.get(v.clip.as_str()) {
+                    Some(&i) => variant_clips.push(i as u32),
                     None => {
-                        if !missing.contains(&v.clip) {
+                        if missing_seen.insert(v.clip.as_str()) {
                             missing.push(v.clip.clone());
                         }
                         variant_clips.push(0);
@@ -406,7 +424,6 @@ impl Player {
         if !missing.is_empty() {
             return Err(AudioError::MissingClips { names: missing });
         }
-        let columns = config.max_emitters + 2;
         Ok(Player {
             histories: vec![VariantHistory::new(); table.len()],
             last_trigger: vec![f64::NEG_INFINITY; table.len() * columns],

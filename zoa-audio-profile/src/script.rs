@@ -13,6 +13,10 @@ use crate::player::{EmitterId, Player, PlayerStats, TriggerOutcome};
 /// Longest render accepted, seconds (10 minutes).
 pub const MAX_RENDER_SECONDS: f64 = 600.0;
 
+/// Most output samples one render holds (48 Mi `f32`, 192 MiB: 500 s of
+/// 48 kHz stereo, 125 s at 192 kHz); checked before the buffer is allocated.
+pub const MAX_RENDER_SAMPLES: usize = 48 << 20;
+
 /// What a script event does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptAction {
@@ -109,7 +113,8 @@ impl RenderReport {
 ///
 /// # Errors
 /// [`AudioError::InvalidConfig`] for a negative or non-finite event time or a
-/// length beyond [`MAX_RENDER_SECONDS`]; [`AudioError::EmitterPoolFull`] when
+/// length beyond [`MAX_RENDER_SECONDS`] or more than [`MAX_RENDER_SAMPLES`]
+/// samples; [`AudioError::EmitterPoolFull`] when
 /// the script names more emitters than the player holds.
 pub fn render_script(player: &mut Player, script: &Script) -> Result<RenderReport, AudioError> {
     let bad = |reason: String| Err(AudioError::InvalidConfig { reason });
@@ -123,11 +128,17 @@ pub fn render_script(player: &mut Player, script: &Script) -> Result<RenderRepor
     }
     let rate = player.config().sample_rate;
     let total_frames = (length * rate as f64).round() as usize;
+    if total_frames.saturating_mul(2) > MAX_RENDER_SAMPLES {
+        return bad(format!(
+            "{length} s at {rate} Hz is {} stereo samples; a render holds at most {MAX_RENDER_SAMPLES}",
+            total_frames.saturating_mul(2)
+        ));
+    }
     let mut order: Vec<usize> = (0..script.events.len()).collect();
     order.sort_by(|&a, &b| script.events[a].time.total_cmp(&script.events[b].time));
 
     player.set_listener(script.listener)?;
-    let mut emitters: Vec<(String, EmitterId)> = Vec::new();
+    let mut emitters: std::collections::HashMap<&str, EmitterId> = std::collections::HashMap::new();
     let mut samples = vec![0.0f32; total_frames * 2];
     let mut reports = Vec::with_capacity(script.events.len());
     let mut done = 0usize;
@@ -138,11 +149,11 @@ pub fn render_script(player: &mut Player, script: &Script) -> Result<RenderRepor
             player.render(&mut samples[done * 2..at * 2]);
             done = at;
         }
-        let id = match emitters.iter().find(|(n, _)| *n == ev.emitter) {
-            Some((_, id)) => *id,
+        let id = match emitters.get(ev.emitter.as_str()) {
+            Some(id) => *id,
             None => {
                 let id = player.add_emitter(ev.position.unwrap_or(Vec3::ZERO))?;
-                emitters.push((ev.emitter.clone(), id));
+                emitters.insert(ev.emitter.as_str(), id);
                 id
             }
         };

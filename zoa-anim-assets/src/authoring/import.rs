@@ -6,17 +6,33 @@
 //! or a `clip` definition in the folder already cuts the same animation of
 //! the same model — so an edited file (rate, loop, notifies) is never
 //! overwritten. An animation-only file (no skin) must first be matched to a
-//! skeleton: the skinned model in the file's folder tree (the folder and
-//! its subfolders, else the parent folder and its subfolders) sharing the
-//! most bone names with the animated nodes; when none shares any, nothing
-//! is written and [`AssetError::NoMatchingSkeleton`] says so.
+//! skeleton: the skinned model sharing the most bone names with the animated
+//! nodes (ties go to the first in sorted path order); when none shares any,
+//! nothing is written and [`AssetError::NoMatchingSkeleton`] says so.
+//!
+//! # Skeleton search bounds
+//!
+//! The search looks in one folder tree — the model's own folder by default,
+//! or the folder the caller names ([`import_model_with`]) — and never above
+//! it. Below it, it follows the scanner's skip rule, goes at most
+//! [`SKELETON_SEARCH_DEPTH`] folders deep and reads at most
+//! [`SKELETON_SEARCH_FILES`] model files (in sorted path order; more files
+//! are a located error, not a silent cut). Each candidate is read for its
+//! skins' joint names only ([`crate::gltf::skin_joint_names`]: no buffer, no
+//! animation), one file at a time.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
-use super::scan::{FoundFile, ScannedClip, discover, summarize_clips};
+use super::scan::{ScannedClip, is_model_file, is_skipped_folder, summarize_clips};
 use super::tokens::to_id;
 use crate::AssetError;
 use crate::gltf::load_gltf;
+
+/// Deepest folder below the search root the skeleton search enters.
+pub const SKELETON_SEARCH_DEPTH: usize = 8;
+/// Most model files the skeleton search reads.
+pub const SKELETON_SEARCH_FILES: usize = 1000;
 
 /// What happened to one clip.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,34 +157,45 @@ fn existing_cuts(dir: &Path) -> Vec<(PathBuf, PathBuf, String, String)> {
 }
 
 /// Cuts the animations `clips` of `model` into `dir` (created when missing),
-/// skipping those already cut.
+/// skipping those already cut. Ids are made unique with `_2`, `_3`, … per
+/// base id in one pass (a model with 20k animations of one name stays linear).
 pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<ImportedClip>, AssetError> {
     std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
     let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let model_name = model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let model_abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
     let source = relative_path(dir, model);
-    let existing = existing_cuts(dir);
-    let mut used: Vec<String> = Vec::new();
+    // Existing cuts of this model, by animation key (first file wins).
+    let mut existing: HashMap<String, (PathBuf, String)> = HashMap::new();
+    for (file, src, key, id) in existing_cuts(dir) {
+        if src == model_abs {
+            existing.entry(key).or_insert((file, id));
+        }
+    }
+    let mut used: HashSet<String> = HashSet::new();
+    let mut next_suffix: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
     for clip in clips {
-        let mut id = to_id(&format!("{stem}_{}", clip.name));
+        let base = to_id(&format!("{stem}_{}", clip.name));
+        let mut id = base.clone();
         if used.contains(&id) {
-            let base = id.clone();
-            let mut n = 2;
-            while used.contains(&id) {
+            let n = next_suffix.entry(base.clone()).or_insert(2);
+            loop {
                 id = format!("{base}_{n}");
-                n += 1;
+                *n += 1;
+                if !used.contains(&id) {
+                    break;
+                }
             }
         }
-        used.push(id.clone());
+        used.insert(id.clone());
         let path = dir.join(format!("{id}.toml"));
         let key = if clip.named { clip.name.clone() } else { format!("#{}", clip.index) };
         let alt = format!("{stem}_{}", clip.name);
-        let already = existing.iter().find(|(_, src, k, _)| *src == model_abs && (*k == key || *k == alt));
-        let action = if path.exists() {
+        let already = existing.get(&key).or_else(|| existing.get(&alt));
+        let action = if crate::files::occupied(&path) {
             ImportAction::SkippedExists
-        } else if let Some((file, _, _, existing_id)) = already {
+        } else if let Some((file, existing_id)) = already {
             // Report the id the folder already knows this animation by.
             if !existing_id.is_empty() {
                 id = existing_id.clone();
@@ -193,56 +220,116 @@ pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<
     Ok(out)
 }
 
-/// Finds the skinned model an animation-only file belongs to (see the module docs).
-pub fn match_skeleton_in_tree(file: &Path, asset: &crate::gltf::GltfAsset) -> Result<SkeletonMatch, AssetError> {
-    let dir = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let me = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-    let mut searched = 0;
-    let mut tried_dirs = vec![dir.to_path_buf()];
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        tried_dirs.push(parent.to_path_buf());
-    }
-    for root in tried_dirs {
-        let found: Vec<FoundFile> = discover(std::slice::from_ref(&root)).unwrap_or_default();
-        let mut skeletons = Vec::new();
-        let mut owners = Vec::new();
-        for f in found {
-            if std::fs::canonicalize(&f.path).unwrap_or_else(|_| f.path.clone()) == me {
-                continue;
+/// Model files under `root` for the skeleton search (see the module docs).
+fn skeleton_candidates(root: &Path) -> Result<Vec<PathBuf>, AssetError> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, over: &mut bool) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let Ok(ty) = e.file_type() else { continue };
+            let p = e.path();
+            if ty.is_dir() {
+                if depth < SKELETON_SEARCH_DEPTH && !is_skipped_folder(&e.file_name().to_string_lossy()) {
+                    walk(&p, depth + 1, out, over);
+                }
+            } else if is_model_file(&p) {
+                if out.len() == SKELETON_SEARCH_FILES {
+                    *over = true;
+                    return;
+                }
+                out.push(p);
             }
-            let Ok(other) = load_gltf(&f.path) else { continue };
-            for s in other.skeletons {
-                skeletons.push(s);
-                owners.push(f.path.clone());
+            if *over {
+                return;
             }
         }
-        searched += skeletons.len();
-        if let Ok(best) = asset.match_skeleton(&skeletons) {
-            let i = skeletons.iter().position(|s| std::ptr::eq(s, best)).unwrap_or(0);
-            let mut names: Vec<&str> =
-                asset.clips.iter().flat_map(|c| c.tracks()).filter_map(|t| t.node_name.as_deref()).collect();
-            names.sort_unstable();
-            names.dedup();
-            let shared = names.iter().filter(|n| best.find(n).is_some()).count();
-            return Ok(SkeletonMatch { model: owners[i].clone(), shared_bones: shared });
-        }
     }
-    let mut names: Vec<&str> =
-        asset.clips.iter().flat_map(|c| c.tracks()).filter_map(|t| t.node_name.as_deref()).collect();
-    names.sort_unstable();
-    names.dedup();
-    Err(AssetError::NoMatchingSkeleton {
-        file: asset.file_name.clone(),
-        candidates: searched,
-        sample: names.iter().take(5).copied().collect::<Vec<_>>().join(", "),
-    })
+    let mut out = Vec::new();
+    let mut over = false;
+    walk(root, 0, &mut out, &mut over);
+    if over {
+        return Err(AssetError::OverBudget {
+            what: format!(
+                "model files under `{}` searched for a skeleton (name a smaller folder to search)",
+                root.display()
+            ),
+            count: SKELETON_SEARCH_FILES as u64 + 1,
+            max: SKELETON_SEARCH_FILES as u64,
+        });
+    }
+    Ok(out)
 }
 
-/// Imports every animation of `model` into `into` (default: the model's folder).
+/// Finds the skinned model an animation-only file belongs to, searching
+/// the file's own folder tree (see the module docs).
+pub fn match_skeleton_in_tree(file: &Path, asset: &crate::gltf::GltfAsset) -> Result<SkeletonMatch, AssetError> {
+    let dir = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match_skeleton_under(file, asset, dir)
+}
+
+/// Finds the skinned model an animation-only file belongs to among the
+/// model files under `root` (see the module docs for the bounds).
+pub fn match_skeleton_under(
+    file: &Path,
+    asset: &crate::gltf::GltfAsset,
+    root: &Path,
+) -> Result<SkeletonMatch, AssetError> {
+    let me = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let mut names: Vec<&str> =
+        asset.clips.iter().flat_map(|c| c.tracks()).filter_map(|t| t.node_name.as_deref()).collect();
+    if names.is_empty() {
+        names = asset.nodes.iter().filter_map(|n| n.name.as_deref()).collect();
+    }
+    names.sort_unstable();
+    names.dedup();
+    let wanted: HashSet<&str> = names.iter().copied().collect();
+    let mut searched = 0;
+    let mut best: Option<(usize, PathBuf)> = None;
+    for path in skeleton_candidates(root)? {
+        if std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()) == me {
+            continue;
+        }
+        // One file at a time, joint names only; unreadable candidates are skipped.
+        let Ok(skins) = crate::gltf::skin_joint_names(&path) else { continue };
+        for joints in skins {
+            searched += 1;
+            let shared = joints.iter().filter(|j| wanted.contains(j.as_str())).collect::<HashSet<_>>().len();
+            if shared > 0 && best.as_ref().is_none_or(|(b, _)| shared > *b) {
+                best = Some((shared, path.clone()));
+            }
+        }
+    }
+    match best {
+        Some((shared_bones, model)) => Ok(SkeletonMatch { model, shared_bones }),
+        None => Err(AssetError::NoMatchingSkeleton {
+            file: asset.file_name.clone(),
+            candidates: searched,
+            sample: names.iter().take(5).copied().collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+/// Imports every animation of `model` into `into` (default: the model's
+/// folder); an animation-only file's skeleton is searched in the model's own
+/// folder tree.
 pub fn import_model(model: &Path, into: Option<&Path>) -> Result<ImportReport, AssetError> {
+    import_model_with(model, into, None)
+}
+
+/// [`import_model`] with the folder tree searched for the skeleton of an
+/// animation-only file (`None`: the model's folder).
+pub fn import_model_with(
+    model: &Path,
+    into: Option<&Path>,
+    skeleton_search: Option<&Path>,
+) -> Result<ImportReport, AssetError> {
     let asset = load_gltf(model)?;
     let skeleton = if asset.skeletons.is_empty() && !asset.clips.is_empty() {
-        Some(match_skeleton_in_tree(model, &asset)?)
+        Some(match skeleton_search {
+            Some(root) => match_skeleton_under(model, &asset, root)?,
+            None => match_skeleton_in_tree(model, &asset)?,
+        })
     } else {
         None
     };

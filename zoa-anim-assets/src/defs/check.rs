@@ -2,6 +2,7 @@
 //! clip-table coverage, and the clip loop hints graph states inherit.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use zoa_anim_core::graph::Motion;
 use zoa_anim_core::inheritance::MAX_INHERITANCE_DEPTH;
@@ -9,7 +10,7 @@ use zoa_anim_core::{AnimationBindingProfile, AnimationSelector, StateDimension, 
 
 use super::codes::Code;
 use super::diag::{Diagnostic, slash_path};
-use super::models::ModelCache;
+use super::models::{ModelCache, ModelFacts};
 use super::read::did_you_mean;
 use super::{DefinitionSet, Kind, Shared, Target};
 
@@ -46,8 +47,17 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             first.insert((d.kind, d.id.as_str()), i);
         }
     }
-    let ids_of =
-        |kind: Kind| -> Vec<&str> { sh.decls.iter().filter(|d| d.kind == kind).map(|d| d.id.as_str()).collect() };
+    // Every lookup below is a hash lookup or a list computed once, so the pass
+    // is linear in references + declarations (15k files naming 15k missing
+    // parents used to take minutes).
+    let mut ids_by_kind: HashMap<Kind, Vec<&str>> = HashMap::new();
+    for d in &sh.decls {
+        ids_by_kind.entry(d.kind).or_default().push(d.id.as_str());
+    }
+    let ids_of = |kind: Kind| -> Vec<&str> { ids_by_kind.get(&kind).cloned().unwrap_or_default() };
+    let listed: HashMap<Kind, String> = ids_by_kind.iter().map(|(k, v)| (*k, list(v))).collect();
+    let listed_of = |kind: Kind| listed.get(&kind).cloned().unwrap_or_else(|| "none".to_owned());
+    let mut suggest = Suggester::default();
 
     // Parents and cycles.
     for d in &sh.decls {
@@ -58,8 +68,8 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 format!(
                     "no {} `{parent}` to inherit from{}; declared: {}",
                     d.kind.name(),
-                    did_you_mean(parent, ids_of(d.kind)),
-                    list(&ids_of(d.kind))
+                    suggest.did_you_mean(parent, ids_by_kind.get(&d.kind).map_or(&[][..], Vec::as_slice)),
+                    listed_of(d.kind)
                 ),
             ));
             continue;
@@ -115,7 +125,26 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             }
         }
     }
-    let clip_ids: HashSet<&str> = ids_of(Kind::Clip).into_iter().collect();
+    let clip_id_list = ids_of(Kind::Clip);
+    let clip_ids: HashSet<&str> = clip_id_list.iter().copied().collect();
+    let clips_listed = listed_of(Kind::Clip);
+    // Per model, its animations as a list for messages (computed once per model).
+    let mut animations_listed: HashMap<PathBuf, String> = HashMap::new();
+    let mut animations_of = |m: &Path, facts: &ModelFacts| -> String {
+        animations_listed
+            .entry(m.to_path_buf())
+            .or_insert_with(|| list(&facts.animations.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>()))
+            .clone()
+    };
+    // The first binding profile (in file order) declaring each binding id, and every slot id.
+    let mut binding_index: HashMap<&str, (&str, &zoa_anim_core::AnimationBindingEntry)> = HashMap::new();
+    let mut slot_ids: HashSet<&str> = HashSet::new();
+    for p in &set.binding_profiles {
+        for b in p.value.bindings() {
+            binding_index.entry(b.id.as_str()).or_insert((p.value.profile_id(), b));
+        }
+        slot_ids.extend(p.value.slots().iter().map(|s| s.id.as_str()));
+    }
     let embedded: HashSet<String> =
         models.loaded().flat_map(|(_, m)| m.animations.iter().map(move |(a, _)| format!("{}_{a}", m.stem))).collect();
 
@@ -130,8 +159,8 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                             "no {} `{}` in the folder{}; declared: {}",
                             kind.name(),
                             r.name,
-                            did_you_mean(&r.name, ids_of(*kind)),
-                            list(&ids_of(*kind))
+                            suggest.did_you_mean(&r.name, ids_by_kind.get(kind).map_or(&[][..], Vec::as_slice)),
+                            listed_of(*kind)
                         ),
                     ));
                 }
@@ -148,7 +177,7 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                             r.name,
                             facts.stem,
                             m.extension().map(|e| e.to_string_lossy()).unwrap_or_default(),
-                            list(&facts.animations.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>())
+                            animations_of(m, facts)
                         ),
                         _ => continue, // the model problem is reported at the model field
                     },
@@ -156,8 +185,8 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                     None => format!(
                         "no clip `{}`{}: not a clip definition id (declared: {}) nor `<model>_<animation>` of a model the folder uses",
                         r.name,
-                        did_you_mean(&r.name, clip_ids.iter().copied()),
-                        list(&clip_ids.iter().copied().collect::<Vec<_>>())
+                        suggest.did_you_mean(&r.name, &clip_id_list),
+                        clips_listed
                     ),
                 };
                 out.push(r.at.diagnostic(Code::UnresolvedReference, message));
@@ -200,11 +229,7 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 {
                     out.push(r.at.diagnostic(
                         Code::UnresolvedReference,
-                        format!(
-                            "the model has no animation `{}`; it has: {}",
-                            r.name,
-                            list(&facts.animations.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>())
-                        ),
+                        format!("the model has no animation `{}`; it has: {}", r.name, animations_of(m, facts)),
                     ));
                 }
             }
@@ -229,9 +254,7 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 if !binding_profiles_complete {
                     continue;
                 }
-                let found = set.binding_profiles.iter().find_map(|p| {
-                    p.value.bindings().iter().find(|b| b.id.as_str() == r.name).map(|b| (p.value.profile_id(), b))
-                });
+                let found = binding_index.get(r.name.as_str()).copied();
                 match found {
                     None => out.push(r.at.diagnostic(
                         Code::UnresolvedReference,
@@ -255,9 +278,7 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 }
             }
             Target::Slot => {
-                if binding_profiles_complete
-                    && !set.binding_profiles.iter().any(|p| p.value.slots().iter().any(|s| s.id.as_str() == r.name))
-                {
+                if binding_profiles_complete && !slot_ids.contains(r.name.as_str()) {
                     out.push(r.at.diagnostic(
                         Code::UnresolvedReference,
                         format!("no binding profile in the folder declares slot `{}`", r.name),
@@ -280,9 +301,15 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
         }
     }
 
-    // Clip-table coverage.
+    // Clip-table coverage (profiles looked up by id through an index, first wins).
+    let mut profile_index: HashMap<&str, &zoa_anim_core::AnimationProfile> = HashMap::new();
     for p in &set.animation_profiles {
-        let Some(Ok(rows)) = set.flattened_profile(&p.value.id) else { continue };
+        profile_index.entry(p.value.id.as_str()).or_insert(&p.value);
+    }
+    for p in &set.animation_profiles {
+        let Ok(rows) = zoa_anim_core::inheritance::flatten_chain(&p.value, |id| profile_index.get(id).copied()) else {
+            continue;
+        };
         if let Some(missing) = uncovered_locomotion(rows.iter().map(|r| &r.row))
             && let Some(at) = sh.profile_locations.get(&p.value.id)
         {
@@ -300,6 +327,34 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
     }
 
     set.diagnostics.append(&mut out);
+}
+
+/// Most candidate comparisons spent on "did you mean" suggestions in one
+/// folder; once spent, unresolved names get no suggestion (so a folder with
+/// thousands of misspelt references stays linear).
+const SUGGESTION_BUDGET: usize = 250_000;
+
+/// [`did_you_mean`] under [`SUGGESTION_BUDGET`].
+#[derive(Debug)]
+struct Suggester {
+    left: usize,
+}
+
+impl Default for Suggester {
+    fn default() -> Self {
+        Suggester { left: SUGGESTION_BUDGET }
+    }
+}
+
+impl Suggester {
+    fn did_you_mean(&mut self, name: &str, candidates: &[&str]) -> String {
+        if candidates.len() > self.left {
+            self.left = 0;
+            return String::new();
+        }
+        self.left -= candidates.len();
+        did_you_mean(name, candidates.iter().copied())
+    }
 }
 
 /// `None` when every state resolves in `rows`; otherwise the locomotion

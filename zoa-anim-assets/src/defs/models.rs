@@ -13,6 +13,8 @@ pub(crate) struct ModelFacts {
     pub bones: Vec<String>,
     /// `(name, duration in seconds)` per animation, in animation order.
     pub animations: Vec<(String, f32)>,
+    /// Animation name → its first index (lookups stay O(1) with thousands of animations).
+    by_name: HashMap<String, usize>,
 }
 
 impl ModelFacts {
@@ -21,20 +23,21 @@ impl ModelFacts {
             asset.skeletons.iter().flat_map(|s| s.joints().iter().filter_map(|j| j.name.clone())).collect();
         bones.sort();
         bones.dedup();
-        ModelFacts {
-            stem: asset.stem.clone(),
-            bones,
-            animations: asset.clips.iter().map(|c| (c.name().to_owned(), c.duration())).collect(),
+        let animations: Vec<(String, f32)> = asset.clips.iter().map(|c| (c.name().to_owned(), c.duration())).collect();
+        let mut by_name = HashMap::with_capacity(animations.len());
+        for (i, (n, _)) in animations.iter().enumerate() {
+            by_name.entry(n.clone()).or_insert(i);
         }
+        ModelFacts { stem: asset.stem.clone(), bones, animations, by_name }
     }
 
     /// Animation index by name, `<stem>_<name>`, or `#index` / decimal index text.
     pub(crate) fn animation(&self, key: &str) -> Option<usize> {
-        if let Some(i) = self.animations.iter().position(|(n, _)| n == key) {
+        if let Some(&i) = self.by_name.get(key) {
             return Some(i);
         }
         if let Some(rest) = key.strip_prefix(self.stem.as_str()).and_then(|r| r.strip_prefix('_'))
-            && let Some(i) = self.animations.iter().position(|(n, _)| n == rest)
+            && let Some(&i) = self.by_name.get(rest)
         {
             return Some(i);
         }

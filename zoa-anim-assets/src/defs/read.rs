@@ -235,10 +235,13 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
 /// `name` (case-insensitive), else an empty string.
 pub(crate) fn did_you_mean<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
     let wanted = name.to_ascii_lowercase();
-    let limit = wanted.chars().count().div_ceil(3).clamp(1, 3);
+    let len = wanted.chars().count();
+    let limit = len.div_ceil(3).clamp(1, 3);
     let best = candidates
         .into_iter()
         .filter(|c| *c != name)
+        // The distance is at least the length difference: skip those cheaply.
+        .filter(|c| c.chars().count().abs_diff(len) <= limit)
         .map(|c| (edit_distance(&wanted, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, c)| (*d, *c));

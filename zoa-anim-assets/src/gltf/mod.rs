@@ -158,6 +158,25 @@ pub fn load_gltf_with(path: &Path, access: BufferAccess) -> Result<GltfAsset, As
     load_gltf_slice_with(&bytes, base, &file_name, access)
 }
 
+/// The joint names of every skin of a glTF file, per skin, read from its
+/// JSON alone: no buffer is resolved and no accessor decoded, so checking a
+/// file for a matching skeleton costs its (capped) bytes and its JSON, and
+/// nothing stays in memory afterwards. Unnamed joints are left out.
+///
+/// # Errors
+/// As [`load_gltf`] for reading, the container and the JSON document.
+pub fn skin_joint_names(path: &Path) -> Result<Vec<Vec<String>>, AssetError> {
+    let bytes = crate::files::read(path, crate::files::FileKind::Model)?;
+    let file_name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let parts = container::split(&bytes, &file_name)?;
+    let root = parse_document(parts.json, &file_name)?;
+    Ok(root
+        .skins
+        .iter()
+        .map(|skin| skin.joints.iter().filter_map(|j| root.nodes.get(j.value()).and_then(|n| n.name.clone())).collect())
+        .collect())
+}
+
 /// Loads glTF from memory. `base_dir` resolves external buffer URIs (`None`
 /// makes them an error; they must lie in its folder tree); `file_name` names
 /// the file in messages and gives the stem for clip names.

@@ -393,16 +393,11 @@ impl PreviewSim {
     /// Errors: a wait that is negative or not finite, a preset longer than
     /// [`MAX_TICKS`] ticks at the set-up's rate, or an evaluation failure.
     pub fn try_play(&mut self, preset: &PreviewPreset) -> Result<(), RuntimeError> {
-        let mut reasons = Vec::new();
-        for (i, step) in preset.steps.iter().enumerate() {
-            if let PreviewStep::Wait { seconds } = step
-                && !(seconds.is_finite() && *seconds >= 0.0)
-            {
-                reasons.push(format!("step {i}: wait {seconds} s must be finite and >= 0"));
-            }
-        }
-        let duration = f64::from(preset.duration());
-        if duration.is_finite() && duration * f64::from(self.setup.rate) > MAX_TICKS as f64 {
+        // The preset's own rules (waits, step/time/binding budgets) live in core.
+        let mut reasons = preset.problems();
+        let duration = preset.total_seconds();
+        let ticks = duration * f64::from(self.setup.rate);
+        if ticks.is_nan() || ticks > MAX_TICKS as f64 {
             reasons.push(format!(
                 "{duration} s at {} Hz is more than {MAX_TICKS} ticks (lower --rate or shorten the waits)",
                 self.setup.rate
@@ -446,9 +441,7 @@ impl PreviewSim {
         }
         capture.binding_columns = self.columns.iter().map(|(_, n)| *n).collect();
         // Reserve for the whole preset so ticks do not allocate.
-        let ticks = (f64::from(preset.duration().max(0.0)) * f64::from(self.setup.rate)).ceil() as usize
-            + preset.steps.len()
-            + 2;
+        let ticks = (duration.max(0.0) * f64::from(self.setup.rate)).ceil() as usize + preset.steps.len() + 2;
         let joints = capture.joint_count();
         capture.ticks.reserve(ticks);
         capture.states.reserve(ticks * 8);

@@ -51,6 +51,35 @@ pub struct Args {
     format: Format,
 }
 
+/// Largest crowd `bench` builds, bytes (384 MiB): `--characters` ×
+/// [`bytes_per_character`] must fit, checked before any character is built.
+pub const MAX_CROWD_BYTES: u64 = 384 << 20;
+
+/// Estimated bytes one benchmark character takes (its instance, three layer
+/// contexts, local and model poses): measured on the fixture humanoid (55
+/// joints) at about 26 KiB per character, i.e. under 512 bytes per joint.
+pub fn bytes_per_character(joints: usize) -> u64 {
+    4096 + 512 * joints as u64
+}
+
+fn check_crowd_budget(characters: usize, joints: usize) -> anyhow::Result<()> {
+    let per = bytes_per_character(joints);
+    let max = MAX_CROWD_BYTES / per;
+    if characters as u64 > max {
+        return Err(crate::output::fail(
+            2,
+            "over-budget",
+            format!(
+                "--characters {characters}: a crowd of {joints}-joint characters fits at most {max} characters in \
+                 the {} MiB budget",
+                MAX_CROWD_BYTES >> 20
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// Builds the crowd, runs frames for `--seconds`, prints the timing.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.seconds.is_finite() && args.seconds >= 0.0 && args.seconds <= 3600.0) {
@@ -72,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(keys) => Some(pinned_clips(&asset, keys)?),
     };
     let n = args.characters as usize;
+    check_crowd_budget(n, skeleton.joint_count())?;
     let instances = (0..n)
         .map(|i| {
             let clip = |k: usize| match pinned {

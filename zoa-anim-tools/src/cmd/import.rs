@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use zoa_anim_assets::AssetError;
-use zoa_anim_assets::authoring::import::{ImportAction, import_model};
+use zoa_anim_assets::authoring::import::{ImportAction, import_model_with};
 
 use super::Format;
 use crate::output::fail;
@@ -25,6 +25,10 @@ pub struct Args {
     /// Folder for the clip definitions (default: next to the model).
     #[arg(long)]
     pub into: Option<PathBuf>,
+    /// Folder tree searched for the skeleton of an animation-only file
+    /// (default: the model's own folder; the search never goes above it).
+    #[arg(long, value_name = "DIR")]
+    pub skeletons: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -35,7 +39,7 @@ pub struct Args {
 
 /// Imports the file and reports each clip.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = match import_model(&args.file, args.into.as_deref()) {
+    let report = match import_model_with(&args.file, args.into.as_deref(), args.skeletons.as_deref()) {
         Ok(r) => r,
         Err(e @ AssetError::NoMatchingSkeleton { .. }) => {
             return Err(fail(1, "invalid-input", format!("{e}; nothing written (import the character first)")).into());

@@ -192,6 +192,10 @@ pub(crate) fn clip_list(asset: &GltfAsset) -> String {
     format!("clips: {}", names.join(", "))
 }
 
+/// Most `[[layer]]` tables a mix file may have (each layer owns a sampling
+/// context sized to the skeleton, about 20 KiB for a 24-joint rig).
+pub const MAX_MIX_LAYERS: usize = 256;
+
 enum MixError {
     /// The file could not be read: usage / IO (exit 2).
     Io(anyhow::Error),
@@ -207,6 +211,13 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
     let mut problems = Vec::new();
     if mix.layer.is_empty() {
         problems.push(format!("{file}: no [[layer]] tables"));
+    }
+    if mix.layer.len() > MAX_MIX_LAYERS {
+        // Each layer owns a sampling context sized to the skeleton: refuse before building any.
+        return Err(MixError::Input(vec![format!(
+            "{file}: {} layers; a mix has at most {MAX_MIX_LAYERS}",
+            mix.layer.len()
+        )]));
     }
     let mut layers = Vec::new();
     for (i, l) in mix.layer.iter().enumerate() {

@@ -6,7 +6,12 @@
 //! `timeline.png` (1400 px wide) and `frames.png` (200 px per frame, up to 8
 //! frames, 340 px tall) in `--out`, or by default in a new folder
 //! `preview-<preset>-N` under the current directory (the first free N). Existing
-//! files are never overwritten without `--force`. The paths written are
+//! files (or symlinks, even dangling ones) are never overwritten without
+//! `--force`, and the four files are written all or nothing (temporary
+//! siblings, then renames; a symlink in the way is replaced, never followed).
+//! A preset over its budgets (core's `PreviewPreset::problems`, and
+//! [`MAX_CAPTURE_BYTES`] of capture at the chosen rate) is refused before it
+//! plays. The paths written are
 //! printed. With `--format json` (or `csv`) and no `--out`, the capture is
 //! printed to stdout instead and no file is written. JSON shape:
 //! `{"preset":"…","rate":HZ,"ticks":[{"time":S,"step":N,"states":[{"layer":"…",
@@ -31,10 +36,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Context;
 use zoa_anim_assets::defs::{DefinitionSet, load_folder};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_core::AnimationSelector;
+use zoa_anim_core::preview::PreviewPreset;
 use zoa_anim_runtime::graph::ClipInfo;
 use zoa_anim_runtime::preview::{DEFAULT_LOADOUT_CROSSFADE, DEFAULT_RATE, PreviewSetup, PreviewSim};
 use zoa_anim_runtime::{Animation, BindBy};
@@ -60,7 +65,7 @@ pub struct Args {
     /// Id of the preview preset to play.
     #[arg(long)]
     preset: String,
-    /// Tick rate, Hz (0 < rate <= 1000).
+    /// Tick rate, Hz (1 <= rate <= 1000).
     #[arg(long, default_value_t = DEFAULT_RATE)]
     rate: f32,
     /// Folder for the four files (created if missing; default: a new `preview-<preset>-N`).
@@ -74,13 +79,56 @@ pub struct Args {
     force: bool,
 }
 
+/// Lowest `--rate`, Hz: below it a tick would last longer than the runtime's
+/// `f32` clock can step through (at `1e-40` Hz a tick is infinite).
+pub const MIN_RATE: f32 = 1.0;
+/// Highest `--rate`, Hz.
+pub const MAX_RATE: f32 = 1000.0;
+
+/// Largest capture the preview builds in memory, bytes (256 MiB), estimated
+/// before playing as ticks × [`capture_bytes_per_tick`] (measured on the
+/// fixture humanoid: about 1.3 KiB per tick with its exports, 2 bindings, 24 joints).
+pub const MAX_CAPTURE_BYTES: u64 = 256 << 20;
+
+/// Estimated bytes one tick costs (records, reserved slots and the JSON/CSV exports).
+pub fn capture_bytes_per_tick(bindings: usize, joints: usize) -> u64 {
+    1024 + 16 * (bindings as u64 + joints as u64)
+}
+
+/// Refuses a preset whose capture would exceed [`MAX_CAPTURE_BYTES`] at `rate`.
+fn check_capture_budget(preset: &PreviewPreset, rate: f32, joints: usize) -> anyhow::Result<()> {
+    let ticks = (preset.total_seconds() * f64::from(rate)).ceil() as u64 + preset.steps.len() as u64 + 2;
+    let bytes = ticks.saturating_mul(capture_bytes_per_tick(preset.bindings().len(), joints));
+    if bytes > MAX_CAPTURE_BYTES {
+        let max_ticks = MAX_CAPTURE_BYTES / capture_bytes_per_tick(preset.bindings().len(), joints);
+        return Err(fail(
+            1,
+            "over-budget",
+            format!(
+                "preset `{}`: {ticks} ticks at {rate} Hz would take about {} MiB of capture; the budget is {} MiB \
+                 (about {max_ticks} ticks here): lower --rate or shorten the waits",
+                preset.id,
+                bytes >> 20,
+                MAX_CAPTURE_BYTES >> 20
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// The four file names, in writing order.
 pub const FILES: [&str; 4] = ["capture.json", "capture.csv", "timeline.png", "frames.png"];
 
 /// Runs the preset and writes or prints the capture.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(args.rate.is_finite() && args.rate > 0.0 && args.rate <= 1000.0) {
-        return Err(fail(2, "usage", format!("--rate {} must be a number of Hz in (0, 1000]", args.rate)).into());
+    if !(args.rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&args.rate)) {
+        return Err(fail(
+            2,
+            "usage",
+            format!("--rate {} must be a number of Hz in [{MIN_RATE}, {MAX_RATE}]", args.rate),
+        )
+        .into());
     }
     if !args.defs.is_dir() {
         return Err(fail(2, "io", format!("`{}` is not a folder (or cannot be reached)", args.defs.display()))
@@ -103,10 +151,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.defs.display()
         );
     }
+    let problems = preset.problems();
+    if !problems.is_empty() {
+        let problems = problems.into_iter().map(|p| format!("preset `{}`: {p}", preset.id)).collect();
+        return Err(crate::output::fail_all(1, "invalid-input", problems).into());
+    }
     let setup = match build_setup(&set, &args.defs, args.rate) {
         Ok(s) => s,
         Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
     };
+    check_capture_budget(&preset, args.rate, setup.skeleton.joint_count())?;
     let mut sim = match PreviewSim::new(setup) {
         Ok(s) => s,
         Err(e) => {
@@ -133,29 +187,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Some(dir), _) => dir.clone(),
         (None, None) => first_free_dir(Path::new("."), &preset.id)?,
     };
-    std::fs::create_dir_all(&out_dir).with_context(|| format!("cannot create `{}`", out_dir.display()))?;
-    if !args.force {
-        let existing: Vec<String> =
-            FILES.iter().map(|f| out_dir.join(f)).filter(|p| p.exists()).map(|p| p.display().to_string()).collect();
-        if !existing.is_empty() {
-            return Err(fail(
-                2,
-                "exists",
-                format!("would overwrite {} (pass --force to replace them)", existing.join(", ")),
-            )
-            .into());
-        }
-    }
-    let contents: [Vec<u8>; 4] = [
+    let contents = [
         capture_export::to_json(capture).into_bytes(),
         capture_export::to_csv(capture).into_bytes(),
         capture_export::timeline_png(capture),
         capture_export::frames_png(capture),
     ];
-    for (name, bytes) in FILES.iter().zip(&contents) {
-        let path = out_dir.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write `{}`", path.display()))?;
-    }
+    // All four or none: each goes to a temporary sibling first; existing
+    // files (or symlinks, even dangling ones) are refused without --force.
+    let files: Vec<(PathBuf, Vec<u8>)> = FILES.iter().map(|f| out_dir.join(f)).zip(contents).collect();
+    zoa_anim_assets::files::write_all_or_nothing(&files, args.force)?;
     outln!(
         "preset `{}`: {} ticks at {} Hz ({:.2} s)",
         capture.preset,
@@ -175,7 +216,7 @@ fn first_free_dir(parent: &Path, preset: &str) -> anyhow::Result<PathBuf> {
         preset.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
     for n in 1..100_000u32 {
         let dir = parent.join(format!("preview-{safe}-{n}"));
-        if !dir.exists() {
+        if !zoa_anim_assets::files::occupied(&dir) {
             return Ok(dir);
         }
     }

@@ -32,6 +32,12 @@
 //! surface = "grass"
 //! action = "trigger"    # or "stop": stops the emitter's voices of the event
 //! ```
+//!
+//! Budgets: at most [`MAX_SCRIPT_EVENTS`] events and [`MAX_SCRIPT_EMITTERS`]
+//! emitters per script, a script file of at most 4 MiB, sound files of at most
+//! 64 MiB, and the audio crate's player and render budgets
+//! (`MAX_COOLDOWN_CELLS`, `MAX_RENDER_SAMPLES`, `MAX_CLIP_SAMPLES`,
+//! `MAX_BANK_SAMPLES`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -297,9 +303,23 @@ struct EventFile {
     action: Option<String>,
 }
 
+/// Most events one render script may hold (each costs its parsed form, its
+/// report line and its JSON: about 1.7 KiB).
+pub const MAX_SCRIPT_EVENTS: usize = 50_000;
+/// Most distinct emitters one render script may name (each is a column of
+/// the player's cooldown table, see `zoa_audio_profile::MAX_COOLDOWN_CELLS`).
+pub const MAX_SCRIPT_EMITTERS: usize = 4096;
+
 /// Parses and checks a script; every problem is listed.
 fn parse_script(text: &str) -> Result<(Script, Option<u32>, Option<u64>), Vec<String>> {
     let file: ScriptFile = toml::from_str(text).map_err(|e| vec![e.to_string()])?;
+    if file.events.len() > MAX_SCRIPT_EVENTS {
+        return Err(vec![format!("{} events; a script has at most {MAX_SCRIPT_EVENTS}", file.events.len())]);
+    }
+    let emitters: BTreeSet<&str> = file.events.iter().map(|e| e.emitter.as_deref().unwrap_or("emitter")).collect();
+    if emitters.len() > MAX_SCRIPT_EMITTERS {
+        return Err(vec![format!("{} emitters; a script names at most {MAX_SCRIPT_EMITTERS}", emitters.len())]);
+    }
     let mut problems = Vec::new();
     let mut events = Vec::new();
     for (i, e) in file.events.iter().enumerate() {
@@ -438,7 +458,10 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         max_emitters: emitters.len().max(1),
         ..defaults
     };
-    let mut player = Player::new(table, bank, config).context("building the player")?;
+    let mut player = match Player::new(table, bank, config) {
+        Ok(p) => p,
+        Err(e) => return Err(fail(1, "invalid-input", format!("building the player: {e}")).into()),
+    };
     let report = match render_script(&mut player, &script) {
         Ok(r) => r,
         Err(e) => {

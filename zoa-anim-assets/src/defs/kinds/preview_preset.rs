@@ -144,5 +144,15 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         };
         steps.push(step);
     }
-    Some(PreviewPreset { id: id.to_owned(), name, steps })
+    let preset = PreviewPreset { id: id.to_owned(), name, steps };
+    // Budgets and the summed duration (core's rules, the ones `preview` applies).
+    let problems = preset.problems();
+    if !problems.is_empty() {
+        let span = root.table.iter().find(|(k, _)| k.get_ref().as_ref() == "steps").map(|(_, v)| v.span());
+        let span = span.unwrap_or_else(|| root.span.clone());
+        for p in problems {
+            ctx.report(Code::OutOfRange, span.clone(), "steps", p);
+        }
+    }
+    Some(preset)
 }
