@@ -150,6 +150,61 @@ variants = ["x.wav"]
 }
 
 #[test]
+fn sound_throttles_read_with_an_optional_star_and_repeats_warn() {
+    let good = r#"
+kind = "sound_profile"
+id = "s"
+[[entries]]
+event = "weapon.fire"
+variants = ["x.wav"]
+[[throttles]]
+prefix = "weapon.fire.*"
+max_voices = 4
+max_starts_per_second = 12
+cooldown = 0.05
+[[throttles]]
+prefix = "vocal"
+cooldown = 0.5
+[[throttles]]
+prefix = "weapon.fire"
+max_voices = 9
+"#;
+    let set = load("throttles", &[("x.wav", ""), ("s.toml", good)]);
+    assert_eq!(codes(&set), [("W001", "throttles[2].prefix".into())]);
+    let p = set.sound_profile("s").unwrap();
+    let got: Vec<(&str, u32, u32, f32)> =
+        p.throttles.iter().map(|t| (t.prefix.as_str(), t.max_voices, t.max_starts_per_second, t.cooldown)).collect();
+    assert_eq!(got, [("weapon.fire", 4, 12, 0.05), ("vocal", 0, 0, 0.5)], "the repeated prefix is dropped");
+
+    let bad = r#"
+kind = "sound_profile"
+id = "b"
+[[entries]]
+event = "weapon.fire"
+variants = ["x.wav"]
+[[throttles]]
+prefix = "Weapon.*"
+[[throttles]]
+prefix = "weapon"
+max_starts_per_second = 20000
+speed = 3
+[[throttles]]
+max_voices = -1
+"#;
+    let set = load("throttles-bad", &[("x.wav", ""), ("b.toml", bad)]);
+    assert_eq!(
+        codes(&set),
+        [
+            ("E010", "throttles[0].prefix".into()),
+            ("E008", "throttles[1].max_starts_per_second".into()),
+            ("E005", "throttles[1].speed".into()),
+            ("E006", "throttles[2].prefix".into()),
+            ("E008", "throttles[2].max_voices".into()),
+        ]
+    );
+}
+
+#[test]
 fn preview_steps_resolve_against_binding_profiles() {
     let set = load(
         "preview",

@@ -59,7 +59,7 @@ pub use player_set::{PlayerProfileEntry, PlayerProfileSet, PlayerProfileType};
 pub use profile::{AnimationProfile, NoMatchPolicy, TaggedClipEntry};
 pub use rig::RigPolicy;
 pub use skeleton::{Joint, Skeleton, Transform};
-pub use sound::{AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundProfile};
+pub use sound::{AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundProfile, SoundThrottle};
 pub use tags::{
     CombatTag, DimensionSet, InteractionTag, LocomotionTag, MoodTag, PostureTag, ReactionTag, StateDimension,
     StateTagSet,

@@ -166,8 +166,34 @@ impl TaggedRow for SoundEventEntry {
     }
 }
 
-/// A sound profile (the seed's `SoundProfileDefinition`).
+/// Limits shared by every sound event under an id prefix: `weapon.fire`
+/// covers `weapon.fire` and everything below it (`weapon.fire.rifle`,
+/// `weapon.fire.pistol.silenced`), written `weapon.fire.*` in files. A
+/// trigger counts towards every throttle whose prefix covers the event it
+/// asked for; it is dropped when any of them is full.
 #[derive(Debug, Clone, PartialEq)]
+pub struct SoundThrottle {
+    /// The covered id prefix.
+    pub prefix: SoundEventId,
+    /// At most this many live voices started under the prefix (0 = no cap).
+    pub max_voices: u32,
+    /// At most this many voice starts under the prefix in any one-second
+    /// window (0 = no limit).
+    pub max_starts_per_second: u32,
+    /// At least this many seconds between two starts under the prefix, from
+    /// any emitter (`>= 0`; 0 = none).
+    pub cooldown: f32,
+}
+
+impl SoundThrottle {
+    /// A throttle on `prefix` that limits nothing yet.
+    pub fn new(prefix: SoundEventId) -> Self {
+        SoundThrottle { prefix, max_voices: 0, max_starts_per_second: 0, cooldown: 0.0 }
+    }
+}
+
+/// A sound profile (the seed's `SoundProfileDefinition`).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct SoundProfile {
     /// Unique id.
     pub id: String,
@@ -175,6 +201,8 @@ pub struct SoundProfile {
     pub entries: Vec<SoundEventEntry>,
     /// Parent profile id.
     pub parent: Option<String>,
+    /// Prefix throttles; a child's throttle replaces its parent's on the same prefix.
+    pub throttles: Vec<SoundThrottle>,
 }
 
 impl Inheritable for SoundProfile {

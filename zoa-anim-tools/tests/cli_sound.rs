@@ -190,3 +190,62 @@ fn gen_fixtures_check_passes_on_the_committed_files() {
     assert_eq!(again.status.code(), Some(2), "refuses to overwrite without --force");
     let _ = std::fs::remove_dir_all(fresh);
 }
+
+/// `fixtures/defs/throttled`: a 30 Hz burst from two emitters under a
+/// `weapon.fire.*` throttle of 3 voices, 8 starts per second and 50 ms
+/// between starts. The summary shows the throttle's counters, and the event
+/// list obeys every limit.
+#[test]
+fn render_shows_prefix_throttles_in_the_summary() {
+    let tmp = temp_dir("throttle");
+    let wav = tmp.path().join("throttle.wav");
+    let defs = repo_root().join("fixtures/defs/throttled");
+    let script = repo_root().join("fixtures/sounds/throttle_demo.toml");
+    let out = sound(&[
+        "render",
+        "--defs",
+        defs.to_str().unwrap(),
+        "--profile",
+        "weapons",
+        "--script",
+        script.to_str().unwrap(),
+        "--out",
+        wav.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let throttles = s["throttles"].as_array().unwrap();
+    assert_eq!(throttles.len(), 1);
+    let t = &throttles[0];
+    assert_eq!(t["prefix"], "weapon.fire.*");
+    assert_eq!((t["max_voices"].as_u64(), t["max_starts_per_second"].as_u64()), (Some(3), Some(8)));
+    assert!((t["cooldown"].as_f64().unwrap() - 0.05).abs() < 1e-6);
+
+    let events = s["events"].as_array().unwrap();
+    assert_eq!(events.len(), 31);
+    let fire = |e: &&Value| e["event"] == "weapon.fire.rifle";
+    let started: Vec<f64> =
+        events.iter().filter(fire).filter(|e| e["outcome"] == "started").map(|e| e["time"].as_f64().unwrap()).collect();
+    let count = |o: &str| events.iter().filter(fire).filter(|e| e["outcome"] == o).count() as u64;
+    // Every shot has an outcome that adds up in the per-throttle counters.
+    assert_eq!(t["started"].as_u64(), Some(started.len() as u64));
+    assert_eq!(t["dropped_cooldown"].as_u64(), Some(count("throttled_cooldown")));
+    assert_eq!(t["dropped_rate"].as_u64(), Some(count("throttled_rate")));
+    assert_eq!(t["dropped_voices"].as_u64(), Some(count("throttled_voices")));
+    assert_eq!(
+        started.len() as u64 + count("throttled_cooldown") + count("throttled_rate") + count("throttled_voices"),
+        30
+    );
+    assert_eq!(s["throttled"].as_u64(), Some(30 - started.len() as u64));
+    // The limits hold: 50 ms apart, at most 8 in the (one-second) burst, at most 3 live
+    // 0.3 s shots at once — and each limit actually refused something.
+    assert!(started.windows(2).all(|w| w[1] - w[0] >= 0.05 - 1e-9), "{started:?}");
+    assert!(started.len() <= 8 && started.len() >= 3, "{started:?}");
+    assert!(started.windows(4).all(|w| w[3] - w[0] >= 0.3 - 1e-9), "at most 3 voices live: {started:?}");
+    assert!(t["peak_voices"].as_u64().unwrap() <= 3);
+    assert!(count("throttled_cooldown") > 0 && count("throttled_voices") > 0, "{t}");
+    // The reload is outside the prefix and plays.
+    let reload = events.iter().find(|e| e["event"] == "weapon.reload").unwrap();
+    assert_eq!(reload["outcome"], "started");
+    assert_eq!(s["started"].as_u64(), Some(started.len() as u64 + 1));
+}

@@ -39,7 +39,7 @@ fn table(n: usize) -> SoundTable {
             e
         })
         .collect();
-    SoundTable::from_profile(&SoundProfile { id: "bench".into(), parent: None, entries }).unwrap()
+    SoundTable::from_profile(&SoundProfile { id: "bench".into(), entries, ..Default::default() }).unwrap()
 }
 
 #[divan::bench(args = [8, 64, 512])]
@@ -89,7 +89,7 @@ fn one_second_at_10k_triggers_per_second(bencher: divan::Bencher<'_, '_>) {
         e.polyphony_cap = 4;
         e.cooldown = if i % 2 == 0 { 0.02 } else { 0.0 };
     }
-    t = SoundTable::from_profile(&SoundProfile { id: "load".into(), parent: None, entries }).unwrap();
+    t = SoundTable::from_profile(&SoundProfile { id: "load".into(), entries, ..Default::default() }).unwrap();
     let mut player = Player::new(t, bank, PlayerConfig::default()).unwrap();
     let emitters: Vec<_> = (0..8)
         .map(|i| player.add_emitter(zoa_anim_core::glam::Vec3::new(i as f32 - 4.0, 0.0, -3.0)).unwrap())

@@ -32,8 +32,8 @@
 //! let fire = SoundEventId::from_static("weapon.fire");
 //! let profile = SoundProfile {
 //!     id: "rifle".into(),
-//!     parent: None,
 //!     entries: vec![SoundEventEntry::new(fire, "weapon_fire_1.wav")],
+//!     ..SoundProfile::default()
 //! };
 //! let table = SoundTable::from_profile(&profile).unwrap();
 //! let dry = SoundEventId::from_static("weapon.fire.dryclick");
@@ -58,8 +58,8 @@ pub use curves::Listener;
 pub use emitter::{NotifyMap, SoundEmitter};
 pub use error::AudioError;
 pub use player::{
-    BusConfig, CapKind, EmitterId, MAX_COOLDOWN_CELLS, Player, PlayerConfig, PlayerStats, TriggerOutcome, VoiceHandle,
-    VoiceInfo,
+    BusConfig, CapKind, EmitterId, MAX_COOLDOWN_CELLS, Player, PlayerConfig, PlayerStats, ThrottleLimit, ThrottleStats,
+    TriggerOutcome, VoiceHandle, VoiceInfo,
 };
 pub use realtime::{PlayerHandle, PlayerRenderer, RemoteEmitter, Report, Ticket, realtime};
 pub use resolver::{ResolveOptions, SoundMatch, SoundRow, SoundTable, VariantHistory, pick_variant_index, resolve};

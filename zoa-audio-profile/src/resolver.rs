@@ -39,7 +39,7 @@
 //! happens implicitly by ranking on id depth.
 
 use zoa_anim_core::inheritance::{Inheritable, InheritedRow, ancestry, flatten_chain};
-use zoa_anim_core::{AudioVariant, SoundEventEntry, SoundEventId, SoundProfile, StateTagSet};
+use zoa_anim_core::{AudioVariant, SoundEventEntry, SoundEventId, SoundProfile, SoundThrottle, StateTagSet};
 
 use crate::AudioError;
 
@@ -398,13 +398,44 @@ pub fn entry_problems(entry: &SoundEventEntry, prefix: &str, out: &mut Vec<Strin
     }
 }
 
+/// Most prefix throttles one flattened profile may declare.
+pub const MAX_THROTTLES: usize = 64;
+/// Largest `max_starts_per_second` of a throttle (the player keeps that many
+/// start times per throttle).
+pub const MAX_THROTTLE_STARTS_PER_SECOND: u32 = 10_000;
+
 /// A profile flattened through its parents and validated: the table the
 /// resolver and the player work on. Building it allocates; resolving does not.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoundTable {
     profile: String,
     rows: Vec<InheritedRow<SoundEventEntry>>,
+    throttles: Vec<SoundThrottle>,
     warnings: Vec<String>,
+}
+
+/// The chain's throttles, child first, one per prefix (a child's replaces its
+/// ancestors'), checked against the documented ranges.
+fn flatten_throttles(chain: &[&SoundProfile], problems: &mut Vec<String>) -> Vec<SoundThrottle> {
+    let mut out: Vec<SoundThrottle> = Vec::new();
+    for p in chain {
+        for (i, t) in p.throttles.iter().enumerate() {
+            let at = format!("`{}` throttles[{i}] ({}.*)", p.id, t.prefix);
+            if !(t.cooldown.is_finite() && t.cooldown >= 0.0) {
+                problems.push(format!("{at}: cooldown must be >= 0 seconds"));
+            }
+            if t.max_starts_per_second > MAX_THROTTLE_STARTS_PER_SECOND {
+                problems.push(format!("{at}: max_starts_per_second must be at most {MAX_THROTTLE_STARTS_PER_SECOND}"));
+            }
+            if out.iter().all(|o| o.prefix != t.prefix) {
+                out.push(t.clone());
+            }
+        }
+    }
+    if out.len() > MAX_THROTTLES {
+        problems.push(format!("{} throttles; at most {MAX_THROTTLES}", out.len()));
+    }
+    out
 }
 
 impl SoundTable {
@@ -435,8 +466,24 @@ impl SoundTable {
                 }
             }
         }
+        for p in &chain {
+            for (j, t) in p.throttles.iter().enumerate() {
+                if let Some(i) = p.throttles[..j].iter().position(|a| a.prefix == t.prefix) {
+                    warnings.push(format!(
+                        "`{}` throttles[{j}] ({}.*): same prefix as throttles[{i}], which wins",
+                        p.id, t.prefix
+                    ));
+                }
+                if t.max_voices == 0 && t.max_starts_per_second == 0 && t.cooldown == 0.0 {
+                    warnings.push(format!("`{}` throttles[{j}] ({}.*) limits nothing", p.id, t.prefix));
+                }
+            }
+        }
+        let mut throttle_problems = Vec::new();
+        let throttles = flatten_throttles(&chain, &mut throttle_problems);
         let rows = flatten_chain(profile, lookup)?;
-        let mut table = Self::from_rows(profile.id.clone(), rows)?;
+        let mut table = Self::from_rows(profile.id.clone(), rows, throttle_problems)?;
+        table.throttles = throttles;
         table.warnings = warnings;
         Ok(table)
     }
@@ -449,19 +496,28 @@ impl SoundTable {
         Self::flatten(profile, |_| None)
     }
 
-    /// Non-fatal problems found while flattening (shadowed entries).
+    /// The prefix throttles, child first, one per prefix.
+    pub fn throttles(&self) -> &[SoundThrottle] {
+        &self.throttles
+    }
+
+    /// Non-fatal problems found while flattening (shadowed entries, repeated
+    /// or empty throttles).
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
 
-    fn from_rows(profile: String, rows: Vec<InheritedRow<SoundEventEntry>>) -> Result<Self, AudioError> {
-        let mut problems = Vec::new();
+    fn from_rows(
+        profile: String,
+        rows: Vec<InheritedRow<SoundEventEntry>>,
+        mut problems: Vec<String>,
+    ) -> Result<Self, AudioError> {
         for (i, r) in rows.iter().enumerate() {
             let prefix = format!("entries[{i}] from `{}`[{}]", r.source, r.source_index);
             entry_problems(&r.row, &prefix, &mut problems);
         }
         if problems.is_empty() {
-            Ok(SoundTable { profile, rows, warnings: Vec::new() })
+            Ok(SoundTable { profile, rows, throttles: Vec::new(), warnings: Vec::new() })
         } else {
             Err(AudioError::InvalidProfile { profile, problems })
         }

@@ -29,7 +29,7 @@ fn player(seed: u64) -> Player {
     let mut grass = SoundEventEntry::new(id("footstep"), "grass");
     grass.surface = Some("grass".into());
     let fire = SoundEventEntry::new(id("weapon.fire"), "fire");
-    let profile = SoundProfile { id: "rt".into(), parent: None, entries: vec![step, grass, fire] };
+    let profile = SoundProfile { id: "rt".into(), entries: vec![step, grass, fire], ..Default::default() };
     let mut bank = ClipBank::new();
     for (name, level) in [("step", 0.25f32), ("grass", 0.5), ("fire", 0.125)] {
         bank.insert(name, ClipData::new(1, 48_000, vec![level; 4_800]).unwrap());

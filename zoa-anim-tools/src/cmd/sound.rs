@@ -9,9 +9,15 @@
 //!   {"profile":"…","event":"…","match":{"entry":N,"event_id":"…","source_profile":"…","variants":N}|null}
 //! sound render
 //!   {"profile":"…","out":"…","sample_rate":N,"frames":N,"seconds":S,"started":N,"dropped_cooldown":N,
-//!    "stolen":N,"rejected":N,"no_match":N,"peak_voices":N,"rms":R,"events":[{"time":S,"event":"…",
-//!    "emitter":"…","outcome":"…","entry":N|null,"variant":N|null,"stopped":N}]}
+//!    "stolen":N,"rejected":N,"no_match":N,"peak_voices":N,"throttled":N,"rms":R,
+//!    "throttles":[{"prefix":"weapon.fire.*","max_voices":N,"max_starts_per_second":N,"cooldown":S,
+//!      "started":N,"dropped_cooldown":N,"dropped_rate":N,"dropped_voices":N,"peak_voices":N}],
+//!    "events":[{"time":S,"event":"…","emitter":"…","outcome":"…","entry":N|null,"variant":N|null,"stopped":N}]}
 //! ```
+//!
+//! An event's `outcome` is `started`, `dropped_cooldown`, `throttled_cooldown`, `throttled_rate`,
+//! `throttled_voices` (a prefix throttle of the profile refused it), `rejected_entry_cap`,
+//! `rejected_bus_cap`, `rejected_voice_pool`, `no_match`, `unknown_emitter` or `stopped`.
 //!
 //! The render script is TOML:
 //!
@@ -53,7 +59,7 @@ use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
     AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, ResolveOptions, Script, ScriptAction,
-    ScriptEvent, SoundTable, TriggerOutcome, render_script, wav::wav_bytes,
+    ScriptEvent, SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
 };
 
 use super::Format;
@@ -391,8 +397,23 @@ struct RenderJson<'a> {
     rejected: u64,
     no_match: u64,
     peak_voices: u32,
+    throttled: u64,
     rms: f32,
+    throttles: Vec<ThrottleJson>,
     events: Vec<EventJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ThrottleJson {
+    prefix: String,
+    max_voices: u32,
+    max_starts_per_second: u32,
+    cooldown: f32,
+    started: u64,
+    dropped_cooldown: u64,
+    dropped_rate: u64,
+    dropped_voices: u64,
+    peak_voices: u32,
 }
 
 #[derive(Serialize)]
@@ -411,6 +432,11 @@ fn outcome_json(o: Option<TriggerOutcome>) -> (&'static str, Option<usize>, Opti
         None => ("stopped", None, None),
         Some(TriggerOutcome::Started { entry, variant, .. }) => ("started", Some(entry), Some(variant)),
         Some(TriggerOutcome::DroppedCooldown { entry }) => ("dropped_cooldown", Some(entry), None),
+        Some(TriggerOutcome::Throttled { entry, limit, .. }) => match limit {
+            ThrottleLimit::Cooldown => ("throttled_cooldown", Some(entry), None),
+            ThrottleLimit::Rate => ("throttled_rate", Some(entry), None),
+            ThrottleLimit::Voices => ("throttled_voices", Some(entry), None),
+        },
         Some(TriggerOutcome::Rejected { entry, cap: CapKind::Entry }) => ("rejected_entry_cap", Some(entry), None),
         Some(TriggerOutcome::Rejected { entry, cap: CapKind::Bus }) => ("rejected_bus_cap", Some(entry), None),
         Some(TriggerOutcome::Rejected { entry, cap: _ }) => ("rejected_voice_pool", Some(entry), None),
@@ -475,6 +501,23 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
     std::fs::write(&a.out, bytes).with_context(|| format!("writing `{}`", a.out.display()))?;
 
     let s = report.stats;
+    let throttles: Vec<ThrottleJson> = player
+        .table()
+        .throttles()
+        .iter()
+        .zip(player.throttle_stats())
+        .map(|(t, st)| ThrottleJson {
+            prefix: format!("{}.*", t.prefix),
+            max_voices: t.max_voices,
+            max_starts_per_second: t.max_starts_per_second,
+            cooldown: t.cooldown,
+            started: st.started,
+            dropped_cooldown: st.dropped_cooldown,
+            dropped_rate: st.dropped_rate,
+            dropped_voices: st.dropped_voices,
+            peak_voices: st.peak_voices,
+        })
+        .collect();
     let events: Vec<EventJson<'_>> = report
         .events
         .iter()
@@ -503,23 +546,37 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         rejected: s.rejected,
         no_match: s.no_match,
         peak_voices: s.peak_voices,
+        throttled: s.throttled,
         rms: report.rms(0, report.frames()),
+        throttles,
         events,
     };
     match a.format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&summary)?),
         Format::Human => {
             outln!(
-                "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} stolen, {} rejected, {} unmatched (peak {} voices)",
+                "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} throttled, {} stolen, {} rejected, {} unmatched (peak {} voices)",
                 summary.out,
                 summary.seconds,
                 s.started,
                 s.dropped_cooldown,
+                s.throttled,
                 s.stolen,
                 s.rejected,
                 s.no_match,
                 s.peak_voices
             );
+            for t in &summary.throttles {
+                outln!(
+                    "  throttle {}: {} started, dropped {} by cooldown, {} by rate, {} by voices (peak {} voices)",
+                    t.prefix,
+                    t.started,
+                    t.dropped_cooldown,
+                    t.dropped_rate,
+                    t.dropped_voices,
+                    t.peak_voices
+                );
+            }
             for e in &summary.events {
                 outln!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
             }

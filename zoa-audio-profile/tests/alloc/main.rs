@@ -3,7 +3,7 @@
 //! the load test: 10 000 triggers per second for 10 simulated seconds.
 
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{AudioVariant, CapPolicy, SoundEventEntry, SoundEventId, SoundProfile, StateTagSet};
+use zoa_anim_core::{AudioVariant, CapPolicy, SoundEventEntry, SoundEventId, SoundProfile, SoundThrottle, StateTagSet};
 use zoa_audio_profile::{
     ClipBank, ClipData, Player, PlayerConfig, ResolveOptions, SoundTable, TriggerOutcome, VariantHistory,
     pick_variant_index,
@@ -58,7 +58,19 @@ fn game_table() -> SoundTable {
     breath.cap_policy = CapPolicy::Reject;
     let mut dry = entry("weapon", "", None, &["shot_a"]);
     dry.polyphony_cap = 4;
-    let profile = SoundProfile { id: "load".into(), parent: None, entries: vec![step, grass, fire, hurt, breath, dry] };
+    // Everything under weapon.fire shares 6 voices, 100 starts a second and 2 ms between starts.
+    let throttle = SoundThrottle {
+        max_voices: 6,
+        max_starts_per_second: 100,
+        cooldown: 0.002,
+        ..SoundThrottle::new(id("weapon.fire"))
+    };
+    let profile = SoundProfile {
+        id: "load".into(),
+        entries: vec![step, grass, fire, hurt, breath, dry],
+        throttles: vec![throttle],
+        ..Default::default()
+    };
     SoundTable::from_profile(&profile).unwrap()
 }
 
@@ -111,7 +123,7 @@ fn resolve_and_pick_do_not_allocate() {
 }
 
 /// 10 000 triggers per second for 10 simulated seconds across 8 emitters:
-/// caps and cooldowns hold at every step, the counters add up, and nothing
+/// caps, cooldowns and the prefix throttle hold at every step, the counters add up, and nothing
 /// is allocated after construction (memory is bounded by construction).
 #[test]
 fn load_ten_thousand_triggers_per_second() {
@@ -161,7 +173,11 @@ fn load_ten_thousand_triggers_per_second() {
 
     let s = player.stats();
     assert_eq!(s.triggers, (SECONDS * STEPS_PER_SECOND * TRIGGERS_PER_STEP) as u64);
-    assert_eq!(s.started + s.dropped_cooldown + s.rejected + s.no_match, s.triggers);
+    assert_eq!(s.started + s.dropped_cooldown + s.throttled + s.rejected + s.no_match, s.triggers);
+    let t = player.throttle_stats()[0];
+    assert!(t.dropped() > 0 && t.dropped() == s.throttled, "{t:?}");
+    assert!(t.started <= 100 * SECONDS as u64, "at most 100 weapon.fire.* starts a second: {}", t.started);
+    assert!(t.peak_voices <= 6);
     assert!(s.peak_voices <= 32);
     assert!(s.dropped_cooldown > 0 && s.stolen > 0 && s.rejected > 0, "{s:?}");
     // Global 0.5 s cooldown on vocal.hurt: at most one start per 0.5 s.

@@ -22,7 +22,7 @@ pub fn variants(names: &[&str]) -> Vec<AudioVariant> {
 }
 
 pub fn profile(id: &str, parent: Option<&str>, entries: Vec<SoundEventEntry>) -> SoundProfile {
-    SoundProfile { id: id.into(), parent: parent.map(str::to_owned), entries }
+    SoundProfile { id: id.into(), parent: parent.map(str::to_owned), entries, throttles: Vec::new() }
 }
 
 pub fn table(entries: Vec<SoundEventEntry>) -> SoundTable {

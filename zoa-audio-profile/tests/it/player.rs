@@ -490,3 +490,109 @@ fn clip_notifies_crossed_in_a_frame_trigger_footsteps() {
         "no entry for snow"
     );
 }
+
+fn throttled_player(throttle: zoa_anim_core::SoundThrottle) -> Player {
+    let fire = entry("weapon.fire", "", None, "fire");
+    let reload = entry("weapon.reload", "", None, "reload");
+    let profile = zoa_anim_core::SoundProfile {
+        id: "guns".into(),
+        entries: vec![fire, reload],
+        throttles: vec![throttle],
+        ..Default::default()
+    };
+    let table = zoa_audio_profile::SoundTable::from_profile(&profile).unwrap();
+    Player::new(table, dc_bank(&["fire", "reload"]), PlayerConfig::default()).unwrap()
+}
+
+fn throttled(o: TriggerOutcome) -> Option<zoa_audio_profile::ThrottleLimit> {
+    match o {
+        TriggerOutcome::Throttled { throttle: 0, limit, .. } => Some(limit),
+        _ => None,
+    }
+}
+
+/// `weapon.fire.*` shares one voice cap across every event below it (the
+/// rifle and the pistol fall back to the `weapon.fire` entry); events outside
+/// the prefix are not counted.
+#[test]
+fn prefix_throttles_cap_voices_across_the_events_below_the_prefix() {
+    use zoa_audio_profile::ThrottleLimit;
+    let t = zoa_anim_core::SoundThrottle { max_voices: 2, ..zoa_anim_core::SoundThrottle::new(id("weapon.fire")) };
+    let mut p = throttled_player(t);
+    assert!(started(p.trigger(None, id("weapon.fire.rifle"), StateTagSet::EMPTY, None)));
+    assert!(started(p.trigger(None, id("weapon.fire.pistol"), StateTagSet::EMPTY, None)));
+    let third = p.trigger(None, id("weapon.fire"), StateTagSet::EMPTY, None);
+    assert_eq!(throttled(third), Some(ThrottleLimit::Voices), "{third:?}");
+    assert!(started(p.trigger(None, id("weapon.reload"), StateTagSet::EMPTY, None)), "outside the prefix");
+    assert_eq!(p.active_voices(), 3);
+    // The 1 s clips end; the cap frees up.
+    render(&mut p, 1.1);
+    assert!(started(p.trigger(None, id("weapon.fire.rifle"), StateTagSet::EMPTY, None)));
+    let s = p.throttle_stats()[0];
+    assert_eq!((s.started, s.dropped_voices, s.peak_voices), (3, 1, 2));
+    assert_eq!(p.stats().throttled, 1);
+}
+
+/// At most N starts in any one-second window, and a cooldown between starts
+/// from any emitter: a 100 Hz full-auto burst for 2 s starts exactly what the
+/// limits allow, and memory does not move.
+#[test]
+fn prefix_throttles_limit_the_start_rate_and_space_starts_by_the_cooldown() {
+    use zoa_audio_profile::ThrottleLimit;
+    let t = zoa_anim_core::SoundThrottle {
+        max_starts_per_second: 5,
+        cooldown: 0.1,
+        ..zoa_anim_core::SoundThrottle::new(id("weapon.fire"))
+    };
+    let mut p = throttled_player(t);
+    let a = p.add_emitter(Vec3::ZERO).unwrap();
+    let b = p.add_emitter(Vec3::X).unwrap();
+    let mut starts = Vec::new();
+    let mut limits = Vec::new();
+    let mut block = vec![0.0f32; 960]; // 10 ms
+    for step in 0..200 {
+        let em = if step % 2 == 0 { a } else { b };
+        let o = p.trigger(Some(em), id("weapon.fire.auto"), StateTagSet::EMPTY, None);
+        if started(o) {
+            starts.push(step);
+        } else {
+            limits.push(throttled(o).unwrap());
+        }
+        p.render(&mut block);
+    }
+    // Cooldown 0.1 s: one start every 10 steps at most; rate 5/s: the 6th
+    // start in a window waits until the first one is a second old.
+    assert_eq!(starts, [0, 10, 20, 30, 40, 100, 110, 120, 130, 140]);
+    assert!(limits.contains(&ThrottleLimit::Cooldown) && limits.contains(&ThrottleLimit::Rate));
+    let s = p.throttle_stats()[0];
+    assert_eq!(s.started, 10);
+    assert_eq!(s.dropped(), 190);
+    assert_eq!(s.dropped_rate + s.dropped_cooldown, 190);
+    p.reset_stats();
+    assert_eq!(p.throttle_stats()[0].started, 0);
+}
+
+#[test]
+fn throttle_declarations_are_validated() {
+    let mut t = zoa_anim_core::SoundThrottle::new(id("weapon.fire"));
+    t.cooldown = -1.0;
+    t.max_starts_per_second = 1_000_000;
+    let profile = zoa_anim_core::SoundProfile {
+        id: "bad".into(),
+        entries: vec![entry("weapon.fire", "", None, "fire")],
+        throttles: vec![t, zoa_anim_core::SoundThrottle::new(id("weapon.fire"))],
+        ..Default::default()
+    };
+    let err = zoa_audio_profile::SoundTable::from_profile(&profile).unwrap_err().to_string();
+    assert!(err.contains("throttles[0] (weapon.fire.*): cooldown must be >= 0"), "{err}");
+    assert!(err.contains("max_starts_per_second must be at most 10000"), "{err}");
+    let mut ok = profile.clone();
+    ok.throttles[0] = zoa_anim_core::SoundThrottle { max_voices: 1, ..zoa_anim_core::SoundThrottle::new(id("weapon")) };
+    let table = zoa_audio_profile::SoundTable::from_profile(&ok).unwrap();
+    assert_eq!(table.throttles().len(), 2);
+    assert!(
+        table.warnings().iter().any(|w| w.contains("throttles[1] (weapon.fire.*) limits nothing")),
+        "{:?}",
+        table.warnings()
+    );
+}

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use toml::de::DeValue;
 use zoa_anim_core::{
-    AudioBusId, AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundEventId, SoundProfile, StateTagSet,
+    AudioBusId, AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundEventId, SoundProfile, SoundThrottle,
+    StateTagSet,
 };
 
 use super::read_parent;
@@ -60,6 +61,18 @@ static ENTRY: Table = Table::of(&[
     Field::opt("avoid_repeat", Ty::Int(0, u32::MAX as i64), "`0`", "recent variants not picked again"),
 ]);
 
+static THROTTLE: Table = Table::of(&[
+    Field::req(
+        "prefix",
+        Ty::Pattern(r"^[a-z0-9_]+(\.[a-z0-9_]+)*(\.\*)?$"),
+        "the sound event id prefix it limits, such as `weapon.fire.*`",
+        "dotted sound event id; covers the id and every id below it (`.*` may be written)",
+    ),
+    Field::opt("max_voices", Ty::Int(0, u32::MAX as i64), "`0` (no cap)", "live voices under the prefix"),
+    Field::opt("max_starts_per_second", Ty::Int(0, 10_000), "`0` (no limit)", "voice starts in any one-second window"),
+    Field::opt("cooldown", Ty::Num(Rule::NonNegative), "`0`", "least time between two starts, any emitter").unit("s"),
+]);
+
 /// The description of `sound_profile`.
 pub(crate) static SPEC: KindSpec = KindSpec {
     kind: Kind::SoundProfile,
@@ -69,10 +82,18 @@ pub(crate) static SPEC: KindSpec = KindSpec {
         fields: &[
             Field::opt("parent", Ty::Id, "none", "a `sound_profile` id to inherit from; no cycle"),
             Field::opt("entries", Ty::Rows(&ENTRY), "required unless `parent`", "sound event entries"),
+            Field::opt(
+                "throttles",
+                Ty::Rows(&THROTTLE),
+                "none",
+                "limits shared by every event under an id prefix; a child's replaces its parent's on the same prefix",
+            ),
         ],
         constraints: &[Constraint::AnyOf(&["parent", "entries"])],
     },
-    notes: "A repeated `(event, tags, surface)` key in one profile is W001.",
+    notes: "A repeated `(event, tags, surface)` key in one profile is W001, and so is a repeated throttle prefix. \
+A trigger counts towards every throttle whose prefix covers the event it asked for and is dropped when any of them \
+is full (cooldown, then rate, then voices); throttles never steal voices.",
 };
 
 pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: &mut Shared) -> Option<SoundProfile> {
@@ -120,7 +141,45 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         e.variants = variants;
         entries.push(e);
     }
-    Some(SoundProfile { id: id.to_owned(), entries, parent })
+    let throttles = read_throttles(ctx, root);
+    Some(SoundProfile { id: id.to_owned(), entries, parent, throttles })
+}
+
+/// `[[throttles]] prefix = "weapon.fire.*"  max_voices = 4  max_starts_per_second = 12  cooldown = 0.05`.
+fn read_throttles(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>) -> Vec<SoundThrottle> {
+    let mut out: Vec<SoundThrottle> = Vec::new();
+    let mut seen: HashMap<SoundEventId, usize> = HashMap::new();
+    for (i, mut row) in root.tables(ctx, "throttles").into_iter().enumerate() {
+        let prefix = row.str(ctx, "prefix");
+        let max_voices = row.int(ctx, "max_voices").unwrap_or(0) as u32;
+        let max_starts_per_second = row.int(ctx, "max_starts_per_second").unwrap_or(0) as u32;
+        let cooldown = row.num(ctx, "cooldown").unwrap_or(0.0);
+        row.finish(ctx);
+        let Some(prefix) = prefix else { continue };
+        let field = row.field("prefix");
+        let text = prefix.get_ref().strip_suffix(".*").unwrap_or(prefix.get_ref());
+        let id = match SoundEventId::new(text) {
+            Ok(id) => id,
+            Err(err) => {
+                ctx.report(Code::InvalidValue, prefix.span(), &field, err.to_string());
+                continue;
+            }
+        };
+        if let Some(first) = seen.get(&id) {
+            ctx.report(
+                Code::ShadowedRow,
+                prefix.span(),
+                &field,
+                format!(
+                    "throttle {i} repeats the prefix of throttle {first}, which always wins; throttle {i} has no effect"
+                ),
+            );
+            continue;
+        }
+        seen.insert(id, i);
+        out.push(SoundThrottle { prefix: id, max_voices, max_starts_per_second, cooldown });
+    }
+    out
 }
 
 /// The playback fields of an entry (everything but event and variants).

@@ -14,6 +14,7 @@
 //!  trigger(emitter, event, state, surface)
 //!     │ resolve ─ no entry ──────────────────────────────▶ NoMatch
 //!     │ cooldown window (per emitter or global) ─ inside ▶ DroppedCooldown
+//!     │ prefix throttles (cooldown, rate, voices) ─ full ▶ Throttled
 //!     │ entry polyphony cap ─ full ─ Reject ─────────────▶ RejectedCap(Entry)
 //!     │                          └ StealOldest/Quietest: victim fades out
 //!     │ bus cap ─ full ─ lowest-priority victim outranks ▶ RejectedCap(Bus)
@@ -46,8 +47,14 @@ use zoa_anim_core::{AudioBusId, CapPolicy, SoundEventId, StateTagSet};
 
 use crate::AudioError;
 use crate::clips::ClipBank;
-use crate::curves::{Listener, distance_gain, equal_power_pan};
+use crate::curves::Listener;
 use crate::resolver::{ResolveOptions, SoundTable, VariantHistory, jittered_pitch, jittered_volume};
+
+mod mix;
+mod throttle;
+
+use throttle::ThrottleState;
+pub use throttle::{ThrottleLimit, ThrottleStats};
 
 /// Frames per gain-ramp block of [`Player::render`].
 pub const BLOCK_FRAMES: usize = 64;
@@ -167,6 +174,15 @@ pub enum TriggerOutcome {
         /// Entry index.
         entry: usize,
     },
+    /// A prefix throttle of the profile refused the start (see [`throttle`]).
+    Throttled {
+        /// Entry index the event resolved to.
+        entry: usize,
+        /// Index of the throttle in [`SoundTable::throttles`].
+        throttle: usize,
+        /// Which of its limits.
+        limit: ThrottleLimit,
+    },
     /// A cap refused the voice.
     Rejected {
         /// Entry index.
@@ -189,6 +205,8 @@ pub struct PlayerStats {
     pub started: u64,
     /// Triggers dropped inside a cooldown window.
     pub dropped_cooldown: u64,
+    /// Triggers dropped by a prefix throttle.
+    pub throttled: u64,
     /// Triggers refused by a cap.
     pub rejected: u64,
     /// Voices stolen (faded or cut) to make room.
@@ -243,6 +261,8 @@ struct Voice {
     priority: i32,
     looping: bool,
     spatial: bool,
+    /// Bit `t` set: counts towards throttle `t`.
+    throttles: u64,
 }
 
 impl Voice {
@@ -268,6 +288,7 @@ impl Voice {
         priority: 0,
         looping: false,
         spatial: false,
+        throttles: 0,
     };
 
     fn is_live(&self) -> bool {
@@ -343,6 +364,8 @@ pub struct Player {
     serial: u64,
     rng: Rng,
     stats: PlayerStats,
+    throttles: Vec<ThrottleState>,
+    throttle_stats: Vec<ThrottleStats>,
 }
 
 impl Player {
@@ -430,6 +453,8 @@ impl Player {
             voices: vec![Voice::EMPTY; config.max_voices],
             emitters: vec![EmitterSlot { alive: false, generation: 0, position: Vec3::ZERO }; config.max_emitters],
             rng: Rng(config.seed),
+            throttles: table.throttles().iter().map(|t| ThrottleState::new(t.clone(), config.sample_rate)).collect(),
+            throttle_stats: table.throttles().iter().map(|t| ThrottleStats::new(t.prefix)).collect(),
             table,
             clips,
             entries,
@@ -467,9 +492,17 @@ impl Player {
         self.stats
     }
 
-    /// Zeroes the counters.
+    /// Zeroes the counters (the throttles' too).
     pub fn reset_stats(&mut self) {
         self.stats = PlayerStats::default();
+        for t in &mut self.throttle_stats {
+            *t = ThrottleStats::new(t.prefix);
+        }
+    }
+
+    /// Counters per prefix throttle, in [`SoundTable::throttles`] order.
+    pub fn throttle_stats(&self) -> &[ThrottleStats] {
+        &self.throttle_stats
     }
 
     /// Sets where the player hears from.
@@ -613,6 +646,26 @@ impl Player {
             return TriggerOutcome::DroppedCooldown { entry: e };
         }
 
+        // Prefix throttles of the requested event.
+        let mut throttle_mask = 0u64;
+        for t in 0..self.throttles.len() {
+            if !self.throttles[t].covers(event) {
+                continue;
+            }
+            throttle_mask |= 1 << t;
+            let live = self.voices.iter().filter(|v| v.is_live() && v.throttles & (1 << t) != 0).count();
+            if let Some(limit) = self.throttles[t].refuses(self.frame as i64, live) {
+                let s = &mut self.throttle_stats[t];
+                match limit {
+                    ThrottleLimit::Cooldown => s.dropped_cooldown += 1,
+                    ThrottleLimit::Rate => s.dropped_rate += 1,
+                    ThrottleLimit::Voices => s.dropped_voices += 1,
+                }
+                self.stats.throttled += 1;
+                return TriggerOutcome::Throttled { entry: e, throttle: t, limit };
+            }
+        }
+
         // Entry polyphony cap.
         let mut entry_victim = None;
         if entry.polyphony_cap > 0 {
@@ -733,11 +786,26 @@ impl Player {
             priority: entry.priority,
             looping: entry.looping,
             spatial: entry.spatial,
+            throttles: throttle_mask,
         };
         self.stats.started += 1;
+        self.record_throttles(throttle_mask, self.frame as i64);
         let occupied = self.voices.iter().filter(|v| v.active).count() as u32;
         self.stats.peak_voices = self.stats.peak_voices.max(occupied);
         TriggerOutcome::Started { voice: VoiceHandle { slot: slot as u32, generation }, entry: e, variant, stolen }
+    }
+
+    fn record_throttles(&mut self, mask: u64, now: i64) {
+        for t in 0..self.throttles.len() {
+            if mask & (1 << t) == 0 {
+                continue;
+            }
+            self.throttles[t].record(now);
+            let live = self.voices.iter().filter(|v| v.is_live() && v.throttles & (1 << t) != 0).count() as u32;
+            let s = &mut self.throttle_stats[t];
+            s.started += 1;
+            s.peak_voices = s.peak_voices.max(live);
+        }
     }
 
     /// Live voice minimising `key` among those `filter` admits (ties: lowest slot).
@@ -892,121 +960,5 @@ impl Player {
     /// Whether `voice` is still playing (live or releasing).
     pub fn is_playing(&self, voice: VoiceHandle) -> bool {
         self.voices.get(voice.slot as usize).is_some_and(|v| v.active && v.generation == voice.generation)
-    }
-
-    fn emitter_position(&self, v: &Voice) -> Vec3 {
-        if v.emitter == NONE { self.listener.position } else { self.emitters[v.emitter as usize].position }
-    }
-
-    /// Distance gain of a spatial voice (1 for non-spatial voices).
-    fn attenuation(&self, v: &Voice) -> f32 {
-        if !v.spatial {
-            return 1.0;
-        }
-        let e = self.table.entry(v.entry as usize);
-        let d = self.listener.distance_to(self.emitter_position(v));
-        distance_gain(e.rolloff, d, self.config.reference_distance, e.max_distance)
-    }
-
-    fn level_of(&self, v: &Voice) -> f32 {
-        v.gain * v.envelope() * self.attenuation(v) * self.bus_gain(v.bus)
-    }
-
-    // ----- mixing -------------------------------------------------------
-
-    /// Mixes the next `out.len() / 2` frames into `out` (interleaved stereo,
-    /// overwritten) and advances the clock by that many frames. An odd
-    /// trailing sample is set to 0 and not counted. Allocation-free.
-    pub fn render(&mut self, out: &mut [f32]) {
-        out.fill(0.0);
-        let frames = out.len() / 2;
-        let mut done = 0;
-        while done < frames {
-            let n = (frames - done).min(BLOCK_FRAMES);
-            self.render_block(&mut out[done * 2..(done + n) * 2]);
-            done += n;
-            self.frame += n as u64;
-        }
-    }
-
-    fn render_block(&mut self, out: &mut [f32]) {
-        let n = out.len() / 2;
-        let master = self.config.master_volume;
-        for slot in 0..self.voices.len() {
-            if !self.voices[slot].active {
-                continue;
-            }
-            let v = self.voices[slot];
-            let base = v.gain * self.bus_gain(v.bus) * master;
-            let target = if v.spatial {
-                let pos = self.emitter_position(&v);
-                let pan = equal_power_pan(self.listener.pan_of(pos));
-                let g = base * self.attenuation(&v);
-                [g * pan[0], g * pan[1]]
-            } else {
-                [base, base]
-            };
-            let Some(clip) = self.clips.get(v.clip as usize) else {
-                self.end_voice(slot);
-                continue;
-            };
-            let data = clip.samples();
-            let channels = clip.channels() as usize;
-            let len = clip.frames();
-            let v = &mut self.voices[slot];
-            let start = if v.fresh { target } else { v.last };
-            v.fresh = false;
-            let mut ended = false;
-            for f in 0..n {
-                let i = v.pos as usize;
-                if i >= len {
-                    ended = true;
-                    break;
-                }
-                let frac = (v.pos - i as f64) as f32;
-                let j = if i + 1 < len {
-                    i + 1
-                } else if v.looping {
-                    0
-                } else {
-                    i
-                };
-                let t = (f + 1) as f32 / n as f32;
-                let env = v.envelope();
-                let gl = (start[0] + (target[0] - start[0]) * t) * env;
-                let gr = (start[1] + (target[1] - start[1]) * t) * env;
-                let (l, r) = if channels == 1 {
-                    let s = data[i] + (data[j] - data[i]) * frac;
-                    (s, s)
-                } else {
-                    let l = data[2 * i] + (data[2 * j] - data[2 * i]) * frac;
-                    let r = data[2 * i + 1] + (data[2 * j + 1] - data[2 * i + 1]) * frac;
-                    if v.spatial {
-                        let m = 0.5 * (l + r);
-                        (m, m)
-                    } else {
-                        (l, r)
-                    }
-                };
-                out[2 * f] += l * gl;
-                out[2 * f + 1] += r * gr;
-                v.played += 1;
-                v.pos += v.step;
-                if v.looping && v.pos >= len as f64 {
-                    v.pos %= len as f64;
-                }
-                if v.release_total > 0 {
-                    v.release_left -= 1;
-                    if v.release_left == 0 {
-                        ended = true;
-                        break;
-                    }
-                }
-            }
-            v.last = target;
-            if ended || (!v.looping && v.pos as usize >= len) {
-                self.end_voice(slot);
-            }
-        }
     }
 }
