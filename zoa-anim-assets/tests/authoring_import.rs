@@ -137,6 +137,47 @@ fn the_skeleton_search_never_climbs_above_the_folder_given() {
 }
 
 #[test]
+fn the_skeleton_search_is_bounded_in_depth_and_file_count() {
+    use zoa_anim_assets::authoring::import::{SKELETON_SEARCH_DEPTH, SKELETON_SEARCH_FILES};
+    // A skeleton deeper than the depth bound is not found.
+    let tmp = temp_dir("import-deep");
+    let dir = tmp.path();
+    let mut deep = dir.to_path_buf();
+    for i in 0..=SKELETON_SEARCH_DEPTH {
+        deep.push(format!("d{i}"));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(humanoid(), deep.join("hero.glb")).unwrap();
+    let anim = write_animation_only(dir, "wave", "Hips");
+    match import_model(&anim, None) {
+        Err(AssetError::NoMatchingSkeleton { candidates, .. }) => assert_eq!(candidates, 0),
+        other => panic!("expected NoMatchingSkeleton, got {other:?}"),
+    }
+    // One level up it is found.
+    std::fs::rename(deep.join("hero.glb"), deep.parent().unwrap().join("hero.glb")).unwrap();
+    assert!(import_model(&anim, None).unwrap().skeleton.is_some());
+
+    // More model files than the file bound: a located error, nothing read or written.
+    let tmp = temp_dir("import-many");
+    let dir = tmp.path();
+    let many = dir.join("many");
+    std::fs::create_dir_all(&many).unwrap();
+    for i in 0..=SKELETON_SEARCH_FILES {
+        std::fs::write(many.join(format!("m{i:04}.glb")), b"").unwrap();
+    }
+    let anim = write_animation_only(dir, "wave", "Hips");
+    match import_model(&anim, None) {
+        Err(AssetError::OverBudget { count, max, .. }) => {
+            assert_eq!(max, SKELETON_SEARCH_FILES as u64);
+            assert!(count > max);
+        }
+        other => panic!("expected OverBudget, got {other:?}"),
+    }
+    let tomls = std::fs::read_dir(dir).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "toml"));
+    assert_eq!(tomls.count(), 0);
+}
+
+#[test]
 fn many_animations_with_one_name_get_unique_ids_in_one_pass() {
     let tmp = temp_dir("import-same-name");
     let dir = tmp.path();

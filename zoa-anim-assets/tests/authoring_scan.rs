@@ -89,3 +89,63 @@ fn cache_reuses_unchanged_files_and_rescans_changed_ones() {
 fn unreadable_root_is_an_error() {
     assert!(scan_roots(&[PathBuf::from("/definitely/not/here")]).is_err());
 }
+
+// ----- the cache file is not trusted (issue 13) ------------------------------
+
+fn saved_cache(tag: &str) -> (tempfile::TempDir, PathBuf, Vec<PathBuf>) {
+    let tmp = temp_dir(tag);
+    let models = tmp.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::copy(humanoid(), models.join("hero.glb")).unwrap();
+    let roots = vec![models];
+    let mut cache = ScanCache::new();
+    cache.scan(&roots, |_, _| {}).unwrap();
+    let path = tmp.path().join("scan-cache.json");
+    cache.save(&path).unwrap();
+    (tmp, path, roots)
+}
+
+#[test]
+fn a_hand_edited_cache_entry_is_ignored_and_the_file_scanned_again() {
+    let (_tmp, path, roots) = saved_cache("scan-cache-tamper");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("{\"format\":\"zoa-anim-scan-cache\""), "{}", &text[..80]);
+    // Rename a clip in the body (the header's checksum no longer matches).
+    let edited = text.replacen("\"walk\"", "\"ghost\"", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&path, &edited).unwrap();
+    let mut loaded = ScanCache::load(&path);
+    let report = loaded.scan(&roots, |_, _| {}).unwrap();
+    assert_eq!((loaded.hits(), loaded.misses()), (0, 1));
+    assert!(report.clips().all(|(_, c)| c.name != "ghost"));
+    assert!(report.clips().any(|(_, c)| c.name == "walk"));
+    // Another version is ignored too.
+    std::fs::write(&path, text.replacen("\"version\":2", "\"version\":1", 1)).unwrap();
+    let mut loaded = ScanCache::load(&path);
+    loaded.scan(&roots, |_, _| {}).unwrap();
+    assert_eq!(loaded.hits(), 0);
+}
+
+#[test]
+fn save_replaces_only_a_scan_cache_and_never_follows_a_symlink() {
+    let (tmp, path, _roots) = saved_cache("scan-cache-save");
+    // Saving over its own cache is fine.
+    ScanCache::new().save(&path).unwrap();
+    // Any other file is left unchanged.
+    let notes = tmp.path().join("notes.txt");
+    std::fs::write(&notes, "precious").unwrap();
+    let err = ScanCache::new().save(&notes).unwrap_err();
+    assert!(matches!(err, zoa_anim_assets::AssetError::WouldOverwrite { .. }), "{err}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "precious");
+    // A folder is not replaced either.
+    assert!(ScanCache::new().save(tmp.path().join("models").as_path()).is_err());
+    #[cfg(unix)]
+    {
+        // A planted symlink is replaced by the cache; its target is untouched.
+        let link = tmp.path().join("link.json");
+        std::os::unix::fs::symlink(&notes, &link).unwrap();
+        ScanCache::new().save(&link).unwrap();
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "precious");
+        assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    }
+}

@@ -29,9 +29,35 @@ pub struct RigPolicy {
     pub breath_amplitude: f32,
     /// Head bob amplitude during locomotion fallback, metres (`>= 0`).
     pub head_bob_amplitude: f32,
-    /// Explicit role → bone name overrides (`("left_foot", "foot_l")`).
+    /// Explicit role → bone name overrides (`("left_foot", "foot_l")`); the
+    /// role is one of [`BONE_ROLES`].
     pub bone_overrides: Vec<(String, String)>,
 }
+
+/// The role names `bone_overrides` accepts, in the order the IK crate's
+/// role discovery reports them (its `Role::ALL` names match this list).
+pub const BONE_ROLES: [&str; 20] = [
+    "hips",
+    "spine",
+    "neck",
+    "head",
+    "left_upper_leg",
+    "left_lower_leg",
+    "left_foot",
+    "left_toe",
+    "right_upper_leg",
+    "right_lower_leg",
+    "right_foot",
+    "right_toe",
+    "left_shoulder",
+    "left_upper_arm",
+    "left_forearm",
+    "left_hand",
+    "right_shoulder",
+    "right_upper_arm",
+    "right_forearm",
+    "right_hand",
+];
 
 impl Default for RigPolicy {
     fn default() -> Self {

@@ -113,9 +113,21 @@ pub fn hermite_basis(p: f32) -> [f32; 4] {
 
 /// Clip time for a looping clip: `t − d·floor(t/d)`, so `t = d` samples time 0
 /// and negative times wrap backwards. A zero-length clip always samples 0.
+/// When `t/d` overflows `f32` (a tiny duration, a long time) the exact
+/// remainder is used instead, so a finite `t` always wraps to a finite time.
 #[inline]
 pub fn wrap_time(t: f32, duration: f32) -> f32 {
-    if duration > 0.0 { t - duration * (t / duration).floor() } else { 0.0 }
+    if duration > 0.0 {
+        let loops = (t / duration).floor();
+        if loops.is_finite() {
+            t - duration * loops
+        } else {
+            let r = t.rem_euclid(duration);
+            if r < duration { r } else { 0.0 }
+        }
+    } else {
+        0.0
+    }
 }
 
 /// Clip time for a one-shot clip: `t` clamped to `[0, d]`.
@@ -216,6 +228,11 @@ mod tests {
         assert_eq!(wrap_time(-0.5, 2.0), 1.5);
         assert_eq!(wrap_time(-2.0, 2.0), 0.0);
         assert_eq!(wrap_time(3.0, 0.0), 0.0);
+        // t/d overflows f32: still a finite time inside the clip.
+        for (t, d) in [(100.0, 1e-37), (0.5, 1e-44), (-7.0, 1e-40), (3e38, 1e-30)] {
+            let w = wrap_time(t, d);
+            assert!(w.is_finite() && (0.0..d).contains(&w), "wrap_time({t}, {d}) = {w}");
+        }
         assert_eq!(clamp_time(3.0, 2.0), 2.0);
         assert_eq!(clamp_time(-1.0, 2.0), 0.0);
         assert_eq!(hermite_basis(0.0), [1.0, 0.0, 0.0, 0.0]);

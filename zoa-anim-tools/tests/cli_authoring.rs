@@ -28,9 +28,12 @@ fn scan_prints_the_clip_contract_deterministically() {
     let walk = clips.iter().find(|c| c["name"] == "walk").unwrap();
     assert_eq!(walk["duration"], 1.0);
     assert_eq!(walk["loops"], true);
-    // Cached run prints the same bytes.
-    let again = zoa(&["scan", arg(&models), "--format", "json"]);
-    let third = zoa(&["scan", arg(&models), "--format", "json"]);
+    // Cached run prints the same bytes (the cache in the test's own folder).
+    let tmp = temp_dir("scan-cached");
+    let cache = tmp.path().join("scan-cache.json");
+    let again = zoa(&["scan", arg(&models), "--format", "json", "--cache", arg(&cache)]);
+    let third = zoa(&["scan", arg(&models), "--format", "json", "--cache", arg(&cache)]);
+    assert!(cache.is_file());
     assert_eq!(again.stdout, third.stdout);
     assert_eq!(stdout_json(&again), v);
 }
@@ -73,7 +76,15 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
     assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
     // Never overwrites without --force.
     let before = std::fs::read_to_string(&out_file).unwrap();
-    let again = zoa(&["autobind", arg(&repo("fixtures/models")), "--out", arg(&out_file), "--profile-type", "rifle"]);
+    let again = zoa(&[
+        "autobind",
+        arg(&repo("fixtures/models")),
+        "--out",
+        arg(&out_file),
+        "--profile-type",
+        "rifle",
+        "--no-cache",
+    ]);
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
     assert_eq!(std::fs::read_to_string(&out_file).unwrap(), before);
@@ -85,6 +96,7 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
         "--profile-type",
         "rifle",
         "--force",
+        "--no-cache",
     ]);
     assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
     assert!(std::fs::read_to_string(&out_file).unwrap().contains("default_profile = \"rifle\""));

@@ -289,26 +289,14 @@ fn a_wav_with_sample_rate_zero_is_a_decode_error() {
 
 // ----- preview: rates, infinite and huge presets ------------------------------
 
-/// The humanoid fixture folder copied into `dir` (clip sources made absolute).
+/// The humanoid fixture folder copied into `dir/defs/humanoid`, with the
+/// model and sounds its relative paths name (`dir/models`, `dir/sounds`).
 fn humanoid_defs(dir: &std::path::Path) -> PathBuf {
-    let defs = dir.join("defs");
+    let defs = dir.join("defs/humanoid");
     zoa_test_support::paths::copy_dir(&repo("fixtures/defs/humanoid"), &defs);
-    let model = repo("fixtures/models/humanoid.glb").canonicalize().unwrap();
-    for e in std::fs::read_dir(defs.join("clips")).unwrap().flatten() {
-        let text = std::fs::read_to_string(e.path()).unwrap();
-        let fixed: String =
-            text.lines()
-                .map(|l| {
-                    if l.starts_with("source") {
-                        format!("source = {:?}", model.display().to_string())
-                    } else {
-                        l.into()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-        std::fs::write(e.path(), fixed + "\n").unwrap();
-    }
+    zoa_test_support::paths::copy_dir(&repo("fixtures/sounds"), &dir.join("sounds"));
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), dir.join("models/humanoid.glb")).unwrap();
     defs
 }
 
@@ -341,4 +329,299 @@ fn preview_refuses_rates_that_stop_time_and_presets_that_never_end() {
     let out = zoa(&["preview", "--defs", d, "--preset", "long", "--rate", "1000", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(json_error(&out)["error"]["code"], "over-budget");
+}
+
+// ----- overwrites and partial output ------------------------------------------
+
+/// Every file under `dir` with its bytes (folders listed as `None`), sorted.
+fn tree(dir: &std::path::Path) -> Vec<(PathBuf, Option<Vec<u8>>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if std::fs::symlink_metadata(&p).unwrap().is_dir() {
+                out.push((p.clone(), None));
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).ok()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn schema_out_never_replaces_an_edited_schema_without_force_and_is_all_or_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("schemas");
+    let d = dir.to_str().unwrap();
+    assert_eq!(zoa(&["schema", "--out", d, "--quiet"]).status.code(), Some(0));
+    // Re-running over identical files is not an overwrite.
+    assert_eq!(zoa(&["schema", "--out", d, "--quiet"]).status.code(), Some(0));
+    let edited = dir.join("zoa-clip.schema.json");
+    assert!(edited.is_file(), "{:?}", tree(&dir));
+    std::fs::write(&edited, "{\"edited\": true}").unwrap();
+    let out = zoa(&["schema", "--out", d, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(json_error(&out)["error"]["code"], "exists");
+    assert_eq!(std::fs::read_to_string(&edited).unwrap(), "{\"edited\": true}");
+
+    // With --force, a target that is a folder stops the run before any file changes.
+    let blocker = dir.join("zoa-definition.schema.json");
+    std::fs::remove_file(&blocker).unwrap();
+    std::fs::create_dir(&blocker).unwrap();
+    let before = tree(&dir);
+    let out = zoa(&["schema", "--out", d, "--force"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(tree(&dir), before, "nothing changed");
+    std::fs::remove_dir(&blocker).unwrap();
+    assert_eq!(zoa(&["schema", "--out", d, "--force", "--quiet"]).status.code(), Some(0));
+    assert_ne!(std::fs::read_to_string(&edited).unwrap(), "{\"edited\": true}");
+}
+
+#[test]
+fn autobind_out_with_force_writes_every_file_or_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let defs = tmp.path().join("defs");
+    std::fs::create_dir_all(defs.join("player_unarmed.toml")).unwrap();
+    let out_file = defs.join("player.toml");
+    let models = repo("fixtures/models");
+    let out =
+        zoa(&["autobind", models.to_str().unwrap(), "--out", out_file.to_str().unwrap(), "--force", "--no-cache"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("player_unarmed.toml"), "{}", stderr(&out));
+    let left: Vec<_> = tree(&defs).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(left, [defs.join("player_unarmed.toml")], "no file was written");
+}
+
+#[test]
+fn graph_refuses_an_id_validate_would_reject() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_file = tmp.path().join("g.toml");
+    let defs = repo("fixtures/defs/humanoid");
+    let out = zoa(&[
+        "graph",
+        "--defs",
+        defs.to_str().unwrap(),
+        "--set",
+        "player",
+        "--id",
+        "Bad Id!",
+        "--model",
+        "m.glb",
+        "--out",
+        out_file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(json_error(&out)["error"]["code"], "usage");
+    assert!(!out_file.exists());
+}
+
+#[test]
+fn autobind_refuses_a_min_score_that_is_not_a_number() {
+    let models = repo("fixtures/models");
+    for bad in ["nan", "inf", "-inf"] {
+        let out = zoa(&["autobind", models.to_str().unwrap(), "--min-score", bad, "--no-cache", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2), "--min-score {bad}: {}", stderr(&out));
+        assert_eq!(json_error(&out)["error"]["code"], "usage");
+    }
+}
+
+// ----- the scan cache: per-user, private, never follows a symlink, not trusted --
+
+/// Runs `scan` on the fixture models with the per-user cache folder under `home`.
+fn scan_with_cache_home(home: &std::path::Path, extra: &[&str]) -> Output {
+    let models = repo("fixtures/models");
+    bin()
+        .args(["scan", models.to_str().unwrap(), "--format", "json"])
+        .args(extra)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("HOME", home)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn the_default_scan_cache_is_private_and_never_follows_a_planted_symlink() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let out = scan_with_cache_home(&home, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dir = home.join("cache/zoa-anim");
+    assert!(dir.join("scan-cache.json").is_file(), "{}", stderr(&out));
+    assert_eq!(std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
+
+    // A symlink planted at the cache file: replaced, its target untouched.
+    let victim = tmp.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    std::fs::remove_file(dir.join("scan-cache.json")).unwrap();
+    symlink(&victim, dir.join("scan-cache.json")).unwrap();
+    let out = scan_with_cache_home(&home, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+
+    // The cache folder itself a symlink: not used at all.
+    let home2 = tmp.path().join("home2");
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(home2.join("cache")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    symlink(&elsewhere, home2.join("cache/zoa-anim")).unwrap();
+    let out = scan_with_cache_home(&home2, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symlink"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // A cache folder others can write to: not used.
+    let home3 = tmp.path().join("home3");
+    std::fs::create_dir_all(home3.join("cache/zoa-anim")).unwrap();
+    std::fs::set_permissions(home3.join("cache/zoa-anim"), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = scan_with_cache_home(&home3, &[]);
+    assert!(stderr(&out).contains("writable by others"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(home3.join("cache/zoa-anim")).unwrap().count(), 0);
+}
+
+#[test]
+fn scan_cache_never_replaces_a_file_that_is_not_a_scan_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let notes = tmp.path().join("notes.json");
+    std::fs::write(&notes, "{\"mine\": 1}").unwrap();
+    let out = scan_with_cache_home(tmp.path(), &["--cache", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is not a scan cache"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "{\"mine\": 1}");
+    // The scan still printed its clips.
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!v["clips"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_hand_edited_scan_cache_is_not_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("c.json");
+    let c = cache.to_str().unwrap();
+    let first = scan_with_cache_home(tmp.path(), &["--cache", c]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let text = std::fs::read_to_string(&cache).unwrap();
+    std::fs::write(&cache, text.replace("\"walk\"", "\"ghost\"")).unwrap();
+    let second = scan_with_cache_home(tmp.path(), &["--cache", c]);
+    assert_eq!(second.stdout, first.stdout);
+    assert!(!String::from_utf8_lossy(&second.stdout).contains("ghost"));
+}
+
+// ----- numbers the runtime would refuse ---------------------------------------
+
+/// A skinned two-joint glTF (+ .bin) whose joint `Hips` has one rotation animation `a`.
+fn rotation_gltf(dir: &std::path::Path, stem: &str, times: &[f32], quats: &[[f32; 4]]) -> PathBuf {
+    let mut bin = Vec::new();
+    times.iter().for_each(|t| bin.extend_from_slice(&t.to_le_bytes()));
+    quats.iter().flatten().for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
+    std::fs::write(dir.join(format!("{stem}.bin")), &bin).unwrap();
+    let n = times.len();
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "root", "children": [1]}, {"name": "Hips"}],
+        "skins": [{"joints": [0, 1]}],
+        "buffers": [{"uri": format!("{stem}.bin"), "byteLength": bin.len()}],
+        "bufferViews": [{"buffer": 0, "byteLength": 4 * n}, {"buffer": 0, "byteOffset": 4 * n, "byteLength": 16 * n}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": n, "type": "SCALAR",
+             "min": [times[0]], "max": [times[n - 1]]},
+            {"bufferView": 1, "componentType": 5126, "count": n, "type": "VEC4"}],
+        "animations": [{"name": "a", "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                        "samplers": [{"input": 0, "output": 1}]}]
+    });
+    let path = dir.join(format!("{stem}.gltf"));
+    std::fs::write(&path, json.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn subnormal_key_times_and_infinite_times_never_reach_the_sampler_as_nan() {
+    let tmp = tempfile::tempdir().unwrap();
+    let quarter = [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2];
+    for (stem, last) in [("subnormal", 1e-44f32), ("tiny", 1e-37)] {
+        let model = rotation_gltf(tmp.path(), stem, &[0.0, last], &[[0.0, 0.0, 0.0, 1.0], quarter]);
+        for time in ["0.5", "1000"] {
+            let out = zoa(&["pose", model.to_str().unwrap(), "--clip", "a", "--time", time, "--format", "json"]);
+            no_panic(&out);
+            assert_eq!(out.status.code(), Some(0), "{stem} at {time}: {}", stderr(&out));
+            assert!(!String::from_utf8_lossy(&out.stdout).contains("NaN"));
+        }
+    }
+    let model = tmp.path().join("tiny.gltf");
+    for time in ["inf", "-inf", "nan", "1e40"] {
+        let out = zoa(&["pose", model.to_str().unwrap(), "--clip", "a", "--time", time, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(2), "--time {time}: {}", stderr(&out));
+        let v = json_error(&out);
+        assert_eq!(v["error"]["code"], "usage");
+        assert!(!v["error"]["message"].as_str().unwrap().contains("NaN is not finite"), "{v}");
+    }
+}
+
+#[test]
+fn zero_length_rotation_keys_are_refused_and_huge_ones_normalized() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zero = rotation_gltf(tmp.path(), "zero", &[0.0, 1.0], &[[0.0; 4], [0.0; 4]]);
+    let out = zoa(&["pose", zero.to_str().unwrap(), "--clip", "a", "--time", "0.5"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("zero-length quaternion"), "{}", stderr(&out));
+
+    let huge = rotation_gltf(tmp.path(), "huge", &[0.0, 1.0], &[[0.0, 0.0, 0.0, 1e30], [0.0, 0.0, 1e30, 1e30]]);
+    let out = zoa(&["pose", huge.to_str().unwrap(), "--clip", "a", "--time", "1", "--once", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = v.to_string();
+    assert!(!text.contains("e+29") && !text.contains("e29") && !text.contains("1e30"), "{text}");
+}
+
+#[test]
+fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
+    let tmp = tempfile::tempdir().unwrap();
+    let defs = humanoid_defs(tmp.path());
+    let d = defs.to_str().unwrap();
+    // A rate that rounds to 0 in f32.
+    let clip = defs.join("clips/idle.toml");
+    let text = std::fs::read_to_string(&clip).unwrap();
+    std::fs::write(&clip, format!("{text}rate = 1e-50\n")).unwrap();
+    // Two children of a 2D blend tree at one position.
+    let graph = defs.join("graphs/humanoid_rifle.toml");
+    let text = std::fs::read_to_string(&graph).unwrap();
+    assert!(text.contains("threshold_y = 4.0"));
+    std::fs::write(&graph, text.replacen("threshold_y = 4.0", "threshold_y = 1.5", 1)).unwrap();
+    // An unknown role in bone_overrides.
+    write(
+        &defs,
+        "rig/bad_rig.toml",
+        "kind = \"rig_policy\"\nid = \"bad_rig\"\n[bone_overrides]\nleft_fot = \"foot_l\"\n",
+    );
+
+    let out = zoa(&["validate", d, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    let find = |file: &str, code: &str| {
+        diags
+            .iter()
+            .find(|x| x["file"] == file && x["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} in {file}: {v}"))
+            .clone()
+    };
+    let rate = find("clips/idle.toml", "E008");
+    assert_eq!(rate["field"], "rate");
+    assert!(rate["message"].as_str().unwrap().contains("0 as a 32-bit float"), "{rate}");
+    assert!(rate["line"].as_u64().is_some());
+    let blend = find("graphs/humanoid_rifle.toml", "E016");
+    assert!(blend["message"].as_str().unwrap().contains("share the position"), "{blend}");
+    let role = find("rig/bad_rig.toml", "E010");
+    assert!(role["message"].as_str().unwrap().contains("did you mean `left_foot`"), "{role}");
 }

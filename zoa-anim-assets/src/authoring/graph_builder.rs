@@ -490,6 +490,10 @@ pub fn locomotion_weapon_graph(
     model: &str,
 ) -> Result<AnimationGraph, AssetError> {
     let err = |reason: String| AssetError::InvalidGraph { graph: graph_id.to_owned(), reason };
+    // The id is written into the file: one `validate` would refuse is never written.
+    if let Err(reason) = zoa_anim_core::ids::check_id_syntax(graph_id) {
+        return Err(err(format!("the graph id `{graph_id}` is not a valid id: {reason}")));
+    }
     let set: &PlayerProfileSet =
         defs.player_profile_set(set_id).ok_or_else(|| err(format!("no player_profile_set `{set_id}`")))?;
     let default = set

@@ -156,11 +156,22 @@ fn existing_cuts(dir: &Path) -> Vec<(PathBuf, PathBuf, String, String)> {
     out
 }
 
-/// Cuts the animations `clips` of `model` into `dir` (created when missing),
-/// skipping those already cut. Ids are made unique with `_2`, `_3`, … per
-/// base id in one pass (a model with 20k animations of one name stays linear).
-pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<ImportedClip>, AssetError> {
-    std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
+/// One planned cut of [`plan_cuts`]: the clip as it will be reported, and
+/// the TOML text to write when its action is [`ImportAction::Written`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedCut {
+    /// The clip (its action says whether a file is to be written).
+    pub clip: ImportedClip,
+    /// The text of the new definition file (`None` when skipped).
+    pub text: Option<String>,
+}
+
+/// Plans the cuts of the animations `clips` of `model` into `dir` without
+/// writing anything: ids are made unique against `used` (ids planned by
+/// earlier calls, updated here) with `_2`, `_3`, … per base id in one pass
+/// (a model with 20k animations of one name stays linear); an animation the
+/// folder already cuts, or whose file name is taken, is skipped.
+pub fn plan_cuts(model: &Path, clips: &[ScannedClip], dir: &Path, used: &mut HashSet<String>) -> Vec<PlannedCut> {
     let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let model_name = model.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let model_abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
@@ -172,9 +183,8 @@ pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<
             existing.entry(key).or_insert((file, id));
         }
     }
-    let mut used: HashSet<String> = HashSet::new();
     let mut next_suffix: HashMap<String, usize> = HashMap::new();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(clips.len());
     for clip in clips {
         let base = to_id(&format!("{stem}_{}", clip.name));
         let mut id = base.clone();
@@ -193,31 +203,40 @@ pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<
         let key = if clip.named { clip.name.clone() } else { format!("#{}", clip.index) };
         let alt = format!("{stem}_{}", clip.name);
         let already = existing.get(&key).or_else(|| existing.get(&alt));
-        let action = if crate::files::occupied(&path) {
-            ImportAction::SkippedExists
+        let (action, text) = if crate::files::occupied(&path) {
+            (ImportAction::SkippedExists, None)
         } else if let Some((file, existing_id)) = already {
             // Report the id the folder already knows this animation by.
             if !existing_id.is_empty() {
                 id = existing_id.clone();
             }
-            ImportAction::SkippedAlreadyCut { existing: file.clone() }
+            (ImportAction::SkippedAlreadyCut { existing: file.clone() }, None)
         } else {
-            let text = clip_toml(&id, &source, clip, &model_name);
-            // create_new: never clobber a file that appeared meanwhile.
-            let written = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
-            match written {
-                Ok(()) => ImportAction::Written,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => ImportAction::SkippedExists,
-                Err(source) => return Err(AssetError::Io { path, source }),
-            }
+            (ImportAction::Written, Some(clip_toml(&id, &source, clip, &model_name)))
         };
-        out.push(ImportedClip { id, animation: clip.name.clone(), path, loop_hint: clip.loops, action });
+        out.push(PlannedCut {
+            clip: ImportedClip { id, animation: clip.name.clone(), path, loop_hint: clip.loops, action },
+            text,
+        });
     }
-    Ok(out)
+    out
+}
+
+/// Cuts the animations `clips` of `model` into `dir` (created when missing),
+/// skipping those already cut (see [`plan_cuts`]). The new files are written
+/// all or nothing, never over an existing file.
+///
+/// # Errors
+/// [`AssetError::Io`] when the folder or a file cannot be written, or
+/// [`AssetError::WouldOverwrite`] when a planned file appeared meanwhile;
+/// then no file was written.
+pub fn cut_clips(model: &Path, clips: &[ScannedClip], dir: &Path) -> Result<Vec<ImportedClip>, AssetError> {
+    std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
+    let planned = plan_cuts(model, clips, dir, &mut HashSet::new());
+    let files: Vec<(PathBuf, Vec<u8>)> =
+        planned.iter().filter_map(|p| p.text.as_ref().map(|t| (p.clip.path.clone(), t.clone().into_bytes()))).collect();
+    crate::files::write_all_or_nothing(&files, false)?;
+    Ok(planned.into_iter().map(|p| p.clip).collect())
 }
 
 /// Model files under `root` for the skeleton search (see the module docs).

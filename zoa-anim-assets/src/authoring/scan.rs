@@ -17,9 +17,25 @@
 //! given; a file reachable from two roots is listed once, under the first).
 //! Clips keep the file's animation order. [`ScanCache`] keeps the result per
 //! file keyed by (modification time, size): a file whose mtime or size
-//! changed is scanned again, one that vanished is dropped. The cache can be
-//! saved as JSON to a file the caller names ([`default_cache_path`] puts it
-//! in the OS temp dir, never inside a scanned root).
+//! changed is scanned again, one that vanished is dropped, and an entry is
+//! reused only for the file it was made from (same path, root and relative
+//! path as found now).
+//!
+//! # Cache file
+//!
+//! A saved cache is one header line — `{"format":"zoa-anim-scan-cache",
+//! "version":N,"checksum":"<FNV-1a 64 of the body, hex>"}` — then the JSON
+//! body. A file whose header, version or checksum does not match is ignored
+//! (an empty cache: everything is scanned again), so a hand-edited entry is
+//! never trusted. [`ScanCache::save`] writes through a temporary sibling and
+//! a rename (a symlink at the path is replaced, never followed) and refuses
+//! to replace a file that is not a scan cache. The default location
+//! ([`default_cache_dir`]) is the per-user cache folder
+//! (`$XDG_CACHE_HOME/zoa-anim`, else `~/.cache/zoa-anim`; `~/Library/Caches`
+//! on macOS, `%LOCALAPPDATA%` on Windows); [`ScanCache::save_default`]
+//! creates its `zoa-anim` folder private (mode 0700) and uses it only while
+//! it is a real folder (not a symlink) owned by the current user and not
+//! writable by others.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -415,22 +431,96 @@ impl ScanCache {
     }
 
     /// Loads a cache saved by [`ScanCache::save`]; a missing or unreadable
-    /// file (or one from another version) gives an empty cache.
+    /// file, or one whose header, version or checksum does not match, gives
+    /// an empty cache.
     pub fn load(path: &Path) -> Self {
         crate::files::read(path, crate::files::FileKind::Cache)
             .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
+            .and_then(|b| Self::from_bytes(&b))
             .unwrap_or_default()
     }
 
-    /// Writes the cache as JSON to `path` (creating its folder).
-    pub fn save(&self, path: &Path) -> Result<(), AssetError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
+    /// Parses a saved cache (header line, then the body it checksums).
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let split = bytes.iter().position(|&b| b == b'\n')?;
+        let (header, body) = (&bytes[..split], &bytes[split + 1..]);
+        let header: CacheHeader = serde_json::from_slice(header).ok()?;
+        if header.format != CACHE_FORMAT || header.version != CACHE_VERSION || header.checksum != checksum(body) {
+            return None;
         }
-        let bytes =
-            serde_json::to_vec(self).map_err(|e| AssetError::Io { path: path.to_path_buf(), source: e.into() })?;
-        std::fs::write(path, bytes).map_err(|source| AssetError::Io { path: path.to_path_buf(), source })
+        serde_json::from_slice(body).ok()
+    }
+
+    /// The bytes [`ScanCache::save`] writes.
+    fn to_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let body = serde_json::to_vec(self)?;
+        let header = CacheHeader { format: CACHE_FORMAT.to_owned(), version: CACHE_VERSION, checksum: checksum(&body) };
+        let mut out = serde_json::to_vec(&header)?;
+        out.push(b'\n');
+        out.extend(body);
+        Ok(out)
+    }
+
+    /// Writes the cache to `path` (creating its folder) through a temporary
+    /// sibling and a rename: a symlink at `path` is replaced, never followed.
+    ///
+    /// # Errors
+    /// [`AssetError::WouldOverwrite`] when something other than a scan cache
+    /// (any other file, a folder) is at `path`: it is left unchanged;
+    /// [`AssetError::Io`] when writing fails.
+    pub fn save(&self, path: &Path) -> Result<(), AssetError> {
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && !meta.file_type().is_symlink()
+            && !(meta.is_file() && is_scan_cache(path))
+        {
+            return Err(AssetError::WouldOverwrite { path: path.to_path_buf() });
+        }
+        let bytes = self.to_bytes().map_err(|e| AssetError::Io { path: path.to_path_buf(), source: e.into() })?;
+        crate::files::write_file(path, &bytes, true)
+    }
+
+    /// Loads the cache from the default location ([`default_cache_path`]);
+    /// empty when there is none or its folder is not private (see the module docs).
+    pub fn load_default() -> Self {
+        match default_cache_dir() {
+            Some(dir) if private_dir(&dir).is_ok() => Self::load(&dir.join(CACHE_FILE_NAME)),
+            _ => Self::new(),
+        }
+    }
+
+    /// Saves the cache at the default location, creating its folder private
+    /// first (see the module docs).
+    ///
+    /// # Errors
+    /// [`AssetError::Io`] when there is no per-user cache folder, the
+    /// `zoa-anim` folder is a symlink, not ours or writable by others, or
+    /// writing fails; as [`ScanCache::save`] otherwise.
+    pub fn save_default(&self) -> Result<PathBuf, AssetError> {
+        let Some(dir) = default_cache_dir() else {
+            return Err(AssetError::Io {
+                path: PathBuf::from("zoa-anim"),
+                source: std::io::Error::other("no per-user cache folder (set XDG_CACHE_HOME or HOME)"),
+            });
+        };
+        if let Some(parent) = dir.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| AssetError::Io { path: parent.to_path_buf(), source })?;
+        }
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            builder.mode(0o700);
+        }
+        // Not recursive: an existing entry (a symlink included) is checked, not followed.
+        match builder.create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(source) => return Err(AssetError::Io { path: dir, source }),
+        }
+        private_dir(&dir).map_err(|why| AssetError::Io { path: dir.clone(), source: std::io::Error::other(why) })?;
+        let path = dir.join(CACHE_FILE_NAME);
+        self.save(&path)?;
+        Ok(path)
     }
 
     /// Entries reused since this cache was created or loaded.
@@ -458,7 +548,11 @@ impl ScanCache {
         for (i, f) in found.iter().enumerate() {
             let stamp = FileStamp::of(&f.path);
             let reused = match (stamp, old.get(&f.path)) {
-                (Some(s), Some((old_stamp, file))) if s == *old_stamp && file.root == f.root => Some(file.clone()),
+                (Some(s), Some((old_stamp, file)))
+                    if s == *old_stamp && file.root == f.root && file.path == f.path && file.relative == f.relative =>
+                {
+                    Some(file.clone())
+                }
                 _ => None,
             };
             let file = match reused {
@@ -487,8 +581,76 @@ pub fn scan_roots(roots: &[PathBuf]) -> Result<ScanReport, AssetError> {
     ScanCache::new().scan(roots, |_, _| {})
 }
 
-/// Where the command line keeps its scan cache: `zoa-anim-scan-cache.json`
-/// in the OS temp dir (never inside a scanned root).
-pub fn default_cache_path() -> PathBuf {
-    std::env::temp_dir().join("zoa-anim").join("scan-cache.json")
+/// Name of the cache file in [`default_cache_dir`].
+pub const CACHE_FILE_NAME: &str = "scan-cache.json";
+/// The `format` of a cache file's header line.
+pub const CACHE_FORMAT: &str = "zoa-anim-scan-cache";
+/// The cache format version; a file of another version is ignored.
+pub const CACHE_VERSION: u32 = 2;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct CacheHeader {
+    format: String,
+    version: u32,
+    checksum: String,
+}
+
+/// FNV-1a 64 of `bytes`, as 16 hex digits.
+fn checksum(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Whether the file at `path` starts with a scan cache header (any version).
+fn is_scan_cache(path: &Path) -> bool {
+    let Ok(head) = crate::files::read_prefix(path, crate::files::FileKind::Cache, 4096) else { return false };
+    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["format"] == CACHE_FORMAT)
+}
+
+/// `Ok` when `dir` is a real folder (not a symlink), owned by the current
+/// user and not writable by group or others (Unix); else why not.
+fn private_dir(dir: &Path) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| e.to_string())?;
+    if meta.file_type().is_symlink() {
+        return Err("is a symlink; the cache folder must be a real folder".into());
+    }
+    if !meta.is_dir() {
+        return Err("is not a folder".into());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(format!("is owned by user {}, not by you", meta.uid()));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return Err(format!("is writable by others (mode {:o})", meta.mode() & 0o777));
+        }
+    }
+    Ok(())
+}
+
+/// The per-user folder the command line keeps its scan cache in (see the
+/// module docs); `None` when the environment names none.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).map(PathBuf::from).filter(|p| p.is_absolute());
+    #[cfg(windows)]
+    let base = var("LOCALAPPDATA");
+    #[cfg(target_os = "macos")]
+    let base = var("HOME").map(|h| h.join("Library").join("Caches"));
+    #[cfg(all(not(windows), not(target_os = "macos")))]
+    let base = var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|h| h.join(".cache")));
+    base.map(|b| b.join("zoa-anim"))
+}
+
+/// The default cache file: [`CACHE_FILE_NAME`] in [`default_cache_dir`].
+pub fn default_cache_path() -> Option<PathBuf> {
+    default_cache_dir().map(|d| d.join(CACHE_FILE_NAME))
 }

@@ -3,16 +3,19 @@
 //! the `clip` definitions the slots refer to (cut like [`super::import`]
 //! does, so the folder validates on its own).
 //!
-//! Profile files are never overwritten unless `force` is set; every target
-//! is checked before anything is written, so a refused run writes nothing.
-//! Clip definitions follow the import rule and are never overwritten.
+//! Profile files are never overwritten unless `force` is set; clip
+//! definitions follow the import rule and are never overwritten. Every file
+//! of one run (profiles and clips) is written all or nothing
+//! ([`crate::files::write_all_or_nothing`]): a refusal or a failure leaves
+//! the folder as it was.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use zoa_anim_core::PlayerProfileType;
 
 use super::autobind::{AutoBindOptions, AutoBindResult, SlotAssignment, autobind, detect_weapon_class, slots_for};
-use super::import::cut_clips;
+use super::import::plan_cuts;
 use super::scan::ScanReport;
 use super::tokens::to_id;
 use crate::AssetError;
@@ -130,19 +133,8 @@ pub fn plan_profile_files(
 
 /// Writes `files`; without `force`, fails (writing nothing) when any exists.
 pub fn write_planned(files: &[PlannedFile], force: bool) -> Result<(), AssetError> {
-    if !force && let Some(f) = files.iter().find(|f| f.path.exists()) {
-        return Err(AssetError::Io {
-            path: f.path.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "file exists; pass --force to overwrite"),
-        });
-    }
-    for f in files {
-        if let Some(dir) = f.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| AssetError::Io { path: dir.to_path_buf(), source })?;
-        }
-        std::fs::write(&f.path, &f.text).map_err(|source| AssetError::Io { path: f.path.clone(), source })?;
-    }
-    Ok(())
+    let files: Vec<(PathBuf, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.text.clone().into_bytes())).collect();
+    crate::files::write_all_or_nothing(&files, force).map(|_| ())
 }
 
 /// What [`write_profile_set`] wrote.
@@ -166,18 +158,16 @@ pub fn write_profile_set(
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     // Plan first (with the ids the clips will have) so a refusal writes nothing.
     let files = plan_profile_files(out, classes, &|a| a.best().clip_id.clone());
-    if !force && let Some(f) = files.iter().find(|f| f.path.exists()) {
-        return Err(AssetError::Io {
-            path: f.path.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::AlreadyExists, "file exists; pass --force to overwrite"),
-        });
+    if !force && let Some(f) = files.iter().find(|f| crate::files::occupied(&f.path)) {
+        return Err(AssetError::WouldOverwrite { path: f.path.clone() });
     }
-    let mut ids: Vec<((PathBuf, usize), String)> = Vec::new();
-    let mut clips_written = Vec::new();
+    let mut ids: HashMap<(PathBuf, usize), String> = HashMap::new();
+    let mut used = HashSet::new();
+    let mut clip_files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     for a in classes.iter().flat_map(|c| &c.assignments) {
         let best = a.best();
         let key = (best.file.clone(), best.index);
-        if ids.iter().any(|(k, _)| *k == key) {
+        if ids.contains_key(&key) {
             continue;
         }
         let Some(clip) = report
@@ -188,20 +178,22 @@ pub fn write_profile_set(
         else {
             continue;
         };
-        let cut = cut_clips(&best.file, std::slice::from_ref(clip), &dir)?;
-        for c in cut {
-            if c.action == super::import::ImportAction::Written {
-                clips_written.push(c.path.clone());
+        for c in plan_cuts(&best.file, std::slice::from_ref(clip), &dir, &mut used) {
+            if let Some(text) = c.text {
+                clip_files.push((c.clip.path.clone(), text.into_bytes()));
             }
-            ids.push((key.clone(), c.id));
+            ids.insert(key.clone(), c.clip.id);
         }
     }
     let files = plan_profile_files(out, classes, &|a| {
         let b = a.best();
-        ids.iter()
-            .find(|(k, _)| k.0 == b.file && k.1 == b.index)
-            .map_or_else(|| b.clip_id.clone(), |(_, id)| id.clone())
+        ids.get(&(b.file.clone(), b.index)).cloned().unwrap_or_else(|| b.clip_id.clone())
     });
-    write_planned(&files, force)?;
+    // One write for everything: profiles (replaced only with force) and new clips.
+    let clips_written: Vec<PathBuf> = clip_files.iter().map(|(p, _)| p.clone()).collect();
+    let mut all: Vec<(PathBuf, Vec<u8>)> =
+        files.iter().map(|f| (f.path.clone(), f.text.clone().into_bytes())).collect();
+    all.extend(clip_files);
+    crate::files::write_all_or_nothing(&all, force)?;
     Ok(WrittenSet { profiles: files.into_iter().map(|f| f.path).collect(), clips_written })
 }

@@ -129,11 +129,21 @@ pub(crate) fn num_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, rule: Rule
         ctx.report(Code::NonFinite, v.span(), field, format!("expected {}, found a non-finite value", rule.describe()));
         return None;
     }
-    if !rule.accepts(parsed) {
-        ctx.report(Code::OutOfRange, v.span(), field, format!("expected {}, found {parsed}", rule.describe()));
+    // The runtime works in f32: the rule holds for the narrowed value, and a
+    // `> 0` value must stay a normal f32 (1e-50 would become 0).
+    let narrowed = parsed as f32;
+    let vanishes = rule == Rule::Positive && !narrowed.is_normal();
+    if !rule.accepts(f64::from(narrowed)) || vanishes {
+        let found = if f64::from(narrowed) == parsed {
+            format!("{parsed}")
+        } else {
+            let narrowed = if narrowed == 0.0 { "0".to_owned() } else { format!("{narrowed:e}") };
+            format!("{parsed:e} ({narrowed} as a 32-bit float)")
+        };
+        ctx.report(Code::OutOfRange, v.span(), field, format!("expected {}, found {found}", rule.describe()));
         return None;
     }
-    Some(parsed as f32)
+    Some(narrowed)
 }
 
 /// The value as an integer in `lo ..= hi`.
@@ -611,6 +621,27 @@ mod tests {
         assert_eq!(did_you_mean("Idle", ["idle", "walk"]), " (did you mean `idle`?)");
         assert_eq!(did_you_mean("banana", ["weight", "speed"]), "");
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn numbers_are_checked_after_narrowing_to_f32() {
+        let (doc, _) = value_of("a = 1e-50\nb = 1e-40\nc = 1e-50\nd = 0.5\n");
+        static SPEC: Table = Table::of(&[
+            Field::opt("a", Ty::Num(Rule::Positive), "", ""),
+            Field::opt("b", Ty::Num(Rule::Positive), "", ""),
+            Field::opt("c", Ty::Num(Rule::NonNegative), "", ""),
+            Field::opt("d", Ty::Num(Rule::Positive), "", ""),
+        ]);
+        let mut ctx = FileCtx::new("n.toml".into(), "");
+        let mut obj = Obj::new(doc.get_ref(), doc.span(), String::new(), &SPEC);
+        assert_eq!(obj.num(&mut ctx, "a"), None, "rounds to 0 in f32");
+        assert_eq!(obj.num(&mut ctx, "b"), None, "subnormal in f32");
+        assert_eq!(obj.num(&mut ctx, "c"), Some(0.0), ">= 0 holds for the narrowed value");
+        assert_eq!(obj.num(&mut ctx, "d"), Some(0.5));
+        let got: Vec<&str> = ctx.diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(got[0], "expected a number > 0, found 1e-50 (0 as a 32-bit float)");
+        assert!(got[1].starts_with("expected a number > 0, found 1e-40 ("), "{got:?}");
+        assert_eq!(got.len(), 2);
     }
 
     #[test]

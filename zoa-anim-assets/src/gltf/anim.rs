@@ -232,7 +232,7 @@ pub(crate) fn build(
         let (mut start, mut end) = (f32::INFINITY, f32::NEG_INFINITY);
         for ch in &plan.channels {
             let element = || format!("{label} channel {}", ch.index);
-            let times = match accessor::read_f32(&ch.input, buffers) {
+            let mut times = match accessor::read_f32(&ch.input, buffers) {
                 Ok(t) => t,
                 Err(reason) => {
                     problems.push(element(), format!("sampler input: {reason}"));
@@ -249,6 +249,16 @@ pub(crate) fn build(
                     ),
                 );
                 continue;
+            }
+            // A subnormal key time (below 1.2e-38 s) is read as 0: the runtime
+            // divides by key spans, and a subnormal span overflows to infinity.
+            if times.iter().any(|t| *t != 0.0 && !t.is_normal()) {
+                times.iter_mut().filter(|t| !t.is_normal()).for_each(|t| *t = 0.0);
+                warnings.push(format!(
+                    "{file}: {label} channel {}: key times below {} s (subnormal) read as 0",
+                    ch.index,
+                    f32::MIN_POSITIVE
+                ));
             }
             if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
                 problems.push(
@@ -274,7 +284,7 @@ pub(crate) fn build(
                 ));
                 continue;
             };
-            let values = match accessor::read_f32(output, buffers) {
+            let mut values = match accessor::read_f32(output, buffers) {
                 Ok(v) => v,
                 Err(reason) => {
                     problems.push(element(), format!("sampler output: {reason}"));
@@ -293,6 +303,25 @@ pub(crate) fn build(
                     ),
                 );
                 continue;
+            }
+            if property == TrackProperty::Rotation {
+                match check_rotation_keys(&mut values, ch.interpolation) {
+                    Err(k) => {
+                        problems.push(
+                            element(),
+                            format!(
+                                "sampler output accessor {} has a zero-length quaternion at key {k} (not a rotation)",
+                                output.index
+                            ),
+                        );
+                        continue;
+                    }
+                    Ok(0) => {}
+                    Ok(n) => warnings.push(format!(
+                        "{file}: {label} channel {}: {n} rotation key(s) far from unit length were normalized",
+                        ch.index
+                    )),
+                }
             }
             if root.nodes.get(ch.node).is_some_and(|n| n.matrix.is_some()) {
                 warnings.push(format!(
@@ -325,4 +354,50 @@ pub(crate) fn build(
         built.time_ranges.push(if start <= end { (start, end) } else { (0.0, 0.0) });
     }
     Ok(built)
+}
+
+/// Checks the rotation keys of one channel (`x, y, z, w` per key; for
+/// CUBICSPLINE only the value of each in-tangent/value/out-tangent triple):
+/// a zero-length quaternion is `Err(key)`; a key whose length is more than
+/// 10% away from 1 is normalized (keys within that, such as quantized
+/// normalized integers, are left exactly as stored). Returns how many were
+/// normalized.
+fn check_rotation_keys(values: &mut [f32], interpolation: Interpolation) -> Result<usize, usize> {
+    let (stride, offset) = if interpolation == Interpolation::CubicSpline { (12, 4) } else { (4, 0) };
+    let mut normalized = 0;
+    for (k, key) in values.chunks_exact_mut(stride).enumerate() {
+        let q = &mut key[offset..offset + 4];
+        // Summed in f64: components up to f32::MAX do not overflow.
+        let len = q.iter().map(|c| f64::from(*c) * f64::from(*c)).sum::<f64>().sqrt();
+        if len.is_nan() || len <= 1e-6 {
+            return Err(k);
+        }
+        if (len - 1.0).abs() > 0.1 {
+            q.iter_mut().for_each(|c| *c = (f64::from(*c) / len) as f32);
+            normalized += 1;
+        }
+    }
+    Ok(normalized)
+}
+
+#[cfg(test)]
+mod rotation_key_tests {
+    use super::*;
+
+    #[test]
+    fn zero_quaternions_are_refused_and_far_from_unit_ones_normalized() {
+        let mut v = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0];
+        assert_eq!(check_rotation_keys(&mut v, Interpolation::Linear), Err(1));
+        let mut v = vec![0.0, 0.0, 0.0, 1e30, 0.0, 0.0, 1e30, 1e30, 0.0, 0.0, 0.0, 0.99];
+        assert_eq!(check_rotation_keys(&mut v, Interpolation::Step), Ok(2));
+        assert_eq!(&v[..4], &[0.0, 0.0, 0.0, 1.0]);
+        assert!((v[6] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6);
+        assert_eq!(v[11], 0.99, "within 10% of unit: left as stored");
+        // Cubic spline: zero tangents are fine, only the values are checked.
+        let mut v = vec![0.0; 12];
+        v[7] = 1.0;
+        assert_eq!(check_rotation_keys(&mut v, Interpolation::CubicSpline), Ok(0));
+        v[7] = 0.0;
+        assert_eq!(check_rotation_keys(&mut v, Interpolation::CubicSpline), Err(0));
+    }
 }

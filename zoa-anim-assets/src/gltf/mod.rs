@@ -20,6 +20,15 @@
 //! decoding is done here. Allocation is therefore bounded by the size of the
 //! input data, and malformed input yields an [`AssetError`] naming the file
 //! and the element, never a panic.
+//!
+//! # Key data in the runtime's domain
+//!
+//! Key times must be finite, `>= 0` and non-decreasing; a subnormal time
+//! (below `f32::MIN_POSITIVE`, 1.2e-38 s) is read as 0 with a warning, since
+//! the runtime divides by key spans. A rotation key of zero length is an
+//! error (it is not a rotation); one whose length is more than 10% away from
+//! 1 is normalized with a warning, while keys within that (exported floats,
+//! quantized normalized integers) are kept exactly as stored.
 
 mod accessor;
 mod anim;

@@ -33,8 +33,8 @@ pub struct Args {
     /// Overwrite existing profile files.
     #[arg(long)]
     pub force: bool,
-    /// Lowest score a clip needs to be a candidate.
-    #[arg(long, default_value_t = 0.3)]
+    /// Lowest score a clip needs to be a candidate (a finite number).
+    #[arg(long, default_value_t = 0.3, value_parser = parse_min_score)]
     pub min_score: f32,
     /// Output format (json: `{"assignments":[{"slot","clip","file","score","runner_up","signals"}]}`).
     #[arg(long, value_enum, default_value_t)]
@@ -55,6 +55,15 @@ fn parse_type(s: &str) -> Result<PlayerProfileType, String> {
         let all: Vec<&str> = PlayerProfileType::ALL.iter().map(|t| t.name()).collect();
         format!("unknown profile type `{s}`; expected one of: {}", all.join(", "))
     })
+}
+
+/// `--min-score`: a finite number (NaN would make every clip fail the test silently).
+fn parse_min_score(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(x) => Err(format!("{x} is not a finite number")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn round3(x: f32) -> f64 {

@@ -9,7 +9,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use zoa_anim_assets::authoring::graph_builder::{graph_toml, locomotion_weapon_graph};
 use zoa_anim_assets::defs::load_folder;
 
@@ -26,8 +25,8 @@ pub struct Args {
     /// Id of the `player_profile_set` to build from.
     #[arg(long)]
     pub set: String,
-    /// Id of the generated `animation_graph`.
-    #[arg(long, default_value = "generated_graph")]
+    /// Id of the generated `animation_graph` (lowercase letters, digits, `_`, dotted segments).
+    #[arg(long, default_value = "generated_graph", value_parser = parse_id)]
     pub id: String,
     /// The graph's model path, as written in the TOML (relative to the definition file).
     #[arg(long)]
@@ -41,6 +40,11 @@ pub struct Args {
     /// Output format of the summary (`json` prints a summary instead of the TOML when `--out` is absent).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// `--id`: the definition id syntax `validate` checks.
+fn parse_id(s: &str) -> Result<String, String> {
+    zoa_anim_core::ids::check_id_syntax(s).map(|()| s.to_owned()).map_err(|reason| format!("not a valid id: {reason}"))
 }
 
 /// Builds the graph and prints or writes it.
@@ -57,10 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let text = graph_toml(&graph, &args.model);
     if let Some(out) = &args.out {
-        if out.exists() && !args.force {
-            anyhow::bail!("`{}` exists; pass --force to overwrite it", out.display());
-        }
-        std::fs::write(out, &text).with_context(|| format!("writing `{}`", out.display()))?;
+        zoa_anim_assets::files::write_file(out, text.as_bytes(), args.force)?;
     }
     match args.format {
         Format::Json => {

@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, requires = "time")]
     clip: Option<String>,
     /// Time in seconds (before looping / clamping), with `--clip`.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seconds)]
     time: Option<f32>,
     /// Play `--clip` once: clamp the time to the clip instead of looping.
     #[arg(long, requires = "clip")]
@@ -190,6 +190,15 @@ pub(crate) fn clip_list(asset: &GltfAsset) -> String {
     }
     let names: Vec<String> = asset.clips.iter().enumerate().map(|(i, c)| format!("{i}: {}", c.name())).collect();
     format!("clips: {}", names.join(", "))
+}
+
+/// `--time`: a finite number of seconds (`inf` would reach the sampler as NaN).
+fn parse_seconds(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(t) if t.is_finite() => Ok(t),
+        Ok(t) => Err(format!("{t} is not a finite number of seconds")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Most `[[layer]]` tables a mix file may have (each layer owns a sampling

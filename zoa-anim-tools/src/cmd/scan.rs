@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use zoa_anim_assets::AssetError;
 use zoa_anim_assets::authoring::scan::{ScanCache, ScanReport, default_cache_path};
 
 use super::Format;
@@ -29,7 +30,8 @@ pub struct Args {
     /// Scan every file again instead of reusing the cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Cache file (default: `zoa-anim/scan-cache.json` in the OS temp dir).
+    /// Cache file (default: `scan-cache.json` in the per-user cache folder,
+    /// `$XDG_CACHE_HOME/zoa-anim` or `~/.cache/zoa-anim`). Only a scan cache is ever replaced.
     #[arg(long)]
     pub cache: Option<PathBuf>,
     /// Print only the summary line and errors (human format).
@@ -72,23 +74,40 @@ fn is_inside(path: &Path, roots: &[PathBuf]) -> bool {
 }
 
 /// Scans the roots through the cache (unless disabled), with a progress bar.
+/// The cache is `cache_path`, else the per-user default; it is never saved
+/// inside a scanned root, and a cache that cannot be saved is a warning.
 pub(crate) fn scan_with_cache(
     roots: &[PathBuf],
     no_cache: bool,
     cache_path: Option<&Path>,
     quiet: bool,
 ) -> anyhow::Result<ScanReport> {
-    let path = cache_path.map_or_else(default_cache_path, Path::to_path_buf);
-    let mut cache = if no_cache { ScanCache::new() } else { ScanCache::load(&path) };
+    let mut cache = match (no_cache, cache_path) {
+        (true, _) => ScanCache::new(),
+        (false, Some(path)) => ScanCache::load(path),
+        (false, None) => ScanCache::load_default(),
+    };
     let bar = progress_bar(0, "scanning", quiet);
     let report = cache.scan(roots, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
-    // The cache never lands inside a scanned root.
-    if !no_cache && !is_inside(&path, roots) {
-        let _ = cache.save(&path);
+    if no_cache {
+        return Ok(report);
+    }
+    let saved = match cache_path {
+        Some(path) if is_inside(path, roots) => Ok(()),
+        Some(path) => cache.save(path),
+        None if default_cache_path().is_some_and(|p| is_inside(&p, roots)) => Ok(()),
+        None => cache.save_default().map(|_| ()),
+    };
+    match saved {
+        Ok(()) => {}
+        Err(AssetError::WouldOverwrite { path }) => {
+            errln!("warning: `{}` is not a scan cache; left unchanged (the cache was not saved)", path.display());
+        }
+        Err(e) => errln!("warning: the scan cache was not saved: {e}"),
     }
     Ok(report)
 }

@@ -2,10 +2,11 @@
 
 use toml::de::DeValue;
 use zoa_anim_core::RigPolicy;
+use zoa_anim_core::rig::BONE_ROLES;
 
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
-use crate::defs::read::{Obj, Rule, name_of};
+use crate::defs::read::{Obj, Rule, did_you_mean, name_of};
 use crate::defs::spec::{Field, KindSpec, Table, Ty};
 use crate::defs::{Kind, Shared};
 
@@ -69,6 +70,21 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, _sh:
             DeValue::Table(t) => {
                 for (role, bone) in t.iter() {
                     let f = format!("{field}.{}", role.get_ref());
+                    let role_name: &str = role.get_ref();
+                    if !BONE_ROLES.contains(&role_name) {
+                        // The IK set-up would refuse it: say so here, with the valid names.
+                        ctx.report(
+                            Code::InvalidValue,
+                            role.span(),
+                            &f,
+                            format!(
+                                "unknown role `{role_name}`{}; expected one of: {}",
+                                did_you_mean(role_name, BONE_ROLES),
+                                BONE_ROLES.join(", ")
+                            ),
+                        );
+                        continue;
+                    }
                     if let Some(b) = name_of(ctx, bone, &f) {
                         p.bone_overrides.push(((*role.get_ref()).to_string(), b.to_owned()));
                     }

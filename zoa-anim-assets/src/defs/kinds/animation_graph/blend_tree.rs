@@ -55,6 +55,8 @@ pub(crate) fn read(
         _ => None,
     };
     let mut children = Vec::new();
+    // 2D positions seen so far (−0 folded into 0): the runtime refuses two children at one point.
+    let mut positions: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
     let mut ok = true;
     match children_v {
         // Left out: reported by `finish` (the field is required).
@@ -96,6 +98,20 @@ pub(crate) fn read(
                         c.span.clone(),
                         &c.field("weight"),
                         "a direct blend tree child needs an explicit `weight` (>= 0)",
+                    );
+                    ok = false;
+                }
+                if kind == Some(BlendTreeKind::TwoD)
+                    && let (Some(x), Some(y)) = (threshold, threshold_y)
+                    && let Some(first) = positions.insert(((x + 0.0).to_bits(), (y + 0.0).to_bits()), i)
+                {
+                    ctx.report(
+                        Code::BlendTreeShape,
+                        c.span.clone(),
+                        &f,
+                        format!(
+                            "children {first} and {i} share the position ({x}, {y}); a 2D blend tree needs distinct positions"
+                        ),
                     );
                     ok = false;
                 }
