@@ -16,6 +16,6 @@ bench:
 snap:
     cargo insta review
 
-# Fail if a crate reaches past its layer (core: no serde/toml/gltf/rodio/rayon; evaluators: no loaders).
+# Fail if a crate has a dependency not in scripts/layering-allow.txt or reaches past its layer.
 layering:
     bash scripts/check-layering.sh

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use zoa_anim_assets::authoring::schema::{schema_files, schema_text};
-use zoa_anim_assets::defs::spec::with_current_reference;
+use zoa_anim_assets::defs::reference::with_current_reference;
 use zoa_test_support::paths::repo;
 
 fn regenerate() -> bool {

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 use zoa_anim_core::StateDimension;
 use zoa_anim_core::ids::MAX_ID_LEN;
 
+use crate::defs::all_specs;
 use crate::defs::spec::{self, Constraint, Field, Need, Rule, Table, Ty};
 
 /// Draft the schemas declare.
@@ -159,7 +160,7 @@ fn table_schema(t: &Table) -> Value {
 
 /// The schema of one kind (a standalone document), `None` for an unknown kind.
 pub fn kind_schema(kind: &str) -> Option<Value> {
-    let spec = spec::all().find(|s| s.kind.name() == kind)?;
+    let spec = all_specs().find(|s| s.kind.name() == kind)?;
     let mut schema = table_schema(&spec.table);
     let map = schema.as_object_mut().expect("an object");
     let mut props = Map::new();
@@ -234,7 +235,7 @@ mod tests {
             assert_eq!(s["properties"]["kind"]["const"], json!(kind));
         }
         assert!(kind_schema("nope").is_none());
-        let described: Vec<&str> = spec::all().map(|s| s.kind.name()).collect();
+        let described: Vec<&str> = all_specs().map(|s| s.kind.name()).collect();
         assert_eq!(described, KINDS);
         assert_eq!(schema_files().len(), 10);
     }

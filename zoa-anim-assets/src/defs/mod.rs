@@ -4,8 +4,10 @@ mod check;
 pub mod codes;
 mod diag;
 mod kinds;
+pub(crate) use kinds::all_specs;
 mod models;
 mod read;
+pub mod reference;
 mod render;
 pub mod spec;
 

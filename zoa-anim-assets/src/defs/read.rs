@@ -14,45 +14,10 @@ use zoa_anim_core::{StateDimension, StateTagSet};
 
 use super::codes::Code;
 use super::diag::FileCtx;
+pub(crate) use super::spec::Rule;
 use super::spec::{COMMON, Enum, Field, Need, Table, Ty};
 
 pub(crate) type Val<'i> = Spanned<DeValue<'i>>;
-
-/// Numeric range rules, with the wording used in messages.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Rule {
-    /// Any finite number.
-    Any,
-    /// `>= 0`.
-    NonNegative,
-    /// `> 0`.
-    Positive,
-    /// `0 ..= 1`.
-    Unit,
-    /// `lo ..= hi`.
-    Between(f32, f32),
-}
-
-impl Rule {
-    fn accepts(self, v: f64) -> bool {
-        match self {
-            Rule::Any => true,
-            Rule::NonNegative => v >= 0.0,
-            Rule::Positive => v > 0.0,
-            Rule::Unit => (0.0..=1.0).contains(&v),
-            Rule::Between(lo, hi) => v >= f64::from(lo) && v <= f64::from(hi),
-        }
-    }
-    fn describe(self) -> String {
-        match self {
-            Rule::Any => "a finite number".into(),
-            Rule::NonNegative => "a number >= 0".into(),
-            Rule::Positive => "a number > 0".into(),
-            Rule::Unit => "a number in 0..=1".into(),
-            Rule::Between(lo, hi) => format!("a number in {lo}..={hi}"),
-        }
-    }
-}
 
 /// `path.key`, or `key` at the top level.
 pub(crate) fn join(path: &str, key: &str) -> String {

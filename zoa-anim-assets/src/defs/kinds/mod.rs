@@ -24,6 +24,7 @@ use zoa_anim_core::ids::check_id_syntax;
 use super::codes::Code;
 use super::diag::FileCtx;
 use super::read::Obj;
+use super::spec::KindSpec;
 use super::{Decl, DefinitionSet, Kind, Loaded, Shared};
 
 pub(crate) fn read_definition(
@@ -56,7 +57,7 @@ pub(crate) fn read_definition(
         }
         None => String::new(),
     };
-    root.describe(&super::spec::of(kind).table);
+    root.describe(&spec_of(kind).table);
     let errors_before = ctx.error_count();
     let file = ctx.rel.clone();
     macro_rules! read {
@@ -82,6 +83,26 @@ pub(crate) fn read_definition(
         Kind::AnimationGraph => read!(animation_graph::read, animation_graphs),
         Kind::PreviewPreset => read!(preview_preset::read, preview_presets),
     }
+}
+
+/// The description of `kind`.
+pub(crate) fn spec_of(kind: Kind) -> &'static KindSpec {
+    match kind {
+        Kind::BindingProfile => &binding_profile::SPEC,
+        Kind::AnimationProfile => &animation_profile::SPEC,
+        Kind::StateGraph => &state_graph::SPEC,
+        Kind::RigPolicy => &rig_policy::SPEC,
+        Kind::SoundProfile => &sound_profile::SPEC,
+        Kind::PlayerProfileSet => &player_profile_set::SPEC,
+        Kind::Clip => &clip::SPEC,
+        Kind::AnimationGraph => &animation_graph::SPEC,
+        Kind::PreviewPreset => &preview_preset::SPEC,
+    }
+}
+
+/// Every kind's description, in documentation order.
+pub(crate) fn all_specs() -> impl Iterator<Item = &'static KindSpec> {
+    Kind::ALL.into_iter().map(spec_of)
 }
 
 /// Records the `parent` field of an inheriting definition.
