@@ -1,5 +1,5 @@
-//! Hostile file-system input to the loaders (issue 13, "one guarded file
-//! reader"): FIFOs and devices where files belong, glTF buffer URIs that try
+//! Hostile file-system input to the loaders (every file is read through one
+//! guarded reader): FIFOs and devices where files belong, glTF buffer URIs that try
 //! to leave the asset's folder (plain, percent-encoded, through a symlink),
 //! and errors that never echo the bytes of a file. Every case must end
 //! quickly with an error naming the path; none may block or read outside.

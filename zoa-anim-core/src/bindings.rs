@@ -91,8 +91,7 @@ pub struct AnimationSlotEntry {
 
 /// A named collection of parameter bindings and clip slots.
 ///
-/// The trait is the seed's `IAnimationBindingProfile`: weapon and character
-/// packages can each supply their own concrete type.
+/// Weapon and character packages can each supply their own concrete type.
 pub trait AnimationBindingProfile {
     /// Stable profile id.
     fn profile_id(&self) -> &str;

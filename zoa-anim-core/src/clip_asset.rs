@@ -1,4 +1,4 @@
-//! Clip assets (seed 003's `.wanim`): one animation of one source model,
+//! Clip assets: one animation of one source model,
 //! with a baked rate, a loop hint and named notifies.
 //!
 //! The keyframes stay in the source model; the asset holds only what an
@@ -32,7 +32,7 @@ pub struct ClipNotify {
     pub time: f32,
 }
 
-/// A clip asset (seed 003's `.wanim`).
+/// A clip asset (a `clip` definition).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClipAsset {
     /// Unique id: the clip name referenced by graphs, tables and slots.

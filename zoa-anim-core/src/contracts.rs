@@ -1,8 +1,7 @@
 //! Contracts between gameplay, the animation runtime and equipment: the
-//! seed's `IAnimationDriver`, `IAnimationEventReceiver`,
-//! `IAnimationClipResolver`, `IIKPoseProvider`, `IIKPoseService`,
-//! `IStanceProvider` and `IPreviewSimulator`, plus the engine-free
-//! [`PoseSnapshot`] they exchange.
+//! animation driver, the event receiver, the clip resolver, the IK pose
+//! provider and service, the stance provider and the preview simulator,
+//! plus the engine-free [`PoseSnapshot`] they exchange.
 //!
 //! These are the real extension points of the library, which is why they are
 //! traits; everything else is concrete types.

@@ -6,10 +6,9 @@
 //! never cleared: a sprinting entity must fall back to some sprinting clip
 //! rather than degenerate into an idle.
 //!
-//! The seed also says "fallback relaxes higher-numbered dimensions first",
-//! which contradicts its explicit list (Interaction is declared before
-//! Reaction, yet relaxed after it). The explicit list wins; this is the one
-//! place it is written down.
+//! The order is this list, not the dimensions' declaration order
+//! (Interaction is declared before Reaction, yet relaxed after it); this is
+//! the one place it is written down.
 //!
 //! ```
 //! use zoa_anim_core::{StateTagSet, fallback::{walk, RELAX_STEP_COUNT}};

@@ -1,5 +1,6 @@
 //! Animation graphs: a parameter-driven state machine over clips and blend
-//! trees (seed 003's `.wanimgraph`, with seed 002's per-state metadata).
+//! trees, with per-state metadata (blend mode, bone mask, cross-fade, blend
+//! tree).
 //!
 //! This is the validated data; evaluation lives in `zoa-anim-runtime`.
 //!
@@ -88,7 +89,7 @@ pub struct GraphParameter {
     pub default: ParameterDefault,
 }
 
-/// How a layer or state composes onto the layers below (seed 002 `blendMode`).
+/// How a layer or state composes onto the layers below (`blend_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BlendMode {
     /// Replaces the pose below, weighted.
@@ -116,7 +117,7 @@ impl BlendMode {
     }
 }
 
-/// Include/exclude filter over bone subtrees (seed 002 `boneMask`).
+/// Include/exclude filter over bone subtrees (`bone_mask`).
 ///
 /// A bone is kept when it lies in the subtree of an `include` root (or
 /// `include` is empty) and not in the subtree of an `exclude` root.
@@ -128,7 +129,7 @@ pub struct BoneMask {
     pub exclude: Vec<String>,
 }
 
-/// Entry blend timing (seed 002 `crossfade`).
+/// Entry blend timing (`crossfade`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Crossfade {
     /// Seconds to blend from the previous clip into this state on entry (`>= 0`, default 0 = instant).
@@ -137,7 +138,7 @@ pub struct Crossfade {
     pub warp: bool,
 }
 
-/// Blend tree flavour (seed 002 `blendTree.type`).
+/// Blend tree flavour (`blend_tree.type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BlendTreeKind {
     /// Linear interpolation between the two children bracketing the parameter (≥ 2 children).
@@ -194,7 +195,7 @@ pub enum Motion {
     BlendTree(BlendTree),
 }
 
-/// One state (seed 002 `StateAnimationMeta`).
+/// One state: its motion and how it blends in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphState {
     /// Name (unique in the graph).
@@ -323,7 +324,7 @@ pub enum TransitionSource {
 /// Which transitions may interrupt a transition under way (Unity's interruption source).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Interruption {
-    /// Nothing interrupts it (seed 003 behaviour).
+    /// Nothing interrupts it (the default).
     #[default]
     None,
     /// Transitions leaving the current (source) state may interrupt it.

@@ -1,11 +1,10 @@
-//! Player animation profile sets (the seed's `PlayerAnimationProfileSetDefinition`):
-//! clip tables, graphs and binding profiles grouped by weapon class, so the
-//! rig switches to the rifle set when a rifle is armed and back to the
-//! unarmed baseline when nothing is.
+//! Player animation profile sets: clip tables, graphs and binding profiles
+//! grouped by weapon class, so the rig switches to the rifle set when a rifle
+//! is armed and back to the unarmed baseline when nothing is.
 
 use std::fmt;
 
-/// Weapon class a player set entry serves (the seed's `PlayerAnimationProfileType`).
+/// Weapon class a player set entry serves.
 ///
 /// The classes mirror the combat dimension's `armed_*` flags plus `unarmed`
 /// and `throwable`, so a class maps onto the state tags gameplay already sets.

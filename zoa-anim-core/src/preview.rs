@@ -1,5 +1,4 @@
-//! Preview presets: scripted sequences played through a driver and selector
-//! (the seed's `PreviewSimulationPreset`).
+//! Preview presets: scripted sequences played through a driver and selector.
 
 use crate::tags::StateTagSet;
 use crate::{AnimationBindingId, AnimationSlotId};

@@ -101,7 +101,8 @@ impl NoMatchPolicy {
     }
 }
 
-/// The tagged clip table (the seed's `AnimationProfileDefinition`).
+/// The tagged clip table: rows of (tag pattern, clip, weight) an entity's
+/// state resolves against.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimationProfile {
     /// Unique id.

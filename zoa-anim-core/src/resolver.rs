@@ -2,12 +2,12 @@
 //! clip tables and sound profiles.
 //!
 //! # Semantics
-//! A row carries a required pattern ([`StateTagSet`]) and a weight. Taken
-//! literally, the seed makes fallback dead code: matching is `pattern ⊆ state`
-//! and relaxing only clears bits of the state, so a relaxed state can never
-//! match a row the exact state did not. What the seed *means* — "an entity that
-//! is sprinting must fall back to some sprinting clip rather than degenerating
-//! into an idle" — is given by these rules, which are the project's semantics:
+//! A row carries a required pattern ([`StateTagSet`]) and a weight. If
+//! relaxing only cleared bits of the state, fallback would be dead code:
+//! matching is `pattern ⊆ state`, so a relaxed state could never match a row
+//! the exact state did not. The intent — an entity that is sprinting must fall
+//! back to some sprinting clip rather than degenerate into an idle — is given
+//! by these rules:
 //!
 //! 1. At fallback step *k* (see [`crate::fallback`]) the relaxed dimensions are
 //!    wildcards on **both** sides: a row is a candidate when its pattern, with
@@ -265,7 +265,7 @@ pub fn resolve_at_step<R: TaggedRow>(rows: &[R], state: StateTagSet, step: usize
     })
 }
 
-/// The seed's single exact attempt: every row whose pattern the state
+/// A single exact attempt: every row whose pattern the state
 /// satisfies is a candidate, **including** untagged rows (specificity 0), so
 /// an untagged row wins only when no tagged row matches. An untagged winner is
 /// reported as [`MatchKind::Default`]. Allocation-free.

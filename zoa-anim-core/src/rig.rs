@@ -1,6 +1,6 @@
 //! Rig policy: which IK behaviours the runtime generates from discovered
-//! bones, and how the procedural fallback feels (the seed's
-//! `RigPolicyDefinition`). Each policy is silently skipped when the rig lacks
+//! bones, and how the procedural fallback feels (a `rig_policy`
+//! definition). Each policy is silently skipped when the rig lacks
 //! the bones it needs: a door with foot planting enabled is not a bug.
 
 /// IK and procedural-motion policy for one archetype.

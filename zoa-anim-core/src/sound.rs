@@ -1,6 +1,6 @@
 //! Sound profiles: semantic sound events bound to weighted clip variants,
 //! narrowed by state tags and surface, with routing and lifecycle fields
-//! (the seed's `SoundProfileDefinition`). Resolution lives in
+//! Resolution lives in
 //! `zoa-audio-profile`; this is the validated data.
 
 use crate::inheritance::Inheritable;
@@ -192,7 +192,8 @@ impl SoundThrottle {
     }
 }
 
-/// A sound profile (the seed's `SoundProfileDefinition`).
+/// A sound profile: named sound events, each a list of tagged entries with
+/// weighted clip variants.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SoundProfile {
     /// Unique id.

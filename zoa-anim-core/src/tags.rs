@@ -404,7 +404,7 @@ pub const fn dimension_bits(dim: StateDimension) -> u64 {
 /// `Copy`, 8 bytes, value-equal, hashable and allocation-free; all operations
 /// are `const`. The six masks are packed into one `u64` (see
 /// [`DIMENSION_OFFSETS`]), so matching (`pattern ⊆ state`, six AND/compare
-/// pairs in the seed) is a single AND-NOT and compare, and specificity is one
+/// pairs done naively) is a single AND-NOT and compare, and specificity is one
 /// popcount.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct StateTagSet {

@@ -1,4 +1,4 @@
-//! Transition timing per dimension (the seed's `EntityStateGraphDefinition`).
+//! Transition timing per dimension.
 //!
 //! Selection lives in the resolver; what remains is *when* a change may take
 //! effect and how long it blends. Each dimension has a shipped default; a
@@ -52,9 +52,8 @@ pub struct TransitionPolicy {
 }
 
 impl TransitionPolicy {
-    /// The shipped default for `dimension`, exactly as the seed gives it.
-    /// The seed gives Mood no trigger; we choose `OnTagChange` (mood is a
-    /// slow, state-like condition, not an event) and cut with no crossfade.
+    /// The shipped default for `dimension`. Mood uses `OnTagChange` (mood is
+    /// a slow, state-like condition, not an event) and cuts with no crossfade.
     pub const fn default_for(dimension: StateDimension) -> TransitionPolicy {
         use StateDimension::*;
         use TransitionTrigger::*;
@@ -80,7 +79,7 @@ impl TransitionPolicy {
     ];
 }
 
-/// Per-dimension timing overrides (the seed's `EntityStateGraphDefinition`).
+/// Per-dimension timing overrides (a `state_graph` definition).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateGraph {
     /// Unique id.

@@ -1,7 +1,6 @@
 //! # zoa-anim-ik
 //!
-//! IK from a rig policy (seed 000, "Rig policy instead of constraint
-//! graphs"): find the bones that matter on whatever skeleton shows up
+//! IK from a rig policy instead of constraint graphs: find the bones that matter on whatever skeleton shows up
 //! ([`roles`]), then run a small fixed set of behaviours on them: foot plant,
 //! look-at, hand on weapon and climb hand ([`rig::RigIk`]). Each behaviour
 //! is silently skipped when the rig lacks its bones; a door with foot

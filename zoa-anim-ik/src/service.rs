@@ -1,4 +1,4 @@
-//! The IK pose service (the seed's `IIKPoseService`): resolves the current
+//! The IK pose service: resolves the current
 //! [`PoseSnapshot`] from whatever is equipped.
 //!
 //! # Terminology

@@ -1,10 +1,10 @@
-//! Blend trees (seed 002): child weights from parameters, and the shared
-//! normalized clock (seed 003) that keeps children of different lengths in step.
+//! Blend trees: child weights from parameters, and the shared normalized
+//! clock that keeps children of different lengths in step.
 //!
 //! # Terminology
 //! - *1D*: children sorted by threshold; the two neighbours of the parameter
 //!   cross-fade linearly, clamped to the first / last child outside the range.
-//! - *2D inverse distance* (seed 002): `wᵢ ∝ 1 / dᵢ^power` of the distance from
+//! - *2D inverse distance*: `wᵢ ∝ 1 / dᵢ^power` of the distance from
 //!   `(parameter, parameterY)` to each child; exactly at a child, that child
 //!   alone. Simple, but far children always keep some weight.
 //! - *2D gradient band* (Johansen 2009, Unity's "Freeform Cartesian"):
@@ -20,8 +20,8 @@ use crate::math::wrap_time;
 /// How a 2D tree weights its children.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Weighting2D {
-    /// Inverse distance to the power `power` (seed 002 says inverse distance:
-    /// the default power is 1).
+    /// Inverse distance to the power `power` (default 1: plain inverse
+    /// distance).
     InverseDistance {
         /// Exponent, > 0; default 1.
         power: f32,

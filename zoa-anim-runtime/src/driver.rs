@@ -52,7 +52,7 @@ struct CachedSlot {
     additive: bool,
 }
 
-/// Blend timing the driver uses for slots (seed 003's override example: 0.1 s in, 0.2 s out).
+/// Blend timing the driver uses for slots (default 0.1 s in, 0.2 s out).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlotBlend {
     /// Fade-in, scaled seconds (`>= 0`, default 0.1).

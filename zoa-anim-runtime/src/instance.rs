@@ -120,7 +120,7 @@ impl LayerSource {
     }
 }
 
-/// One layer of a stack (seed 002): weight, blend mode, bone mask, source.
+/// One layer of a stack: weight, blend mode, bone mask, source.
 #[derive(Debug, Clone)]
 pub struct Layer {
     /// Name, for errors.

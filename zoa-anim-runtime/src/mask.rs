@@ -5,7 +5,7 @@ use zoa_anim_core::Skeleton;
 use crate::error::RuntimeError;
 
 /// Per-joint layer weights in `0..=1`, precomputed from include / exclude
-/// joint names (seed 002's `boneMask`).
+/// joint names (a layer's or state's `bone_mask`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoneMask {
     weights: Vec<f32>,

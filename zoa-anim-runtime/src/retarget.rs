@@ -12,7 +12,7 @@ pub enum RetargetMode {
     #[default]
     Full,
     /// Rotation only; translation and scale come from the target's rest pose
-    /// (seed 003: a clip's baked translation belongs to the rig it was authored on).
+    /// (a clip's baked translation belongs to the rig it was authored on).
     RotationOnly,
 }
 

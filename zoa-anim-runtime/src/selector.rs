@@ -1,4 +1,4 @@
-//! Tag-driven clip selection (seed 000): an entity's active [`StateTagSet`]
+//! Tag-driven clip selection: an entity's active [`StateTagSet`]
 //! picks a row of a flattened animation profile (exact match, then the
 //! fallback walk, then the untagged default), and per-dimension transition
 //! policies decide *when* a tag change takes effect and how long it blends.
@@ -161,8 +161,9 @@ impl Default for InputThresholds {
     }
 }
 
-/// Procedural fallback values for one moment (seed 000: idle breath on the
-/// spine root, head bob during locomotion).
+/// Procedural fallback values for one moment (a character with no clip for
+/// its state still moves: idle breath on the spine root, head bob during
+/// locomotion).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProceduralMotion {
     /// Spine-root pitch, radians: `breath_amplitude · sin(2π · breath_frequency · t)`.

@@ -1,5 +1,5 @@
-//! The override slot (envelopes, one-shot fade timing, progress) and seed
-//! 003's single-clip mode (autoplay, play / blend_to / stop).
+//! The override slot (envelopes, one-shot fade timing, progress) and the
+//! single-clip mode (autoplay, play / blend_to / stop).
 
 mod graph_common;
 

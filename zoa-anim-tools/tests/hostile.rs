@@ -1,4 +1,4 @@
-//! The hostile-input corpus (issue 13): one case per class of bad input,
+//! The hostile-input corpus: one case per class of bad input,
 //! replayed against the `zoa-anim` binary. Every case must end with a clear
 //! error (or quietly, for a closed stdout), never a panic, a hang or a file
 //! changed that the user did not ask for.

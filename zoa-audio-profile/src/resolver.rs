@@ -1,7 +1,7 @@
 //! Sound resolution: event id + active state + surface → one entry of a
 //! flattened profile, and weighted variant picking.
 //!
-//! # Rules (the project's semantics, from issue 7 and seed 000)
+//! # Rules
 //! An entry is a **candidate** for a request `(event, state, surface)` when
 //!
 //! 1. its event id equals the requested id or, with hierarchical fallback on,
@@ -25,8 +25,7 @@
 //! # Why no state-tag fallback walk
 //! The clip resolver of `zoa-anim-core` relaxes dimensions (mood, reaction, …)
 //! so a sprinting entity still finds *some* sprint clip. Sound does not do
-//! that: the issue and the seed's sound section specify plain subset matching,
-//! and in audio a wrong-but-close sound (an angry grunt for a calm state) is
+//! that: it uses plain subset matching, because in audio a wrong-but-close sound (an angry grunt for a calm state) is
 //! worse than the generic untagged entry, which every well-formed profile has.
 //! The hierarchical id fallback already gives sound its graceful degradation.
 //!

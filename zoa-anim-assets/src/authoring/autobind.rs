@@ -1,6 +1,6 @@
 //! Auto-binder: ranks scanned clips against the canonical slots
 //! ([`zoa_anim_core::DefaultSlots`]) with several weak signals, never one
-//! substring match (seed 000's `ProjectAnimationClipAutoBinder`).
+//! substring match.
 //!
 //! # Signals
 //!

@@ -1,4 +1,4 @@
-//! Animation graph builder (seed 000's `AnimatorControllerBuilderCore`): the
+//! Animation graph builder: the
 //! shared plumbing generators sit on — idempotent parameter, layer and state
 //! creation, 1D and 2D blend trees, trigger / any-state / exit-time / bool
 //! transitions — producing a core [`AnimationGraph`] and its TOML form.

@@ -1,4 +1,4 @@
-//! Import (seed 003): cut every animation embedded in a model file into a
+//! Import: cut every animation embedded in a model file into a
 //! `clip` definition file, `<stem>_<animation>.toml` (as an id: lowercase,
 //! other characters → `_`), next to the model or in a chosen folder.
 //!

@@ -1,8 +1,8 @@
-//! Authoring tools (seed 000 "Tooling"): the editor features of the seed as
-//! library APIs the `zoa-anim` command line (or an editor) calls.
+//! Authoring tools: the editor features (scan, import, auto-binding, graph
+//! building, schemas, templates) as library APIs the `zoa-anim` command line (or an editor) calls.
 //!
 //! - [`scan`]: clip library scanner over folders of glTF files, cached per root set.
-//! - [`import`]: cuts every embedded animation into a `clip` definition file (seed 003).
+//! - [`import`]: cuts every embedded animation into a `clip` definition file.
 //! - [`autobind`]: ranks clips against the canonical slots with weak signals.
 //! - [`write`]: turns an auto-bind result into `player_profile_set` / `binding_profile` TOML.
 //! - [`neighbourhood`]: what sits around a model file (clips, sounds, definitions).

@@ -1,4 +1,4 @@
-//! Model neighbourhood scan (seed 000's `ModelNeighbourhoodScanner`): given
+//! Model neighbourhood scan: given
 //! a model file, what sits around it that belongs with it — clips (the
 //! model's own, other model/animation files, `clip` definitions), sounds
 //! and definition files. A pure scan: nothing is written.

@@ -1,8 +1,8 @@
 //! A checking reader over the spanned TOML tree (`toml::de::DeTable`).
 //!
 //! Every getter records the field name it was asked for, so [`Obj::finish`]
-//! can report every key nobody asked for as an unknown field (the seed-002
-//! schema's `additionalProperties: false`) and list the valid ones. Getters
+//! can report every key nobody asked for as an unknown field (no
+//! definition accepts a key it does not describe) and list the valid ones. Getters
 //! never stop at a problem: they report it to the [`FileCtx`] and return
 //! `None`, so one pass finds every problem of a file.
 

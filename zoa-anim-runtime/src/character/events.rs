@@ -8,8 +8,8 @@ use zoa_anim_core::{AnimationBindingId, AnimationSlotId};
 use super::state::Character;
 use crate::graph::ClipId;
 
-/// Sub-phase of a gameplay action started by a trigger binding (seed 000's
-/// `OnAnimationEvent(binding, "start" | "complete" | "cancel")`).
+/// Sub-phase of a gameplay action started by a trigger binding, reported to
+/// the core receiver as `on_animation_event(binding, "start" | "complete" | "cancel")`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BindingPhase {
     /// The transition the trigger fired started: the action's state is entered.

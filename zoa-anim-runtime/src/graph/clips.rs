@@ -33,7 +33,7 @@ pub struct ClipInfo {
     /// Length in clip seconds (`>= 0`, finite). A zero-length clip is a single
     /// pose: it never advances, and as a one-shot it is finished at once.
     pub duration: f32,
-    /// Speed multiplier baked into the clip (seed 003 `.wanim` rate; `> 0`, default 1).
+    /// Speed multiplier baked into the clip (the clip definition's `rate`; `> 0`, default 1).
     pub rate: f32,
     /// Whether a state or row using the clip loops by default (default `true`).
     pub loop_hint: bool,

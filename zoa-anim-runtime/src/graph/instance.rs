@@ -156,7 +156,7 @@ impl GraphInstance {
         }
     }
 
-    /// Seed 003's single-clip mode: no graph; `default_clip`, when given,
+    /// Single-clip mode: no graph; `default_clip`, when given,
     /// autoplays (looping or once; a one-shot holds its last frame).
     pub fn single_clip(clips: Arc<ClipTable>, default_clip: Option<(ClipId, bool)>) -> GraphInstance {
         let mut inst = GraphInstance {
@@ -348,7 +348,7 @@ impl GraphInstance {
         self.events.clear();
     }
 
-    /// Forces `state` (seed 003 `play_anim_state`): interrupts any transition
+    /// Forces `state`: interrupts any transition
     /// on its layer and cross-fades into it over `blend` seconds (`None` =
     /// the state's own `crossfade.duration`; 0 cuts). `false` when out of range
     /// or in single-clip mode.
@@ -383,13 +383,13 @@ impl GraphInstance {
         }
     }
 
-    /// Seed 003 `play_animation`: plays `clip` at once (single-clip mode: as
+    /// Plays `clip` at once (single-clip mode: as
     /// the clip; with a graph: in the override slot). `false` for an unknown clip.
     pub fn play(&mut self, clip: ClipId, looping: bool) -> bool {
         self.play_override(clip, PlayOptions { looping, ..PlayOptions::default() })
     }
 
-    /// Seed 003 `blend_to_animation`: cross-fades from what the slot plays to
+    /// Cross-fades from what the slot plays to
     /// `clip` over `seconds` (fades in when nothing plays). `false` for an unknown clip.
     pub fn blend_to(&mut self, clip: ClipId, looping: bool, seconds: f32) -> bool {
         if self.clips.try_get(clip).is_none() {
@@ -399,7 +399,7 @@ impl GraphInstance {
         true
     }
 
-    /// Seed 003 `play_animation_override`: plays `clip` in the override slot
+    /// Plays `clip` in the override slot
     /// with explicit options. `false` for an unknown clip.
     pub fn play_override(&mut self, clip: ClipId, options: PlayOptions) -> bool {
         self.play_in_slot(clip, options, None)
@@ -415,7 +415,7 @@ impl GraphInstance {
         true
     }
 
-    /// Seed 003 `stop_animation`: stops the slot at once.
+    /// Stops the slot at once.
     pub fn stop(&mut self) {
         self.slot.stop(0.0);
     }

@@ -5,7 +5,7 @@
 //! its own current state per layer, clocks, parameter values, override slot
 //! and event queue. Each frame an instance writes a [`FrameOutput`]: per
 //! layer, a few weighted clip contributions the pose engine samples and
-//! blends (seed 003 "How playback works", step 2).
+//! blends; the behaviour layer never touches a pose.
 //!
 //! # Terminology
 //! - **Normalized clock**: a state's time in cycles, unwrapped (`2.25` = a
@@ -25,7 +25,7 @@
 //!   clock crosses `k + f` for some whole `k` (once per loop: if the
 //!   conditions fail then, the transition waits for the next loop); a one-shot
 //!   state passes it from the frame its clock reaches `f` on.
-//! - **Warp** (seed 002): during a cross-fade into a state with
+//! - **Warp**: during a cross-fade into a state with
 //!   `crossfade.warp`, the outgoing state's time scale ramps `1 → c_out/c_in`
 //!   and the incoming one's `c_in/c_out → 1` (`c` = seconds per cycle), so
 //!   both advance the same fraction of a cycle per second throughout; the

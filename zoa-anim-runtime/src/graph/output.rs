@@ -1,6 +1,6 @@
-//! What the behaviour layer hands the pose engine each frame (seed 003
-//! "How playback works", step 2): per layer, a short list of weighted clip
-//! contributions.
+//! What the behaviour layer hands the pose engine each frame: per layer, a
+//! short list of weighted clip contributions (the pose engine samples and
+//! blends them; the behaviour layer never touches a pose).
 //!
 //! The buffers are caller-owned and sized once ([`FrameOutput::with_capacity`]
 //! or [`super::GraphInstance::new_output`]); writing a frame clears and refills

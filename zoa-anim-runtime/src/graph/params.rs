@@ -120,7 +120,7 @@ impl Parameters {
         self.get(i).and_then(ParamValue::as_number).unwrap_or(0.0)
     }
 
-    /// Whether one condition holds (seed 003): numbers compare with the
+    /// Whether one condition holds: numbers compare with the
     /// constant (an int parameter compared with a float constant converts to
     /// `f32`, a float parameter compared with an int constant too); `is true`
     /// / `is false` test bools; a trigger condition holds while the trigger is

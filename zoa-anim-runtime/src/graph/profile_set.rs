@@ -1,4 +1,4 @@
-//! Player animation profile sets (seed 000): equipping a weapon class
+//! Player animation profile sets: equipping a weapon class
 //! switches the character to that class's graph and binding profile (falling
 //! back to the set's default class), and unequipping returns to the unarmed
 //! baseline — cross-fading between the two graphs rather than popping.

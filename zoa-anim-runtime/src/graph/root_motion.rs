@@ -1,4 +1,4 @@
-//! Root motion (seed 003 has none): the root joint's translation and yaw
+//! Root motion: the root joint's translation and yaw
 //! change over a frame, blended like the pose, returned to the caller, and
 //! optionally removed from the pose so the clip does not move the mesh twice.
 //!

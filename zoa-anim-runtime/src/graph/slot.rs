@@ -1,4 +1,6 @@
-//! The override slot (seed 003 step 3) and seed 003's single-clip mode.
+//! The override slot (one clip played over the graph's pose, the last step
+//! of a frame's composition) and the single-clip mode (no graph: the slot is
+//! the whole animation).
 //!
 //! With a graph, the slot plays one clip on top of the graph's pose: its
 //! weight envelope ramps in over `blend_in`, and a one-shot starts fading out
@@ -41,7 +43,7 @@ impl Default for PlayOptions {
 }
 
 impl PlayOptions {
-    /// A one-shot with the given fades (seed 003's `play_animation_override(name, false, in, out)`).
+    /// A one-shot with the given fades (`in`, `out` in seconds).
     pub fn once(blend_in: f32, blend_out: f32) -> PlayOptions {
         PlayOptions { looping: false, blend_in, blend_out, ..PlayOptions::default() }
     }

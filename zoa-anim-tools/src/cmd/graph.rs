@@ -1,6 +1,5 @@
 //! `zoa-anim graph`: generates a locomotion + weapon animation graph from a
-//! player profile set (seed 000's AnimatorControllerBuilderCore, as a
-//! command). The graph comes from `authoring::graph_builder`, the same
+//! player profile set. The graph comes from `authoring::graph_builder`, the same
 //! idempotent builder API generators use in code.
 //!
 //! Exit codes: 0 done, 1 the folder or the set cannot make a graph, 2 usage

@@ -1,5 +1,5 @@
 //! `zoa-anim import FILE [--into DIR]`: cut every animation embedded in a
-//! model into a `clip` definition file (seed 003), skipping clips already
+//! model into a `clip` definition file, skipping clips already
 //! cut and never overwriting a file.
 //!
 //! Exit codes: 0 done (also when everything was already cut), 1 an

@@ -1,5 +1,5 @@
 //! `zoa-anim preview --defs DIR --preset ID [--rate HZ] [--out DIR] [--format json|csv] [--force]`:
-//! plays a preview preset (seed 000 "Preview Lab") on the folder's model and
+//! plays a preview preset (the Workbench's Preview Lab, as a command) on the folder's model and
 //! writes what happened.
 //!
 //! Output (a contract for outside scripts): `capture.json`, `capture.csv`,

@@ -1,8 +1,7 @@
 //! `zoa-anim serve --defs DIR [--assets DIR]... [--port N] [--bind ADDR]`: the
 //! Workbench, a local web app for authoring and previewing a definition
-//! folder (the seed's Animation Workbench: Definitions, Auto Binding, Binding
-//! Browser, IK Targets, Preview Lab, Overview, and the four-step binding
-//! wizard).
+//! folder (Definitions, Auto Binding, Binding Browser, IK Targets, Preview
+//! Lab, Overview, and the four-step binding wizard).
 //!
 //! # Shape
 //!
