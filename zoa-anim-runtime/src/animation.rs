@@ -28,6 +28,18 @@ pub const ANIMATES_ROTATION: u8 = 2;
 /// Bit in [`Animation::animated`]: the joint's scale is animated.
 pub const ANIMATES_SCALE: u8 = 4;
 
+/// Index of a clip in a [`ClipTable`](crate::graph::ClipTable); the handle the
+/// pose stage maps to its bound [`Animation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClipId(pub u32);
+
+impl ClipId {
+    /// As a `usize` for indexing.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// How a clip's tracks find their joints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BindBy {

@@ -1,4 +1,7 @@
-//! The crate's one error type.
+//! The crate's one error type, and the problems it carries.
+
+use zoa_anim_core::PlayerProfileType;
+use zoa_anim_ik::IkError;
 
 /// Everything that can go wrong while binding data or running a job.
 ///
@@ -46,7 +49,7 @@ pub enum RuntimeError {
     },
     /// A character bundle does not compile; every problem, typed.
     #[error("character set-up: {}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
-    CharacterSetup(Vec<crate::character::SetupProblem>),
+    CharacterSetup(Vec<SetupProblem>),
 }
 
 impl RuntimeError {
@@ -54,4 +57,90 @@ impl RuntimeError {
     pub(crate) fn check(job: &'static str, reasons: Vec<String>) -> Result<(), RuntimeError> {
         if reasons.is_empty() { Ok(()) } else { Err(RuntimeError::InvalidJob { job, reasons }) }
     }
+}
+
+/// One problem found while compiling a [`CharacterBundle`](zoa_anim_core::CharacterBundle). Compilation
+/// reports every problem at once ([`RuntimeError::CharacterSetup`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupProblem {
+    /// The skeleton has more joints than the runtime indexes (65535).
+    #[error("the skeleton has {0} joints (at most 65535)")]
+    TooManyJoints(usize),
+    /// A clip cannot be bound to the skeleton.
+    #[error("clip `{clip}`: {error}")]
+    Clip {
+        /// Clip id.
+        clip: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The clip table is inconsistent (duplicate names, bad rates or notifies).
+    #[error("clips: {0}")]
+    ClipTable(RuntimeError),
+    /// Two graphs share an id.
+    #[error("animation graph `{0}` is defined twice")]
+    DuplicateGraph(String),
+    /// A graph does not compile against the clips or its masks against the skeleton.
+    #[error("animation graph `{graph}`: {error}")]
+    Graph {
+        /// Graph id.
+        graph: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The player profile set's default class has no entry.
+    #[error("player profile set `{set}`: the default class {class} has no entry")]
+    NoDefaultEntry {
+        /// Set id.
+        set: String,
+        /// The default class.
+        class: PlayerProfileType,
+    },
+    /// A class names a graph the bundle does not have.
+    #[error("class {class}: animation graph `{graph}` is not in the bundle")]
+    UnknownGraph {
+        /// The class.
+        class: PlayerProfileType,
+        /// Graph id.
+        graph: String,
+    },
+    /// A class names a binding profile the bundle does not have.
+    #[error("class {class}: binding profile `{profile}` is not in the bundle")]
+    UnknownBindingProfile {
+        /// The class.
+        class: PlayerProfileType,
+        /// Profile id.
+        profile: String,
+    },
+    /// A class (or the character) names an animation profile the bundle does not have.
+    #[error("{}: animation profile `{profile}` is not in the bundle", class.map_or("the character".to_owned(), |c| format!("class {c}")))]
+    UnknownAnimationProfile {
+        /// The class (`None`: the bundle's own `animation_profile`).
+        class: Option<PlayerProfileType>,
+        /// Profile id.
+        profile: String,
+    },
+    /// An animation profile's table does not resolve (inheritance, clips, speeds).
+    #[error("animation profile `{profile}`: {error}")]
+    AnimationProfile {
+        /// Profile id.
+        profile: String,
+        /// Why.
+        error: RuntimeError,
+    },
+    /// The character's sound profile is not in the bundle.
+    #[error("sound profile `{0}` is not in the bundle")]
+    UnknownSoundProfile(String),
+    /// The rig policy's bone overrides name unknown roles or bones.
+    #[error("{0}")]
+    RigOverride(IkError),
+    /// A setting is out of range.
+    #[error("setting `{field}`: {reason}")]
+    Setting {
+        /// Field of [`CharacterSettings`](crate::CharacterSettings).
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
 }

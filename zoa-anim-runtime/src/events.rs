@@ -3,22 +3,22 @@
 //!
 //! Instances queue events into their own preallocated [`EventQueue`] while
 //! they are updated (possibly in parallel: no queue is shared), and the
-//! caller delivers them afterwards with [`deliver_all`], in a deterministic
+//! caller delivers them afterwards with [`crate::graph::deliver_all`], in a deterministic
 //! order: instance index, then event time, then [`EventKind::rank`], then
 //! queue order. The order is therefore identical for serial and parallel
 //! updates and any thread count.
 //!
-//! Delivery maps onto the core's [`AnimationEventReceiver`]: notifies go to
+//! Delivery maps onto the core's
+//! [`AnimationEventReceiver`](zoa_anim_core::contracts::AnimationEventReceiver): notifies go to
 //! `on_notify`, a state entered goes to `on_state_changed(from, to)`, slot
 //! progress to `on_slot_progress`. Transition started / finished and state
 //! exited have no receiver method; they are available from
 //! [`crate::graph::GraphInstance::events`] before delivery.
 
 use zoa_anim_core::AnimationSlotId;
-use zoa_anim_core::contracts::AnimationEventReceiver;
 use zoa_anim_core::graph::StateIndex;
 
-use crate::graph::{ClipId, GraphInstance};
+use crate::animation::ClipId;
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,14 +159,5 @@ impl EventQueue {
         self.events.clear();
         self.dropped = 0;
         self.seq = 0;
-    }
-}
-
-/// Delivers and clears the queued events of every instance, instance by
-/// instance in slice order, each instance's events in time / kind / queue
-/// order. Call after the (parallel) update, on one thread.
-pub fn deliver_all(instances: &mut [GraphInstance], receiver: &mut dyn AnimationEventReceiver) {
-    for instance in instances {
-        instance.deliver_events(receiver);
     }
 }

@@ -42,6 +42,7 @@ use zoa_anim_core::{
 
 use crate::error::RuntimeError;
 use crate::events::{AnimEvent, EventKind, EventQueue};
+use crate::fade::{Fade, crossfade_weight};
 use crate::graph::{ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, MaskRef};
 
 /// Row id used in [`ContributionSource::Selector`] for the default idle clip.
@@ -334,7 +335,7 @@ pub struct TagSelector {
     input_crossed: bool,
     time: f64,
     playing: Vec<Playing>,
-    fade: Option<(f32, f32)>,
+    fade: Option<Fade>,
     last_fade: f32,
     mode: SelectorMode,
     resolution: Option<Resolution>,
@@ -559,21 +560,13 @@ impl TagSelector {
             }
         }
         // Fade.
-        if let Some((elapsed, duration)) = self.fade.as_mut() {
-            *elapsed += dt;
-            let a = if *duration > 0.0 { (*elapsed / *duration).min(1.0) } else { 1.0 };
+        if let Some(fade) = self.fade.as_mut() {
+            fade.advance(dt);
+            let a = fade.alpha();
             for (k, p) in self.playing.iter_mut().enumerate() {
-                p.weight = if k == 0 && self.mode != SelectorMode::Procedural {
-                    p.weight0 + (1.0 - p.weight0) * a
-                } else {
-                    p.weight0 * (1.0 - a)
-                };
+                p.weight = crossfade_weight(p.weight0, k == 0 && self.mode != SelectorMode::Procedural, a);
             }
-            self.procedural_weight = if self.mode == SelectorMode::Procedural {
-                self.procedural_fade + (1.0 - self.procedural_fade) * a
-            } else {
-                self.procedural_fade * (1.0 - a)
-            };
+            self.procedural_weight = crossfade_weight(self.procedural_fade, self.mode == SelectorMode::Procedural, a);
             if a >= 1.0 {
                 self.fade = None;
                 let keep = usize::from(self.mode != SelectorMode::Procedural);
@@ -750,7 +743,7 @@ impl TagSelector {
         for p in self.playing.iter_mut() {
             p.weight0 = p.weight;
         }
-        self.fade = Some((0.0, fade));
+        self.fade = Some(Fade::new(fade));
     }
 
     fn write(&self, out: &mut FrameOutput) {

@@ -5,7 +5,8 @@ mod graph_common;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::events::{EventKind, deliver_all};
+use zoa_anim_runtime::events::EventKind;
+use zoa_anim_runtime::graph::deliver_all;
 use zoa_anim_runtime::graph::{ClipId, GraphInstance, NotifyPolicy};
 
 const WALK: ClipId = ClipId(1);

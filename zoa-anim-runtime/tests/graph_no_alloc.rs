@@ -21,10 +21,9 @@ use zoa_anim_core::{
     TrackProperty, Transform,
 };
 use zoa_anim_runtime::driver::GraphDriver;
-use zoa_anim_runtime::events::deliver_all;
-use zoa_anim_runtime::graph::{
-    GraphDefinition, GraphInstance, ProfileSetSwitcher, RootMotionContext, RootMotionJob, update_all,
-};
+use zoa_anim_runtime::graph::deliver_all;
+use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob, update_all};
+use zoa_anim_runtime::loadout::ProfileSetSwitcher;
 use zoa_anim_runtime::selector::TagSelector;
 use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
 use zoa_test_support::alloc::{self, CountingAllocator};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::events::deliver_all;
+use zoa_anim_runtime::graph::deliver_all;
 use zoa_anim_runtime::graph::{
     FrameOutput, GraphDefinition, GraphInstance, PlayOptions, update_all, update_all_parallel,
 };

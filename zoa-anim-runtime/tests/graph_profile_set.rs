@@ -12,7 +12,8 @@ use zoa_anim_core::graph::*;
 use zoa_anim_core::{
     AnimationBindingId, BindingProfileBuilder, PlayerProfileEntry, PlayerProfileSet, PlayerProfileType,
 };
-use zoa_anim_runtime::graph::{ClipId, GraphDefinition, ProfileSetSwitcher};
+use zoa_anim_runtime::graph::{ClipId, GraphDefinition};
+use zoa_anim_runtime::loadout::ProfileSetSwitcher;
 
 fn def(id: &str, clip: &str) -> Arc<GraphDefinition> {
     let mut g = graph(

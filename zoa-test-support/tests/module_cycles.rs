@@ -17,18 +17,7 @@ use std::path::{Path, PathBuf};
 use zoa_test_support::paths::repo_root;
 
 /// `(crate, "a <-> b", why it is still there)`.
-const KNOWN: &[(&str, &str, &str)] = &[
-    (
-        "zoa-anim-runtime",
-        "animation <-> blend_tree <-> blending <-> character <-> driver <-> error <-> events <-> graph <-> ik_stage <-> mask <-> model <-> selector",
-        "error names character::SetupProblem, events <-> graph and graph::profile_set <-> driver; being broken (issue 15)",
-    ),
-    (
-        "zoa-anim-runtime",
-        "character::events <-> character::state",
-        "the character's event buffer and its state refer to each other; being broken (issue 15)",
-    ),
-];
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 /// A module path inside one crate (`["graph", "profile_set"]`; the root is empty).
 type ModPath = Vec<String>;

@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use super::events::CharacterEventReceiver;
+use super::delivery::CharacterEventReceiver;
 use super::state::Character;
 use crate::error::RuntimeError;
 

@@ -9,12 +9,12 @@ use zoa_anim_core::{
     AnimationBindingProfile, AnimationProfile, CharacterBundle, LocomotionTag, PlayerProfileSet, PlayerProfileType,
     RigPolicy, SoundProfile, StateGraph,
 };
-use zoa_anim_ik::{BoneRoles, IkError, PolicyKind, RigIk, RigIkSettings, Role};
+use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, RigIkSettings, Role};
 
 use crate::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
 use crate::blending::ReferencePose;
 use crate::driver::SlotBlend;
-use crate::error::RuntimeError;
+use crate::error::{RuntimeError, SetupProblem};
 use crate::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
 use crate::pose::{Pose, RuntimeSkeleton};
 use crate::selector::{InputThresholds, SelectorTable};
@@ -62,92 +62,6 @@ impl Default for CharacterSettings {
             root_motion: false,
         }
     }
-}
-
-/// One problem found while compiling a [`CharacterBundle`]. Compilation
-/// reports every problem at once ([`RuntimeError::CharacterSetup`]).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SetupProblem {
-    /// The skeleton has more joints than the runtime indexes (65535).
-    #[error("the skeleton has {0} joints (at most 65535)")]
-    TooManyJoints(usize),
-    /// A clip cannot be bound to the skeleton.
-    #[error("clip `{clip}`: {error}")]
-    Clip {
-        /// Clip id.
-        clip: String,
-        /// Why.
-        error: RuntimeError,
-    },
-    /// The clip table is inconsistent (duplicate names, bad rates or notifies).
-    #[error("clips: {0}")]
-    ClipTable(RuntimeError),
-    /// Two graphs share an id.
-    #[error("animation graph `{0}` is defined twice")]
-    DuplicateGraph(String),
-    /// A graph does not compile against the clips or its masks against the skeleton.
-    #[error("animation graph `{graph}`: {error}")]
-    Graph {
-        /// Graph id.
-        graph: String,
-        /// Why.
-        error: RuntimeError,
-    },
-    /// The player profile set's default class has no entry.
-    #[error("player profile set `{set}`: the default class {class} has no entry")]
-    NoDefaultEntry {
-        /// Set id.
-        set: String,
-        /// The default class.
-        class: PlayerProfileType,
-    },
-    /// A class names a graph the bundle does not have.
-    #[error("class {class}: animation graph `{graph}` is not in the bundle")]
-    UnknownGraph {
-        /// The class.
-        class: PlayerProfileType,
-        /// Graph id.
-        graph: String,
-    },
-    /// A class names a binding profile the bundle does not have.
-    #[error("class {class}: binding profile `{profile}` is not in the bundle")]
-    UnknownBindingProfile {
-        /// The class.
-        class: PlayerProfileType,
-        /// Profile id.
-        profile: String,
-    },
-    /// A class (or the character) names an animation profile the bundle does not have.
-    #[error("{}: animation profile `{profile}` is not in the bundle", class.map_or("the character".to_owned(), |c| format!("class {c}")))]
-    UnknownAnimationProfile {
-        /// The class (`None`: the bundle's own `animation_profile`).
-        class: Option<PlayerProfileType>,
-        /// Profile id.
-        profile: String,
-    },
-    /// An animation profile's table does not resolve (inheritance, clips, speeds).
-    #[error("animation profile `{profile}`: {error}")]
-    AnimationProfile {
-        /// Profile id.
-        profile: String,
-        /// Why.
-        error: RuntimeError,
-    },
-    /// The character's sound profile is not in the bundle.
-    #[error("sound profile `{0}` is not in the bundle")]
-    UnknownSoundProfile(String),
-    /// The rig policy's bone overrides name unknown roles or bones.
-    #[error("{0}")]
-    RigOverride(IkError),
-    /// A setting is out of range.
-    #[error("setting `{field}`: {reason}")]
-    Setting {
-        /// Field of [`CharacterSettings`].
-        field: &'static str,
-        /// What is wrong.
-        reason: String,
-    },
 }
 
 /// A graph of the definition with its masks resolved against the skeleton.

@@ -1,11 +1,9 @@
 //! A character's events: queued while it is updated (on any thread), sorted
 //! and delivered afterwards in (character, time, kind) order.
 
-use zoa_anim_core::contracts::AnimationEventReceiver;
 use zoa_anim_core::graph::StateIndex;
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId};
 
-use super::state::Character;
 use crate::graph::ClipId;
 
 /// Sub-phase of a gameplay action started by a trigger binding, reported to
@@ -182,46 +180,5 @@ impl CharacterEventQueue {
         self.events = events;
         self.dropped = 0;
         self.seq = 0;
-    }
-}
-
-/// Receives the events of characters after evaluation, with who and when.
-pub trait CharacterEventReceiver {
-    /// One event of `character` (its index in the crowd); `source` answers
-    /// name lookups ([`Character::event_name`]) and state (tags, surface).
-    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent);
-}
-
-/// Forwards character events to the core's [`AnimationEventReceiver`]:
-/// notifies to `on_notify`, state entries to `on_state_changed`, slot
-/// progress to `on_slot_progress`, binding sub-phases to
-/// `on_animation_event(binding, "start" | "complete" | "cancel")`.
-pub struct ToEventReceiver<'r>(pub &'r mut dyn AnimationEventReceiver);
-
-impl std::fmt::Debug for ToEventReceiver<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ToEventReceiver")
-    }
-}
-
-impl CharacterEventReceiver for ToEventReceiver<'_> {
-    fn on_character_event(&mut self, _character: usize, source: &Character, event: &CharacterEvent) {
-        match event.kind {
-            CharacterEventKind::Notify { .. } => {
-                if let Some(name) = source.event_name(event) {
-                    self.0.on_notify(name);
-                }
-            }
-            CharacterEventKind::StateEntered { graph, state, from, .. } => {
-                if let (Some(f), Some(t)) = (source.state_name(graph, from), source.state_name(graph, state)) {
-                    self.0.on_state_changed(f, t);
-                }
-            }
-            CharacterEventKind::SlotProgress { slot, normalized } => self.0.on_slot_progress(slot, normalized),
-            CharacterEventKind::Binding { binding, phase } => self.0.on_animation_event(binding, phase.tag()),
-            CharacterEventKind::TransitionStarted { .. }
-            | CharacterEventKind::StateExited { .. }
-            | CharacterEventKind::TransitionFinished { .. } => {}
-        }
     }
 }

@@ -57,16 +57,17 @@
 
 mod crowd;
 mod definition;
+mod delivery;
 mod events;
 mod pose;
 mod sound;
 mod state;
 
+pub use crate::error::SetupProblem;
 pub use crowd::CharacterCrowd;
-pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints, SetupProblem};
-pub use events::{
-    BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver, NotifySource, ToEventReceiver,
-};
+pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints};
+pub use delivery::{CharacterEventReceiver, ToEventReceiver};
+pub use events::{BindingPhase, CharacterEvent, CharacterEventKind, NotifySource};
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};

@@ -9,7 +9,8 @@
 
 use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
 
-use super::events::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+use super::delivery::CharacterEventReceiver;
+use super::events::{BindingPhase, CharacterEvent, CharacterEventKind};
 use super::state::Character;
 
 /// What to play.

@@ -12,18 +12,17 @@ use zoa_anim_core::{
 use zoa_anim_ik::{GroundProbe, HandTarget, Role};
 
 use super::definition::CharacterDefinition;
-use super::events::{
-    BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventQueue, CharacterEventReceiver, NotifySource,
-};
+use super::events::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventQueue, NotifySource};
 use super::pose::{PoseStage, SelectorLayer, Stack};
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
 use crate::events::EventKind;
 use crate::graph::{
-    ContributionSource, FrameOutput, GraphInstance, LoadoutChange, ParamValue, ProfileSetSwitcher, RootMotion,
-    RootMotionContext, RootMotionJob, SLOT_LAYER,
+    ContributionSource, FrameOutput, GraphInstance, ParamValue, RootMotion, RootMotionContext, RootMotionJob,
+    SLOT_LAYER,
 };
 use crate::ik_stage::{IkInputs, IkStage};
+use crate::loadout::{LoadoutChange, ProfileSetSwitcher};
 use crate::model::{LocalToModelJob, skinning_matrices};
 use crate::pose::Pose;
 use crate::selector::TagSelector;
@@ -613,15 +612,9 @@ impl Character {
     pub fn dropped_events(&self) -> u32 {
         self.events.dropped()
     }
-    /// Sorts the queued events (time, kind, queue order), hands them to
-    /// `receiver` as character `index`, and clears the queue. Allocation-free.
-    pub fn deliver_events(&mut self, index: usize, receiver: &mut dyn CharacterEventReceiver) {
-        self.events.sort();
-        let events = self.events.take();
-        for e in &events {
-            receiver.on_character_event(index, self, e);
-        }
-        self.events.restore(events);
+    /// The event queue, for delivery ([`super::delivery`]).
+    pub(super) fn event_queue(&mut self) -> &mut CharacterEventQueue {
+        &mut self.events
     }
     /// The name an event carries: the notify's name, the entered / exited /
     /// target state's name, or the binding phase's tag.

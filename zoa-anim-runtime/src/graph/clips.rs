@@ -13,17 +13,7 @@ use zoa_anim_core::{ClipAsset, ClipNotify};
 
 use crate::error::RuntimeError;
 
-/// Index of a clip in a [`ClipTable`]; the handle the pose stage maps to its
-/// bound [`crate::Animation`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ClipId(pub u32);
-
-impl ClipId {
-    /// As a `usize` for indexing.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+pub use crate::animation::ClipId;
 
 /// What the behaviour layer needs to know about one clip.
 #[derive(Debug, Clone, PartialEq)]

@@ -16,6 +16,7 @@ use super::slot::{PlayOptions, Slot};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::blend_tree::SyncClock;
 use crate::events::{AnimEvent, EventKind, EventQueue};
+use crate::fade::crossfade_weight;
 
 /// Most states contributing to one layer at once (the current one plus fading ones).
 pub const MAX_ACTIVE_STATES: usize = 4;
@@ -54,7 +55,7 @@ struct Running {
 
 impl Running {
     fn alpha(&self) -> f32 {
-        if self.duration > 0.0 { (self.elapsed / self.duration).clamp(0.0, 1.0) } else { 1.0 }
+        crate::fade::ramp(self.elapsed, self.duration)
     }
 }
 
@@ -545,7 +546,7 @@ fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPol
         let alpha = r.alpha();
         if r.mode == TransitionMode::Crossfade {
             for (k, a) in lr.active.iter_mut().enumerate() {
-                a.weight = if k == 0 { a.weight0 + (1.0 - a.weight0) * alpha } else { a.weight0 * (1.0 - alpha) };
+                a.weight = crossfade_weight(a.weight0, k == 0, alpha);
             }
         } else if let Some(i) = lr.inertial.as_mut() {
             i.elapsed = r.elapsed.min(r.duration);
@@ -804,5 +805,14 @@ fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, policy: Notify
         let looping = graph.states[a.state.index()].looping;
         let clip = def.states[a.state.index()].clips[i];
         emit_clip_notifies(clips, clip, a.prev_total, a.total, looping, a.fresh, ctx.layer, ctx.frame, ctx.events);
+    }
+}
+
+/// Delivers and clears the queued events of every instance, instance by
+/// instance in slice order, each instance's events in time / kind / queue
+/// order. Call after the (parallel) update, on one thread.
+pub fn deliver_all(instances: &mut [GraphInstance], receiver: &mut dyn AnimationEventReceiver) {
+    for instance in instances {
+        instance.deliver_events(receiver);
     }
 }

@@ -54,7 +54,6 @@ mod instance;
 mod masks;
 mod output;
 mod params;
-mod profile_set;
 mod root_motion;
 mod slot;
 
@@ -62,13 +61,12 @@ pub use clips::{ClipId, ClipInfo, ClipTable};
 pub use definition::GraphDefinition;
 pub use inertialize::inertialize_quintic;
 pub use instance::{
-    ActiveStateView, GraphInstance, MAX_ACTIVE_STATES, TransitionView, update_all, update_all_parallel,
+    ActiveStateView, GraphInstance, MAX_ACTIVE_STATES, TransitionView, deliver_all, update_all, update_all_parallel,
 };
 pub use masks::GraphMasks;
 pub(crate) use output::clip_span;
 pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, PoseLayer, SLOT_LAYER};
 pub use params::{ParamValue, Parameters};
-pub use profile_set::{LoadoutChange, ProfileSetSwitcher};
 pub use root_motion::{RootMotion, RootMotionContext, RootMotionJob, remove_root_motion};
 pub use slot::PlayOptions;
 pub use zoa_anim_core::graph::Interruption;

@@ -19,6 +19,7 @@ use super::clips::{ClipId, ClipTable};
 use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER, clip_span};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::events::{EventKind, EventQueue};
+use crate::fade::{Fade, crossfade_weight, ramp};
 
 /// How the slot plays a clip.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,13 +70,12 @@ struct SlotClip {
 pub(crate) struct Slot {
     current: Option<SlotClip>,
     previous: Option<SlotClip>,
-    xfade_elapsed: f32,
-    xfade_duration: f32,
+    xfade: Fade,
     elapsed: f32,
     blend_in: f32,
     blend_out: f32,
-    /// `(envelope at stop, elapsed, duration)`.
-    stopping: Option<(f32, f32, f32)>,
+    /// `(envelope at stop, fade-out)`.
+    stopping: Option<(f32, Fade)>,
     envelope: f32,
     additive: bool,
     slot_id: Option<AnimationSlotId>,
@@ -88,8 +88,7 @@ impl Slot {
         Slot {
             current: None,
             previous: None,
-            xfade_elapsed: 0.0,
-            xfade_duration: 0.0,
+            xfade: Fade::default(),
             elapsed: 0.0,
             blend_in: 0.0,
             blend_out: 0.0,
@@ -155,8 +154,7 @@ impl Slot {
         }
         self.previous = Some(SlotClip { fresh: false, ..cur });
         self.current = Some(SlotClip { clip, time: 0.0, prev_time: 0.0, looping, speed: cur.speed, fresh: true });
-        self.xfade_elapsed = 0.0;
-        self.xfade_duration = seconds;
+        self.xfade = Fade::new(seconds);
         self.blend_out = 0.0;
         self.slot_id = None;
     }
@@ -170,7 +168,7 @@ impl Slot {
         if d <= 0.0 {
             self.clear();
         } else {
-            self.stopping = Some((self.envelope, 0.0, d));
+            self.stopping = Some((self.envelope, Fade::new(d)));
         }
     }
 
@@ -183,11 +181,7 @@ impl Slot {
     }
 
     fn crossfade_alpha(&self) -> f32 {
-        if self.previous.is_some() && self.xfade_duration > 0.0 {
-            (self.xfade_elapsed / self.xfade_duration).clamp(0.0, 1.0)
-        } else {
-            1.0
-        }
+        if self.previous.is_some() { self.xfade.alpha() } else { 1.0 }
     }
 
     /// Advances by `dts` scaled seconds; queues notifies and slot progress; writes
@@ -215,7 +209,7 @@ impl Slot {
         if let Some(p) = prev.as_mut() {
             advance(p);
         }
-        self.xfade_elapsed += dts;
+        self.xfade.advance(dts);
         self.elapsed += dts;
         let alpha = self.crossfade_alpha();
         // Notifies: the dominant clip of the slot, or both under `All`.
@@ -252,15 +246,15 @@ impl Slot {
         let duration = f64::from(info.duration);
         let finished_once = !cur.looping && cur.time >= duration;
         let done;
-        if let Some((start, elapsed, d)) = self.stopping.as_mut() {
-            *elapsed += dts;
-            self.envelope = *start * (1.0 - (*elapsed / *d).min(1.0));
-            done = *elapsed >= *d;
+        if let Some((start, fade)) = self.stopping.as_mut() {
+            fade.advance(dts);
+            self.envelope = crossfade_weight(*start, false, fade.alpha());
+            done = fade.elapsed() >= fade.duration();
         } else {
-            let ramp_in = if self.blend_in > 0.0 { (self.elapsed / self.blend_in).min(1.0) } else { 1.0 };
-            let ramp_out = if !cur.looping && !self.hold_at_end && self.blend_out > 0.0 {
+            let ramp_in = ramp(self.elapsed, self.blend_in);
+            let ramp_out = if !cur.looping && !self.hold_at_end {
                 let remaining = (duration - cur.time).max(0.0) as f32 / (cur.speed * info.rate).max(f32::MIN_POSITIVE);
-                (remaining / self.blend_out).min(1.0)
+                ramp(remaining, self.blend_out)
             } else {
                 1.0
             };
@@ -311,9 +305,9 @@ impl Slot {
                 source: ContributionSource::Slot,
             });
         };
-        push(&cur, alpha);
+        push(&cur, crossfade_weight(0.0, true, alpha));
         if let Some(p) = &prev {
-            push(p, 1.0 - alpha);
+            push(p, crossfade_weight(1.0, false, alpha));
         }
     }
 }

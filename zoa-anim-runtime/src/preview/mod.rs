@@ -67,8 +67,9 @@ use crate::error::RuntimeError;
 use crate::events::EventKind;
 use crate::graph::{
     ClipInfo, ClipTable, ContributionSource, FrameOutput, GraphDefinition, GraphInstance, GraphMasks, ParamValue,
-    ProfileSetSwitcher, RootMotionContext, RootMotionJob, SLOT_LAYER,
+    RootMotionContext, RootMotionJob, SLOT_LAYER,
 };
+use crate::loadout::ProfileSetSwitcher;
 use crate::pose::RuntimeSkeleton;
 use crate::selector::TagSelector;
 

@@ -17,13 +17,10 @@ use std::sync::Arc;
 use zoa_anim_core::contracts::{AnimationDriver, SharedBindingProfile};
 use zoa_anim_core::{PlayerProfileSet, PlayerProfileType};
 
-use super::clips::ClipTable;
-use super::definition::GraphDefinition;
-use super::instance::GraphInstance;
-use super::output::FrameOutput;
-use super::params::ParamValue;
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
+use crate::fade::Fade;
+use crate::graph::{ClipContribution, ClipTable, FrameOutput, GraphDefinition, GraphInstance, ParamValue};
 
 /// What an equip or unequip did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,8 +46,7 @@ pub struct ProfileSetSwitcher {
     graph_id: String,
     class: PlayerProfileType,
     previous: Option<(GraphInstance, FrameOutput)>,
-    fade_elapsed: f32,
-    fade_duration: f32,
+    fade: Fade,
     crossfade: f32,
 }
 
@@ -142,8 +138,7 @@ impl ProfileSetSwitcher {
             graph_id: graph_id.unwrap_or_default(),
             class,
             previous: None,
-            fade_elapsed: 0.0,
-            fade_duration: 0.0,
+            fade: Fade::default(),
             crossfade,
         })
     }
@@ -182,11 +177,7 @@ impl ProfileSetSwitcher {
     }
     /// Switch blend progress `0..=1` (1 when no switch is blending).
     pub fn switch_alpha(&self) -> f32 {
-        if self.previous.is_some() && self.fade_duration > 0.0 {
-            (self.fade_elapsed / self.fade_duration).clamp(0.0, 1.0)
-        } else {
-            1.0
-        }
+        if self.previous.is_some() { self.fade.alpha() } else { 1.0 }
     }
 
     /// Output buffers big enough for the largest graph of the set, twice (for the switch blend).
@@ -227,8 +218,7 @@ impl ProfileSetSwitcher {
             let old = std::mem::replace(self.driver.instance_mut(), next);
             let scratch = old.new_output();
             self.previous = Some((old, scratch));
-            self.fade_elapsed = 0.0;
-            self.fade_duration = self.crossfade;
+            self.fade = Fade::new(self.crossfade);
             self.graph_id = g.clone();
             graph_changed = true;
         }
@@ -262,9 +252,8 @@ impl ProfileSetSwitcher {
         previous.clear();
         let Some((prev, _)) = self.previous.as_mut() else { return 1.0 };
         let speed = self.driver.instance().speed();
-        self.fade_elapsed += if dt.is_finite() { dt.max(0.0) } else { 0.0 } * speed;
-        let alpha =
-            if self.fade_duration > 0.0 { (self.fade_elapsed / self.fade_duration).clamp(0.0, 1.0) } else { 1.0 };
+        self.fade.advance(if dt.is_finite() { dt.max(0.0) } else { 0.0 } * speed);
+        let alpha = self.fade.alpha();
         if alpha >= 1.0 {
             self.previous = None;
             return 1.0;
@@ -296,7 +285,7 @@ impl ProfileSetSwitcher {
                 last.inertialization = l.inertialization;
             }
             for c in scratch.layer_contributions(i) {
-                out.push(super::output::ClipContribution { weight: c.weight * (1.0 - alpha), ..*c });
+                out.push(ClipContribution { weight: c.weight * (1.0 - alpha), ..*c });
             }
         }
     }
