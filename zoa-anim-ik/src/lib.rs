@@ -1,8 +1,9 @@
 //! # zoa-anim-ik
 //!
-//! IK from a rig policy instead of constraint graphs: find the bones that matter on whatever skeleton shows up
-//! ([`roles`]), then run a small fixed set of behaviours on them: foot plant,
-//! look-at, hand on weapon and climb hand ([`rig::RigIk`]). Each behaviour
+//! IK from a rig policy instead of constraint graphs: find the bones that
+//! matter on whatever skeleton shows up ([`roles`]), then run a small fixed
+//! set of behaviours on them: foot plant, look-at, hand on weapon and climb
+//! hand ([`rig::RigIk`]). Each behaviour
 //! is silently skipped when the rig lacks its bones; a door with foot
 //! planting enabled is not a bug. The crate also ships the IK pose service
 //! that turns equipped items' pose providers into the current
