@@ -1,4 +1,4 @@
-//! Scaling of the paths that used to be quadratic (issue 13): each runs at a
+//! Scaling of the paths that used to be quadratic: each runs at a
 //! count and at ten times that count; linear (or n log n) code takes at most
 //! about 15× longer at the larger count. Timings only — nothing here asserts
 //! a duration.
