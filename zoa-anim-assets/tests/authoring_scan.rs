@@ -90,7 +90,7 @@ fn unreadable_root_is_an_error() {
     assert!(scan_roots(&[PathBuf::from("/definitely/not/here")]).is_err());
 }
 
-// ----- the cache file is not trusted (issue 13) ------------------------------
+// ----- the cache file is not trusted ------------------------------
 
 fn saved_cache(tag: &str) -> (tempfile::TempDir, PathBuf, Vec<PathBuf>) {
     let tmp = temp_dir(tag);
