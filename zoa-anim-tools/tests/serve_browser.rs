@@ -1,6 +1,9 @@
 //! The Workbench in real headless Chromium, driven over WebDriver
 //! (chromedriver + `fantoccini`): load the page, open a definition, type an
-//! error and see it flagged at its line, fix it and save, run a preview
+//! error and see it flagged at its line, fix it and save (a file changed on
+//! disk meanwhile is never replaced without a choice), duplicate and delete
+//! (after a confirmation) a file, show the coverage, see an inert binding
+//! flagged in the Binding Browser, run a preview
 //! preset and see the skeleton move (two screenshots of the 3D view differ),
 //! and approve an auto-binding (changing one pick, leaving one slot out,
 //! then confirming an overwrite), save an IK bone override, and write a
@@ -168,6 +171,8 @@ fn the_workbench_in_headless_chromium() {
         rt.block_on(async {
             load_the_page(&c, &server).await;
             edit_validate_and_save(&c, &server, shots.path()).await;
+            stale_save_duplicate_delete_and_coverage(&c, &server, shots.path()).await;
+            binding_browser_flags_inert(&c, shots.path()).await;
             preview_moves_the_skeleton(&c, shots.path()).await;
             approve_an_auto_binding(&c, &server, shots.path()).await;
             edit_ik_overrides(&c, &server, shots.path()).await;
@@ -255,6 +260,153 @@ async fn edit_validate_and_save(c: &Client, s: &Server, shots: &Path) {
     let saved = std::fs::read_to_string(&path).unwrap();
     assert_eq!(saved, format!("{original}\n[[bindings]]\nid = \"lean\"\nparameter = \"lean\"\ntype = \"float\"\n"));
     assert!(c.find(Locator::Css("#btn-save")).await.unwrap().attr("disabled").await.unwrap().is_some());
+}
+
+/// Puts the editor's caret at the end of its text and types `text`.
+async fn type_at_end(c: &Client, text: &str) {
+    let area = css(c, "#editor-text").await;
+    area.click().await.unwrap();
+    c.execute(
+        "const t = document.querySelector('#editor-text'); t.setSelectionRange(t.value.length, t.value.length);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    area.send_keys(text).await.unwrap();
+}
+
+async fn dialog_shown(c: &Client) -> String {
+    until(c, "the dialog", "!document.querySelector('#dialog-backdrop').hidden").await;
+    css(c, "#dialog-title").await.text().await.unwrap()
+}
+
+async fn stale_save_duplicate_delete_and_coverage(c: &Client, s: &Server, shots: &Path) {
+    // The saved rifle.toml is still open. Something else changes it on disk:
+    // saving asks, and neither answer loses the other side without a choice.
+    let path = s.defs().join("bindings/rifle.toml");
+    let ours = std::fs::read_to_string(&path).unwrap();
+    let theirs = format!("# changed outside the Workbench\n{ours}");
+    std::fs::write(&path, &theirs).unwrap();
+    type_at_end(c, "# mine\n").await;
+    until(c, "unsaved edits", "!document.querySelector('#btn-save').disabled").await;
+    css(c, "#btn-save").await.click().await.unwrap();
+    assert_eq!(dialog_shown(c).await, "The file changed on disk");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "nothing replaced before a choice");
+    save_shot("definitions-stale.png", &c.screenshot().await.unwrap(), shots);
+    css(c, "#dialog-reload").await.click().await.unwrap();
+    until(
+        c,
+        "the disk's text in the editor",
+        "document.querySelector('#editor-text').value.startsWith('# changed outside the Workbench\\n') \
+         && !document.querySelector('#editor-title').textContent.includes('•')",
+    )
+    .await;
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
+    // Again, and this time keep the page's version.
+    std::fs::write(&path, &ours).unwrap();
+    type_at_end(c, "# mine\n").await;
+    until(c, "unsaved edits", "!document.querySelector('#btn-save').disabled").await;
+    css(c, "#btn-save").await.click().await.unwrap();
+    assert_eq!(dialog_shown(c).await, "The file changed on disk");
+    css(c, "#dialog-overwrite").await.click().await.unwrap();
+    until(c, "the overwrite", "!document.querySelector('#editor-title').textContent.includes('•')").await;
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{theirs}# mine\n"));
+
+    // Duplicate: a new file with a new id, opened in the editor.
+    css(c, "#btn-duplicate").await.click().await.unwrap();
+    assert_eq!(dialog_shown(c).await, "Duplicate defs/bindings/rifle.toml");
+    let new_path = css(c, "#dialog-input").await;
+    assert_eq!(new_path.prop("value").await.unwrap().as_deref(), Some("defs/bindings/rifle_copy.toml"));
+    let new_id = css(c, "#dialog-input-id").await;
+    new_id.clear().await.unwrap();
+    new_id.send_keys("rifle_spare").await.unwrap();
+    css(c, "#dialog-ok").await.click().await.unwrap();
+    until(
+        c,
+        "the copy in the editor",
+        "document.querySelector('#editor-title').textContent === 'defs/bindings/rifle_copy.toml' \
+         && document.querySelector('#editor-status').textContent === 'valid'",
+    )
+    .await;
+    let copy = s.defs().join("bindings/rifle_copy.toml");
+    let text = std::fs::read_to_string(&copy).unwrap();
+    assert!(text.contains("id = \"rifle_spare\"") && !text.contains("id = \"rifle\"\n"), "{text}");
+    until(c, "the copy listed", "document.querySelector(\".def-item[data-path='defs/bindings/rifle_copy.toml']\")")
+        .await;
+
+    // Delete asks first: Cancel keeps the file, Delete removes it.
+    css(c, "#btn-delete").await.click().await.unwrap();
+    assert_eq!(dialog_shown(c).await, "Delete defs/bindings/rifle_copy.toml?");
+    css(c, "#dialog-cancel").await.click().await.unwrap();
+    until(c, "the dialog to close", "document.querySelector('#dialog-backdrop').hidden").await;
+    assert!(copy.is_file(), "Cancel keeps the file");
+    css(c, "#btn-delete").await.click().await.unwrap();
+    assert_eq!(dialog_shown(c).await, "Delete defs/bindings/rifle_copy.toml?");
+    css(c, "#dialog-ok").await.click().await.unwrap();
+    until(
+        c,
+        "the file gone from the list",
+        "document.querySelector('#editor-title').textContent === 'No file open' \
+         && !document.querySelector(\".def-item[data-path='defs/bindings/rifle_copy.toml']\")",
+    )
+    .await;
+    assert!(!copy.exists());
+
+    // The coverage report: one bar per animation profile.
+    css(c, "#btn-coverage").await.click().await.unwrap();
+    let profiles = until(
+        c,
+        "the coverage",
+        "!document.querySelector('#coverage').hidden && [...document.querySelectorAll('#coverage h3')].map(h => h.textContent)",
+    )
+    .await;
+    assert_eq!(profiles, json!(["humanoid_base", "humanoid_wounded"]));
+    let bars = c.execute("return document.querySelectorAll('#coverage .cov-bar').length;", vec![]).await.unwrap();
+    assert_eq!(bars, json!(2));
+    save_shot("coverage.png", &c.screenshot().await.unwrap(), shots);
+    css(c, "#btn-coverage").await.click().await.unwrap();
+}
+
+async fn binding_browser_flags_inert(c: &Client, shots: &Path) {
+    css(c, "#tab-bindings").await.click().await.unwrap();
+    let set = ".set-card[data-set='player']";
+    css(c, &format!("{set} .class-tabs button[data-class='rifle']")).await.click().await.unwrap();
+    // `lean`, typed into rifle.toml above, names no parameter of the rifle graph.
+    let lean = until(
+        c,
+        "the inert binding",
+        &format!("document.querySelector(\"{set} tr.inert[data-binding='lean']\")?.textContent"),
+    )
+    .await;
+    assert!(lean.as_str().unwrap().contains("inert: the graph has no parameter `lean`"), "{lean}");
+    let driving = c
+        .execute(
+            &format!(
+                "return [...document.querySelectorAll(\"{set} tr[data-binding]:not(.inert)\")]\
+                 .filter(r => r.textContent.includes('drives the rig')).length;"
+            ),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(driving.as_u64().unwrap() > 3, "the other rifle bindings drive the rig: {driving}");
+    let counts = c
+        .execute(
+            &format!(
+                "return [document.querySelector(\"{set} button[data-class='rifle'] .badge\")?.textContent, \
+                 document.querySelectorAll(\"{set} tr.inert\").length, \
+                 [...document.querySelectorAll(\"{set} tr.inert\")].map(r => r.textContent)];"
+            ),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        counts[0].as_str(),
+        Some(counts[1].to_string().as_str()),
+        "the class tab counts its inert rows: {counts}"
+    );
+    save_shot("bindings.png", &c.screenshot().await.unwrap(), shots);
 }
 
 async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {

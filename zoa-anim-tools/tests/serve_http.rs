@@ -56,6 +56,8 @@ fn the_page_embeds_its_assets_and_the_session_token() {
 #[test]
 fn a_foreign_host_header_is_refused_everywhere() {
     let s = Server::start();
+    // Without --bind the server listens on loopback only.
+    assert!(s.origin.starts_with("http://127.0.0.1:"), "{}", s.origin);
     for path in ["/", "/static/main.js", "/api/defs"] {
         let r = s.raw("GET", path, &[("Host", "evil.example:80"), ("x-zoa-token", &s.token)], None);
         assert_eq!(r.status, 403, "{path}");
@@ -71,6 +73,19 @@ fn api_calls_need_the_token_and_writes_need_the_origin() {
     assert_eq!(s.raw("GET", "/api/defs", &[], None).status, 401);
     assert_eq!(s.raw("GET", "/api/defs", &[("x-zoa-token", "0000")], None).status, 401);
     assert_eq!(s.get("/api/defs").status, 200);
+    // Every read endpoint needs the token too (the page's data is the folder's text).
+    for path in [
+        "/api/session",
+        "/api/file?path=defs/bindings/rifle.toml",
+        "/api/coverage",
+        "/api/overview",
+        "/api/bindings",
+        "/api/ik/models",
+        "/api/vocabulary",
+        "/api/presets",
+    ] {
+        assert_eq!(s.raw("GET", path, &[], None).status, 401, "{path} without token");
+    }
     let before = read(&s, "bindings/rifle.toml");
     let body =
         serde_json::to_vec(&json!({ "path": "defs/bindings/rifle.toml", "version": "x", "confirm": true })).unwrap();
@@ -85,6 +100,10 @@ fn api_calls_need_the_token_and_writes_need_the_origin() {
         "/api/ik/save",
         "/api/wizard/write",
         "/api/preview/run",
+        "/api/preview/export",
+        "/api/autobind/scan",
+        "/api/ik/discover",
+        "/api/wizard/preview",
     ] {
         let r = s.raw("POST", path, &[("x-zoa-token", &s.token), ct], Some(&body));
         assert_eq!(r.status, 403, "{path} without Origin");
@@ -481,6 +500,10 @@ fn the_binding_browser_flags_inert_bindings_per_class() {
     assert_eq!(fire["layer_name"], "upper_body", "the layer is named from the graph");
     assert!(binding(&rifle, "lean")["inert"].as_str().unwrap().contains("no_such_param"));
     assert!(binding(&rifle, "is_sprinting")["inert"].as_str().unwrap().contains("layer 7"));
+    // Slots with their clip and speed (written as in the file, not as an f32 widened).
+    let single = rifle["profile"]["slots"].as_array().unwrap().iter().find(|x| x["id"] == "fire_single").unwrap();
+    assert_eq!((single["clip"].as_str(), single["speed"].as_f64()), (Some("fire_recoil"), Some(1.2)), "{single}");
+    assert_eq!(single["additive"], true);
     // The pistol class uses the same profile and graph: the same flags.
     assert!(binding(&class("pistol"), "lean")["inert"].is_string());
     // The unarmed profile is untouched by the edit.

@@ -64,7 +64,7 @@ fn profile_json(
             json!({
                 "id": s.id.as_str(),
                 "clip": s.clip_reference,
-                "speed": s.speed_multiplier,
+                "speed": crate::capture_export::num(s.speed_multiplier),
                 "additive": s.additive,
                 "shipped": DefaultSlots::ALL.contains(&s.id),
                 "inert": reason(s.id.as_str()),
