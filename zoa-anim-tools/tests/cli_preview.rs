@@ -1,7 +1,6 @@
 //! `zoa-anim preview`: every fixture preset produces the four files; the JSON
 //! captures are snapshotted (floats rounded to 4 decimals); the CSV's header
-//! and rows agree; both PNGs decode (CRCs, zlib stream, palette indices) to
-//! the documented sizes; `--force`, the default folder and stdout output.
+//! and rows agree; both PNGs decode to the documented sizes; `--force`, the default folder and stdout output.
 
 use std::path::Path;
 use std::process::Output;
@@ -48,147 +47,14 @@ fn round(v: &mut Value) {
     }
 }
 
-// ---- a minimal PNG reader for what the writer produces (stored or fixed-Huffman deflate) ----
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xFFFF_FFFFu32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 { 0xEDB8_8320 ^ (crc >> 1) } else { crc >> 1 };
-        }
-    }
-    !crc
-}
-
-struct BitReader<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl BitReader<'_> {
-    fn bits(&mut self, n: u32) -> u32 {
-        let mut v = 0;
-        for k in 0..n {
-            let b = (self.data[self.pos / 8] >> (self.pos % 8)) & 1;
-            v |= u32::from(b) << k;
-            self.pos += 1;
-        }
-        v
-    }
-    fn fixed_symbol(&mut self) -> u32 {
-        let mut code = 0;
-        for len in 1..=9 {
-            code = (code << 1) | self.bits(1);
-            match len {
-                7 if code <= 0x17 => return code + 256,
-                8 if (0x30..=0xBF).contains(&code) => return code - 0x30,
-                8 if (0xC0..=0xC7).contains(&code) => return code - 0xC0 + 280,
-                9 if (0x190..=0x1FF).contains(&code) => return code - 0x190 + 144,
-                _ => {}
-            }
-        }
-        panic!("invalid fixed Huffman code");
-    }
-}
-
-fn inflate(z: &[u8]) -> Vec<u8> {
-    assert_eq!(z[0] & 0x0F, 8, "deflate");
-    assert_eq!((u16::from(z[0]) << 8 | u16::from(z[1])) % 31, 0, "zlib header check");
-    const BASE: [usize; 29] = [
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
-        258,
-    ];
-    const EXTRA: [u32; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-    const DBASE: [usize; 30] = [
-        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
-        6145, 8193, 12289, 16385, 24577,
-    ];
-    let mut r = BitReader { data: &z[2..], pos: 0 };
-    let mut out: Vec<u8> = Vec::new();
-    loop {
-        let last = r.bits(1);
-        match r.bits(2) {
-            0 => {
-                r.pos = r.pos.div_ceil(8) * 8;
-                let len = r.bits(16) as usize;
-                let _nlen = r.bits(16);
-                for _ in 0..len {
-                    out.push(r.bits(8) as u8);
-                }
-            }
-            1 => loop {
-                let sym = r.fixed_symbol();
-                match sym {
-                    0..=255 => out.push(sym as u8),
-                    256 => break,
-                    _ => {
-                        let i = (sym - 257) as usize;
-                        let len = BASE[i] + r.bits(EXTRA[i]) as usize;
-                        let mut dcode = 0;
-                        for _ in 0..5 {
-                            dcode = (dcode << 1) | r.bits(1);
-                        }
-                        let dcode = dcode as usize;
-                        let dextra = if dcode < 4 { 0 } else { (dcode as u32 - 2) / 2 };
-                        let dist = DBASE[dcode] + r.bits(dextra) as usize;
-                        for _ in 0..len {
-                            out.push(out[out.len() - dist]);
-                        }
-                    }
-                }
-            },
-            t => panic!("block type {t} is not written by the encoder"),
-        }
-        if last == 1 {
-            break;
-        }
-    }
-    let body_end = 2 + r.pos.div_ceil(8);
-    let adler = u32::from_be_bytes(z[body_end..body_end + 4].try_into().unwrap());
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in &out {
-        a = (a + u32::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    assert_eq!(adler, (b << 16) | a, "adler-32");
-    out
-}
-
-/// Decodes an 8-bit indexed PNG; returns (width, height, distinct colours used).
+/// Decodes an 8-bit RGB PNG; returns (width, height, distinct colours used).
 fn decode_png(bytes: &[u8]) -> (u32, u32, usize) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "signature");
-    let (mut pos, mut w, mut h, mut palette, mut idat) = (8, 0, 0, 0, Vec::new());
-    loop {
-        let len = u32::from_be_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        let kind = &bytes[pos + 4..pos + 8];
-        let data = &bytes[pos + 8..pos + 8 + len];
-        let crc = u32::from_be_bytes(bytes[pos + 8 + len..pos + 12 + len].try_into().unwrap());
-        assert_eq!(crc, crc32(&bytes[pos + 4..pos + 8 + len]), "chunk CRC");
-        match kind {
-            b"IHDR" => {
-                w = u32::from_be_bytes(data[0..4].try_into().unwrap());
-                h = u32::from_be_bytes(data[4..8].try_into().unwrap());
-                assert_eq!(&data[8..13], &[8, 3, 0, 0, 0], "8-bit indexed, no interlace");
-            }
-            b"PLTE" => palette = len / 3,
-            b"IDAT" => idat.extend_from_slice(data),
-            b"IEND" => break,
-            _ => {}
-        }
-        pos += 12 + len;
-    }
-    let raw = inflate(&idat);
-    assert_eq!(raw.len(), (w as usize + 1) * h as usize, "one filter byte plus width per row");
-    let mut used = [false; 256];
-    for row in raw.chunks(w as usize + 1) {
-        assert_eq!(row[0], 0, "filter none");
-        for &p in &row[1..] {
-            assert!((p as usize) < palette, "index within the palette");
-            used[p as usize] = true;
-        }
-    }
-    (w, h, used.iter().filter(|u| **u).count())
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a valid PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let info = reader.next_frame(&mut buf).expect("the image data decodes");
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgb, png::BitDepth::Eight), "8-bit RGB");
+    let colours: std::collections::BTreeSet<&[u8]> = buf[..info.buffer_size()].chunks(3).collect();
+    (info.width, info.height, colours.len())
 }
 
 #[test]

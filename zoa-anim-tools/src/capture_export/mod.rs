@@ -7,7 +7,6 @@
 //! (`0.3`, not `0.30000001192092896`); times are rounded to the microsecond.
 
 mod frames;
-mod png;
 mod raster;
 mod timeline;
 

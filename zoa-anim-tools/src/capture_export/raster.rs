@@ -1,8 +1,8 @@
-//! A palette canvas with the few primitives the charts need: rectangles,
-//! thick lines, dots and text in a built-in 3×5 bitmap font (drawn
-//! upper-case, scaled by an integer factor).
+//! A canvas with the few primitives the charts need: rectangles, thick
+//! lines, dots in palette colours, and anti-aliased text in an embedded
+//! TrueType font (rasterized by `fontdue`); encoded by the `png` crate.
 
-use super::png;
+use std::sync::OnceLock;
 
 /// Palette: background, ink, grid, muted text, then series colours.
 pub(crate) const PALETTE: [[u8; 3]; 20] = [
@@ -42,109 +42,64 @@ pub(crate) fn series_color(i: usize) -> u8 {
     5 + (i % 15) as u8
 }
 
-/// 3×5 glyphs: five rows of three bits (bit 2 = left column).
-const GLYPHS: &[(char, [u8; 5])] = &[
-    ('A', [0b010, 0b101, 0b111, 0b101, 0b101]),
-    ('B', [0b110, 0b101, 0b110, 0b101, 0b110]),
-    ('C', [0b011, 0b100, 0b100, 0b100, 0b011]),
-    ('D', [0b110, 0b101, 0b101, 0b101, 0b110]),
-    ('E', [0b111, 0b100, 0b110, 0b100, 0b111]),
-    ('F', [0b111, 0b100, 0b110, 0b100, 0b100]),
-    ('G', [0b011, 0b100, 0b101, 0b101, 0b011]),
-    ('H', [0b101, 0b101, 0b111, 0b101, 0b101]),
-    ('I', [0b111, 0b010, 0b010, 0b010, 0b111]),
-    ('J', [0b001, 0b001, 0b001, 0b101, 0b010]),
-    ('K', [0b101, 0b101, 0b110, 0b101, 0b101]),
-    ('L', [0b100, 0b100, 0b100, 0b100, 0b111]),
-    ('M', [0b101, 0b111, 0b111, 0b101, 0b101]),
-    ('N', [0b110, 0b101, 0b101, 0b101, 0b101]),
-    ('O', [0b010, 0b101, 0b101, 0b101, 0b010]),
-    ('P', [0b110, 0b101, 0b110, 0b100, 0b100]),
-    ('Q', [0b010, 0b101, 0b101, 0b110, 0b011]),
-    ('R', [0b110, 0b101, 0b110, 0b101, 0b101]),
-    ('S', [0b011, 0b100, 0b010, 0b001, 0b110]),
-    ('T', [0b111, 0b010, 0b010, 0b010, 0b010]),
-    ('U', [0b101, 0b101, 0b101, 0b101, 0b111]),
-    ('V', [0b101, 0b101, 0b101, 0b101, 0b010]),
-    ('W', [0b101, 0b101, 0b111, 0b111, 0b101]),
-    ('X', [0b101, 0b101, 0b010, 0b101, 0b101]),
-    ('Y', [0b101, 0b101, 0b010, 0b010, 0b010]),
-    ('Z', [0b111, 0b001, 0b010, 0b100, 0b111]),
-    ('0', [0b111, 0b101, 0b101, 0b101, 0b111]),
-    ('1', [0b010, 0b110, 0b010, 0b010, 0b111]),
-    ('2', [0b110, 0b001, 0b010, 0b100, 0b111]),
-    ('3', [0b110, 0b001, 0b010, 0b001, 0b110]),
-    ('4', [0b101, 0b101, 0b111, 0b001, 0b001]),
-    ('5', [0b111, 0b100, 0b110, 0b001, 0b110]),
-    ('6', [0b011, 0b100, 0b111, 0b101, 0b111]),
-    ('7', [0b111, 0b001, 0b010, 0b010, 0b010]),
-    ('8', [0b111, 0b101, 0b111, 0b101, 0b111]),
-    ('9', [0b111, 0b101, 0b111, 0b001, 0b110]),
-    ('.', [0b000, 0b000, 0b000, 0b000, 0b010]),
-    (',', [0b000, 0b000, 0b000, 0b010, 0b100]),
-    (':', [0b000, 0b010, 0b000, 0b010, 0b000]),
-    (';', [0b000, 0b010, 0b000, 0b010, 0b100]),
-    ('-', [0b000, 0b000, 0b111, 0b000, 0b000]),
-    ('_', [0b000, 0b000, 0b000, 0b000, 0b111]),
-    ('=', [0b000, 0b111, 0b000, 0b111, 0b000]),
-    ('+', [0b000, 0b010, 0b111, 0b010, 0b000]),
-    ('/', [0b001, 0b001, 0b010, 0b100, 0b100]),
-    ('(', [0b010, 0b100, 0b100, 0b100, 0b010]),
-    (')', [0b010, 0b001, 0b001, 0b001, 0b010]),
-    ('[', [0b110, 0b100, 0b100, 0b100, 0b110]),
-    (']', [0b011, 0b001, 0b001, 0b001, 0b011]),
-    ('<', [0b001, 0b010, 0b100, 0b010, 0b001]),
-    ('>', [0b100, 0b010, 0b001, 0b010, 0b100]),
-    ('%', [0b101, 0b001, 0b010, 0b100, 0b101]),
-    ('\'', [0b010, 0b010, 0b000, 0b000, 0b000]),
-    ('"', [0b101, 0b101, 0b000, 0b000, 0b000]),
-    ('#', [0b101, 0b111, 0b101, 0b111, 0b101]),
-    ('!', [0b010, 0b010, 0b010, 0b000, 0b010]),
-    ('?', [0b110, 0b001, 0b010, 0b000, 0b010]),
-    ('|', [0b010, 0b010, 0b010, 0b010, 0b010]),
-    ('*', [0b000, 0b101, 0b010, 0b101, 0b000]),
-    ('&', [0b010, 0b101, 0b010, 0b101, 0b011]),
-    ('@', [0b010, 0b101, 0b111, 0b100, 0b011]),
-];
+/// The charts' typeface: DejaVu Sans, subset to the characters the charts
+/// use (licence in `font/LICENSE`).
+static FONT_BYTES: &[u8] = include_bytes!("font/DejaVuSans-subset.ttf");
 
-fn glyph(c: char) -> [u8; 5] {
-    if c == ' ' {
-        return [0; 5];
+fn font() -> &'static fontdue::Font {
+    static FONT: OnceLock<fontdue::Font> = OnceLock::new();
+    FONT.get_or_init(|| {
+        fontdue::Font::from_bytes(FONT_BYTES, fontdue::FontSettings::default())
+            .expect("the embedded font is a valid TrueType file (tested)")
+    })
+}
+
+/// Pixel size of the font at a text `scale` (1 = small labels, 2 = titles
+/// of sections, 3 = the chart's title).
+fn px(scale: i32) -> f32 {
+    match scale {
+        ..=1 => 11.0,
+        2 => 14.0,
+        s => 6.0 * s as f32,
     }
-    let up = c.to_ascii_uppercase();
-    GLYPHS.iter().find(|(g, _)| *g == up).map_or([0b111, 0b101, 0b101, 0b101, 0b111], |(_, rows)| *rows)
+}
+
+/// Height of the box a line of text is centred in: `scale` × 5 pixels (the
+/// charts' layout units).
+fn box_height(scale: i32) -> i32 {
+    5 * scale.max(1)
 }
 
 /// Width in pixels of `text` at `scale`.
 pub(crate) fn text_width(text: &str, scale: i32) -> i32 {
-    let n = text.chars().count() as i32;
-    if n == 0 { 0 } else { n * 4 * scale - scale }
+    let size = px(scale);
+    text.chars().map(|c| font().metrics(c, size).advance_width).sum::<f32>().ceil() as i32
 }
 
-/// A `width × height` image of palette indices.
+/// A `width × height` RGB image, drawn with palette colours.
 #[derive(Debug, Clone)]
 pub(crate) struct Canvas {
     pub width: i32,
     pub height: i32,
-    pixels: Vec<u8>,
+    pixels: Vec<[u8; 3]>,
 }
 
 impl Canvas {
     pub(crate) fn new(width: i32, height: i32, background: u8) -> Canvas {
         let (w, h) = (width.max(1), height.max(1));
-        Canvas { width: w, height: h, pixels: vec![background; (w * h) as usize] }
+        Canvas { width: w, height: h, pixels: vec![PALETTE[usize::from(background)]; (w * h) as usize] }
     }
 
     pub(crate) fn set(&mut self, x: i32, y: i32, c: u8) {
         if x >= 0 && y >= 0 && x < self.width && y < self.height {
-            self.pixels[(y * self.width + x) as usize] = c;
+            self.pixels[(y * self.width + x) as usize] = PALETTE[usize::from(c)];
         }
     }
 
     pub(crate) fn rect(&mut self, x: i32, y: i32, w: i32, h: i32, c: u8) {
         for yy in y.max(0)..(y + h).min(self.height) {
             for xx in x.max(0)..(x + w).min(self.width) {
-                self.pixels[(yy * self.width + xx) as usize] = c;
+                self.pixels[(yy * self.width + xx) as usize] = PALETTE[usize::from(c)];
             }
         }
     }
@@ -198,23 +153,53 @@ impl Canvas {
         }
     }
 
-    /// Draws `text` with its top-left corner at `(x, y)`.
+    /// Draws `text` starting at `x`, vertically centred in the line box
+    /// `y .. y + 5·scale` (anti-aliased over what is below).
     pub(crate) fn text(&mut self, x: i32, y: i32, text: &str, scale: i32, c: u8) {
-        for (i, ch) in text.chars().enumerate() {
-            let rows = glyph(ch);
-            let gx = x + i as i32 * 4 * scale;
-            for (ry, bits) in rows.iter().enumerate() {
-                for rx in 0..3 {
-                    if bits & (0b100 >> rx) != 0 {
-                        self.rect(gx + rx * scale, y + ry as i32 * scale, scale, scale, c);
-                    }
+        let font = font();
+        let size = px(scale);
+        // Centre the capital height on the line box; descenders hang below.
+        let cap = font.metrics('H', size).height as i32;
+        let baseline = y + (box_height(scale) + cap) / 2;
+        let ink = PALETTE[usize::from(c)];
+        let mut pen = x as f32;
+        for ch in text.chars() {
+            let (m, coverage) = font.rasterize(ch, size);
+            let left = pen.round() as i32 + m.xmin;
+            let top = baseline - m.ymin - m.height as i32;
+            for (row, line) in coverage.chunks(m.width.max(1)).enumerate() {
+                for (col, &a) in line.iter().enumerate() {
+                    self.blend(left + col as i32, top + row as i32, ink, a);
                 }
             }
+            pen += m.advance_width;
         }
     }
 
+    /// Mixes `ink` over the pixel at `(x, y)` with coverage `a` (0..=255).
+    fn blend(&mut self, x: i32, y: i32, ink: [u8; 3], a: u8) {
+        if a == 0 || x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return;
+        }
+        let p = &mut self.pixels[(y * self.width + x) as usize];
+        for (dst, src) in p.iter_mut().zip(ink) {
+            let mixed = (u32::from(*dst) * u32::from(255 - a) + u32::from(src) * u32::from(a) + 127) / 255;
+            *dst = mixed as u8;
+        }
+    }
+
+    /// The image as a PNG file (8-bit RGB).
     pub(crate) fn to_png(&self) -> Vec<u8> {
-        png::encode_indexed(self.width as u32, self.height as u32, &self.pixels, &PALETTE)
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let data: Vec<u8> = self.pixels.iter().flatten().copied().collect();
+        // Writing into memory cannot fail for an image whose size matches its header.
+        let mut writer = encoder.write_header().expect("PNG header into memory");
+        writer.write_image_data(&data).expect("PNG data into memory");
+        writer.finish().expect("PNG end into memory");
+        out
     }
 }
 
@@ -223,20 +208,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_glyph_is_distinct() {
-        for (i, (a, ga)) in GLYPHS.iter().enumerate() {
-            for (b, gb) in &GLYPHS[i + 1..] {
-                assert_ne!(ga, gb, "`{a}` and `{b}` look the same");
-            }
+    fn the_font_has_every_printable_ascii_character() {
+        let f = font();
+        for c in ' '..='~' {
+            assert_ne!(f.lookup_glyph_index(c), 0, "`{c}` is missing from the embedded font");
         }
+        assert!(text_width("Hello", 1) > text_width("Hi", 1));
+        assert!(text_width("Hello", 2) > text_width("Hello", 1));
     }
 
     #[test]
     fn text_and_lines_stay_inside_the_canvas() {
         let mut c = Canvas::new(20, 10, 0);
-        c.text(-5, -2, "HELLO WORLD", 2, INK);
+        c.text(-5, -2, "Hello world", 2, INK);
         c.line(-10, -10, 30, 30, 3, INK);
         assert_eq!(c.pixels.len(), 200);
-        assert!(c.pixels.contains(&INK));
+        assert!(c.pixels.contains(&PALETTE[usize::from(INK)]));
     }
 }

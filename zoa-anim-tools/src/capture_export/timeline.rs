@@ -202,10 +202,15 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     cv.rect(LEFT, axis_y, PLOT_W + 1, 1, INK);
 
     // Step markers: dashed lines through every panel, labels in the steps lane.
+    // Lines first, then the labels on a background of their own, so a marker
+    // line never runs through a label of an earlier row.
+    for (e, row) in steps.iter().zip(&step_rows) {
+        cv.dashed_vline(x_of(e.time), steps_y + *row as i32 * ROW_H, axis_y, MUTED);
+    }
     for ((e, label), row) in steps.iter().zip(&step_labels).zip(&step_rows) {
-        let x = x_of(e.time);
-        cv.dashed_vline(x, steps_y + *row as i32 * ROW_H, axis_y, MUTED);
-        cv.text(x + 3, steps_y + *row as i32 * ROW_H, label, 1, INK);
+        let (x, y) = (x_of(e.time), steps_y + *row as i32 * ROW_H);
+        cv.rect(x + 2, y - 2, text_width(label, 1) + 2, ROW_H, 0);
+        cv.text(x + 3, y, label, 1, INK);
     }
 
     // Lines.
