@@ -102,6 +102,8 @@ impl Animation {
             animated: vec![0; n],
             unbound: 0,
         };
+        // (start, length) of each distinct key-time array in `times`.
+        let mut time_runs: Vec<(u32, u32)> = Vec::new();
         for track in clip.tracks() {
             let joint = match by {
                 BindBy::Node => skeleton.find_node(track.node),
@@ -123,8 +125,20 @@ impl Animation {
                 });
             }
             animation.animated[joint] |= bit;
-            let time_start = animation.times.len() as u32;
-            animation.times.extend_from_slice(&track.times);
+            // Tracks with the same key times share them, so sampling finds
+            // the segment once for all of them.
+            let time_start = match time_runs
+                .iter()
+                .find(|&&(start, len)| animation.times[start as usize..][..len as usize] == track.times[..])
+            {
+                Some(&(start, _)) => start,
+                None => {
+                    let start = animation.times.len() as u32;
+                    animation.times.extend_from_slice(&track.times);
+                    time_runs.push((start, track.times.len() as u32));
+                    start
+                }
+            };
             let c = track.property.components();
             let header = |value_start: usize| TrackHeader {
                 joint: joint as u16,
@@ -326,26 +340,62 @@ impl SamplingJob<'_> {
         let cursors = &mut self.context.cursors[..a.track_count()];
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
-        let (out_t, out_r, out_s) = self.output.parts_mut();
+        let out = &mut *self.output;
+        let mut finder = SegmentFinder::new(&a.times, t);
         for (h, c) in a.translations.iter().zip(ct) {
             if !skip(h.joint) {
-                out_t[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+                let seg = finder.find(h, c);
+                out.set_translation(h.joint as usize, sample_vec3(h, &a.vec3s, seg));
             }
         }
         for (h, c) in a.rotations.iter().zip(cr) {
             if !skip(h.joint) {
-                out_r[h.joint as usize] = sample_quat(h, &a.times, &a.quats, c, t);
+                let seg = finder.find(h, c);
+                out.set_rotation(h.joint as usize, sample_quat(h, &a.quats, seg));
             }
         }
         for (h, c) in a.scales.iter().zip(cs) {
             if !skip(h.joint) {
-                out_s[h.joint as usize] = sample_vec3(h, &a.times, &a.vec3s, c, t);
+                let seg = finder.find(h, c);
+                out.set_scale(h.joint as usize, sample_vec3(h, &a.vec3s, seg));
             }
         }
     }
 }
 
+/// Finds each track's segment at one time, once per distinct key-time array
+/// while consecutive tracks share it (glTF exporters usually give every
+/// channel of a clip the same times).
+struct SegmentFinder<'a> {
+    times: &'a [f32],
+    t: f32,
+    /// `(time_start, keys, cursor, segment)` of the last track located.
+    last: Option<(u32, u32, u32, Segment)>,
+}
+
+impl<'a> SegmentFinder<'a> {
+    fn new(times: &'a [f32], t: f32) -> SegmentFinder<'a> {
+        SegmentFinder { times, t, last: None }
+    }
+
+    #[inline(always)]
+    fn find(&mut self, h: &TrackHeader, cursor: &mut u32) -> Segment {
+        if let Some((start, keys, c, seg)) = self.last
+            && start == h.time_start
+            && keys == h.keys
+        {
+            *cursor = c;
+            return seg;
+        }
+        let times = &self.times[h.time_start as usize..][..h.keys as usize];
+        let seg = locate(times, cursor, self.t);
+        self.last = Some((h.time_start, h.keys, *cursor, seg));
+        seg
+    }
+}
+
 /// Where `t` falls, for a track with keys `times`.
+#[derive(Debug, Clone, Copy)]
 enum Segment {
     /// A single key's value (before the first key, after the last, or one key).
     Key(usize),
@@ -392,18 +442,17 @@ fn seek(times: &[f32], cursor: &mut u32, t: f32) -> usize {
 }
 
 #[inline(always)]
-fn sample_vec3(h: &TrackHeader, times: &[f32], values: &[Vec3A], cursor: &mut u32, t: f32) -> Vec3A {
-    let times = &times[h.time_start as usize..][..h.keys as usize];
+fn sample_vec3(h: &TrackHeader, values: &[Vec3A], seg: Segment) -> Vec3A {
     let values = &values[h.value_start as usize..];
     match h.interpolation {
-        Interpolation::Linear => match locate(times, cursor, t) {
+        Interpolation::Linear => match seg {
             Segment::Key(k) => values[k],
             Segment::Between(i, a, _) => lerp3(values[i], values[i + 1], a),
         },
-        Interpolation::Step => match locate(times, cursor, t) {
+        Interpolation::Step => match seg {
             Segment::Key(k) | Segment::Between(k, _, _) => values[k],
         },
-        Interpolation::CubicSpline => match locate(times, cursor, t) {
+        Interpolation::CubicSpline => match seg {
             Segment::Key(k) => values[3 * k + 1],
             Segment::Between(i, a, dt) => {
                 let [s0, s1, s2, s3] = hermite_basis(a);
@@ -416,18 +465,17 @@ fn sample_vec3(h: &TrackHeader, times: &[f32], values: &[Vec3A], cursor: &mut u3
 }
 
 #[inline(always)]
-fn sample_quat(h: &TrackHeader, times: &[f32], values: &[Quat], cursor: &mut u32, t: f32) -> Quat {
-    let times = &times[h.time_start as usize..][..h.keys as usize];
+fn sample_quat(h: &TrackHeader, values: &[Quat], seg: Segment) -> Quat {
     let values = &values[h.value_start as usize..];
     match h.interpolation {
-        Interpolation::Linear => match locate(times, cursor, t) {
+        Interpolation::Linear => match seg {
             Segment::Key(k) => values[k],
             Segment::Between(i, a, _) => slerp(values[i], values[i + 1], a),
         },
-        Interpolation::Step => match locate(times, cursor, t) {
+        Interpolation::Step => match seg {
             Segment::Key(k) | Segment::Between(k, _, _) => values[k],
         },
-        Interpolation::CubicSpline => match locate(times, cursor, t) {
+        Interpolation::CubicSpline => match seg {
             Segment::Key(k) => values[3 * k + 1],
             Segment::Between(i, a, dt) => {
                 let [s0, s1, s2, s3] = hermite_basis(a);

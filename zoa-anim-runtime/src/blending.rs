@@ -44,12 +44,15 @@
 //! so a character needs one scratch pose instead of one per clip. Neither
 //! allocates once the context is sized.
 
-use glam::{Quat, Vec3A, Vec4};
+use glam::{Quat, Vec4};
 
 use crate::animation::{ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION};
 use crate::error::RuntimeError;
-use crate::math::{lerp3, slerp};
 use crate::pose::Pose;
+use crate::simd::{
+    BLOCK, Lanes, Row, UniformT, blocks_for, dispatch, lerp, load, quat_mul, rows, rows_mut, select, slerp,
+    slerp_uniform, store, vectors,
+};
 
 /// How a layer combines with what is below it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -76,31 +79,26 @@ pub enum Composition {
 /// (three.js `makeClipAdditive`), so a frame never inverts anything.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReferencePose {
-    translations: Vec<Vec3A>,
-    inverse_rotations: Vec<Quat>,
-    scales: Vec<Vec3A>,
+    /// The reference with its rotations inverted.
+    pose: Pose,
 }
 
 impl ReferencePose {
     /// Prepares `pose` as a reference (allocates; set-up time).
     pub fn from_pose(pose: &Pose) -> ReferencePose {
-        ReferencePose {
-            translations: pose.translations().to_vec(),
-            inverse_rotations: pose
-                .rotations()
-                .iter()
-                .map(|q| Quat::from_vec4(Vec4::from(*q).normalize()).conjugate())
-                .collect(),
-            scales: pose.scales().to_vec(),
+        let mut prepared = pose.clone();
+        for j in 0..pose.len() {
+            prepared.set_rotation(j, Quat::from_vec4(Vec4::from(pose.rotation(j)).normalize()).conjugate());
         }
+        ReferencePose { pose: prepared }
     }
     /// Number of joints.
     pub fn len(&self) -> usize {
-        self.inverse_rotations.len()
+        self.pose.len()
     }
     /// Whether the reference has no joints.
     pub fn is_empty(&self) -> bool {
-        self.inverse_rotations.is_empty()
+        self.pose.is_empty()
     }
 }
 
@@ -153,13 +151,14 @@ pub struct BlendLayer<'a> {
 /// layers above the base, and the additive delta. Jobs never grow it.
 #[derive(Debug, Clone)]
 pub struct BlendingContext {
-    weights_t: Vec<f32>,
-    weights_r: Vec<f32>,
-    weights_s: Vec<f32>,
+    capacity: usize,
+    /// Accumulated weight `W` per joint property, in the pose's SoA blocks:
+    /// rows translation, rotation, scale per block.
+    weights: Vec<Row>,
     layer: Pose,
     delta: Pose,
-    /// Per joint, which properties `delta` holds (`ANIMATES_*` bits).
-    delta_bits: Vec<u8>,
+    /// 1 where `delta` holds the joint property, 0 elsewhere (rows like `weights`).
+    held: Vec<Row>,
 }
 
 impl Default for BlendingContext {
@@ -171,19 +170,19 @@ impl Default for BlendingContext {
 impl BlendingContext {
     /// A context for skeletons of at most `max_joints` joints.
     pub fn new(max_joints: usize) -> BlendingContext {
+        let rows = 3 * blocks_for(max_joints);
         BlendingContext {
-            weights_t: vec![0.0; max_joints],
-            weights_r: vec![0.0; max_joints],
-            weights_s: vec![0.0; max_joints],
+            capacity: max_joints,
+            weights: vec![Row::splat(0.0); rows],
             layer: Pose::identity(max_joints),
             delta: Pose::identity(max_joints),
-            delta_bits: vec![0; max_joints],
+            held: vec![Row::splat(0.0); rows],
         }
     }
 
     /// Largest joint count this context can serve.
     pub fn capacity(&self) -> usize {
-        self.weights_r.len()
+        self.capacity
     }
 
     /// Starts a blend of `rest.len()` joints into `output` with `composition`:
@@ -200,15 +199,10 @@ impl BlendingContext {
         let mut reasons = Vec::new();
         check_begin(n, output.len(), self.capacity(), &mut reasons);
         RuntimeError::check("blending job", reasons)?;
-        self.reset_weights(n);
-        self.delta_bits[..n].fill(0);
+        let rows = 3 * blocks_for(n);
+        self.weights[..rows].fill(Row::splat(0.0));
+        self.held[..rows].fill(Row::splat(0.0));
         Ok(Blender { ctx: self, rest, output, composition, open: None, base_done: false })
-    }
-
-    fn reset_weights(&mut self, n: usize) {
-        self.weights_t[..n].fill(0.0);
-        self.weights_r[..n].fill(0.0);
-        self.weights_s[..n].fill(0.0);
     }
 }
 
@@ -329,25 +323,21 @@ impl Blender<'_> {
             BlendMode::Override => {
                 let into_output = self.composition == Composition::Mixer || !self.base_done;
                 let target = if into_output { &mut *self.output } else { &mut ctx.layer };
-                accumulate(
-                    target,
-                    [&mut ctx.weights_t[..n], &mut ctx.weights_r[..n], &mut ctx.weights_s[..n]],
-                    input.pose,
-                    input.animated,
-                    weight,
-                    input.mask,
-                );
+                let weights = &mut ctx.weights[..3 * blocks_for(n)];
+                accumulate(target, weights, input.pose, input.animated, weight, input.mask, n);
             }
             BlendMode::Additive => {
                 if let Some(reference) = input.reference {
+                    let held = &mut ctx.held[..3 * blocks_for(n)];
                     accumulate_additive(
                         &mut ctx.delta,
-                        &mut ctx.delta_bits[..n],
+                        held,
                         input.pose,
-                        reference,
+                        &reference.pose,
                         input.animated,
                         weight,
                         input.mask,
+                        n,
                     );
                 }
             }
@@ -369,8 +359,9 @@ impl Blender<'_> {
             }
             Composition::Mixer => {
                 let ctx = &mut *self.ctx;
-                rest_fill(self.output, self.rest, [&ctx.weights_t[..n], &ctx.weights_r[..n], &ctx.weights_s[..n]]);
-                apply_delta(self.output, &ctx.delta, &ctx.delta_bits[..n]);
+                let rows = 3 * blocks_for(n);
+                rest_fill(self.output, self.rest, &ctx.weights[..rows], n);
+                apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
             }
         }
     }
@@ -382,189 +373,283 @@ impl Blender<'_> {
         }
         let n = self.rest.len();
         let ctx = &mut *self.ctx;
+        let rows = 3 * blocks_for(n);
         match mode {
             BlendMode::Override if !self.base_done => {
-                rest_fill(self.output, self.rest, [&ctx.weights_t[..n], &ctx.weights_r[..n], &ctx.weights_s[..n]]);
+                rest_fill(self.output, self.rest, &ctx.weights[..rows], n);
                 self.base_done = true;
             }
             BlendMode::Override => {
-                compose_over(self.output, &ctx.layer, [&ctx.weights_t[..n], &ctx.weights_r[..n], &ctx.weights_s[..n]]);
+                compose_over(self.output, &ctx.layer, &ctx.weights[..rows], n);
             }
             BlendMode::Additive => {
-                apply_delta(self.output, &ctx.delta, &ctx.delta_bits[..n]);
-                ctx.delta_bits[..n].fill(0);
+                apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
+                ctx.held[..rows].fill(Row::splat(0.0));
             }
         }
-        ctx.reset_weights(n);
+        ctx.weights[..rows].fill(Row::splat(0.0));
     }
 }
 
+// ---------------------------------------------------------------- kernels
+//
+// Each kernel runs over the vectors (`V::LANES` joints: half a block or a
+// whole one) covering the first `n` joints, branch-free within a vector: a
+// lane's result is selected from the candidates, so a lane that must not
+// change keeps its value bit for bit. Vectors where no lane has work are
+// skipped. Each array is sliced once per vector (`rows(..)`), so the loads
+// inside index slices of known length.
+
+/// The `V::LANES` entries of `src` from joint `j0`, zero-padded past its end.
+#[inline(always)]
+fn lane_slice<'a, T: Copy + Default, V: Lanes>(src: &'a [T], j0: usize, pad: &'a mut [T; BLOCK]) -> &'a [T] {
+    if j0 + V::LANES <= src.len() {
+        &src[j0..j0 + V::LANES]
+    } else {
+        let have = src.len().saturating_sub(j0);
+        pad[..have].copy_from_slice(&src[j0..j0 + have]);
+        &pad[..V::LANES]
+    }
+}
+
+/// Effective input weight per lane: `weight × mask[j]`.
+#[inline(always)]
+fn lane_weights<V: Lanes>(weight: f32, mask: Option<&[f32]>, j0: usize) -> V {
+    match mask {
+        None => V::splat(weight),
+        Some(m) => {
+            let mut pad = [0.0; BLOCK];
+            V::splat(weight) * V::load_flat(lane_slice::<f32, V>(m, j0, &mut pad))
+        }
+    }
+}
+
+dispatch!(fn accumulate / accumulate_at => accumulate_lanes(
+    target: &mut Pose, weights: &mut [Row], pose: &Pose, animated: &[u8], weight: f32, mask: Option<&[f32]>, n: usize,
+));
+dispatch!(fn rest_fill / rest_fill_at => rest_fill_lanes(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize));
+dispatch!(fn compose_over / compose_over_at => compose_over_lanes(output: &mut Pose, layer: &Pose, weights: &[Row], n: usize));
+dispatch!(fn accumulate_additive / accumulate_additive_at => accumulate_additive_lanes(
+    delta: &mut Pose,
+    held: &mut [Row],
+    pose: &Pose,
+    reference: &Pose,
+    animated: &[u8],
+    weight: f32,
+    mask: Option<&[f32]>,
+    n: usize,
+));
+dispatch!(fn apply_delta / apply_delta_at => apply_delta_lanes(output: &mut Pose, delta: &Pose, held: &[Row], n: usize));
+
+/// One accumulation step per lane: whether the lane's value is its first
+/// (`W == 0`: copied), the interpolation parameter `w / (W + w)` (1 for a
+/// first value) and the new `W`.
+#[inline(always)]
+fn mix_step<V: Lanes>(acc: V, w: V) -> (V::Mask, V, V) {
+    let total = acc + w;
+    let first = acc.eq(V::splat(0.0));
+    (first, V::select(first, V::splat(1.0), w / total), total)
+}
+
 /// Three.js accumulation of one input into `target` (see the module docs).
-fn accumulate(
+#[inline(always)]
+fn accumulate_lanes<V: Lanes>(
     target: &mut Pose,
-    weights: [&mut [f32]; 3],
+    weights: &mut [Row],
     pose: &Pose,
     animated: &[u8],
     weight: f32,
     mask: Option<&[f32]>,
+    n: usize,
 ) {
-    let [wt, wr, ws] = weights;
-    let n = wr.len();
-    let (out_t, out_r, out_s) = target.parts_mut();
-    let (in_t, in_r, in_s) = (pose.translations(), pose.rotations(), pose.scales());
-    for j in 0..n {
-        let bits = animated[j];
-        if bits == 0 {
-            continue;
-        }
-        let w = match mask {
-            Some(m) => weight * m[j],
-            None => weight,
-        };
-        if w.is_nan() || w <= 0.0 {
-            continue;
-        }
-        if bits & ANIMATES_TRANSLATION != 0 {
-            out_t[j] = mix_vec3(&mut wt[j], out_t[j], in_t[j], w);
-        }
-        if bits & ANIMATES_ROTATION != 0 {
-            let acc = wr[j];
-            if acc == 0.0 {
-                out_r[j] = in_r[j];
-                wr[j] = w;
-            } else {
-                let total = acc + w;
-                wr[j] = total;
-                out_r[j] = slerp(out_r[j], in_r[j], w / total);
+    let (out_t, out_r, out_s) = target.rows_mut();
+    let (in_t, in_r, in_s) = pose.rows();
+    for (b, at) in vectors::<V>(n) {
+        let j0 = b * BLOCK + at;
+        let mut pad = [0; BLOCK];
+        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let w = lane_weights::<V>(weight, mask, j0);
+        // `w > 0` also drops NaN.
+        let live = w.gt(V::splat(0.0));
+        let acc_rows = rows_mut(weights, 3, b);
+        for (p, bit, out, input) in
+            [(0, ANIMATES_TRANSLATION, &mut *out_t, in_t), (2, ANIMATES_SCALE, &mut *out_s, in_s)]
+        {
+            let active = V::bits(bits, bit) & live;
+            if V::any(active) {
+                let acc = V::load(&acc_rows[p], at);
+                let (first, t, total) = mix_step(acc, w);
+                let (out, input) = (rows_mut(out, 3, b), rows(input, 3, b));
+                let (v, x) = (load::<V, 3>(out, at), load::<V, 3>(input, at));
+                store(out, at, select(active, select(first, x, lerp(v, x, t)), v));
+                V::select(active, total, acc).store(&mut acc_rows[p], at);
             }
         }
-        if bits & ANIMATES_SCALE != 0 {
-            out_s[j] = mix_vec3(&mut ws[j], out_s[j], in_s[j], w);
+        let active = V::bits(bits, ANIMATES_ROTATION) & live;
+        if V::any(active) {
+            let acc = V::load(&acc_rows[1], at);
+            let (first, t, total) = mix_step(acc, w);
+            let (out, input) = (rows_mut(out_r, 4, b), rows(in_r, 4, b));
+            let (v, x) = (load::<V, 4>(out, at), load::<V, 4>(input, at));
+            // A first value is a copy (`slerp` at t = 1); when every active
+            // lane's is, no slerp is needed.
+            let mixed = if V::all(first | !active) { x } else { slerp(v, x, t) };
+            store(out, at, select(active, mixed, v));
+            V::select(active, total, acc).store(&mut acc_rows[1], at);
         }
     }
 }
 
+/// Fills the weight left below 1 from `rest`, per joint property (three.js
+/// `PropertyMixer.apply`): `W == 0` takes the rest value, `W < 1` blends
+/// towards it by `1 − W`.
 #[inline(always)]
-fn mix_vec3(acc: &mut f32, current: Vec3A, x: Vec3A, w: f32) -> Vec3A {
-    if *acc == 0.0 {
-        *acc = w;
-        x
-    } else {
-        let total = *acc + w;
-        *acc = total;
-        lerp3(current, x, w / total)
-    }
-}
-
-/// Fills the weight left below 1 from `rest`, per joint property (three.js `PropertyMixer.apply`).
-fn rest_fill(output: &mut Pose, rest: &Pose, weights: [&[f32]; 3]) {
-    let [wt, wr, ws] = weights;
-    let n = wr.len();
-    let (out_t, out_r, out_s) = output.parts_mut();
-    fill_vec3(&mut out_t[..n], rest.translations(), wt);
-    fill_vec3(&mut out_s[..n], rest.scales(), ws);
-    for ((o, &r), &w) in out_r[..n].iter_mut().zip(rest.rotations()).zip(wr) {
-        if w == 0.0 {
-            *o = r;
-        } else if w < 1.0 {
-            *o = slerp(*o, r, 1.0 - w);
+fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize) {
+    let (out_t, out_r, out_s) = output.rows_mut();
+    let (rest_t, rest_r, rest_s) = rest.rows();
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    for (b, at) in vectors::<V>(n) {
+        let acc_rows = rows(weights, 3, b);
+        for (p, out, rest) in [(0, &mut *out_t, rest_t), (2, &mut *out_s, rest_s)] {
+            let acc = V::load(&acc_rows[p], at);
+            let partial = acc.lt(one);
+            if V::any(partial) {
+                let (out, rest) = (rows_mut(out, 3, b), rows(rest, 3, b));
+                let r = load::<V, 3>(rest, at);
+                let none = acc.eq(zero);
+                if V::all(none) {
+                    store(out, at, r);
+                    continue;
+                }
+                let v = load::<V, 3>(out, at);
+                let filled = select(partial, lerp(v, r, one - acc), v);
+                store(out, at, select(none, r, filled));
+            }
         }
-    }
-}
-
-fn fill_vec3(out: &mut [Vec3A], rest: &[Vec3A], weights: &[f32]) {
-    for ((o, &r), &w) in out.iter_mut().zip(rest).zip(weights) {
-        if w == 0.0 {
-            *o = r;
-        } else if w < 1.0 {
-            *o = lerp3(*o, r, 1.0 - w);
+        let acc = V::load(&acc_rows[1], at);
+        let partial = acc.lt(one);
+        if V::any(partial) {
+            let (out, rest) = (rows_mut(out_r, 4, b), rows(rest_r, 4, b));
+            let r = load::<V, 4>(rest, at);
+            if V::all(acc.eq(zero)) {
+                store(out, at, r);
+                continue;
+            }
+            let v = load::<V, 4>(out, at);
+            // `slerp` at `1 − W = 1` is the rest value.
+            store(out, at, select(partial, slerp(v, r, one - acc), v));
         }
     }
 }
 
 /// `output = blend(output, layer, min(W, 1))` per joint property with `W > 0`.
-fn compose_over(output: &mut Pose, layer: &Pose, weights: [&[f32]; 3]) {
-    let [wt, wr, ws] = weights;
-    let n = wr.len();
-    let (out_t, out_r, out_s) = output.parts_mut();
-    over_vec3(&mut out_t[..n], layer.translations(), wt);
-    over_vec3(&mut out_s[..n], layer.scales(), ws);
-    for ((o, &l), &w) in out_r[..n].iter_mut().zip(layer.rotations()).zip(wr) {
-        if w >= 1.0 {
-            *o = l;
-        } else if w > 0.0 {
-            *o = slerp(*o, l, w);
+#[inline(always)]
+fn compose_over_lanes<V: Lanes>(output: &mut Pose, layer: &Pose, weights: &[Row], n: usize) {
+    let (out_t, out_r, out_s) = output.rows_mut();
+    let (lay_t, lay_r, lay_s) = layer.rows();
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    for (b, at) in vectors::<V>(n) {
+        let acc_rows = rows(weights, 3, b);
+        for (p, out, layer) in [(0, &mut *out_t, lay_t), (2, &mut *out_s, lay_s)] {
+            let acc = V::load(&acc_rows[p], at);
+            let some = acc.gt(zero);
+            if V::any(some) {
+                let (out, layer) = (rows_mut(out, 3, b), rows(layer, 3, b));
+                let (v, l) = (load::<V, 3>(out, at), load::<V, 3>(layer, at));
+                let blended = select(some, lerp(v, l, acc), v);
+                store(out, at, select(acc.ge(one), l, blended));
+            }
+        }
+        let acc = V::load(&acc_rows[1], at);
+        let some = acc.gt(zero);
+        if V::any(some) {
+            let (out, layer) = (rows_mut(out_r, 4, b), rows(lay_r, 4, b));
+            let (v, l) = (load::<V, 4>(out, at), load::<V, 4>(layer, at));
+            let full = acc.ge(one);
+            let blended = if V::all(full | !some) { select(full, l, v) } else { slerp(v, l, acc) };
+            store(out, at, select(full, l, select(some, blended, v)));
         }
     }
 }
 
-fn over_vec3(out: &mut [Vec3A], layer: &[Vec3A], weights: &[f32]) {
-    for ((o, &l), &w) in out.iter_mut().zip(layer).zip(weights) {
-        if w >= 1.0 {
-            *o = l;
-        } else if w > 0.0 {
-            *o = lerp3(*o, l, w);
-        }
-    }
-}
-
-/// Three.js additive accumulation of one input into `delta` (see the module docs).
-fn accumulate_additive(
+/// Three.js additive accumulation of one input into `delta` (see the module
+/// docs); `reference` holds the inverted reference rotations.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn accumulate_additive_lanes<V: Lanes>(
     delta: &mut Pose,
-    bits_held: &mut [u8],
+    held: &mut [Row],
     pose: &Pose,
-    reference: &ReferencePose,
+    reference: &Pose,
     animated: &[u8],
     weight: f32,
     mask: Option<&[f32]>,
+    n: usize,
 ) {
-    let n = bits_held.len();
-    let (d_t, d_r, d_s) = delta.parts_mut();
-    for j in 0..n {
-        let bits = animated[j];
-        if bits == 0 {
-            continue;
+    let (d_t, d_r, d_s) = delta.rows_mut();
+    let (in_t, in_r, in_s) = pose.rows();
+    let (ref_t, ref_r, ref_s) = reference.rows();
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    for (b, at) in vectors::<V>(n) {
+        let j0 = b * BLOCK + at;
+        let mut pad = [0; BLOCK];
+        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let w = lane_weights::<V>(weight, mask, j0);
+        let live = w.gt(zero);
+        let held_rows = rows_mut(held, 3, b);
+        for (p, bit, d, input, reference) in
+            [(0, ANIMATES_TRANSLATION, &mut *d_t, in_t, ref_t), (2, ANIMATES_SCALE, &mut *d_s, in_s, ref_s)]
+        {
+            let active = V::bits(bits, bit) & live;
+            if V::any(active) {
+                let had = V::load(&held_rows[p], at);
+                let d = rows_mut(d, 3, b);
+                let old = load::<V, 3>(d, at);
+                let x = load::<V, 3>(rows(input, 3, b), at);
+                let r = load::<V, 3>(rows(reference, 3, b), at);
+                let step: [V; 3] = std::array::from_fn(|c| (x[c] - r[c]) * w);
+                let sum = std::array::from_fn(|c| old[c] + step[c]);
+                let new = select(had.gt(zero), sum, step);
+                store(d, at, select(active, new, old));
+                V::select(active, one, had).store(&mut held_rows[p], at);
+            }
         }
-        let w = match mask {
-            Some(m) => weight * m[j],
-            None => weight,
-        };
-        if w.is_nan() || w <= 0.0 {
-            continue;
+        let active = V::bits(bits, ANIMATES_ROTATION) & live;
+        if V::any(active) {
+            let had = V::load(&held_rows[1], at);
+            let d = rows_mut(d_r, 4, b);
+            let old = load::<V, 4>(d, at);
+            // `ref_r` holds the inverted reference rotations.
+            let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), load::<V, 4>(rows(in_r, 4, b), at));
+            let acc = select(had.gt(zero), old, [zero, zero, zero, one]);
+            store(d, at, select(active, slerp(acc, quat_mul(acc, q), w), old));
+            V::select(active, one, had).store(&mut held_rows[1], at);
         }
-        let held = bits_held[j];
-        if bits & ANIMATES_TRANSLATION != 0 {
-            let d = (pose.translations()[j] - reference.translations[j]) * w;
-            d_t[j] = if held & ANIMATES_TRANSLATION == 0 { d } else { d_t[j] + d };
-        }
-        if bits & ANIMATES_ROTATION != 0 {
-            let q = reference.inverse_rotations[j] * pose.rotations()[j];
-            let acc = if held & ANIMATES_ROTATION == 0 { Quat::IDENTITY } else { d_r[j] };
-            d_r[j] = slerp(acc, acc * q, w);
-        }
-        if bits & ANIMATES_SCALE != 0 {
-            let d = (pose.scales()[j] - reference.scales[j]) * w;
-            d_s[j] = if held & ANIMATES_SCALE == 0 { d } else { d_s[j] + d };
-        }
-        bits_held[j] = held | bits;
     }
 }
 
 /// Applies an accumulated additive delta: `r ⊗ Δr`, `t + Δt`, `s + Δs`.
-fn apply_delta(output: &mut Pose, delta: &Pose, bits_held: &[u8]) {
-    let (out_t, out_r, out_s) = output.parts_mut();
-    for (j, &bits) in bits_held.iter().enumerate() {
-        if bits == 0 {
-            continue;
+#[inline(always)]
+fn apply_delta_lanes<V: Lanes>(output: &mut Pose, delta: &Pose, held: &[Row], n: usize) {
+    let (out_t, out_r, out_s) = output.rows_mut();
+    let (d_t, d_r, d_s) = delta.rows();
+    let zero = V::splat(0.0);
+    for (b, at) in vectors::<V>(n) {
+        let held_rows = rows(held, 3, b);
+        for (p, out, d) in [(0, &mut *out_t, d_t), (2, &mut *out_s, d_s)] {
+            let had = V::load(&held_rows[p], at).gt(zero);
+            if V::any(had) {
+                let out = rows_mut(out, 3, b);
+                let (v, dv) = (load::<V, 3>(out, at), load::<V, 3>(rows(d, 3, b), at));
+                let sum = std::array::from_fn(|c| v[c] + dv[c]);
+                store(out, at, select(had, sum, v));
+            }
         }
-        if bits & ANIMATES_TRANSLATION != 0 {
-            out_t[j] += delta.translations()[j];
-        }
-        if bits & ANIMATES_ROTATION != 0 {
-            out_r[j] *= delta.rotations()[j];
-        }
-        if bits & ANIMATES_SCALE != 0 {
-            out_s[j] += delta.scales()[j];
+        let had = V::load(&held_rows[1], at).gt(zero);
+        if V::any(had) {
+            let out = rows_mut(out_r, 4, b);
+            let v = load::<V, 4>(out, at);
+            store(out, at, select(had, quat_mul(v, load::<V, 4>(rows(d_r, 4, b), at)), v));
         }
     }
 }
@@ -582,15 +667,28 @@ pub fn blend_into(target: &mut Pose, source: &Pose, weight: f32) {
     if w <= 0.0 {
         return;
     }
-    let (t, r, s) = target.parts_mut();
-    for (o, &x) in t.iter_mut().zip(source.translations()) {
-        *o = lerp3(*o, x, w);
-    }
-    for (o, &x) in r.iter_mut().zip(source.rotations()) {
-        *o = slerp(*o, x, w);
-    }
-    for (o, &x) in s.iter_mut().zip(source.scales()) {
-        *o = lerp3(*o, x, w);
+    cross_fade(target, source, w);
+}
+
+dispatch!(fn cross_fade / cross_fade_at => cross_fade_lanes(target: &mut Pose, source: &Pose, weight: f32));
+
+/// `target = blend(target, source, weight)` for every joint property.
+#[inline(always)]
+fn cross_fade_lanes<V: Lanes>(target: &mut Pose, source: &Pose, weight: f32) {
+    let n = target.len();
+    let (out_t, out_r, out_s) = target.rows_mut();
+    let (src_t, src_r, src_s) = source.rows();
+    let w = V::splat(weight);
+    let uniform = UniformT::new(weight);
+    for (b, at) in vectors::<V>(n) {
+        for (out, src) in [(&mut *out_t, src_t), (&mut *out_s, src_s)] {
+            let out = rows_mut(out, 3, b);
+            let (v, x) = (load::<V, 3>(out, at), load::<V, 3>(rows(src, 3, b), at));
+            store(out, at, lerp(v, x, w));
+        }
+        let out = rows_mut(out_r, 4, b);
+        let (v, x) = (load::<V, 4>(out, at), load::<V, 4>(rows(src_r, 4, b), at));
+        store(out, at, slerp_uniform(v, x, &uniform));
     }
 }
 
@@ -675,12 +773,12 @@ mod tests {
         ];
         // Layered: the top layer alone; the mixer averages the two.
         assert_eq!(run(Composition::Layered, &layers), b);
-        assert_eq!(run(Composition::Mixer, &layers).translations()[0].x, 4.0);
+        assert_eq!(run(Composition::Mixer, &layers).translation(0).x, 4.0);
         // At weight 0.25 the top layer blends a quarter of the way over the base.
         let layers = [layers[0], BlendLayer { weight: 0.25, ..layers[1] }];
         let got = run(Composition::Layered, &layers);
-        assert_eq!(got.translations()[0].x, 2.0 * 0.75 + 6.0 * 0.25);
-        assert!(got.rotations()[0].abs_diff_eq(Quat::from_rotation_x(0.4 * 0.75 + 0.25), 1e-6));
+        assert_eq!(got.translation(0).x, 2.0 * 0.75 + 6.0 * 0.25);
+        assert!(got.rotation(0).abs_diff_eq(Quat::from_rotation_x(0.4 * 0.75 + 0.25), 1e-6));
     }
 
     #[test]
@@ -697,8 +795,8 @@ mod tests {
         ];
         let got = run(Composition::Layered, &layers);
         assert_eq!(got.get(0), a.get(0), "joint 0 is masked out");
-        assert_eq!(got.translations()[1], a.translations()[1], "translation is not animated by the top layer");
-        assert_eq!(got.rotations()[1], b.rotations()[1]);
+        assert_eq!(got.translation(1), a.translation(1), "translation is not animated by the top layer");
+        assert_eq!(got.rotation(1), b.rotation(1));
     }
 
     #[test]
@@ -716,8 +814,8 @@ mod tests {
         ];
         let got = run(Composition::Layered, &layers);
         assert_eq!(got.get(0), b.get(0), "the top layer covers joint 0, additive included");
-        assert_eq!(got.translations()[1].x, 3.0 + 0.5 * 0.5);
-        assert!(got.rotations()[1].abs_diff_eq(Quat::from_rotation_x(0.4 + 0.1), 1e-6));
+        assert_eq!(got.translation(1).x, 3.0 + 0.5 * 0.5);
+        assert!(got.rotation(1).abs_diff_eq(Quat::from_rotation_x(0.4 + 0.1), 1e-6));
     }
 
     #[test]
@@ -756,5 +854,365 @@ mod tests {
             panic!()
         };
         assert_eq!(reasons.len(), 2);
+    }
+}
+
+/// The kernels on every path against an `f64` transcription of three.js
+/// (`PropertyMixer` accumulation and rest fill, the additive buffer,
+/// `Quaternion.slerpFlat`), one kernel call at a time, on random poses,
+/// weights, masks and animated flags; rotations include unit, opposite
+/// hemisphere, slightly unnormalized and denormal-component quaternions.
+#[cfg(test)]
+// The reference loops index several per-joint arrays at once, and `!(w > 0.0)`
+// is three.js's test (NaN counts as no weight).
+#[allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+mod kernel_tests {
+    use glam::{Quat, Vec3};
+    use proptest::prelude::*;
+    use zoa_anim_core::Transform;
+
+    use super::*;
+    use crate::simd::Level;
+    use crate::simd::tests::each_path;
+
+    type Q = [f64; 4];
+
+    thread_local! {
+        /// Set when a reference slerp had operands 90° apart (|cos| < 1e-6):
+        /// which way round is then decided by the sign of a cosine at the
+        /// rounding level of `f32`, so either arc is right; such cases are skipped.
+        static AMBIGUOUS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Three.js `Quaternion.slerpFlat`, in `f64`. Three.js renormalizes when
+    /// its sine ratios equal the linear weights (`s == 1 − t`), meant for its
+    /// small-angle branch; the ratios also round to them for `t` below about
+    /// 1e-16, where renormalizing moves only a non-unit input. The reference
+    /// renormalizes in the small-angle branch only.
+    fn slerp64(a: Q, b: Q, t: f64) -> Q {
+        if t == 0.0 {
+            return a;
+        }
+        if t == 1.0 {
+            return b;
+        }
+        if a == b {
+            return a;
+        }
+        let mut s = 1.0 - t;
+        let mut tt = t;
+        let cos = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        if cos.abs() < 1e-6 {
+            AMBIGUOUS.set(true);
+        }
+        let dir = if cos >= 0.0 { 1.0 } else { -1.0 };
+        let sqr_sin = 1.0 - cos * cos;
+        let small_angle = sqr_sin <= f64::EPSILON;
+        if !small_angle {
+            let sin = sqr_sin.sqrt();
+            let len = sin.atan2(cos * dir);
+            s = (s * len).sin() / sin;
+            tt = (tt * len).sin() / sin;
+        }
+        let td = tt * dir;
+        let mut r: Q = std::array::from_fn(|i| a[i] * s + b[i] * td);
+        if small_angle {
+            let f = 1.0 / r.iter().map(|x| x * x).sum::<f64>().sqrt();
+            r = r.map(|x| x * f);
+        }
+        r
+    }
+    fn mul64(a: Q, b: Q) -> Q {
+        let [ax, ay, az, aw] = a;
+        let [bx, by, bz, bw] = b;
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ]
+    }
+    fn lerp64(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
+        std::array::from_fn(|i| a[i] * (1.0 - t) + b[i] * t)
+    }
+
+    /// One joint's properties in `f64`.
+    #[derive(Debug, Clone, Copy)]
+    struct J {
+        t: [f64; 3],
+        r: Q,
+        s: [f64; 3],
+    }
+    fn joints(p: &Pose) -> Vec<J> {
+        p.transforms()
+            .map(|x| J {
+                t: x.translation.to_array().map(f64::from),
+                r: x.rotation.to_array().map(f64::from),
+                s: x.scale.to_array().map(f64::from),
+            })
+            .collect()
+    }
+
+    /// Lane `j` of property row `p` (0 translation, 1 rotation, 2 scale).
+    fn lane(rows: &[Row], j: usize, p: usize) -> f32 {
+        rows[j / BLOCK * 3 + p].0[j % BLOCK]
+    }
+    fn rows_from(values: &[[f32; 3]]) -> Vec<Row> {
+        let mut rows = vec![Row::splat(0.0); 3 * blocks_for(values.len())];
+        for (j, v) in values.iter().enumerate() {
+            for p in 0..3 {
+                rows[j / BLOCK * 3 + p].0[j % BLOCK] = v[p];
+            }
+        }
+        rows
+    }
+
+    fn quat() -> impl Strategy<Value = Quat> {
+        let unit = (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
+            .prop_filter("non-degenerate", |(x, y, z, w)| x * x + y * y + z * z + w * w > 0.01)
+            .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w).normalize());
+        prop_oneof![
+            4 => unit.clone(),
+            // Slightly short of unit length (three.js uses the dot as the cosine).
+            1 => (unit.clone(), 0.9f32..0.999).prop_map(|(q, l)| q * l),
+            // Denormal components.
+            1 => (unit, 1usize..3).prop_map(|(q, k)| {
+                // Two components other than the largest become denormal.
+                let mut a = q.to_array();
+                let big = (0..4).max_by(|&i, &j| a[i].abs().total_cmp(&a[j].abs())).unwrap_or(3);
+                a[(big + k) % 4] = 1e-39 * a[(big + k) % 4].signum();
+                a[(big + k + 1) % 4] = -3e-40;
+                Quat::from_array(a).normalize()
+            }),
+        ]
+    }
+    fn transform() -> impl Strategy<Value = Transform> {
+        let v = || (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+        (v(), quat(), v()).prop_map(|(translation, rotation, scale)| Transform { translation, rotation, scale })
+    }
+    /// A weight: often 0 or 1 exactly, sometimes denormal, else in (0, 1].
+    fn weight() -> impl Strategy<Value = f32> {
+        prop_oneof![1 => Just(0.0f32), 1 => Just(1.0f32), 1 => Just(1e-40f32), 4 => 0.0f32..=1.0]
+    }
+    /// An accumulated weight `W`: 0 (no value yet), tiny, or up to 2.
+    fn acc_weight() -> impl Strategy<Value = f32> {
+        prop_oneof![2 => Just(0.0f32), 1 => Just(1.0f32), 1 => Just(1e-40f32), 4 => 0.0f32..2.0]
+    }
+
+    /// A case over `n` joints: output, input, rest poses; input `i`'s rotation
+    /// sometimes set to the output's, or to its opposite-hemisphere near copy.
+    #[derive(Debug, Clone)]
+    struct Case {
+        out: Pose,
+        input: Pose,
+        rest: Pose,
+        animated: Vec<u8>,
+        mask: Option<Vec<f32>>,
+        acc: Vec<[f32; 3]>,
+        weight: f32,
+    }
+    fn case() -> impl Strategy<Value = Case> {
+        (1usize..14).prop_flat_map(|n| {
+            (
+                prop::collection::vec(transform(), n),
+                prop::collection::vec(transform(), n),
+                prop::collection::vec(transform(), n),
+                prop::collection::vec(0u8..8, n),
+                prop::option::of(prop::collection::vec(weight(), n)),
+                prop::collection::vec((acc_weight(), acc_weight(), acc_weight()), n),
+                weight(),
+                prop::collection::vec(0u8..4, n),
+            )
+                .prop_map(|(out, mut input, rest, animated, mask, acc, weight, relation)| {
+                    for ((i, o), k) in input.iter_mut().zip(&out).zip(relation) {
+                        match k {
+                            1 => i.rotation = o.rotation,
+                            2 => i.rotation = -(o.rotation * Quat::from_rotation_y(0.05)),
+                            _ => {}
+                        }
+                    }
+                    Case {
+                        out: Pose::from_transforms(out),
+                        input: Pose::from_transforms(input),
+                        rest: Pose::from_transforms(rest),
+                        animated,
+                        mask,
+                        acc: acc.into_iter().map(|(a, b, c)| [a, b, c]).collect(),
+                        weight,
+                    }
+                })
+        })
+    }
+
+    /// Rotations within 1e-6; translations and scales (up to 10 in these
+    /// cases, and up to 20 apart) within 1e-6 of that magnitude.
+    fn close(got: f64, want: f64, magnitude: f64) -> bool {
+        (got - want).abs() <= 1e-6 * magnitude
+    }
+    fn check_pose(path: &str, got: &Pose, want: &[J]) -> Result<(), TestCaseError> {
+        for (j, (g, w)) in joints(got).iter().zip(want).enumerate() {
+            let ok = (0..3).all(|c| close(g.t[c], w.t[c], 20.0) && close(g.s[c], w.s[c], 20.0))
+                && (0..4).all(|c| close(g.r[c], w.r[c], 1.0));
+            prop_assert!(ok, "{path}: joint {j}: got {g:?}, want {w:?}");
+        }
+        Ok(())
+    }
+    /// Runs `kernel` on each path; every result within 1e-6 of `want`, and the
+    /// scalar and four-lane results equal bit for bit.
+    fn on_every_path(want: &[J], mut kernel: impl FnMut(Level) -> Pose) -> Result<(), TestCaseError> {
+        let mut results = Vec::new();
+        let mut failure = Ok(());
+        each_path(|path, level| {
+            let got = kernel(level);
+            if failure.is_ok() {
+                failure = check_pose(path, &got, want);
+            }
+            results.push((path.to_owned(), got));
+        });
+        failure?;
+        let bits = |p: &Pose| p.transforms().map(|t| format!("{:?}", t)).collect::<Vec<_>>();
+        prop_assert_eq!(bits(&results[0].1), bits(&results[1].1), "scalar and four lanes differ");
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn accumulate_matches_three_js(c in case()) {
+            AMBIGUOUS.set(false);
+            let n = c.out.len();
+            let mut want = joints(&c.out);
+            let input = joints(&c.input);
+            let mut want_acc = c.acc.clone().into_iter().map(|a| a.map(f64::from)).collect::<Vec<_>>();
+            for j in 0..n {
+                let w = c.mask.as_ref().map_or(c.weight, |m| c.weight * m[j]);
+                if !(w > 0.0) {
+                    continue;
+                }
+                let w = f64::from(w);
+                for (p, bit) in [(0, ANIMATES_TRANSLATION), (1, ANIMATES_ROTATION), (2, ANIMATES_SCALE)] {
+                    if c.animated[j] & bit == 0 {
+                        continue;
+                    }
+                    let acc = want_acc[j][p];
+                    let (total, t) = if acc == 0.0 { (w, 1.0) } else { (acc + w, w / (acc + w)) };
+                    want_acc[j][p] = total;
+                    match p {
+                        0 => want[j].t = if acc == 0.0 { input[j].t } else { lerp64(want[j].t, input[j].t, t) },
+                        1 => want[j].r = if acc == 0.0 { input[j].r } else { slerp64(want[j].r, input[j].r, t) },
+                        _ => want[j].s = if acc == 0.0 { input[j].s } else { lerp64(want[j].s, input[j].s, t) },
+                    }
+                }
+            }
+            prop_assume!(!AMBIGUOUS.get());
+            on_every_path(&want, |level| {
+                let mut out = c.out.clone();
+                let mut acc = rows_from(&c.acc);
+                accumulate_at(level, &mut out, &mut acc, &c.input, &c.animated, c.weight, c.mask.as_deref(), n);
+                for j in 0..n {
+                    for p in 0..3 {
+                        let want = want_acc[j][p];
+                        assert!((f64::from(lane(&acc, j, p)) - want).abs() <= 1e-6 * want.max(1.0));
+                    }
+                }
+                out
+            })?;
+        }
+
+        #[test]
+        fn rest_fill_and_compose_over_match_three_js(c in case()) {
+            AMBIGUOUS.set(false);
+            let n = c.out.len();
+            let (out, rest) = (joints(&c.out), joints(&c.rest));
+            let mut filled = out.clone();
+            let mut over = out.clone();
+            for j in 0..n {
+                let [wt, wr, ws] = c.acc[j].map(f64::from);
+                let fill3 = |v: [f64; 3], r: [f64; 3], w: f64| if w == 0.0 { r } else if w < 1.0 { lerp64(v, r, 1.0 - w) } else { v };
+                filled[j].t = fill3(out[j].t, rest[j].t, wt);
+                filled[j].s = fill3(out[j].s, rest[j].s, ws);
+                filled[j].r = if wr == 0.0 { rest[j].r } else if wr < 1.0 { slerp64(out[j].r, rest[j].r, 1.0 - wr) } else { out[j].r };
+                let over3 = |v: [f64; 3], l: [f64; 3], w: f64| if w >= 1.0 { l } else if w > 0.0 { lerp64(v, l, w) } else { v };
+                over[j].t = over3(out[j].t, rest[j].t, wt);
+                over[j].s = over3(out[j].s, rest[j].s, ws);
+                over[j].r = if wr >= 1.0 { rest[j].r } else if wr > 0.0 { slerp64(out[j].r, rest[j].r, wr) } else { out[j].r };
+            }
+            prop_assume!(!AMBIGUOUS.get());
+            let acc = rows_from(&c.acc);
+            on_every_path(&filled, |level| {
+                let mut o = c.out.clone();
+                rest_fill_at(level, &mut o, &c.rest, &acc, n);
+                o
+            })?;
+            on_every_path(&over, |level| {
+                let mut o = c.out.clone();
+                compose_over_at(level, &mut o, &c.rest, &acc, n);
+                o
+            })?;
+        }
+
+        #[test]
+        fn additive_accumulation_and_application_match_three_js(c in case(), apply in any::<bool>()) {
+            AMBIGUOUS.set(false);
+            // `out` plays the delta held so far (held where `acc` > 1),
+            // `rest` the reference (its rotations already inverted).
+            let n = c.out.len();
+            let held: Vec<[f32; 3]> = c.acc.iter().map(|a| a.map(|w| if w > 1.0 { 1.0 } else { 0.0 })).collect();
+            let (delta, input, inv) = (joints(&c.out), joints(&c.input), joints(&c.rest));
+            let mut want = delta.clone();
+            for j in 0..n {
+                let w = c.mask.as_ref().map_or(c.weight, |m| c.weight * m[j]);
+                if !(w > 0.0) {
+                    continue;
+                }
+                let w = f64::from(w);
+                let bits = c.animated[j];
+                let step3 = |x: [f64; 3], r: [f64; 3], d: [f64; 3], had: bool| {
+                    let s: [f64; 3] = std::array::from_fn(|i| f64::from((x[i] as f32 - r[i] as f32) * w as f32));
+                    if had { std::array::from_fn(|i| d[i] + s[i]) } else { s }
+                };
+                if bits & ANIMATES_TRANSLATION != 0 {
+                    want[j].t = step3(input[j].t, inv[j].t, delta[j].t, held[j][0] > 0.0);
+                }
+                if bits & ANIMATES_SCALE != 0 {
+                    want[j].s = step3(input[j].s, inv[j].s, delta[j].s, held[j][2] > 0.0);
+                }
+                if bits & ANIMATES_ROTATION != 0 {
+                    let acc = if held[j][1] > 0.0 { delta[j].r } else { [0.0, 0.0, 0.0, 1.0] };
+                    want[j].r = slerp64(acc, mul64(acc, mul64(inv[j].r, input[j].r)), w);
+                }
+            }
+            prop_assume!(!AMBIGUOUS.get());
+            let held_rows = rows_from(&held);
+            on_every_path(&want, |level| {
+                let mut d = c.out.clone();
+                let mut h = held_rows.clone();
+                accumulate_additive_at(level, &mut d, &mut h, &c.input, &c.rest, &c.animated, c.weight, c.mask.as_deref(), n);
+                d
+            })?;
+            if apply {
+                // Application: `rest` now plays the output below, `out` the delta.
+                let below = joints(&c.rest);
+                let mut want = below.clone();
+                for j in 0..n {
+                    for p in 0..3 {
+                        if held[j][p] == 0.0 {
+                            continue;
+                        }
+                        match p {
+                            0 => want[j].t = std::array::from_fn(|i| below[j].t[i] + delta[j].t[i]),
+                            1 => want[j].r = mul64(below[j].r, delta[j].r),
+                            _ => want[j].s = std::array::from_fn(|i| below[j].s[i] + delta[j].s[i]),
+                        }
+                    }
+                }
+                on_every_path(&want, |level| {
+                    let mut o = c.rest.clone();
+                    apply_delta_at(level, &mut o, &c.out, &held_rows, n);
+                    o
+                })?;
+            }
+        }
     }
 }

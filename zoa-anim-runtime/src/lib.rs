@@ -66,6 +66,7 @@ pub mod pose;
 pub mod preview;
 pub mod retarget;
 pub mod selector;
+pub mod simd;
 
 pub use animation::{
     ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION, Animation, BindBy, SamplingContext, SamplingJob,
@@ -83,4 +84,5 @@ pub use mask::BoneMask;
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use retarget::{RetargetMode, Retargeter};
+pub use simd::{Simd, set_simd, simd_path};
 pub use zoa_anim_core::glam;

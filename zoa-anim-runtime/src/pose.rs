@@ -1,39 +1,64 @@
-//! Poses: local joint transforms stored as structure-of-arrays, and the
-//! runtime view of a skeleton.
+//! Poses: local joint transforms packed in structure-of-arrays groups of four
+//! joints, and the runtime view of a skeleton.
 
-use glam::{Mat4, Quat, Vec3A};
+use glam::{Mat4, Quat, Vec3, Vec3A};
 use zoa_anim_core::{Skeleton, Transform};
 
-/// Local transforms of every joint of one skeleton, structure-of-arrays.
+use crate::simd::{BLOCK, Row, blocks_for};
+
+/// Local transforms of every joint of one skeleton.
 ///
-/// Translations, rotations and scales live in three separate arrays of
-/// 16-byte SIMD values (`Vec3A`, `Quat`), so each blending pass streams one
-/// property through the cache with aligned loads. The joint count is fixed at
+/// The layout is hidden (read and write joints with [`Pose::get`],
+/// [`Pose::set`] and the per-property accessors): joints are packed
+/// ozz-style in blocks of eight, one row per component,
+///
+/// ```text
+///   translations: [x0 … x7] [y0 … y7] [z0 … z7] [x8 … x15] …
+///   rotations:    [x0 … x7] [y0 … y7] [z0 … z7] [w0 … w7] [x8 …] …
+///   scales:       like translations
+/// ```
+///
+/// so the blending, sampling and local-to-model kernels work on eight joints
+/// per instruction (AVX2) or four (SSE2, NEON) without shuffling. Lanes past
+/// the last joint hold the identity transform. The joint count is fixed at
 /// construction; jobs check it and never resize.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Pose {
-    translations: Vec<Vec3A>,
-    rotations: Vec<Quat>,
-    scales: Vec<Vec3A>,
+    len: usize,
+    /// Three rows per block.
+    translations: Vec<Row>,
+    /// Four rows per block.
+    rotations: Vec<Row>,
+    /// Three rows per block.
+    scales: Vec<Row>,
+}
+
+/// Row `c` of joint `j`'s block in an array of `k` rows per block, and its lane.
+#[inline(always)]
+fn at(j: usize, k: usize, c: usize) -> (usize, usize) {
+    (j / BLOCK * k + c, j % BLOCK)
 }
 
 impl Pose {
     /// `joints` identity transforms.
     pub fn identity(joints: usize) -> Pose {
+        let blocks = blocks_for(joints);
+        let rows =
+            |values: &[f32]| -> Vec<Row> { (0..blocks).flat_map(|_| values.iter().map(|&v| Row::splat(v))).collect() };
         Pose {
-            translations: vec![Vec3A::ZERO; joints],
-            rotations: vec![Quat::IDENTITY; joints],
-            scales: vec![Vec3A::ONE; joints],
+            len: joints,
+            translations: rows(&[0.0; 3]),
+            rotations: rows(&[0.0, 0.0, 0.0, 1.0]),
+            scales: rows(&[1.0; 3]),
         }
     }
 
     /// A pose holding the given transforms.
     pub fn from_transforms(transforms: impl IntoIterator<Item = Transform>) -> Pose {
-        let mut pose = Pose::identity(0);
-        for t in transforms {
-            pose.translations.push(t.translation.into());
-            pose.rotations.push(t.rotation);
-            pose.scales.push(t.scale.into());
+        let transforms: Vec<Transform> = transforms.into_iter().collect();
+        let mut pose = Pose::identity(transforms.len());
+        for (i, t) in transforms.into_iter().enumerate() {
+            pose.set(i, t);
         }
         pose
     }
@@ -45,11 +70,11 @@ impl Pose {
 
     /// Number of joints.
     pub fn len(&self) -> usize {
-        self.rotations.len()
+        self.len
     }
     /// Whether the pose has no joints.
     pub fn is_empty(&self) -> bool {
-        self.rotations.is_empty()
+        self.len == 0
     }
 
     /// Joint `i` as a [`Transform`].
@@ -57,11 +82,7 @@ impl Pose {
     /// # Panics
     /// When `i` is out of range.
     pub fn get(&self, i: usize) -> Transform {
-        Transform {
-            translation: self.translations[i].into(),
-            rotation: self.rotations[i],
-            scale: self.scales[i].into(),
-        }
+        Transform { translation: self.translation(i).into(), rotation: self.rotation(i), scale: self.scale(i).into() }
     }
 
     /// Sets joint `i`.
@@ -69,9 +90,9 @@ impl Pose {
     /// # Panics
     /// When `i` is out of range.
     pub fn set(&mut self, i: usize, t: Transform) {
-        self.translations[i] = t.translation.into();
-        self.rotations[i] = t.rotation;
-        self.scales[i] = t.scale.into();
+        self.set_translation(i, t.translation.into());
+        self.set_rotation(i, t.rotation);
+        self.set_scale(i, t.scale.into());
     }
 
     /// All transforms in joint order.
@@ -84,38 +105,111 @@ impl Pose {
     /// # Panics
     /// When the joint counts differ.
     pub fn copy_from(&mut self, other: &Pose) {
+        assert_eq!(self.len, other.len, "poses of different joint counts");
         self.translations.copy_from_slice(&other.translations);
         self.rotations.copy_from_slice(&other.rotations);
         self.scales.copy_from_slice(&other.scales);
     }
 
-    /// Translations in joint order.
-    pub fn translations(&self) -> &[Vec3A] {
-        &self.translations
+    /// Translation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn translation(&self, i: usize) -> Vec3A {
+        Vec3A::from_array(self.vec3(&self.translations, i))
     }
-    /// Rotations (unit quaternions `x, y, z, w`) in joint order.
-    pub fn rotations(&self) -> &[Quat] {
-        &self.rotations
+    /// Rotation of joint `i` (a unit quaternion `x, y, z, w`).
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn rotation(&self, i: usize) -> Quat {
+        self.check(i);
+        Quat::from_array(std::array::from_fn(|c| {
+            let (row, lane) = at(i, 4, c);
+            self.rotations[row].0[lane]
+        }))
     }
-    /// Scales in joint order.
-    pub fn scales(&self) -> &[Vec3A] {
-        &self.scales
+    /// Scale of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn scale(&self, i: usize) -> Vec3A {
+        Vec3A::from_array(self.vec3(&self.scales, i))
     }
-    /// Mutable translations.
-    pub fn translations_mut(&mut self) -> &mut [Vec3A] {
-        &mut self.translations
+    /// Sets the translation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_translation(&mut self, i: usize, v: Vec3A) {
+        self.check(i);
+        set_vec3(&mut self.translations, i, v.into());
     }
-    /// Mutable rotations.
-    pub fn rotations_mut(&mut self) -> &mut [Quat] {
-        &mut self.rotations
+    /// Sets the rotation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_rotation(&mut self, i: usize, q: Quat) {
+        self.check(i);
+        for (c, v) in q.to_array().into_iter().enumerate() {
+            let (row, lane) = at(i, 4, c);
+            self.rotations[row].0[lane] = v;
+        }
     }
-    /// Mutable scales.
-    pub fn scales_mut(&mut self) -> &mut [Vec3A] {
-        &mut self.scales
+    /// Sets the scale of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_scale(&mut self, i: usize, v: Vec3A) {
+        self.check(i);
+        set_vec3(&mut self.scales, i, v.into());
     }
-    /// The three arrays at once, for passes that write several properties.
-    pub fn parts_mut(&mut self) -> (&mut [Vec3A], &mut [Quat], &mut [Vec3A]) {
+
+    #[inline(always)]
+    fn check(&self, i: usize) {
+        assert!(i < self.len, "joint {i} of a pose of {} joints", self.len);
+    }
+    #[inline(always)]
+    fn vec3(&self, rows: &[Row], i: usize) -> [f32; 3] {
+        self.check(i);
+        std::array::from_fn(|c| {
+            let (row, lane) = at(i, 3, c);
+            rows[row].0[lane]
+        })
+    }
+
+    /// The SoA rows (translations, rotations, scales), for the kernels.
+    pub(crate) fn rows(&self) -> (&[Row], &[Row], &[Row]) {
+        (&self.translations, &self.rotations, &self.scales)
+    }
+    /// The SoA rows, mutable.
+    pub(crate) fn rows_mut(&mut self) -> (&mut [Row], &mut [Row], &mut [Row]) {
         (&mut self.translations, &mut self.rotations, &mut self.scales)
+    }
+}
+
+fn set_vec3(rows: &mut [Row], i: usize, v: Vec3) {
+    for (c, x) in v.to_array().into_iter().enumerate() {
+        let (row, lane) = at(i, 3, c);
+        rows[row].0[lane] = x;
+    }
+}
+
+impl PartialEq for Pose {
+    /// Joint counts and every joint's transform equal (padding lanes ignored).
+    fn eq(&self, other: &Pose) -> bool {
+        self.len == other.len && self.transforms().eq(other.transforms())
+    }
+}
+
+impl std::fmt::Debug for Pose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.transforms()).finish()
     }
 }
 

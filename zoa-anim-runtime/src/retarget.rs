@@ -69,12 +69,11 @@ impl Retargeter {
             ));
         }
         RuntimeError::check("retarget job", reasons)?;
-        let (out_t, out_r, out_s) = output.parts_mut();
         for (j, &m) in self.map.iter().enumerate() {
             let full = m != UNMAPPED && self.mode == RetargetMode::Full;
-            out_r[j] = if m != UNMAPPED { source.rotations()[m as usize] } else { target_rest.rotations()[j] };
-            out_t[j] = if full { source.translations()[m as usize] } else { target_rest.translations()[j] };
-            out_s[j] = if full { source.scales()[m as usize] } else { target_rest.scales()[j] };
+            output.set_rotation(j, if m != UNMAPPED { source.rotation(m as usize) } else { target_rest.rotation(j) });
+            output.set_translation(j, if full { source.translation(m as usize) } else { target_rest.translation(j) });
+            output.set_scale(j, if full { source.scale(m as usize) } else { target_rest.scale(j) });
         }
         Ok(())
     }

@@ -252,9 +252,9 @@ fn the_procedural_fallback_breathes_on_the_spine_and_chest_and_bobs_the_head() {
     let pose = c.local_pose();
     let pitch = zoa_anim_core::glam::Quat::from_rotation_x(motion.spine_pitch * 0.5);
     for j in [spine, chest] {
-        assert!(pose.rotations()[j].abs_diff_eq(rest.rotations()[j] * pitch, 1e-5), "joint {j}");
+        assert!(pose.rotation(j).abs_diff_eq(rest.rotation(j) * pitch, 1e-5), "joint {j}");
     }
-    let bob = pose.translations()[head] - rest.translations()[head];
+    let bob = pose.translation(head) - rest.translation(head);
     assert!((bob - zoa_anim_core::glam::Vec3A::new(0.0, motion.head_bob, 0.0)).length() < 1e-6, "{bob:?}");
     for j in (0..pose.len()).filter(|j| ![spine, chest, head].contains(j)) {
         assert_eq!(pose.get(j), rest.get(j), "joint {j} keeps its rest pose");

@@ -41,7 +41,7 @@ mod sampling {
             &[0.5, 1.0, 2.0],
             &[0., 0., 0., 10., 0., 0., 20., 0., 0.],
         );
-        let x = |t: f32| sample(&a, t).translations()[1].x;
+        let x = |t: f32| sample(&a, t).translation(1).x;
         assert_eq!(x(-1.0), 0.0, "before the first key");
         assert_eq!(x(0.0), 0.0);
         assert_eq!(x(0.5), 0.0, "exact key time");
@@ -60,7 +60,7 @@ mod sampling {
             &[0.0, 1.0, 3.0],
             &[1., 1., 1., 2., 3., 4., 0., 0., 0.],
         );
-        let s = |t: f32| sample(&a, t).scales()[1];
+        let s = |t: f32| sample(&a, t).scale(1);
         assert_eq!(s(0.25), Vec3A::new(1.25, 1.5, 1.75));
         assert_eq!(s(1.0), Vec3A::new(2.0, 3.0, 4.0));
         assert_eq!(s(2.0), Vec3A::new(1.0, 1.5, 2.0));
@@ -73,13 +73,13 @@ mod sampling {
         let q0 = Quat::from_rotation_y(0.2);
         let q1 = -Quat::from_rotation_y(1.0); // stored in the other hemisphere
         let a = one_track(TrackProperty::Rotation, Interpolation::Linear, &[0.0, 2.0], &quat_values(&[q0, q1]));
-        let r = sample(&a, 0.5).rotations()[1];
+        let r = sample(&a, 0.5).rotation(1);
         let want = Quat::from_rotation_y(0.4);
         for i in 0..4 {
             assert!(close(r.to_array()[i], want.to_array()[i], 1e-6), "{r:?} vs {want:?}");
         }
-        assert_eq!(sample(&a, 0.0).rotations()[1], q0, "exact key value");
-        assert_eq!(sample(&a, 2.0).rotations()[1], q1, "last key value as stored");
+        assert_eq!(sample(&a, 0.0).rotation(1), q0, "exact key value");
+        assert_eq!(sample(&a, 2.0).rotation(1), q1, "last key value as stored");
     }
 
     #[test]
@@ -88,7 +88,7 @@ mod sampling {
         let v = |x: f32| [x, 0.0, 0.0];
         let values: Vec<f32> = [v(0.0), v(0.0), v(1.0), v(3.0), v(1.0), v(2.0), v(-1.0), v(5.0), v(9.0)].concat();
         let a = one_track(TrackProperty::Translation, Interpolation::CubicSpline, &[0.0, 1.0, 3.0], &values);
-        let x = |t: f32| sample(&a, t).translations()[1].x;
+        let x = |t: f32| sample(&a, t).translation(1).x;
         // t = 2: p = 0.5, Δt = 2: s0 = 0.5, s1 = 0.125, s2 = 0.5, s3 = -0.125;
         // 0.5·1 + 0.125·(2·2) + 0.5·5 + (-0.125)·(-1·2) = 3.75
         assert_eq!(x(2.0), 3.75);
@@ -109,7 +109,7 @@ mod sampling {
         let values = quat_values(&[zero, q0, zero, zero, q1, zero]);
         let a = one_track(TrackProperty::Rotation, Interpolation::CubicSpline, &[0.0, 1.5], &values);
         for t in [0.1, 0.5, 0.75, 1.2] {
-            let r = sample(&a, t).rotations()[1];
+            let r = sample(&a, t).rotation(1);
             assert!(close(r.length(), 1.0, 1e-6));
             // Zero tangents: Hermite of (0, q0) → (0, q1) is s0·q0 + s2·q1, normalized.
             let p = t / 1.5;
@@ -120,7 +120,7 @@ mod sampling {
             .normalize();
             assert!(quat_close(r, want, 1e-6));
         }
-        assert_eq!(sample(&a, 1.5).rotations()[1], q1);
+        assert_eq!(sample(&a, 1.5).rotation(1), q1);
     }
 
     #[test]
@@ -161,8 +161,8 @@ mod sampling {
         assert_eq!(a.animated(), &[0, ANIMATES_ROTATION, 0, 0, 0]);
         let p = sample(&a, 3.0);
         let rest = Pose::rest(&skeleton());
-        assert_eq!(p.rotations()[1], Quat::from_rotation_z(1.0));
-        assert_eq!(p.translations(), rest.translations());
+        assert_eq!(p.rotation(1), Quat::from_rotation_z(1.0));
+        assert!((0..p.len()).all(|j| p.translation(j) == rest.translation(j)));
         assert_eq!(p.get(0), rest.get(0));
     }
 
@@ -264,19 +264,19 @@ mod blending {
         let b = clip_t("b", 11, 6.0);
         let rest_x = skeleton().joints()[1].rest.translation.x; // 0.5
         let o = BlendMode::Override;
-        assert_eq!(blend(&[(&a, 1.0, o, None)]).translations()[1].x, 2.0);
+        assert_eq!(blend(&[(&a, 1.0, o, None)]).translation(1).x, 2.0);
         // W = 0.5 + 0.5: lerp(2, 6, 0.5) = 4, no rest.
-        assert_eq!(blend(&[(&a, 0.5, o, None), (&b, 0.5, o, None)]).translations()[1].x, 4.0);
+        assert_eq!(blend(&[(&a, 0.5, o, None), (&b, 0.5, o, None)]).translation(1).x, 4.0);
         // W = 0.25 + 0.25 = 0.5: 4, then lerp(4, rest, 0.5).
-        assert_eq!(blend(&[(&a, 0.25, o, None), (&b, 0.25, o, None)]).translations()[1].x, 0.5 * 4.0 + 0.5 * rest_x);
+        assert_eq!(blend(&[(&a, 0.25, o, None), (&b, 0.25, o, None)]).translation(1).x, 0.5 * 4.0 + 0.5 * rest_x);
         // W = 1 + 1 = 2: three.js averages, no normalization to the last layer.
-        assert_eq!(blend(&[(&a, 1.0, o, None), (&b, 1.0, o, None)]).translations()[1].x, 4.0);
+        assert_eq!(blend(&[(&a, 1.0, o, None), (&b, 1.0, o, None)]).translation(1).x, 4.0);
         // Weight 0 contributes nothing.
-        assert_eq!(blend(&[(&a, 0.0, o, None)]).translations()[1].x, rest_x);
+        assert_eq!(blend(&[(&a, 0.0, o, None)]).translation(1).x, rest_x);
         // Rotation: slerp(q, rest, 1 - W).
         let q = Quat::from_rotation_x(1.0);
         let r = clip_r("r", 11, q);
-        let got = blend(&[(&r, 0.25, o, None)]).rotations()[1];
+        let got = blend(&[(&r, 0.25, o, None)]).rotation(1);
         let rest_q = skeleton().joints()[1].rest.rotation; // rot_x(0.2)
         assert!(quat_close(got, Quat::from_rotation_x(0.25 * 1.0 + 0.75 * 0.2), 1e-6), "{got:?} {rest_q:?}");
     }
@@ -287,9 +287,9 @@ mod blending {
         let r = clip_r("r", 11, Quat::from_rotation_x(1.0));
         let o = BlendMode::Override;
         let p = blend(&[(&t, 1.0, o, None), (&r, 1.0, o, None)]);
-        assert_eq!(p.translations()[1].x, 2.0, "translation only from `t`, W = 1");
-        assert_eq!(p.rotations()[1], Quat::from_rotation_x(1.0), "rotation only from `r`, W = 1");
-        assert_eq!(p.scales()[1], Vec3A::ONE, "scale: rest");
+        assert_eq!(p.translation(1).x, 2.0, "translation only from `t`, W = 1");
+        assert_eq!(p.rotation(1), Quat::from_rotation_x(1.0), "rotation only from `r`, W = 1");
+        assert_eq!(p.scale(1), Vec3A::ONE, "scale: rest");
     }
 
     #[test]
@@ -336,9 +336,9 @@ mod blending {
                 .run()
                 .unwrap();
             // r = rot_x(0.2) ⊗ slerp(1, rot_x(0.6), 0.5) = rot_x(0.5)
-            assert!(quat_close(out.rotations()[1], Quat::from_rotation_x(0.5), 1e-6));
+            assert!(quat_close(out.rotation(1), Quat::from_rotation_x(0.5), 1e-6));
             // t = rest (0.5, 1, 0) + 0.5 · (3 − 1, 0, 0)
-            assert_eq!(out.translations()[1], Vec3A::new(1.5, 1.0, 0.0));
+            assert_eq!(out.translation(1), Vec3A::new(1.5, 1.0, 0.0));
             // Joints the additive clip does not animate are untouched.
             assert_eq!(out.get(2), rest.get(2));
         }
@@ -487,16 +487,15 @@ mod blending {
         }
         .run()
         .unwrap();
-        let delta =
-            |k: usize, j: usize| three::mul(three::conj(q64(refs[k].rotations()[j])), q64(poses[k].rotations()[j]));
+        let delta = |k: usize, j: usize| three::mul(three::conj(q64(refs[k].rotation(j))), q64(poses[k].rotation(j)));
         for j in 0..rest.len() {
             let mut m = three::Mixer::new();
-            m.accumulate(q64(poses[0].rotations()[j]), 0.3);
+            m.accumulate(q64(poses[0].rotation(j)), 0.3);
             m.accumulate_additive(delta(2, j), 0.6);
-            m.accumulate(q64(poses[1].rotations()[j]), 0.45);
+            m.accumulate(q64(poses[1].rotation(j)), 0.45);
             m.accumulate_additive(delta(3, j), 0.8);
-            let want = m.apply(q64(rest.rotations()[j]));
-            assert!(close64(out.rotations()[j], want, 1e-5), "mixer joint {j}: {:?} vs {want:?}", out.rotations()[j]);
+            let want = m.apply(q64(rest.rotation(j)));
+            assert!(close64(out.rotation(j), want, 1e-5), "mixer joint {j}: {:?} vs {want:?}", out.rotation(j));
         }
         // Layered: base (inputs 0 and 1, one three.js mixer with rest fill), an
         // additive layer (2 and 3, one three.js additive buffer), then input 1
@@ -519,13 +518,13 @@ mod blending {
         .unwrap();
         for j in 0..rest.len() {
             let mut m = three::Mixer::new();
-            m.accumulate(q64(poses[0].rotations()[j]), 0.3);
-            m.accumulate(q64(poses[1].rotations()[j]), 0.45);
+            m.accumulate(q64(poses[0].rotation(j)), 0.3);
+            m.accumulate(q64(poses[1].rotation(j)), 0.45);
             m.accumulate_additive(delta(2, j), 0.6);
             m.accumulate_additive(delta(3, j), 0.8);
-            let below = m.apply(q64(rest.rotations()[j]));
-            let want = three::slerp(below, q64(poses[1].rotations()[j]), 0.5);
-            assert!(close64(out.rotations()[j], want, 1e-5), "layered joint {j}: {:?} vs {want:?}", out.rotations()[j]);
+            let below = m.apply(q64(rest.rotation(j)));
+            let want = three::slerp(below, q64(poses[1].rotation(j)), 0.5);
+            assert!(close64(out.rotation(j), want, 1e-5), "layered joint {j}: {:?} vs {want:?}", out.rotation(j));
         }
     }
 
@@ -644,8 +643,8 @@ mod instances {
         inst.evaluate().unwrap();
         let plain = sample(&base, 0.0);
         for j in 0..plain.len() {
-            assert!((inst.local_pose().translations()[j] - plain.translations()[j]).length() < 1e-6);
-            assert!(quat_close(inst.local_pose().rotations()[j], plain.rotations()[j], 1e-6));
+            assert!((inst.local_pose().translation(j) - plain.translation(j)).length() < 1e-6);
+            assert!(quat_close(inst.local_pose().rotation(j), plain.rotation(j), 1e-6));
         }
     }
 
@@ -677,8 +676,8 @@ mod instances {
         let rot_only = Retargeter::by_name(&source, &target, RetargetMode::RotationOnly);
         assert_eq!(rot_only.mapped_count(), 5);
         rot_only.run(&src_pose, &target_rest, &mut out).unwrap();
-        assert_eq!(out.rotations()[3], src_pose.rotations()[4]);
-        assert_eq!(out.translations()[3], target_rest.translations()[3]);
+        assert_eq!(out.rotation(3), src_pose.rotation(4));
+        assert_eq!(out.translation(3), target_rest.translation(3));
         let full = Retargeter::by_name(&source, &target, RetargetMode::Full);
         full.run(&src_pose, &target_rest, &mut out).unwrap();
         assert_eq!(out.get(4), src_pose.get(3));
@@ -822,7 +821,7 @@ mod properties {
         #[test]
         fn sampled_and_blended_rotations_are_unit(t0 in -5.0f32..10.0, t1 in -5.0f32..10.0, w0 in 0.0f32..=1.0, w1 in 0.0f32..=1.0) {
             let out = two_layer(w0, w1, t0, t1, &Pose::rest(&skeleton()));
-            for q in out.rotations() {
+            for q in out.transforms().map(|t| t.rotation) {
                 prop_assert!((q.length() - 1.0).abs() < 1e-5, "{q:?}");
             }
         }
@@ -831,8 +830,10 @@ mod properties {
         fn weights_summing_to_one_leave_the_rest_pose_out(w in 0.0f32..=1.0, t0 in 0.0f32..4.0, t1 in 0.0f32..4.0) {
             let rest_a = Pose::rest(&skeleton());
             let mut rest_b = rest_a.clone();
-            rest_b.translations_mut().iter_mut().for_each(|t| *t += Vec3A::splat(5.0));
-            rest_b.rotations_mut().iter_mut().for_each(|q| *q = Quat::from_rotation_y(2.0) * *q);
+            for j in 0..rest_b.len() {
+                rest_b.set_translation(j, rest_b.translation(j) + Vec3A::splat(5.0));
+                rest_b.set_rotation(j, Quat::from_rotation_y(2.0) * rest_b.rotation(j));
+            }
             let x = two_layer(w, 1.0 - w, t0, t1, &rest_a);
             let y = two_layer(w, 1.0 - w, t0, t1, &rest_b);
             prop_assert_eq!(x, y);
@@ -929,9 +930,9 @@ mod shared_assets {
                         SamplingJob { animation: &a, time: t, context: &mut ctx, output: &mut pose }.run().unwrap();
                         let raw = track.key_value(k);
                         let got: Vec<f32> = match track.property {
-                            TrackProperty::Translation => pose.translations()[j].to_array().to_vec(),
-                            TrackProperty::Rotation => pose.rotations()[j].to_array().to_vec(),
-                            TrackProperty::Scale => pose.scales()[j].to_array().to_vec(),
+                            TrackProperty::Translation => pose.translation(j).to_array().to_vec(),
+                            TrackProperty::Rotation => pose.rotation(j).to_array().to_vec(),
+                            TrackProperty::Scale => pose.scale(j).to_array().to_vec(),
                         };
                         assert_eq!(
                             got,
@@ -978,7 +979,7 @@ mod shared_assets {
                     inst.update(1.0 / 30.0).unwrap();
                     // SimpleSkin stores keys like (0, 0, 0.707, 0.707), 1.5e-4 off unit length;
                     // like three.js the sampler does not renormalize LINEAR keys.
-                    assert!(inst.local_pose().rotations().iter().all(|q| (q.length() - 1.0).abs() < 1e-3), "{name}");
+                    assert!(inst.local_pose().transforms().all(|t| (t.rotation.length() - 1.0).abs() < 1e-3), "{name}");
                     skinning_matrices(inst.model_matrices(), rs.inverse_binds(), &mut skin).unwrap();
                     assert!(skin.iter().all(|m| m.is_finite()), "{name}");
                 }

@@ -267,8 +267,7 @@ impl CharacterDefinition {
         if let Some(h) = procedural.head {
             procedural_animated[usize::from(h)] |= ANIMATES_TRANSLATION;
         }
-        let mut zero = Pose::identity(n);
-        zero.translations_mut().fill(glam::Vec3A::ZERO);
+        let zero = Pose::identity(n);
         let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
 
         if !problems.is_empty() {

@@ -266,15 +266,14 @@ impl Inertializer {
             && let Some(i) = newest
         {
             let t = i.elapsed;
-            let (pt, pr, _) = pose.parts_mut();
-            for j in 0..pt.len() {
+            for j in 0..pose.len() {
                 let x = inertialize_quintic(self.t_x0[j], self.t_v0[j], t, self.duration);
                 if x != 0.0 {
-                    pt[j] += self.t_dir[j] * x;
+                    pose.set_translation(j, pose.translation(j) + self.t_dir[j] * x);
                 }
                 let a = inertialize_quintic(self.r_x0[j], self.r_v0[j], t, self.duration);
                 if a != 0.0 {
-                    pr[j] = (Quat::from_axis_angle(self.r_axis[j], a) * pr[j]).normalize();
+                    pose.set_rotation(j, (Quat::from_axis_angle(self.r_axis[j], a) * pose.rotation(j)).normalize());
                 }
             }
         }
@@ -290,20 +289,20 @@ impl Inertializer {
         let inv_dt = if moving { 1.0 / self.last_dt } else { 0.0 };
         for j in 0..target.len() {
             // Translation: offset along its direction, velocity projected on it.
-            let (l, l2) = (self.last.translations()[j], self.last2.translations()[j]);
+            let (l, l2) = (self.last.translation(j), self.last2.translation(j));
             let v = if moving { (l - l2) * inv_dt } else { Vec3A::ZERO };
             let source = l + v * self.last_dt;
-            let d = source - target.translations()[j];
+            let d = source - target.translation(j);
             let len = d.length();
             let dir = if len > 1e-9 { d / len } else { Vec3A::ZERO };
             self.t_dir[j] = dir;
             self.t_x0[j] = len;
             self.t_v0[j] = v.dot(dir);
             // Rotation: offset q with source = q ⊗ target, about its axis.
-            let (q, q2) = (self.last.rotations()[j], self.last2.rotations()[j]);
+            let (q, q2) = (self.last.rotation(j), self.last2.rotation(j));
             let step = if moving { (q * q2.inverse()).normalize() } else { Quat::IDENTITY };
             let source = (step * q).normalize();
-            let mut off = (source * target.rotations()[j].inverse()).normalize();
+            let mut off = (source * target.rotation(j).inverse()).normalize();
             if off.w < 0.0 {
                 off = -off;
             }

@@ -189,12 +189,12 @@ fn clip_delta(
 /// When `root` is out of range or the poses differ in length.
 pub fn remove_root_motion(pose: &mut Pose, rest: &Pose, root: usize, keep_height: bool) {
     assert_eq!(pose.len(), rest.len(), "pose and rest pose must have the same joints");
-    let r = rest.translations()[root];
-    let t = &mut pose.translations_mut()[root];
-    *t = Vec3A::new(r.x, if keep_height { t.y } else { r.y }, r.z);
-    let q = pose.rotations()[root];
-    let rest_yaw = yaw_of(rest.rotations()[root]);
-    pose.rotations_mut()[root] = (Quat::from_rotation_y(rest_yaw - yaw_of(q)) * q).normalize();
+    let r = rest.translation(root);
+    let t = pose.translation(root);
+    pose.set_translation(root, Vec3A::new(r.x, if keep_height { t.y } else { r.y }, r.z));
+    let q = pose.rotation(root);
+    let rest_yaw = yaw_of(rest.rotation(root));
+    pose.set_rotation(root, (Quat::from_rotation_y(rest_yaw - yaw_of(q)) * q).normalize());
 }
 
 #[cfg(test)]

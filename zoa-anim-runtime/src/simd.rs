@@ -1,0 +1,967 @@
+//! Lane vectors for the pose kernels, and which ones run.
+//!
+//! The pose jobs keep joints in structure-of-arrays blocks of eight
+//! ([`crate::Pose`]): one row of eight `x`, one of eight `y`, and so on. A
+//! kernel is written once, generic over a [`Lanes`] vector that covers half a
+//! block (four lanes) or a whole one (eight lanes), and instantiated for each path:
+//!
+//! - `scalar`: four `f32` computed one after the other, the portable reference;
+//! - `sse2` (x86-64) or `neon` (aarch64, through `glam`), four lanes;
+//! - `avx2+fma` (x86-64 with both, detected at run time): eight lanes and fused
+//!   multiply-adds.
+//!
+//! Every path does the same operations in the same order per lane, so the
+//! scalar and four-lane paths agree bit for bit; the fused multiply-adds of
+//! the eight-lane path round once instead of twice, which moves results by an
+//! ulp or so (tests hold every path within 1e-6 of an `f64` reference). One
+//! process uses one path, so serial and parallel evaluation stay identical.
+//!
+//! [`set_simd`] chooses between the scalar path and the best one the CPU has
+//! (the default), for comparing them (`zoa-anim bench --simd`).
+
+use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Which kernels the pose jobs run (process-wide).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Simd {
+    /// Portable scalar code, lane by lane: the reference path.
+    Scalar,
+    /// The widest vector kernels this CPU supports, detected at run time.
+    #[default]
+    Auto,
+}
+
+/// Chooses the kernels every pose job runs from now on. Meant for set-up
+/// (benchmarks, comparisons); results may differ between paths by an ulp.
+pub fn set_simd(choice: Simd) {
+    let level = match choice {
+        Simd::Scalar => Level::Scalar,
+        Simd::Auto => Level::detect(),
+    };
+    LEVEL.store(level as u8, Ordering::Relaxed);
+}
+
+/// The name of the path the pose jobs run: `scalar`, `sse2`, `avx2+fma`,
+/// `neon` or `portable` (four lanes through `glam` on other targets).
+pub fn simd_path() -> &'static str {
+    match level() {
+        Level::Scalar => "scalar",
+        Level::X4 if cfg!(target_arch = "x86_64") => "sse2",
+        Level::X4 if cfg!(target_arch = "aarch64") => "neon",
+        Level::X4 => "portable",
+        Level::X8 => "avx2+fma",
+    }
+}
+
+/// The kernel paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Level {
+    Scalar = 1,
+    /// Four lanes: SSE2, NEON, or `glam`'s portable vectors.
+    X4 = 2,
+    /// Eight lanes with FMA (x86-64 with AVX2 and FMA).
+    X8 = 3,
+}
+
+static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+impl Level {
+    pub(crate) fn detect() -> Level {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            return Level::X8;
+        }
+        Level::X4
+    }
+}
+
+/// The path in effect (detected on first use).
+#[inline]
+pub(crate) fn level() -> Level {
+    match LEVEL.load(Ordering::Relaxed) {
+        1 => Level::Scalar,
+        2 => Level::X4,
+        3 => Level::X8,
+        _ => {
+            let level = Level::detect();
+            LEVEL.store(level as u8, Ordering::Relaxed);
+            level
+        }
+    }
+}
+
+/// Joints per SoA block: every pose array is a list of blocks of rows of
+/// eight lanes, which the eight-lane path loads whole and the four-lane paths
+/// in halves.
+pub(crate) const BLOCK: usize = 8;
+
+/// One component of the eight joints of a block (32-byte aligned, so loads
+/// never split a cache line).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(32))]
+pub(crate) struct Row(pub(crate) [f32; BLOCK]);
+
+impl Row {
+    pub(crate) const fn splat(x: f32) -> Row {
+        Row([x; BLOCK])
+    }
+}
+
+/// Blocks holding `joints` lanes.
+pub(crate) fn blocks_for(joints: usize) -> usize {
+    joints.div_ceil(BLOCK)
+}
+
+/// A vector of four or eight `f32` lanes: half a block or a whole one.
+///
+/// `mul_add` is the only operation whose rounding differs between paths
+/// (fused on the eight-lane path).
+pub(crate) trait Lanes:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self>
+{
+    /// Per-lane booleans.
+    type Mask: Copy + BitAnd<Output = Self::Mask> + BitOr<Output = Self::Mask> + Not<Output = Self::Mask>;
+    /// Lanes per vector (4 or 8).
+    const LANES: usize;
+    fn splat(x: f32) -> Self;
+    /// Lanes `at..at + LANES` of a row (`at` is a multiple of `LANES`).
+    fn load(row: &Row, at: usize) -> Self;
+    /// The inverse of [`Lanes::load`].
+    fn store(self, row: &mut Row, at: usize);
+    /// `LANES` consecutive floats.
+    fn load_flat(src: &[f32]) -> Self;
+    fn sqrt(self) -> Self;
+    fn min(self, other: Self) -> Self;
+    fn abs(self) -> Self;
+    /// `self × b + c`: fused on the eight-lane path, two roundings elsewhere.
+    fn mul_add(self, b: Self, c: Self) -> Self;
+    /// Flips the sign of the lanes in `mask`.
+    fn flip_sign(self, mask: Self::Mask) -> Self;
+    fn lt(self, other: Self) -> Self::Mask;
+    fn le(self, other: Self) -> Self::Mask;
+    fn gt(self, other: Self) -> Self::Mask;
+    fn ge(self, other: Self) -> Self::Mask;
+    fn eq(self, other: Self) -> Self::Mask;
+    /// `if_true` where `mask`, else `if_false`.
+    fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
+    fn any(mask: Self::Mask) -> bool;
+    fn all(mask: Self::Mask) -> bool;
+    /// Lanes whose byte of `bytes` (`LANES` of them) has `bit` set.
+    fn bits(bytes: &[u8], bit: u8) -> Self::Mask;
+}
+
+/// Defines `fn $name(args)`, which runs `$kernel::<V>(args)` with the lanes
+/// of the path in effect, and `fn $at(level, args)` for a given path (tests
+/// compare the paths with it). The eight-lane instance is compiled with AVX2
+/// and FMA enabled, so the `#[inline(always)]` kernel and lane methods inline
+/// into it.
+macro_rules! dispatch {
+    (fn $name:ident / $at:ident => $kernel:ident ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)?) => {
+        #[allow(clippy::too_many_arguments)]
+        #[inline]
+        fn $name($($arg: $ty),*) $(-> $ret)? {
+            $at(crate::simd::level(), $($arg),*)
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn $at(level: crate::simd::Level, $($arg: $ty),*) $(-> $ret)? {
+            use crate::simd::{Level, Scalar4};
+            match level {
+                Level::Scalar => $kernel::<Scalar4>($($arg),*),
+                #[cfg(target_arch = "x86_64")]
+                Level::X4 => $kernel::<crate::simd::Sse4>($($arg),*),
+                #[cfg(not(target_arch = "x86_64"))]
+                Level::X4 => $kernel::<crate::simd::Glam4>($($arg),*),
+                #[cfg(target_arch = "x86_64")]
+                Level::X8 => {
+                    #[allow(clippy::too_many_arguments)]
+                    #[target_feature(enable = "avx2,fma")]
+                    unsafe fn x8($($arg: $ty),*) $(-> $ret)? {
+                        $kernel::<crate::simd::Avx8>($($arg),*)
+                    }
+                    // SAFETY: `Level::X8` is only chosen after detecting AVX2 and FMA.
+                    unsafe { x8($($arg),*) }
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                Level::X8 => unreachable!("eight-lane kernels exist on x86-64 only"),
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
+
+// ---------------------------------------------------------------- scalar
+
+/// Four lanes computed one at a time: the reference path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Scalar4([f32; 4]);
+
+/// Per-lane booleans of [`Scalar4`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ScalarMask([bool; 4]);
+
+macro_rules! lanewise {
+    ($ty:ident, $tr:ident, $f:ident, $op:tt) => {
+        impl $tr for $ty {
+            type Output = $ty;
+            #[inline(always)]
+            fn $f(self, o: $ty) -> $ty {
+                $ty(std::array::from_fn(|i| self.0[i] $op o.0[i]))
+            }
+        }
+    };
+}
+lanewise!(Scalar4, Add, add, +);
+lanewise!(Scalar4, Sub, sub, -);
+lanewise!(Scalar4, Mul, mul, *);
+lanewise!(Scalar4, Div, div, /);
+lanewise!(ScalarMask, BitAnd, bitand, &);
+lanewise!(ScalarMask, BitOr, bitor, |);
+
+impl Neg for Scalar4 {
+    type Output = Scalar4;
+    #[inline(always)]
+    fn neg(self) -> Scalar4 {
+        Scalar4(self.0.map(|x| -x))
+    }
+}
+impl Not for ScalarMask {
+    type Output = ScalarMask;
+    #[inline(always)]
+    fn not(self) -> ScalarMask {
+        ScalarMask(self.0.map(|x| !x))
+    }
+}
+
+impl Scalar4 {
+    #[inline(always)]
+    fn cmp(self, o: Scalar4, f: impl Fn(f32, f32) -> bool) -> ScalarMask {
+        ScalarMask(std::array::from_fn(|i| f(self.0[i], o.0[i])))
+    }
+}
+
+impl Lanes for Scalar4 {
+    type Mask = ScalarMask;
+    const LANES: usize = 4;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Scalar4([x; 4])
+    }
+    #[inline(always)]
+    fn load(row: &Row, at: usize) -> Self {
+        Scalar4(std::array::from_fn(|i| row.0[at + i]))
+    }
+    #[inline(always)]
+    fn store(self, row: &mut Row, at: usize) {
+        row.0[at..at + 4].copy_from_slice(&self.0);
+    }
+    #[inline(always)]
+    fn load_flat(src: &[f32]) -> Self {
+        Scalar4([src[0], src[1], src[2], src[3]])
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Scalar4(self.0.map(f32::sqrt))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // Like `minps`: the second operand when either is NaN.
+        Scalar4(std::array::from_fn(|i| if self.0[i] < o.0[i] { self.0[i] } else { o.0[i] }))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Scalar4(self.0.map(f32::abs))
+    }
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        self * b + c
+    }
+    #[inline(always)]
+    fn flip_sign(self, m: ScalarMask) -> Self {
+        Scalar4(std::array::from_fn(|i| if m.0[i] { -self.0[i] } else { self.0[i] }))
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> ScalarMask {
+        self.cmp(o, |a, b| a < b)
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> ScalarMask {
+        self.cmp(o, |a, b| a <= b)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> ScalarMask {
+        self.cmp(o, |a, b| a > b)
+    }
+    #[inline(always)]
+    fn ge(self, o: Self) -> ScalarMask {
+        self.cmp(o, |a, b| a >= b)
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> ScalarMask {
+        self.cmp(o, |a, b| a == b)
+    }
+    #[inline(always)]
+    fn select(m: ScalarMask, a: Self, b: Self) -> Self {
+        Scalar4(std::array::from_fn(|i| if m.0[i] { a.0[i] } else { b.0[i] }))
+    }
+    #[inline(always)]
+    fn any(m: ScalarMask) -> bool {
+        m.0.iter().any(|&x| x)
+    }
+    #[inline(always)]
+    fn all(m: ScalarMask) -> bool {
+        m.0.iter().all(|&x| x)
+    }
+    #[inline(always)]
+    fn bits(bytes: &[u8], bit: u8) -> ScalarMask {
+        ScalarMask(std::array::from_fn(|i| bytes[i] & bit != 0))
+    }
+}
+
+// ---------------------------------------------------------------- glam (portable four lanes)
+
+/// Four lanes through `glam::Vec4`: NEON on aarch64, SSE2 on x86, scalar
+/// elsewhere. The four-lane path outside x86-64; tested everywhere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) struct Glam4(glam::Vec4);
+
+macro_rules! glam_op {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl $tr for Glam4 {
+            type Output = Glam4;
+            #[inline(always)]
+            fn $f(self, o: Glam4) -> Glam4 {
+                Glam4(self.0 $op o.0)
+            }
+        }
+    };
+}
+glam_op!(Add, add, +);
+glam_op!(Sub, sub, -);
+glam_op!(Mul, mul, *);
+glam_op!(Div, div, /);
+impl Neg for Glam4 {
+    type Output = Glam4;
+    #[inline(always)]
+    fn neg(self) -> Glam4 {
+        Glam4(-self.0)
+    }
+}
+
+impl Lanes for Glam4 {
+    type Mask = glam::BVec4A;
+    const LANES: usize = 4;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Glam4(glam::Vec4::splat(x))
+    }
+    #[inline(always)]
+    fn load(row: &Row, at: usize) -> Self {
+        Glam4(glam::Vec4::from_slice(&row.0[at..at + 4]))
+    }
+    #[inline(always)]
+    fn store(self, row: &mut Row, at: usize) {
+        self.0.write_to_slice(&mut row.0[at..at + 4]);
+    }
+    #[inline(always)]
+    fn load_flat(src: &[f32]) -> Self {
+        Glam4(glam::Vec4::from_slice(src))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Glam4(glam::Vec4::from_array(self.0.to_array().map(f32::sqrt)))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Glam4(glam::Vec4::select(self.0.cmplt(o.0), self.0, o.0))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Glam4(self.0.abs())
+    }
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        self * b + c
+    }
+    #[inline(always)]
+    fn flip_sign(self, m: glam::BVec4A) -> Self {
+        Glam4(glam::Vec4::select(m, -self.0, self.0))
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> glam::BVec4A {
+        self.0.cmplt(o.0)
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> glam::BVec4A {
+        self.0.cmple(o.0)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> glam::BVec4A {
+        self.0.cmpgt(o.0)
+    }
+    #[inline(always)]
+    fn ge(self, o: Self) -> glam::BVec4A {
+        self.0.cmpge(o.0)
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> glam::BVec4A {
+        self.0.cmpeq(o.0)
+    }
+    #[inline(always)]
+    fn select(m: glam::BVec4A, a: Self, b: Self) -> Self {
+        Glam4(glam::Vec4::select(m, a.0, b.0))
+    }
+    #[inline(always)]
+    fn any(m: glam::BVec4A) -> bool {
+        m.any()
+    }
+    #[inline(always)]
+    fn all(m: glam::BVec4A) -> bool {
+        m.all()
+    }
+    #[inline(always)]
+    fn bits(bytes: &[u8], bit: u8) -> glam::BVec4A {
+        glam::BVec4A::new(bytes[0] & bit != 0, bytes[1] & bit != 0, bytes[2] & bit != 0, bytes[3] & bit != 0)
+    }
+}
+
+// ---------------------------------------------------------------- x86-64
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{Avx8, Sse4};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+    use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+    use super::{Lanes, Row};
+
+    macro_rules! binop {
+        ($ty:ident, $tr:ident, $f:ident, $intr:ident) => {
+            impl $tr for $ty {
+                type Output = $ty;
+                #[inline(always)]
+                fn $f(self, o: $ty) -> $ty {
+                    // SAFETY: the instruction set of this type is enabled
+                    // wherever its values exist (see the type's docs).
+                    $ty(unsafe { $intr(self.0, o.0) })
+                }
+            }
+        };
+    }
+
+    /// Four SSE2 lanes (part of every x86-64 CPU).
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Sse4(__m128);
+    /// Per-lane all-ones / all-zeros of [`Sse4`].
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Sse4Mask(__m128);
+
+    binop!(Sse4, Add, add, _mm_add_ps);
+    binop!(Sse4, Sub, sub, _mm_sub_ps);
+    binop!(Sse4, Mul, mul, _mm_mul_ps);
+    binop!(Sse4, Div, div, _mm_div_ps);
+    binop!(Sse4Mask, BitAnd, bitand, _mm_and_ps);
+    binop!(Sse4Mask, BitOr, bitor, _mm_or_ps);
+
+    impl Neg for Sse4 {
+        type Output = Sse4;
+        #[inline(always)]
+        fn neg(self) -> Sse4 {
+            // SAFETY: SSE2 is part of x86-64.
+            Sse4(unsafe { _mm_xor_ps(self.0, _mm_set1_ps(-0.0)) })
+        }
+    }
+    impl Not for Sse4Mask {
+        type Output = Sse4Mask;
+        #[inline(always)]
+        fn not(self) -> Sse4Mask {
+            // SAFETY: SSE2 is part of x86-64.
+            Sse4Mask(unsafe { _mm_xor_ps(self.0, _mm_castsi128_ps(_mm_set1_epi32(-1))) })
+        }
+    }
+
+    // SAFETY (every `unsafe` block of this impl): SSE2 is part of x86-64;
+    // loads and stores stay inside the row (`at` is 0 or 4, checked).
+    impl Lanes for Sse4 {
+        type Mask = Sse4Mask;
+        const LANES: usize = 4;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            Sse4(unsafe { _mm_set1_ps(x) })
+        }
+        #[inline(always)]
+        fn load(row: &Row, at: usize) -> Self {
+            Sse4(unsafe { _mm_load_ps(row.0[at..at + 4].as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, row: &mut Row, at: usize) {
+            unsafe { _mm_store_ps(row.0[at..at + 4].as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        fn load_flat(src: &[f32]) -> Self {
+            Sse4(unsafe { _mm_loadu_ps(src[..4].as_ptr()) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            Sse4(unsafe { _mm_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Sse4(unsafe { _mm_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            Sse4(unsafe { _mm_andnot_ps(_mm_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            self * b + c
+        }
+        #[inline(always)]
+        fn flip_sign(self, m: Sse4Mask) -> Self {
+            Sse4(unsafe { _mm_xor_ps(self.0, _mm_and_ps(m.0, _mm_set1_ps(-0.0))) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Sse4Mask {
+            Sse4Mask(unsafe { _mm_cmplt_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> Sse4Mask {
+            Sse4Mask(unsafe { _mm_cmple_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> Sse4Mask {
+            Sse4Mask(unsafe { _mm_cmpgt_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn ge(self, o: Self) -> Sse4Mask {
+            Sse4Mask(unsafe { _mm_cmpge_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Sse4Mask {
+            Sse4Mask(unsafe { _mm_cmpeq_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(m: Sse4Mask, a: Self, b: Self) -> Self {
+            Sse4(unsafe { _mm_or_ps(_mm_and_ps(m.0, a.0), _mm_andnot_ps(m.0, b.0)) })
+        }
+        #[inline(always)]
+        fn any(m: Sse4Mask) -> bool {
+            unsafe { _mm_movemask_ps(m.0) != 0 }
+        }
+        #[inline(always)]
+        fn all(m: Sse4Mask) -> bool {
+            unsafe { _mm_movemask_ps(m.0) == 0b1111 }
+        }
+        #[inline(always)]
+        fn bits(bytes: &[u8], bit: u8) -> Sse4Mask {
+            let word = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            unsafe {
+                let zero = _mm_setzero_si128();
+                let v = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(word), zero), zero);
+                let b = _mm_set1_epi32(i32::from(bit));
+                Sse4Mask(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(v, b), b)))
+            }
+        }
+    }
+
+    /// Eight AVX2 lanes with FMA: a whole block per vector.
+    ///
+    /// Values of this type exist only inside functions compiled with
+    /// `#[target_feature(enable = "avx2,fma")]`, which the dispatcher calls
+    /// after detecting both features.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Avx8(__m256);
+    /// Per-lane all-ones / all-zeros of [`Avx8`].
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Avx8Mask(__m256);
+
+    binop!(Avx8, Add, add, _mm256_add_ps);
+    binop!(Avx8, Sub, sub, _mm256_sub_ps);
+    binop!(Avx8, Mul, mul, _mm256_mul_ps);
+    binop!(Avx8, Div, div, _mm256_div_ps);
+    binop!(Avx8Mask, BitAnd, bitand, _mm256_and_ps);
+    binop!(Avx8Mask, BitOr, bitor, _mm256_or_ps);
+
+    impl Neg for Avx8 {
+        type Output = Avx8;
+        #[inline(always)]
+        fn neg(self) -> Avx8 {
+            // SAFETY: see the type's docs.
+            Avx8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+        }
+    }
+    impl Not for Avx8Mask {
+        type Output = Avx8Mask;
+        #[inline(always)]
+        fn not(self) -> Avx8Mask {
+            // SAFETY: see the type's docs.
+            Avx8Mask(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
+        }
+    }
+
+    // SAFETY (every `unsafe` block of this impl): AVX2 and FMA are enabled
+    // wherever an `Avx8` exists (see the type's docs); a row is 32-byte
+    // aligned and holds eight lanes, and `load_flat` checks its slice.
+    impl Lanes for Avx8 {
+        type Mask = Avx8Mask;
+        const LANES: usize = 8;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            Avx8(unsafe { _mm256_set1_ps(x) })
+        }
+        #[inline(always)]
+        fn load(row: &Row, _at: usize) -> Self {
+            Avx8(unsafe { _mm256_load_ps(row.0.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, row: &mut Row, _at: usize) {
+            unsafe { _mm256_store_ps(row.0.as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
+        fn load_flat(src: &[f32]) -> Self {
+            Avx8(unsafe { _mm256_loadu_ps(src[..8].as_ptr()) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            Avx8(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            Avx8(unsafe { _mm256_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            Avx8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn mul_add(self, b: Self, c: Self) -> Self {
+            Avx8(unsafe { _mm256_fmadd_ps(self.0, b.0, c.0) })
+        }
+        #[inline(always)]
+        fn flip_sign(self, m: Avx8Mask) -> Self {
+            Avx8(unsafe { _mm256_xor_ps(self.0, _mm256_and_ps(m.0, _mm256_set1_ps(-0.0))) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Avx8Mask {
+            Avx8Mask(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> Avx8Mask {
+            Avx8Mask(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> Avx8Mask {
+            Avx8Mask(unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn ge(self, o: Self) -> Avx8Mask {
+            Avx8Mask(unsafe { _mm256_cmp_ps::<_CMP_GE_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> Avx8Mask {
+            Avx8Mask(unsafe { _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn select(m: Avx8Mask, a: Self, b: Self) -> Self {
+            Avx8(unsafe { _mm256_blendv_ps(b.0, a.0, m.0) })
+        }
+        #[inline(always)]
+        fn any(m: Avx8Mask) -> bool {
+            unsafe { _mm256_movemask_ps(m.0) != 0 }
+        }
+        #[inline(always)]
+        fn all(m: Avx8Mask) -> bool {
+            unsafe { _mm256_movemask_ps(m.0) == 0xff }
+        }
+        #[inline(always)]
+        fn bits(bytes: &[u8], bit: u8) -> Avx8Mask {
+            let word = i64::from_le_bytes(std::array::from_fn(|i| bytes[i]));
+            unsafe {
+                let v = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(word));
+                let b = _mm256_set1_epi32(i32::from(bit));
+                Avx8Mask(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, b), b)))
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- lane math
+
+/// A quaternion per lane, `[x, y, z, w]`.
+pub(crate) type QuatLanes<V> = [V; 4];
+
+/// Lanes `at..` of the first `N` rows of a block (a quaternion: `N = 4`, a
+/// 3-vector: `N = 3`). Kernels slice each array once per block, so these
+/// index a slice of known length and need no bounds checks.
+#[inline(always)]
+pub(crate) fn load<V: Lanes, const N: usize>(rows: &[Row], at: usize) -> [V; N] {
+    std::array::from_fn(|c| V::load(&rows[c], at))
+}
+/// The inverse of [`load`].
+#[inline(always)]
+pub(crate) fn store<V: Lanes, const N: usize>(rows: &mut [Row], at: usize, v: [V; N]) {
+    for (c, x) in v.into_iter().enumerate() {
+        x.store(&mut rows[c], at);
+    }
+}
+
+/// `(block, first lane)` of each vector covering `n` joints.
+#[inline(always)]
+pub(crate) fn vectors<V: Lanes>(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n.div_ceil(V::LANES)).map(|k| (k * V::LANES / BLOCK, k * V::LANES % BLOCK))
+}
+
+/// The `k` rows of block `b` in an array of `k` rows per block.
+#[inline(always)]
+pub(crate) fn rows(array: &[Row], k: usize, b: usize) -> &[Row] {
+    &array[k * b..k * b + k]
+}
+/// [`rows`], mutable.
+#[inline(always)]
+pub(crate) fn rows_mut(array: &mut [Row], k: usize, b: usize) -> &mut [Row] {
+    &mut array[k * b..k * b + k]
+}
+
+/// Per lane, `if_true` where `m`, else `if_false`.
+#[inline(always)]
+pub(crate) fn select<V: Lanes, const N: usize>(m: V::Mask, if_true: [V; N], if_false: [V; N]) -> [V; N] {
+    std::array::from_fn(|c| V::select(m, if_true[c], if_false[c]))
+}
+
+/// Terms of Eberly's series (see [`crate::math`]).
+const TERMS: usize = 6;
+/// Correction of the last term.
+const MU: f32 = 1.1505;
+/// Eberly's `u[i] = 1 / ((i+1)(2i+3))`.
+const U: [f32; TERMS] =
+    [1.0 / (1.0 * 3.0), 1.0 / (2.0 * 5.0), 1.0 / (3.0 * 7.0), 1.0 / (4.0 * 9.0), 1.0 / (5.0 * 11.0), MU / (6.0 * 13.0)];
+/// Eberly's `v[i] = (i+1) / (2i+3)`.
+const V: [f32; TERMS] = [1.0 / 3.0, 2.0 / 5.0, 3.0 / 7.0, 4.0 / 9.0, 5.0 / 11.0, MU * 6.0 / 13.0];
+
+/// `sin(t·φ) / sin φ` per lane for `xm1 = cos φ − 1` (Eberly's series,
+/// accurate for `φ ≤ 45°`).
+#[inline(always)]
+fn arc_coefficient<L: Lanes>(t: L, xm1: L) -> L {
+    let tt = t * t;
+    let one = L::splat(1.0);
+    let mut acc = one;
+    let mut i = TERMS;
+    while i > 0 {
+        i -= 1;
+        acc = (tt.mul_add(L::splat(U[i]), L::splat(-V[i])) * xm1).mul_add(acc, one);
+    }
+    t * acc
+}
+
+/// The series for a `t` shared by every lane: the per-term factors
+/// `u[i]·t² − v[i]` are computed once per call site.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ArcFactors {
+    t: f32,
+    k: [f32; TERMS],
+}
+
+impl ArcFactors {
+    fn new(t: f32) -> ArcFactors {
+        let tt = t * t;
+        ArcFactors { t, k: std::array::from_fn(|i| tt.mul_add(U[i], -V[i])) }
+    }
+    #[inline(always)]
+    fn coefficient<L: Lanes>(&self, xm1: L) -> L {
+        let one = L::splat(1.0);
+        let mut acc = one;
+        let mut i = TERMS;
+        while i > 0 {
+            i -= 1;
+            acc = (L::splat(self.k[i]) * xm1).mul_add(acc, one);
+        }
+        L::splat(self.t) * acc
+    }
+}
+
+/// `a · b` per lane.
+#[inline(always)]
+fn dot4<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> L {
+    a[0].mul_add(b[0], a[2] * b[2]) + a[1].mul_add(b[1], a[3] * b[3])
+}
+
+/// The arc set-up of both slerps: whether `b` flips to `a`'s hemisphere,
+/// `2 cos φ` and `cos φ − 1` of the half arc `φ`.
+#[inline(always)]
+fn half_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> (L::Mask, L, L) {
+    let cos = dot4(a, b);
+    let flip = cos.lt(L::splat(0.0));
+    // 2·cos φ = sqrt(2 + 2 cos θ); the clamp guards keys a hair off unit length.
+    let two_cos_half = L::splat(2.0).mul_add(cos.abs().min(L::splat(1.0)), L::splat(2.0)).sqrt();
+    let xm1 = L::splat(0.5).mul_add(two_cos_half, L::splat(-1.0));
+    (flip, two_cos_half, xm1)
+}
+
+/// The weights `(α, β)` of `slerp(a, b, t) = α·a + β·b` from the half-arc
+/// coefficients. The arc is halved at `m = (a + b') / (2 cos φ)` (`b'` is `b`
+/// in `a`'s hemisphere): the first half is `c0·a + c1·m`, the second
+/// `c0·m + c1·b'`, both linear in `a` and `b'`. Returns both halves' weights.
+#[inline(always)]
+fn weights<L: Lanes>(c0: L, c1: L, two_cos_half: L) -> [(L, L); 2] {
+    let inv = L::splat(1.0) / two_cos_half;
+    let (c0m, c1m) = (c0 * inv, c1 * inv);
+    [(c0 + c1m, c1m), (c0m, c0m + c1)]
+}
+
+/// Three.js `slerpFlat` per lane (see [`crate::math::slerp`]): `t == 0`
+/// gives `a` and `t == 1` gives `b`, equal operands give `a`, otherwise the
+/// shortest arc keeping `a`'s sign, by Eberly's series on half arcs.
+#[inline(always)]
+pub(crate) fn slerp<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: L) -> QuatLanes<L> {
+    let (flip, two_cos_half, xm1) = half_arc(a, b);
+    let one = L::splat(1.0);
+    let first_half = t.le(L::splat(0.5));
+    let two_t = t + t;
+    let u = L::select(first_half, two_t, two_t - one);
+    let c0 = arc_coefficient(one - u, xm1);
+    let c1 = arc_coefficient(u, xm1);
+    let [(a1, b1), (a2, b2)] = weights(c0, c1, two_cos_half);
+    let alpha = L::select(first_half, a1, a2);
+    let beta = L::select(first_half, b1, b2).flip_sign(flip);
+    // Endpoints: (1, 0) keeps `a`, (0, 1) takes `b`.
+    let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
+    let (is0, is1) = (t.eq(L::splat(0.0)), t.eq(one));
+    let keep_a = is0 | (same & !is1);
+    let zero = L::splat(0.0);
+    let alpha = L::select(keep_a, one, L::select(is1, zero, alpha));
+    let beta = L::select(keep_a, zero, L::select(is1, one, beta));
+    std::array::from_fn(|c| a[c].mul_add(alpha, b[c] * beta))
+}
+
+/// A slerp parameter shared by every lane, with its series factors: what
+/// sampling uses, where every track of a segment shares the key interval.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UniformT {
+    t: f32,
+    first_half: bool,
+    c0: ArcFactors,
+    c1: ArcFactors,
+}
+
+impl UniformT {
+    pub(crate) fn new(t: f32) -> UniformT {
+        let first_half = t <= 0.5;
+        let two_t = t + t;
+        let u = if first_half { two_t } else { two_t - 1.0 };
+        UniformT { t, first_half, c0: ArcFactors::new(1.0 - u), c1: ArcFactors::new(u) }
+    }
+}
+
+/// [`slerp`] with one `t` for every lane.
+#[inline(always)]
+pub(crate) fn slerp_uniform<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: &UniformT) -> QuatLanes<L> {
+    if t.t == 0.0 {
+        return a;
+    }
+    if t.t == 1.0 {
+        return b;
+    }
+    let (flip, two_cos_half, xm1) = half_arc(a, b);
+    let c0 = t.c0.coefficient(xm1);
+    let c1 = t.c1.coefficient(xm1);
+    let [first, second] = weights(c0, c1, two_cos_half);
+    let (alpha, beta) = if t.first_half { first } else { second };
+    let beta = beta.flip_sign(flip);
+    let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
+    let alpha = L::select(same, L::splat(1.0), alpha);
+    let beta = L::select(same, L::splat(0.0), beta);
+    std::array::from_fn(|c| a[c].mul_add(alpha, b[c] * beta))
+}
+
+/// `a·(1−t) + b·t` per lane and component (three.js's form).
+#[inline(always)]
+pub(crate) fn lerp<L: Lanes, const N: usize>(a: [L; N], b: [L; N], t: L) -> [L; N] {
+    let s = L::splat(1.0) - t;
+    std::array::from_fn(|c| a[c].mul_add(s, b[c] * t))
+}
+
+/// Hamilton product `a ⊗ b` per lane.
+#[inline(always)]
+pub(crate) fn quat_mul<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> QuatLanes<L> {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw.mul_add(bx, ax.mul_add(bw, ay.mul_add(bz, -(az * by)))),
+        aw.mul_add(by, ay.mul_add(bw, az.mul_add(bx, -(ax * bz)))),
+        aw.mul_add(bz, az.mul_add(bw, ax.mul_add(by, -(ay * bx)))),
+        aw.mul_add(bw, -(ax.mul_add(bx, ay.mul_add(by, az * bz)))),
+    ]
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Runs `f` once per path this machine has, with the path's name.
+    pub(crate) fn each_path(mut f: impl FnMut(&str, Level)) {
+        f("scalar", Level::Scalar);
+        f("x4", Level::X4);
+        if Level::detect() == Level::X8 {
+            f("x8", Level::X8);
+        }
+    }
+
+    #[test]
+    fn blocks_cover_the_joints() {
+        assert_eq!(blocks_for(0), 0);
+        assert_eq!(blocks_for(1), 1);
+        assert_eq!(blocks_for(8), 1);
+        assert_eq!(blocks_for(9), 2);
+        assert_eq!(blocks_for(55), 7);
+    }
+
+    fn rows(q: &[glam::Quat]) -> Vec<Row> {
+        (0..4).map(|c| Row(std::array::from_fn(|l| q.get(l).map_or(0.0, |q| q.to_array()[c])))).collect()
+    }
+
+    #[test]
+    fn lane_slerp_is_within_1e6_of_the_scalar_slerp_and_exact_at_the_ends() {
+        let qs = [
+            glam::Quat::from_rotation_x(0.3),
+            glam::Quat::from_rotation_y(-2.0),
+            -glam::Quat::from_rotation_z(1.0),
+            glam::Quat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+        ];
+        let b = [qs[1], qs[2], qs[3], qs[0]];
+        for ts in [[0.0, 0.2, 0.5, 0.7], [1.0, 0.0, 0.99, 0.01]] {
+            let got: QuatLanes<Scalar4> = slerp(load(&rows(&qs), 0), load(&rows(&b), 0), Scalar4(ts));
+            for l in 0..4 {
+                let want = crate::math::slerp(qs[l], b[l], ts[l]).to_array();
+                for c in 0..4 {
+                    assert!((got[c].0[l] - want[c]).abs() < 1e-6, "lane {l} component {c}");
+                    if ts[l] == 0.0 || ts[l] == 1.0 {
+                        assert_eq!(got[c].0[l], want[c], "endpoints are exact");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_bits_become_lane_masks_on_every_path() {
+        let bytes = [1u8, 2, 3, 0, 7, 4, 1, 0];
+        let want: Vec<bool> = bytes.iter().map(|b| b & 1 != 0).collect();
+        let mask = |m: [f32; 4]| m.map(|x| x != 0.0);
+        let got = Scalar4::select(Scalar4::bits(&bytes, 1), Scalar4::splat(1.0), Scalar4::splat(0.0));
+        assert_eq!(mask(got.0).to_vec(), want[..4]);
+        let got = Glam4::select(Glam4::bits(&bytes[4..], 1), Glam4::splat(1.0), Glam4::splat(0.0));
+        assert_eq!(mask(got.0.to_array()).to_vec(), want[4..]);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut row = Row::splat(0.0);
+            Sse4::select(Sse4::bits(&bytes, 1), Sse4::splat(1.0), Sse4::splat(0.0)).store(&mut row, 4);
+            assert_eq!(mask([row.0[4], row.0[5], row.0[6], row.0[7]]).to_vec(), want[..4]);
+        }
+    }
+}
