@@ -213,8 +213,10 @@ fn temp_sibling(target: &Path, n: usize) -> PathBuf {
 /// or [`AssetError::Io`] naming the file that failed; on error no target was
 /// changed and every temporary file was removed.
 pub fn write_all_or_nothing(files: &[(PathBuf, Vec<u8>)], force: bool) -> Result<Vec<PathBuf>, AssetError> {
-    for (i, (path, _)) in files.iter().enumerate() {
-        if files[..i].iter().any(|(p, _)| p == path) {
+    // A set, not a scan of the earlier paths: 20k files stay linear.
+    let mut seen = std::collections::HashSet::with_capacity(files.len());
+    for (path, _) in files {
+        if !seen.insert(path) {
             return Err(io(path, std::io::Error::other("the same file is written twice")));
         }
         if let Ok(meta) = std::fs::symlink_metadata(path) {

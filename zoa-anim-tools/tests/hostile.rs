@@ -625,3 +625,73 @@ fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
     let role = find("rig/bad_rig.toml", "E010");
     assert!(role["message"].as_str().unwrap().contains("did you mean `left_foot`"), "{role}");
 }
+
+// ----- paths that were quadratic (bounded inputs a quadratic pass would not finish) --
+
+#[test]
+fn a_profile_with_100k_erroneous_rows_validates_in_one_linear_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut text = String::from("kind = \"animation_profile\"\nid = \"p\"\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("[[entries]]\nclip = \"c{i}\"\nweight = -1\n"));
+    }
+    assert!(text.len() < 4 << 20);
+    write(tmp.path(), "p.toml", &text);
+    let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["errors"].as_u64().unwrap() > 0, "{v}");
+}
+
+#[test]
+fn fifteen_thousand_files_naming_missing_parents_validate_in_one_linear_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..15_000 {
+        let text = format!("kind = \"animation_profile\"\nid = \"p{i:05}\"\nparent = \"m{i:05}\"\n");
+        std::fs::write(tmp.path().join(format!("f{i:05}.toml")), text).unwrap();
+    }
+    let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["errors"], 15_000, "one error per missing parent");
+}
+
+#[cfg(unix)]
+#[test]
+fn preview_out_never_follows_a_dangling_symlink_out_of_the_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let defs = humanoid_defs(tmp.path());
+    let out_dir = tmp.path().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let outside = tmp.path().join("outside.json");
+    std::os::unix::fs::symlink(&outside, out_dir.join("capture.json")).unwrap();
+    let run = |force: bool| {
+        let mut args = vec![
+            "preview",
+            "--defs",
+            defs.to_str().unwrap(),
+            "--preset",
+            "hit_and_die",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        zoa(&args)
+    };
+    // Without --force the dangling link counts as an existing file: nothing is written.
+    let out = run(false);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 1);
+    assert!(!outside.exists());
+    // With --force the link itself is replaced; nothing appears outside the folder.
+    let out = run(true);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!outside.exists());
+    assert!(std::fs::symlink_metadata(out_dir.join("capture.json")).unwrap().is_file());
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 4, "the four files, no temporary left");
+}
