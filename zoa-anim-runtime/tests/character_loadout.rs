@@ -92,3 +92,28 @@ fn during_a_loadout_cross_fade_each_graph_uses_its_own_masks() {
     assert_eq!(switching.graph_id(), Some("b"));
     assert_eq!(switching.local_pose(), starts_b.local_pose(), "after the fade only graph b shows");
 }
+
+#[test]
+fn an_upper_graph_layer_at_full_weight_shows_its_clip_alone_on_its_mask() {
+    // Graph a: the base plays c0 everywhere, the upper layer (weight 1) plays c1 on the arm's subtree.
+    // Layered composition: the arm and hand show c1 exactly, not an average with c0 (three.js mixing
+    // of the two layers would give each half); the other joints show c0.
+    let def = CharacterDefinition::new(&bundle(PlayerProfileType::Unarmed), CharacterSettings::default()).unwrap();
+    let mut c = Character::new(&def).unwrap();
+    for _ in 0..40 {
+        c.update(1.0 / 60.0).unwrap();
+    }
+    let time_of = |layer: u16| c.frame().find_layer(layer).unwrap().1[0].time;
+    let sample = |clip: &str, t: f32| {
+        let a = &def.animations()[def.clips().index_of(clip).unwrap().index()];
+        a.sample_to_new(t, def.skeleton().rest()).unwrap()
+    };
+    let (base, upper) = (sample("c0", time_of(0)), sample("c1", time_of(1)));
+    let pose = c.local_pose();
+    for j in 0..pose.len() {
+        let want = if [2, 3].contains(&j) { upper.get(j) } else { base.get(j) };
+        let got = pose.get(j);
+        assert!((got.translation - want.translation).length() < 1e-5, "joint {j}: {got:?} vs {want:?}");
+        assert!(got.rotation.dot(want.rotation).abs() > 1.0 - 1e-6, "joint {j}: {got:?} vs {want:?}");
+    }
+}

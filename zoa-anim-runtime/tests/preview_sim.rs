@@ -4,18 +4,13 @@
 //! and the `PreviewSimulator` contract (pause, resume, stop, step index) holds.
 
 use std::path::Path;
-use std::sync::Arc;
 
+use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
-use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::contracts::PreviewSimulator;
 use zoa_anim_core::preview::{PreviewPreset, PreviewStep};
-use zoa_anim_core::{AnimationSelector, AnimationSlotId, StateTagSet};
-use zoa_anim_runtime::graph::ClipInfo;
-use zoa_anim_runtime::preview::{
-    Capture, CaptureEventKind, DEFAULT_LOADOUT_CROSSFADE, PreviewSetup, PreviewSim, SLOT_LAYER_NAME,
-};
-use zoa_anim_runtime::{Animation, BindBy};
+use zoa_anim_core::{AnimationSlotId, StateTagSet};
+use zoa_anim_runtime::preview::{Capture, CaptureEventKind, PreviewSetup, PreviewSim, SLOT_LAYER_NAME};
 use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 
 #[global_allocator]
@@ -25,38 +20,22 @@ const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humano
 
 fn setup(rate: f32) -> (PreviewSetup, Vec<PreviewPreset>) {
     let set = load_folder(Path::new(DEFS));
-    let model = load_gltf(&Path::new(DEFS).join(&set.clips[0].value.source)).expect("fixture model");
-    let skeleton = model.skeletons[0].clone();
-    let mut clips = Vec::new();
-    let mut animations = Vec::new();
-    for c in &set.clips {
-        let AnimationSelector::Name(name) = &c.value.animation else { panic!("fixture clips select by name") };
-        let source = model.clips.iter().find(|k| k.name() == name).expect("animation in the model");
-        let a = Animation::bind(source, &skeleton, BindBy::Node).unwrap();
-        clips.push(ClipInfo::from_asset(&c.value, a.duration()));
-        animations.push(Arc::new(a));
-    }
-    let setup = PreviewSetup {
-        skeleton,
-        clips,
-        animations,
-        player_set: set.player_profile_sets[0].value.clone(),
-        graphs: set.animation_graphs.iter().map(|g| (g.value.id.clone(), g.value.clone())).collect(),
-        binding_profiles: set.binding_profiles.iter().map(|b| b.value.clone()).collect(),
-        animation_profiles: set.animation_profiles.iter().map(|p| p.value.clone()).collect(),
-        state_graph: set.state_graphs.first().map(|s| s.value.clone()).unwrap_or_default(),
-        rig_policy: set.rig_policies.first().map(|r| r.value.clone()).unwrap_or_default(),
-        rate,
-        loadout_crossfade: DEFAULT_LOADOUT_CROSSFADE,
-    };
+    let bundle = load_character(&set, Path::new(DEFS), CharacterChoice::default()).expect("the fixture loads");
+    let mut setup = PreviewSetup::new(bundle, rate);
+    setup.record_local = true;
     let presets = set.preview_presets.iter().map(|p| p.value.clone()).collect();
     (setup, presets)
 }
 
 /// Everything in a capture as bits (NaN-safe, exact).
 fn fingerprint(c: &Capture) -> String {
-    let bits: Vec<u32> =
-        c.binding_values.iter().chain(c.joint_positions.iter().flatten()).map(|v| v.to_bits()).collect();
+    let bits: Vec<u32> = c
+        .binding_values
+        .iter()
+        .chain(c.joint_positions.iter().flatten())
+        .chain(c.joint_locals.iter().flatten())
+        .map(|v| v.to_bits())
+        .collect();
     format!("{:?}{:?}{:?}{:?}{:?}{bits:?}", c.ticks, c.states, c.rows, c.events, c.names)
 }
 
@@ -157,9 +136,16 @@ fn the_contract_pauses_resumes_and_stops() {
 #[test]
 fn bad_setups_are_reported() {
     let (mut s, _) = setup(0.0);
-    s.animations.pop();
+    s.bundle.player_set = None;
     let err = PreviewSim::new(s).unwrap_err().to_string();
-    assert!(err.contains("rate") && err.contains("animations"), "{err}");
+    assert!(err.contains("rate") && err.contains("neither a player profile set"), "{err}");
+    let (mut s, _) = setup(30.0);
+    let set = s.bundle.player_set.as_mut().unwrap();
+    let default = set.default_profile;
+    let entry = set.profiles.iter_mut().find(|e| e.class == default).unwrap();
+    (entry.animation_graph, entry.animation_profile) = (None, None);
+    let err = PreviewSim::new(s).unwrap_err().to_string();
+    assert!(err.contains("nothing would play"), "{err}");
 }
 
 #[test]
@@ -178,4 +164,74 @@ fn bad_presets_are_errors_and_empty_ones_end_at_once() {
     let c = sim.run(&preset(Vec::new())).unwrap();
     assert_eq!(c.ticks.len(), 1, "only the time-0 record");
     assert!(!sim.is_playing());
+}
+
+/// The selector's leading clip at tick `i` (the row with the largest weight).
+fn selector_clip(c: &Capture, i: usize) -> Option<&str> {
+    c.tick_rows(i).iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|r| c.name(r.clip))
+}
+
+/// Ticks whose time lies in `[from, to)`.
+fn ticks_between(c: &Capture, from: f64, to: f64) -> Vec<usize> {
+    (0..c.ticks.len()).filter(|&i| c.ticks[i].time >= from - 1e-9 && c.ticks[i].time < to - 1e-9).collect()
+}
+
+#[test]
+fn locomotion_ramp_plays_each_gait_while_the_tags_say_so_and_returns_to_idle() {
+    let (setup, presets) = setup(30.0);
+    let preset = presets.iter().find(|p| p.id == "locomotion_ramp").expect("fixture preset");
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let c = sim.run(preset).unwrap().clone();
+    let tag_times: Vec<(f64, String)> = c
+        .events
+        .iter()
+        .filter(|e| e.kind == CaptureEventKind::Tags)
+        .map(|e| (e.time, c.name(e.name).to_owned()))
+        .collect();
+    let gait = |tags: &str| tags.split(' ').find_map(|t| t.strip_prefix("locomotion=")).unwrap().to_owned();
+    let end = c.ticks.last().unwrap().time;
+    for (k, (at, tags)) in tag_times.iter().enumerate() {
+        let until = tag_times.get(k + 1).map_or(end + 1.0, |(t, _)| *t);
+        // Allow the dimension's hold and cross-fade (under 0.3 s with the shipped timing) to pass.
+        let settled: Vec<usize> = ticks_between(&c, at + 0.3, until.min(at + 1.0));
+        assert!(!settled.is_empty(), "ticks after `{tags}`");
+        for i in settled {
+            assert_eq!(
+                selector_clip(&c, i),
+                Some(gait(tags).as_str()),
+                "tick {i} at {:.3} s: tags `{tags}`",
+                c.ticks[i].time
+            );
+        }
+    }
+    assert!(tag_times.iter().any(|(_, t)| t.contains("sprint")), "the preset reaches sprint");
+    assert_eq!(tag_times.last().map(|(_, t)| gait(t)), Some("idle".to_owned()), "the preset returns to idle");
+}
+
+#[test]
+fn hit_and_die_plays_the_hit_then_dying() {
+    let (setup, presets) = setup(30.0);
+    let preset = presets.iter().find(|p| p.id == "hit_and_die").expect("fixture preset");
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let c = sim.run(preset).unwrap().clone();
+    let shows = |i: usize, clip: &str| {
+        c.tick_rows(i).iter().any(|r| c.name(r.clip) == clip && r.weight > 0.5)
+            || c.tick_states(i).iter().any(|s| c.name(s.state) == clip && s.weight > 0.5)
+    };
+    let tags_at = |what: &str| {
+        c.events.iter().find(|e| e.kind == CaptureEventKind::Tags && c.name(e.name).contains(what)).unwrap().time
+    };
+    let (hit_at, dying_at) = (tags_at("reaction=hit"), tags_at("reaction=dying"));
+    let before: Vec<usize> = ticks_between(&c, 0.0, hit_at).into_iter().filter(|&i| shows(i, "hit_react")).collect();
+    assert!(before.is_empty(), "no hit before it happens: {before:?}");
+    let hit: Vec<usize> = ticks_between(&c, hit_at, dying_at).into_iter().filter(|&i| shows(i, "hit_react")).collect();
+    assert!(hit.len() >= 5, "hit_react plays after the hit: ticks {hit:?}");
+    let dying = ticks_between(&c, dying_at + 0.3, dying_at + 2.0);
+    assert!(!dying.is_empty());
+    for i in dying {
+        assert!(shows(i, "death"), "tick {i} at {:.3} s shows death", c.ticks[i].time);
+    }
+    // The death pose differs from the start: the body went down.
+    let (first, last) = (c.tick_joints(0), c.tick_joints(c.ticks.len() - 1));
+    assert_ne!(first, last);
 }

@@ -277,3 +277,45 @@ fn bench_clips_pins_the_clips_and_reports_unknown_ones() {
     assert!(err.contains("`Gallop`, `Trot`") && err.contains("Survey"), "every unknown clip and the list: {err}");
     assert_eq!(zoa(&args("Walk,Run")).status.code(), Some(2), "three clips");
 }
+
+#[test]
+fn bench_defs_times_the_character_pipeline_with_the_same_contract() {
+    let defs = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humanoid");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec!["bench", "--defs", defs, "--characters", "7", "--threads", "2", "--seconds", "0"];
+        a.extend_from_slice(extra);
+        a
+    };
+    let out = zoa(&args(&["--format", "json"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["characters", "frames", "joints", "ns_per_character_frame", "ns_per_joint", "pipeline", "threads"]
+    );
+    assert!(text.starts_with("{\"characters\":7,\"joints\":"), "{text}");
+    assert!(text.trim_end().ends_with(",\"pipeline\":\"character\"}"), "{text}");
+    assert_eq!(v["threads"], 2);
+    assert!(v["frames"].as_u64().unwrap() >= 1);
+    assert!(v["joints"].as_u64().unwrap() > 10, "the fixture humanoid");
+    let out = zoa(&args(&["--profile-set", "player"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("character pipeline: 7 characters"));
+    let out = zoa(&args(&["--profile-set", "nope"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
+    assert_eq!(
+        zoa(&["bench", "--profile-set", "player", "x.glb"]).status.code(),
+        Some(2),
+        "--profile-set needs --defs"
+    );
+    assert_eq!(zoa(&["bench", "x.glb", "--defs", defs]).status.code(), Some(2), "a file or --defs");
+    assert_eq!(zoa(&["bench", "--defs", "/no/such/folder", "--seconds", "0"]).status.code(), Some(2));
+    let out = zoa(&["bench", "--defs", defs, "--characters", "1000000", "--seconds", "0", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "over the memory budget, refused before building");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "over-budget");
+}

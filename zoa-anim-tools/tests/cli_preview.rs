@@ -140,6 +140,34 @@ fn the_capture_is_identical_run_to_run() {
 }
 
 #[test]
+fn local_adds_each_ticks_local_joint_transforms() {
+    let o = zoa(&["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json", "--local"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ticks = v["ticks"].as_array().unwrap();
+    let first = ticks[0]["local"].as_array().expect("local on every tick");
+    assert!(first.len() > 10, "one entry per joint");
+    assert_eq!(first[0].as_object().unwrap().keys().collect::<Vec<_>>(), ["name", "r", "s", "t"]);
+    for t in ticks {
+        let local = t["local"].as_array().unwrap();
+        assert_eq!(local.len(), first.len());
+        for (j, joint) in local.iter().enumerate() {
+            assert_eq!(joint["name"], first[j]["name"], "skeleton order");
+            let f = |k: &str| joint[k].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>();
+            let (tr, r, sc) = (f("t"), f("r"), f("s"));
+            assert_eq!((tr.len(), r.len(), sc.len()), (3, 4, 3));
+            let norm = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+            assert!((norm - 1.0).abs() < 1e-3, "unit rotation: {r:?}");
+        }
+    }
+    // The death pose differs from the first tick's.
+    assert_ne!(ticks[0]["local"], ticks[ticks.len() - 1]["local"]);
+    let plain = zoa(&["preview", "--defs", DEFS, "--preset", "hit_and_die", "--format", "json"]);
+    let p: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(p["ticks"][0].get("local").is_none(), "only with --local");
+}
+
+#[test]
 fn json_and_csv_go_to_stdout_without_out() {
     let tmp = temp_dir("stdout");
     let dir = tmp.path();
@@ -151,7 +179,7 @@ fn json_and_csv_go_to_stdout_without_out() {
     assert!(o.status.success());
     let csv = String::from_utf8(o.stdout).unwrap();
     assert!(csv.starts_with("tick,time,step,"));
-    assert_eq!(csv.lines().count(), 1 + 1 + 26, "header, time 0, then 2.6 s at 10 Hz");
+    assert_eq!(csv.lines().count(), 1 + 1 + 28, "header, time 0, then 2.8 s at 10 Hz");
     assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "nothing written");
 }
 

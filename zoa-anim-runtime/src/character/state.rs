@@ -138,11 +138,26 @@ impl Character {
     /// Spawns a character of `def`: the player set's default class (or no
     /// graph without a player set), no tags, every buffer sized.
     pub fn new(def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
+        Self::spawn(def, None, StateTagSet::EMPTY)
+    }
+
+    /// Spawns a character already equipped with `class` (when the player set
+    /// has an entry for it; else the default class) and already in state
+    /// `tags` (the selector starts there with a cut, no hold or cross-fade).
+    pub fn spawn(
+        def: &Arc<CharacterDefinition>,
+        class: Option<PlayerProfileType>,
+        tags: StateTagSet,
+    ) -> Result<Character, RuntimeError> {
         let settings = &def.settings;
         let behaviour = match &def.player_set {
             Some(set) => {
+                let mut set = set.clone();
+                if let Some(c) = class.filter(|c| set.try_get_profile(*c).is_some()) {
+                    set.default_profile = c;
+                }
                 let mut s = ProfileSetSwitcher::with_clips(
-                    set.clone(),
+                    set,
                     def.graph_map.clone(),
                     def.bindings.clone(),
                     Arc::clone(&def.clips),
@@ -173,7 +188,7 @@ impl Character {
                 .cloned(),
             _ => def.own_table.clone(),
         };
-        let selector = table.map(|t| Self::new_selector(def, t, StateTagSet::EMPTY));
+        let selector = table.map(|t| Self::new_selector(def, t, tags));
         let selector_frame = selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
         let ik = match &def.rig_ik {
             Some(rig) => Some(IkStage::new(Arc::clone(rig), &def.skeleton)?),
@@ -198,7 +213,7 @@ impl Character {
             root_motion,
             events: CharacterEventQueue::with_capacity(settings.event_capacity),
             watches: [None; MAX_BINDING_WATCHES],
-            tags: StateTagSet::EMPTY,
+            tags,
             entity_speed: 0.0,
             time: 0.0,
             alpha: 1.0,

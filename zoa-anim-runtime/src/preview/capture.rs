@@ -163,6 +163,10 @@ pub struct Capture {
     pub binding_values: Vec<f32>,
     /// `ticks × joints` model-space joint positions, metres.
     pub joint_positions: Vec<[f32; 3]>,
+    /// `ticks × joints` local joint transforms (translation `x, y, z`,
+    /// rotation quaternion `x, y, z, w`, scale `x, y, z`), recorded only when
+    /// [`super::PreviewSetup::record_local`] is set (else empty).
+    pub joint_locals: Vec<[f32; 10]>,
 }
 
 impl Capture {
@@ -195,6 +199,11 @@ impl Capture {
     pub fn tick_joints(&self, i: usize) -> &[[f32; 3]] {
         let n = self.joint_count();
         &self.joint_positions[i * n..(i + 1) * n]
+    }
+    /// Local joint transforms of tick `i` (empty unless recorded).
+    pub fn tick_locals(&self, i: usize) -> &[[f32; 10]] {
+        let n = self.joint_count();
+        self.joint_locals.get(i * n..(i + 1) * n).unwrap_or(&[])
     }
     /// Every distinct `(layer, state)` pair that ever contributed, in first-seen order.
     pub fn state_series(&self) -> Vec<(NameId, NameId)> {

@@ -1,77 +1,69 @@
-//! The preview simulator (seed 000 "Preview Lab"): plays a scripted
-//! [`PreviewPreset`] through a driver and a tag selector on a skeleton, ticks
-//! at a fixed rate, and records a [`Capture`] of every tick.
+//! The preview simulator (Preview Lab): plays a scripted [`PreviewPreset`]
+//! on one [`Character`], ticks at a fixed rate, and records a [`Capture`] of
+//! every tick.
+//!
+//! The preview is a *client of the public character API*: it uses only what a
+//! game can use ([`CharacterDefinition`], [`Character`], its events and
+//! readouts), so what it shows is what a game gets — the tag selector's layer
+//! over the graph, the override slot, inertialization, IK and the loadout
+//! cross-fade all come from [`Character::update`].
 //!
 //! # Terminology
 //! - **Step**: one preset instruction. `set`, `fire`, `play_slot` and
 //!   `set_tags` are instantaneous; `wait` lets time pass.
 //! - **Tick**: one call of [`PreviewSimulator::tick`] (normally `1 / rate`
 //!   seconds); it records one [`TickRecord`]. A wait that ends inside a tick
-//!   splits it: the animation advances to the wait's end, the following
+//!   splits it: the character advances to the wait's end, the following
 //!   instantaneous steps apply at that exact time, and the rest of the tick
 //!   follows. Row 0 is the state at time 0 after the leading steps.
 //!
 //! ```text
-//!  steps ─► ProfileSetSwitcher (graph + GraphDriver) ─► FrameOutput ─► PoseStage ─► model-space joints
-//!     │                                                      └─────► RootMotionJob ─► root motion
-//!     └──► TagSelector (state tags) ─► resolved clip rows
+//!  steps ─► Character (set_tags, fire, set_*, play_slot, equip, entity speed)
+//!                │ update(dt)
+//!                ├─► graph states, slot, selector rows, binding values ─► Capture
+//!                ├─► events (deliver_events) ──────────────────────────► Capture
+//!                └─► local pose, model matrices, root motion ──────────► Capture
 //! ```
 //!
 //! # Key decisions
-//! - **Who drives the pose.** The player profile set's graph (through
-//!   [`ProfileSetSwitcher`] and its [`crate::driver::GraphDriver`]) produces
-//!   the pose, the root motion and the events; the [`TagSelector`] runs
-//!   alongside on the class's animation profile and reports which clip rows
-//!   the active tags resolve to (with their fade weights), so both halves of
-//!   seed 000 are visible without one clip playing twice.
-//! - **Loadout from tags.** A `set_tags` step whose combat dimension names a
-//!   weapon (`armed_rifle`, …, or `unarmed`) equips that class in the profile
-//!   set (binding profile and graph switch, cross-fading); tags without a
-//!   combat tag keep the class. Leading tags (before any wait and any
-//!   driver step) choose the starting class without a cross-fade.
-//! - **Selector input.** The selector's `OnInputThreshold` input follows the
-//!   first float binding the preset sets (normally `speed`), so threshold-timed
-//!   dimensions can switch; the preset's leading `tags` (before any wait) are
-//!   the selector's starting state, entered with a cut.
-//! - **Root motion** comes from the runtime's [`RootMotionJob`] on the
-//!   skeleton's first root joint (the hips of a Mixamo rig), summed over the
-//!   sub-steps of a tick.
+//! - **Steps map onto gameplay calls.** `set` → `set_bool/set_float/set_int`,
+//!   `fire` → [`Character::fire`] (which also releases the binding's
+//!   event-triggered tag dimensions), `play_slot` → [`Character::play_slot`],
+//!   `tags` → [`Character::set_tags`].
+//! - **Loadout from tags.** A `tags` step whose combat dimension names a
+//!   weapon (`armed_rifle`, …, or `unarmed`) equips that class
+//!   ([`Character::equip`], cross-fading); tags without a combat tag keep the
+//!   class. Leading tags (before any wait and any binding step) are the
+//!   character's starting state: it spawns in that class and state
+//!   ([`Character::spawn`], no cross-fade).
+//! - **Entity speed.** The first float binding the preset sets (normally
+//!   `speed`) is also the character's entity speed
+//!   ([`Character::set_entity_speed`]), which the gait thresholds of
+//!   locomotion's `OnInputThreshold` changes follow.
+//! - **Root motion** is the character's own ([`CharacterSettings::root_motion`]
+//!   on the skeleton's first root joint), summed over the sub-steps of a tick.
 //! - **Determinism.** Everything runs on one thread in a fixed order with no
 //!   hashing of floats or time sources, so the same preset and set-up give the
 //!   same capture bit for bit.
 //! - **No allocation per tick** after [`PreviewSim::try_play`]: the capture's
 //!   vectors are reserved for the whole preset (`duration × rate` ticks) and
-//!   every string is interned beforehand. Steps (which may load a binding
-//!   profile or switch graphs) may allocate.
+//!   every string is interned beforehand. Steps (which may equip a class) may
+//!   allocate.
 
 mod capture;
-mod pose_stage;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use capture::{Capture, CaptureEventKind, EventRecord, NameId, RowRecord, StateRecord, TickRecord};
-use zoa_anim_core::bindings::AnimationBindingProfile;
-use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator, SharedBindingProfile};
-use zoa_anim_core::graph::{AnimationGraph, ParameterIndex};
+use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};
 use zoa_anim_core::preview::{BindingValue, PreviewPreset, PreviewStep};
-use zoa_anim_core::{
-    AnimationBindingId, AnimationProfile, AnimationSlotId, BindingProfile, CombatTag, PlayerProfileSet,
-    PlayerProfileType, RigPolicy, Skeleton, StateGraph, StateTagSet,
-};
+use zoa_anim_core::{AnimationBindingId, AnimationSlotId, CharacterBundle, CombatTag, PlayerProfileType, StateTagSet};
 
-use self::pose_stage::PoseStage;
-use crate::animation::Animation;
+use crate::character::{CharacterEvent, CharacterEventKind, CharacterEventReceiver};
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
-use crate::events::EventKind;
-use crate::graph::{
-    ClipInfo, ClipTable, ContributionSource, FrameOutput, GraphDefinition, GraphInstance, GraphMasks, ParamValue,
-    RootMotionContext, RootMotionJob, SLOT_LAYER,
-};
-use crate::loadout::ProfileSetSwitcher;
-use crate::pose::RuntimeSkeleton;
-use crate::selector::TagSelector;
+use crate::graph::{ContributionSource, GraphInstance, ParamValue, SLOT_LAYER};
+use crate::{Character, CharacterDefinition, CharacterSettings};
 
 /// Layer name under which the override slot's clips are recorded (state = clip name).
 pub const SLOT_LAYER_NAME: &str = "slot";
@@ -89,32 +81,28 @@ pub const MAX_TICKS: usize = 200_000;
 /// `n × (1 / rate)` never leaves a sliver of a tick.
 const WAIT_EPSILON: f64 = 1e-6;
 
-/// Everything a preview needs, as core types (the CLI builds it from a
-/// definition folder and a glTF file).
+/// Everything a preview needs: the character (core types; the CLI loads it
+/// from a definition folder and its glTF files) and how to play it.
 #[derive(Debug, Clone)]
 pub struct PreviewSetup {
-    /// The model's skeleton.
-    pub skeleton: Skeleton,
-    /// Playable clips; index = [`crate::graph::ClipId`].
-    pub clips: Vec<ClipInfo>,
-    /// One animation per clip, same order, bound to `skeleton`.
-    pub animations: Vec<Arc<Animation>>,
-    /// Loadout classes: binding profile, animation profile and graph per class.
-    pub player_set: PlayerProfileSet,
-    /// Animation graphs by id (every graph the set names).
-    pub graphs: Vec<(String, AnimationGraph)>,
-    /// Binding profiles (every profile the set names).
-    pub binding_profiles: Vec<BindingProfile>,
-    /// Animation profiles (the set's and their ancestors).
-    pub animation_profiles: Vec<AnimationProfile>,
-    /// Per-dimension selector timing.
-    pub state_graph: StateGraph,
-    /// Procedural-fallback policy.
-    pub rig_policy: RigPolicy,
+    /// The character kind.
+    pub bundle: CharacterBundle,
+    /// Its settings (the preview turns root motion on).
+    pub settings: CharacterSettings,
     /// Tick rate, Hz (`> 0`, at most 1000; default [`DEFAULT_RATE`]).
     pub rate: f32,
-    /// Loadout-switch cross-fade, seconds (`>= 0`; default [`DEFAULT_LOADOUT_CROSSFADE`]).
-    pub loadout_crossfade: f32,
+    /// Record each tick's local joint transforms ([`Capture::joint_locals`]).
+    pub record_local: bool,
+}
+
+impl PreviewSetup {
+    /// `bundle` at `rate` Hz with the default settings and the preview's
+    /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]).
+    pub fn new(bundle: CharacterBundle, rate: f32) -> PreviewSetup {
+        let settings =
+            CharacterSettings { loadout_crossfade: DEFAULT_LOADOUT_CROSSFADE, ..CharacterSettings::default() };
+        PreviewSetup { bundle, settings, rate, record_local: false }
+    }
 }
 
 /// Interned names of one graph's layers and states.
@@ -131,37 +119,25 @@ struct Pending {
     root: [f32; 4],
 }
 
-/// The preview simulator: the core's [`PreviewSimulator`] contract over a
-/// profile-set switcher, a tag selector and a pose stage.
+/// The preview simulator: the core's [`PreviewSimulator`] contract over one
+/// [`Character`].
 pub struct PreviewSim {
-    setup: PreviewSetup,
-    clip_table: Arc<ClipTable>,
-    graph_ids: Vec<String>,
-    graph_defs: Vec<Arc<GraphDefinition>>,
-    graph_masks: Vec<GraphMasks>,
+    def: Arc<CharacterDefinition>,
+    rate: f32,
+    record_local: bool,
     graph_names: Vec<GraphNames>,
     clip_names: Vec<NameId>,
     slot_layer_name: NameId,
     notify_names: Vec<Vec<NameId>>,
-    bindings: HashMap<String, SharedBindingProfile>,
     template: Capture,
     capture: Capture,
-    poser: PoseStage,
-    root_motion: RootMotionContext,
-    switcher: Option<ProfileSetSwitcher>,
-    selector: Option<TagSelector>,
-    selector_profile: Option<String>,
-    frame: FrameOutput,
-    selector_frame: FrameOutput,
+    character: Character,
     preset: Option<PreviewPreset>,
     columns: Vec<(AnimationBindingId, NameId)>,
-    column_params: Vec<Option<ParameterIndex>>,
     slot_names: Vec<(AnimationSlotId, NameId)>,
     step_names: Vec<NameId>,
     input_binding: Option<AnimationBindingId>,
     driver_touched: bool,
-    current_graph: usize,
-    tags: StateTagSet,
     step: usize,
     wait_left: f64,
     time: f64,
@@ -205,49 +181,42 @@ impl PreviewSim {
         if !(setup.rate.is_finite() && setup.rate > 0.0 && setup.rate <= 1000.0) {
             reasons.push(format!("rate {} Hz must be in (0, 1000]", setup.rate));
         }
-        if !(setup.loadout_crossfade.is_finite() && setup.loadout_crossfade >= 0.0) {
-            reasons.push(format!("loadout cross-fade {} s must be finite and >= 0", setup.loadout_crossfade));
-        }
-        if setup.animations.len() != setup.clips.len() {
-            reasons.push(format!("{} clips but {} animations", setup.clips.len(), setup.animations.len()));
-        }
-        if setup.skeleton.joint_count() > usize::from(u16::MAX) {
-            reasons.push("the skeleton has more than 65535 joints".to_owned());
+        match &setup.bundle.player_set {
+            None if setup.bundle.animation_profile.is_none() => {
+                reasons.push("the character has neither a player profile set nor an animation profile".to_owned());
+            }
+            Some(set) => {
+                // Nothing would move: the starting class has no graph and no tag table.
+                let start = set.resolve_profile(set.default_profile);
+                if start.is_some_and(|e| e.animation_graph.is_none() && e.animation_profile.is_none()) {
+                    reasons.push(format!(
+                        "player profile set `{}`: the default class {} has neither an animation graph nor an \
+                         animation profile, so nothing would play",
+                        set.id, set.default_profile
+                    ));
+                }
+            }
+            None => {}
         }
         RuntimeError::check("preview set-up", reasons)?;
-        let clip_table = Arc::new(ClipTable::new(setup.clips.clone())?);
-        let skeleton = RuntimeSkeleton::new(setup.skeleton.clone());
-        let mut graph_ids = Vec::new();
-        let mut graph_defs = Vec::new();
-        let mut graph_masks = Vec::new();
-        for (id, g) in &setup.graphs {
-            let def = Arc::new(GraphDefinition::new(g.clone(), Arc::clone(&clip_table))?);
-            graph_masks.push(GraphMasks::new(&def, &skeleton)?);
-            graph_ids.push(id.clone());
-            graph_defs.push(def);
-        }
-        let bindings: HashMap<String, SharedBindingProfile> = setup
-            .binding_profiles
-            .iter()
-            .map(|b| (b.profile_id().to_owned(), Arc::new(b.clone()) as SharedBindingProfile))
-            .collect();
-        let root = (0..setup.skeleton.joint_count()).find(|&j| setup.skeleton.parent(j).is_none()).unwrap_or(0);
-        let poser = PoseStage::new(skeleton, &setup.animations)?;
-        let root_motion = RootMotionContext::new(poser.rest(), &setup.animations, root)?;
+        let settings = CharacterSettings { root_motion: true, ..setup.settings };
+        let def = CharacterDefinition::new(&setup.bundle, settings)?;
 
         let mut template = Capture { rate: setup.rate, ..Capture::default() };
-        let graph_names = graph_defs
-            .iter()
+        let graph_names = def
+            .graph_ids()
+            .filter_map(|id| def.graph(id))
             .map(|d| GraphNames {
                 layers: d.graph().layers.iter().map(|l| template.intern(&l.name)).collect(),
                 states: d.graph().states.iter().map(|s| template.intern(&s.name)).collect(),
             })
             .collect();
         let slot_layer_name = template.intern(SLOT_LAYER_NAME);
-        let clip_names = clip_table.clips().iter().map(|c| template.intern(&c.name)).collect();
+        let clips = def.clips().clips();
+        let clip_names = clips.iter().map(|c| template.intern(&c.name)).collect();
         let notify_names =
-            clip_table.clips().iter().map(|c| c.notifies.iter().map(|n| template.intern(&n.name)).collect()).collect();
-        let sk = poser.skeleton().skeleton();
+            clips.iter().map(|c| c.notifies.iter().map(|n| template.intern(&n.name)).collect()).collect();
+        let sk = def.skeleton().skeleton();
         template.joint_names = (0..sk.joint_count())
             .map(|j| {
                 let name = sk.joints()[j].name.clone().unwrap_or_else(|| format!("node{}", sk.joints()[j].node));
@@ -256,64 +225,60 @@ impl PreviewSim {
             .collect();
         template.joint_parents = (0..sk.joint_count()).map(|j| sk.parent(j).map(|p| p as u16)).collect();
 
-        let mut sim = PreviewSim {
-            clip_table,
-            graph_ids,
-            graph_defs,
-            graph_masks,
+        Ok(PreviewSim {
+            character: Character::new(&def)?,
+            def,
+            rate: setup.rate,
+            record_local: setup.record_local,
             graph_names,
             clip_names,
             slot_layer_name,
             notify_names,
-            bindings,
             capture: template.clone(),
             template,
-            poser,
-            root_motion,
-            switcher: None,
-            selector: None,
-            selector_profile: None,
-            frame: FrameOutput::default(),
-            selector_frame: FrameOutput::default(),
             preset: None,
             columns: Vec::new(),
-            column_params: Vec::new(),
             slot_names: Vec::new(),
             step_names: Vec::new(),
             input_binding: None,
             driver_touched: false,
-            current_graph: 0,
-            tags: StateTagSet::EMPTY,
             step: 0,
             wait_left: 0.0,
             time: 0.0,
             playing: false,
             paused: false,
             pending: Pending::default(),
-            setup,
-        };
-        sim.reset_characters(None)?;
-        Ok(sim)
+        })
     }
 
     /// The tick rate, Hz.
     pub fn rate(&self) -> f32 {
-        self.setup.rate
+        self.rate
+    }
+
+    /// The compiled character definition.
+    pub fn definition(&self) -> &Arc<CharacterDefinition> {
+        &self.def
+    }
+
+    /// The character being previewed.
+    pub fn character(&self) -> &Character {
+        &self.character
     }
 
     /// Every binding problem of every class of the player set: for each class
     /// entry, its binding profile checked against its graph (or the default
     /// class's graph) with [`AnimationDriver::validate_profile`]. A binding
-    /// with a problem is inert in the preview (the driver's documented no-op).
+    /// with a problem is inert (the driver's documented no-op).
     pub fn binding_problems(&self) -> Vec<(PlayerProfileType, DriverProblem)> {
-        let set = &self.setup.player_set;
+        let Some(set) = self.def.player_set() else { return Vec::new() };
         let default_graph = set.resolve_profile(set.default_profile).and_then(|e| e.animation_graph.clone());
         let mut out = Vec::new();
         for entry in &set.profiles {
             let graph = entry.animation_graph.clone().or_else(|| default_graph.clone());
-            let Some(def) = graph.and_then(|g| self.graph_ids.iter().position(|id| *id == g)) else { continue };
-            let Some(profile) = self.bindings.get(&entry.binding_profile) else { continue };
-            let mut driver = GraphDriver::new(GraphInstance::new(Arc::clone(&self.graph_defs[def])));
+            let Some(def) = graph.and_then(|g| self.def.graph(&g).cloned()) else { continue };
+            let Some(profile) = self.def.binding_profile(&entry.binding_profile) else { continue };
+            let mut driver = GraphDriver::new(GraphInstance::new(def));
             driver.load_profile(Arc::clone(profile));
             if let Err(problems) = driver.validate_profile() {
                 out.extend(problems.into_iter().map(|p| (entry.class, p)));
@@ -322,8 +287,8 @@ impl PreviewSim {
         out
     }
 
-    /// The binding the selector's `OnInputThreshold` input follows: the
-    /// first float binding the preset sets (`None` before [`PreviewSim::try_play`]).
+    /// The binding whose values are also the entity speed: the first float
+    /// binding the preset sets (`None` before [`PreviewSim::try_play`]).
     pub fn input_binding(&self) -> Option<AnimationBindingId> {
         self.input_binding
     }
@@ -340,54 +305,18 @@ impl PreviewSim {
 
     /// Model-space joint matrices of the last recorded tick.
     pub fn model_matrices(&self) -> &[zoa_anim_core::glam::Mat4] {
-        self.poser.model()
+        self.character.model_matrices()
     }
 
     /// Plays `preset` from its first step to its end at the set-up's rate and
     /// returns the capture (one tick at time 0, then one per `1 / rate`).
     pub fn run(&mut self, preset: &PreviewPreset) -> Result<&Capture, RuntimeError> {
         self.try_play(preset)?;
-        let dt = 1.0 / self.setup.rate;
+        let dt = 1.0 / self.rate;
         while self.playing {
             self.try_tick(dt)?;
         }
         Ok(&self.capture)
-    }
-
-    /// Fresh switcher and selector on the set's default class.
-    /// Fresh switcher (on `class`, else the set's default class) and selector (at the current tags).
-    fn reset_characters(&mut self, class: Option<PlayerProfileType>) -> Result<(), RuntimeError> {
-        let graphs = self.graph_ids.iter().cloned().zip(self.graph_defs.iter().cloned()).collect();
-        let mut set = self.setup.player_set.clone();
-        if let Some(c) = class {
-            set.default_profile = c;
-        }
-        let switcher = ProfileSetSwitcher::new(set, graphs, self.bindings.clone(), self.setup.loadout_crossfade)?;
-        self.frame = switcher.new_output();
-        self.current_graph = self.graph_ids.iter().position(|g| g == switcher.graph_id()).unwrap_or(0);
-        let profile = self.setup.player_set.resolve_profile(switcher.class()).and_then(|e| e.animation_profile.clone());
-        self.switcher = Some(switcher);
-        self.build_selector(profile)?;
-        self.root_motion = RootMotionContext::new(self.poser.rest(), &self.setup.animations, self.root_motion.root())?;
-        Ok(())
-    }
-
-    fn build_selector(&mut self, profile: Option<String>) -> Result<(), RuntimeError> {
-        let profiles = &self.setup.animation_profiles;
-        self.selector = match profile.as_deref().and_then(|id| profiles.iter().find(|p| p.id == id)) {
-            Some(p) => Some(TagSelector::from_profile(
-                p,
-                |id| profiles.iter().find(|q| q.id == id),
-                Arc::clone(&self.clip_table),
-                self.setup.state_graph.clone(),
-                self.setup.rig_policy.clone(),
-                self.tags,
-            )?),
-            None => None,
-        };
-        self.selector_frame = self.selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
-        self.selector_profile = profile;
-        Ok(())
     }
 
     /// [`PreviewSimulator::play`] with errors reported.
@@ -397,17 +326,16 @@ impl PreviewSim {
         // The preset's own rules (waits, step/time/binding budgets) live in core.
         let mut reasons = preset.problems();
         let duration = preset.total_seconds();
-        let ticks = duration * f64::from(self.setup.rate);
+        let ticks = duration * f64::from(self.rate);
         if ticks.is_nan() || ticks > MAX_TICKS as f64 {
             reasons.push(format!(
                 "{duration} s at {} Hz is more than {MAX_TICKS} ticks (lower --rate or shorten the waits)",
-                self.setup.rate
+                self.rate
             ));
         }
         RuntimeError::check("preview preset", reasons)?;
-        self.tags = StateTagSet::EMPTY;
         self.driver_touched = false;
-        self.reset_characters(None)?;
+        self.character = Character::new(&self.def)?;
         let mut capture = self.template.clone();
         capture.preset = preset.id.clone();
         capture.preset_name = preset.name.clone();
@@ -442,7 +370,7 @@ impl PreviewSim {
         }
         capture.binding_columns = self.columns.iter().map(|(_, n)| *n).collect();
         // Reserve for the whole preset so ticks do not allocate.
-        let ticks = (duration.max(0.0) * f64::from(self.setup.rate)).ceil() as usize + preset.steps.len() + 2;
+        let ticks = (duration.max(0.0) * f64::from(self.rate)).ceil() as usize + preset.steps.len() + 2;
         let joints = capture.joint_count();
         capture.ticks.reserve(ticks);
         capture.states.reserve(ticks * 8);
@@ -450,9 +378,11 @@ impl PreviewSim {
         capture.events.reserve(ticks * 8 + preset.steps.len());
         capture.binding_values.reserve(ticks * self.columns.len());
         capture.joint_positions.reserve(ticks * joints);
+        if self.record_local {
+            capture.joint_locals.reserve(ticks * joints);
+        }
         self.capture = capture;
         self.preset = Some(preset.clone());
-        self.refresh_columns();
         self.step = 0;
         self.wait_left = 0.0;
         self.time = 0.0;
@@ -508,8 +438,7 @@ impl PreviewSim {
     fn run_instant_steps_of(&mut self, preset: &PreviewPreset) -> Result<(), RuntimeError> {
         while let Some(step) = preset.steps.get(self.step) {
             let name = self.step_names[self.step];
-            let Some(switcher) = self.switcher.as_mut() else { return Ok(()) };
-            let driver = switcher.driver_mut();
+            let c = &mut self.character;
             let kind = match step {
                 PreviewStep::Wait { seconds } => {
                     self.wait_left = f64::from(seconds.max(0.0));
@@ -522,66 +451,48 @@ impl PreviewSim {
                 PreviewStep::Set { binding, value } => {
                     self.driver_touched = true;
                     match *value {
-                        BindingValue::Bool(v) => driver.set_bool(*binding, v),
+                        BindingValue::Bool(v) => c.set_bool(*binding, v),
                         BindingValue::Float(v) => {
-                            driver.set_float(*binding, v);
-                            if self.input_binding == Some(*binding)
-                                && let Some(s) = self.selector.as_mut()
-                            {
-                                s.set_input(v);
+                            c.set_float(*binding, v);
+                            if self.input_binding == Some(*binding) {
+                                c.set_entity_speed(v);
                             }
                         }
-                        BindingValue::Int(v) => driver.set_int(*binding, v),
+                        BindingValue::Int(v) => c.set_int(*binding, v),
                     }
                     CaptureEventKind::Set
                 }
                 PreviewStep::Fire { binding } => {
                     self.driver_touched = true;
-                    driver.fire_trigger(*binding);
+                    c.fire(*binding);
                     CaptureEventKind::Trigger
                 }
                 PreviewStep::PlaySlot { slot } => {
                     self.driver_touched = true;
-                    if driver.play_slot(*slot) { CaptureEventKind::Slot } else { CaptureEventKind::SlotUnresolved }
+                    if c.play_slot(*slot) { CaptureEventKind::Slot } else { CaptureEventKind::SlotUnresolved }
                 }
                 PreviewStep::SetTags { tags } => {
-                    self.tags = *tags;
-                    let leading = self.capture.ticks.is_empty();
-                    let class = class_of(*tags).filter(|c| *c != switcher.class());
-                    if let Some(class) = class
-                        && leading
-                        && !self.driver_touched
+                    let class = class_of(*tags).filter(|k| Some(*k) != c.class());
+                    if self.capture.ticks.is_empty() && !self.driver_touched {
+                        // Leading tags are the character's starting state: it spawns there (no fades).
+                        let speed = c.entity_speed();
+                        *c = Character::spawn(&self.def, class.or(c.class()), *tags)?;
+                        c.set_entity_speed(speed);
+                    } else {
+                        if let Some(class) = class {
+                            c.equip(class);
+                        }
+                        c.set_tags(*tags);
+                    }
+                    if class.is_some()
+                        && let Some(used) = c.class()
                     {
-                        // Leading tags name the starting loadout: start on it, no cross-fade.
-                        self.reset_characters(Some(class))?;
-                        let used = self.switcher.as_ref().map_or(class, ProfileSetSwitcher::class);
                         let equip_name = self.capture.intern(used.name());
                         self.capture.events.push(EventRecord {
                             kind: CaptureEventKind::Equip,
                             name: equip_name,
                             time: self.time,
                         });
-                        self.refresh_columns();
-                    } else if let Some(class) = class {
-                        let change = switcher.equip(class);
-                        self.current_graph = self.graph_ids.iter().position(|g| g == switcher.graph_id()).unwrap_or(0);
-                        self.frame = switcher.new_output();
-                        let equip_name = self.capture.intern(change.class.name());
-                        self.capture.events.push(EventRecord {
-                            kind: CaptureEventKind::Equip,
-                            name: equip_name,
-                            time: self.time,
-                        });
-                        if change.animation_profile.is_some() && change.animation_profile != self.selector_profile {
-                            self.build_selector(change.animation_profile)?;
-                        }
-                        self.refresh_columns();
-                    }
-                    if self.capture.ticks.is_empty() {
-                        // Leading tags are the entity's starting state: the selector starts there with a cut.
-                        self.build_selector(self.selector_profile.clone())?;
-                    } else if let Some(s) = self.selector.as_mut() {
-                        s.set_tags(*tags);
                     }
                     CaptureEventKind::Tags
                 }
@@ -592,129 +503,85 @@ impl PreviewSim {
         Ok(())
     }
 
-    /// Re-maps the binding columns to the parameters of the active profile and graph.
-    fn refresh_columns(&mut self) {
-        self.column_params.clear();
-        let Some(switcher) = self.switcher.as_ref() else { return };
-        let driver = switcher.driver();
-        for (binding, _) in &self.columns {
-            let param = driver
-                .active_profile()
-                .and_then(|p| p.bindings().iter().find(|b| b.id == *binding).map(|b| b.parameter_name.clone()))
-                .and_then(|name| driver.instance().parameter(&name));
-            self.column_params.push(param);
-        }
-    }
-
-    /// Advances the characters by `dt` seconds (0 = evaluate without time passing).
+    /// Advances the character by `dt` seconds (0 = evaluate without time passing).
     fn advance(&mut self, dt: f32) -> Result<(), RuntimeError> {
-        let Some(switcher) = self.switcher.as_mut() else { return Ok(()) };
-        switcher.update(dt, &mut self.frame);
-        if let Some(s) = self.selector.as_mut() {
-            s.update(dt, &mut self.selector_frame);
-        }
-        let rm = RootMotionJob {
-            animations: &self.setup.animations,
-            frame: &self.frame,
-            rest: self.poser.rest(),
-            context: &mut self.root_motion,
-        }
-        .run()?;
-        for (acc, v) in self.pending.root.iter_mut().zip(rm.to_array()) {
-            *acc += v;
+        self.character.update(dt)?;
+        if let Some(rm) = self.character.root_motion() {
+            for (acc, v) in self.pending.root.iter_mut().zip(rm.to_array()) {
+                *acc += v;
+            }
         }
         self.time += f64::from(dt);
-        // Events of the graph now playing (the outgoing one's are discarded by the switcher).
-        let names = &self.graph_names[self.current_graph];
-        let instance = self.switcher.as_mut().map(|s| s.driver_mut().instance_mut());
-        if let Some(instance) = instance {
-            let first = self.capture.events.len();
-            for e in instance.events() {
-                let state = |s: zoa_anim_core::graph::StateIndex| names.states.get(s.index()).copied();
-                let (kind, name) = match e.kind {
-                    EventKind::TransitionStarted { to, .. } => (CaptureEventKind::TransitionStarted, state(to)),
-                    EventKind::TransitionFinished { to, .. } => (CaptureEventKind::TransitionFinished, state(to)),
-                    EventKind::StateEntered { state: s, .. } => (CaptureEventKind::StateEntered, state(s)),
-                    EventKind::StateExited { state: s, .. } => (CaptureEventKind::StateExited, state(s)),
-                    EventKind::Notify { clip, notify, .. } => (
-                        CaptureEventKind::Notify,
-                        self.notify_names.get(clip.index()).and_then(|n| n.get(usize::from(notify))).copied(),
-                    ),
-                    EventKind::SlotProgress { slot, normalized } if normalized >= 1.0 => {
-                        (CaptureEventKind::SlotEnd, self.slot_names.iter().find(|(s, _)| *s == slot).map(|(_, n)| *n))
-                    }
-                    EventKind::SlotProgress { .. } => continue,
-                };
-                if let Some(name) = name {
-                    self.capture.events.push(EventRecord { kind, name, time: e.time });
-                }
-            }
-            instance.clear_events();
-            // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
-            self.capture.events[first..].sort_unstable_by(|a, b| {
-                a.time.total_cmp(&b.time).then((a.kind as u8).cmp(&(b.kind as u8))).then(a.name.cmp(&b.name))
-            });
-        }
-        if let Some(s) = self.selector.as_mut() {
-            s.deliver_events(&mut Discard);
-        }
+        let first = self.capture.events.len();
+        let mut sink = EventSink {
+            events: &mut self.capture.events,
+            graph_names: &self.graph_names,
+            notify_names: &self.notify_names,
+            slot_names: &self.slot_names,
+        };
+        self.character.deliver_events(0, &mut sink);
+        // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
+        self.capture.events[first..].sort_unstable_by(|a, b| {
+            a.time.total_cmp(&b.time).then((a.kind as u8).cmp(&(b.kind as u8))).then(a.name.cmp(&b.name))
+        });
         Ok(())
     }
 
     /// Appends a tick record for the state now.
     fn record(&mut self) -> Result<(), RuntimeError> {
-        let Some(switcher) = self.switcher.as_ref() else { return Ok(()) };
+        let c = &self.character;
         let cap = &mut self.capture;
         // Steps are recorded in preset order; each advance's animation events are time-sorted.
         let events_start = self.pending.events_start.min(cap.events.len());
         let events = events_start..cap.events.len();
 
         let states_start = cap.states.len();
-        let instance = switcher.driver().instance();
-        let alpha = switcher.switch_alpha();
-        let names = &self.graph_names[self.current_graph];
-        for layer in 0..instance.layer_count() {
-            for view in instance.active_states(layer) {
-                let clip_time = self
-                    .frame
-                    .find_layer(layer as u16)
-                    .and_then(|(_, cs)| {
-                        cs.iter().find(
-                            |c| matches!(c.source, ContributionSource::State { state, .. } if state == view.state),
-                        )
-                    })
-                    .map_or(0.0, |c| c.time);
-                cap.states.push(StateRecord {
-                    layer: names.layers[layer],
-                    state: names.states[view.state.index()],
-                    weight: view.weight * alpha,
-                    clip_time,
-                });
+        let instance = c.graph_instance();
+        let alpha = c.switch_alpha();
+        if let Some(names) = c.graph_index().and_then(|g| self.graph_names.get(g)) {
+            for layer in 0..instance.layer_count() {
+                for view in instance.active_states(layer) {
+                    let clip_time = c
+                        .frame()
+                        .find_layer(layer as u16)
+                        .and_then(|(_, cs)| {
+                            cs.iter().find(
+                                |k| matches!(k.source, ContributionSource::State { state, .. } if state == view.state),
+                            )
+                        })
+                        .map_or(0.0, |k| k.time);
+                    cap.states.push(StateRecord {
+                        layer: names.layers[layer],
+                        state: names.states[view.state.index()],
+                        weight: view.weight * alpha,
+                        clip_time,
+                    });
+                }
             }
         }
         // The override slot, as a layer of its own (its contributions carry the envelope weight).
-        if let Some((_, cs)) = self.frame.find_layer(SLOT_LAYER) {
-            for c in cs {
+        if let Some((_, cs)) = c.frame().find_layer(SLOT_LAYER) {
+            for k in cs {
                 cap.states.push(StateRecord {
                     layer: self.slot_layer_name,
-                    state: self.clip_names[c.clip.index()],
-                    weight: c.weight,
-                    clip_time: c.time,
+                    state: self.clip_names[k.clip.index()],
+                    weight: k.weight,
+                    clip_time: k.time,
                 });
             }
         }
         let states = states_start..cap.states.len();
 
         let rows_start = cap.rows.len();
-        if let Some(sel) = self.selector.as_ref() {
+        if let Some(sel) = c.selector() {
             let step = sel.resolution().and_then(|r| r.step()).map_or(-1, |s| s as i32);
-            for c in &self.selector_frame.contributions {
-                if let ContributionSource::Selector { row } = c.source {
+            for k in &c.selector_frame().contributions {
+                if let ContributionSource::Selector { row } = k.source {
                     cap.rows.push(RowRecord {
                         row,
-                        clip: self.clip_names[c.clip.index()],
-                        weight: c.weight,
-                        clip_time: c.time,
+                        clip: self.clip_names[k.clip.index()],
+                        weight: k.weight,
+                        clip_time: k.time,
                         fallback_step: step,
                     });
                 }
@@ -722,9 +589,8 @@ impl PreviewSim {
         }
         let rows = rows_start..cap.rows.len();
 
-        let params = instance.parameters();
-        for p in &self.column_params {
-            let v = match p.and_then(|p| params.get(p)) {
+        for (binding, _) in &self.columns {
+            let v = match c.binding_value(*binding) {
                 Some(ParamValue::Float(f)) => f,
                 Some(ParamValue::Int(i)) => i as f32,
                 Some(ParamValue::Bool(b)) | Some(ParamValue::Trigger(b)) => f32::from(u8::from(b)),
@@ -733,9 +599,16 @@ impl PreviewSim {
             cap.binding_values.push(v);
         }
 
-        self.poser.evaluate(&self.setup.animations, &self.frame, &self.graph_masks[self.current_graph])?;
-        for m in self.poser.model() {
+        for m in c.model_matrices() {
             cap.joint_positions.push(m.w_axis.truncate().to_array());
+        }
+        if self.record_local {
+            let pose = c.local_pose();
+            for j in 0..pose.len() {
+                let t = pose.get(j);
+                let (p, r, s) = (t.translation, t.rotation, t.scale);
+                cap.joint_locals.push([p.x, p.y, p.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z]);
+            }
         }
         let step = self.step.min(u32::MAX as usize) as u32;
         cap.ticks.push(TickRecord { time: self.time, step, states, rows, events, root_motion: self.pending.root });
@@ -744,12 +617,43 @@ impl PreviewSim {
     }
 }
 
-/// Drops selector notifies: the graph already reports the clips' notifies.
-struct Discard;
+/// Turns a character's events into capture records (names interned beforehand).
+struct EventSink<'a> {
+    events: &'a mut Vec<EventRecord>,
+    graph_names: &'a [GraphNames],
+    notify_names: &'a [Vec<NameId>],
+    slot_names: &'a [(AnimationSlotId, NameId)],
+}
 
-impl zoa_anim_core::contracts::AnimationEventReceiver for Discard {
-    fn on_animation_event(&mut self, _binding: AnimationBindingId, _event_tag: &str) {}
-    fn on_slot_progress(&mut self, _slot: AnimationSlotId, _normalized_time: f32) {}
+impl CharacterEventReceiver for EventSink<'_> {
+    fn on_character_event(&mut self, _character: usize, _source: &Character, e: &CharacterEvent) {
+        let state = |graph: u16, s: zoa_anim_core::graph::StateIndex| {
+            self.graph_names.get(usize::from(graph)).and_then(|g| g.states.get(s.index())).copied()
+        };
+        let (kind, name) = match e.kind {
+            CharacterEventKind::TransitionStarted { graph, to, .. } => {
+                (CaptureEventKind::TransitionStarted, state(graph, to))
+            }
+            CharacterEventKind::TransitionFinished { graph, to, .. } => {
+                (CaptureEventKind::TransitionFinished, state(graph, to))
+            }
+            CharacterEventKind::StateEntered { graph, state: s, .. } => {
+                (CaptureEventKind::StateEntered, state(graph, s))
+            }
+            CharacterEventKind::StateExited { graph, state: s, .. } => (CaptureEventKind::StateExited, state(graph, s)),
+            CharacterEventKind::Notify { clip, notify, .. } => (
+                CaptureEventKind::Notify,
+                self.notify_names.get(clip.index()).and_then(|n| n.get(usize::from(notify))).copied(),
+            ),
+            CharacterEventKind::SlotProgress { slot, normalized } if normalized >= 1.0 => {
+                (CaptureEventKind::SlotEnd, self.slot_names.iter().find(|(s, _)| *s == slot).map(|(_, n)| *n))
+            }
+            CharacterEventKind::SlotProgress { .. } | CharacterEventKind::Binding { .. } => return,
+        };
+        if let Some(name) = name {
+            self.events.push(EventRecord { kind, name, time: e.time });
+        }
+    }
 }
 
 impl PreviewSimulator for PreviewSim {

@@ -45,6 +45,17 @@ struct JsonTick<'a> {
     bindings: Bindings<'a>,
     events: Vec<JsonEvent<'a>>,
     root_motion: [f64; 4],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    local: Option<Vec<JsonLocal<'a>>>,
+}
+
+/// One joint's local transform (`--local`).
+#[derive(Serialize)]
+struct JsonLocal<'a> {
+    name: &'a str,
+    t: [f64; 3],
+    r: [f64; 4],
+    s: [f64; 3],
 }
 
 #[derive(Serialize)]
@@ -81,7 +92,9 @@ pub(crate) const SELECTOR_LAYER: &str = "selector";
 
 /// The capture as the CLI's JSON contract:
 /// `{"preset","rate","ticks":[{"time","step","states":[{"layer","state","weight","clip_time"}],
-/// "bindings":{id:value},"events":[{"kind","name","time"}],"root_motion":[x,y,z,yaw]}]}`.
+/// "bindings":{id:value},"events":[{"kind","name","time"}],"root_motion":[x,y,z,yaw]}]}`;
+/// when local transforms were recorded each tick also has
+/// `"local":[{"name","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (joints in skeleton order).
 pub(crate) fn to_json(c: &Capture) -> String {
     let ticks = (0..c.ticks.len())
         .map(|i| {
@@ -115,7 +128,28 @@ pub(crate) fn to_json(c: &Capture) -> String {
                 .iter()
                 .map(|e| JsonEvent { kind: e.kind.as_str(), name: c.name(e.name), time: secs(e.time) })
                 .collect();
-            JsonTick { time: secs(t.time), step: t.step, states, bindings, events, root_motion: t.root_motion.map(num) }
+            let locals = c.tick_locals(i);
+            let local = (!locals.is_empty()).then(|| {
+                c.joint_names
+                    .iter()
+                    .zip(locals)
+                    .map(|(n, v)| JsonLocal {
+                        name: c.name(*n),
+                        t: [num(v[0]), num(v[1]), num(v[2])],
+                        r: [num(v[3]), num(v[4]), num(v[5]), num(v[6])],
+                        s: [num(v[7]), num(v[8]), num(v[9])],
+                    })
+                    .collect()
+            });
+            JsonTick {
+                time: secs(t.time),
+                step: t.step,
+                states,
+                bindings,
+                events,
+                root_motion: t.root_motion.map(num),
+                local,
+            }
         })
         .collect();
     let json = JsonCapture { preset: &c.preset, rate: num(c.rate), ticks };

@@ -11,8 +11,16 @@
 //! `{"characters":N,"joints":N,"threads":K,"frames":N,"ns_per_character_frame":X,"ns_per_joint":X}`
 //! where `joints` is the joint count of one character. Timings are wall-clock
 //! means over `frames` frames after one warm-up frame.
+//!
+//! `zoa-anim bench --defs DIR [--profile-set ID]` times the full character
+//! pipeline instead (the public character API on the folder's character:
+//! driver, selector, graph, slot, pose, IK, local-to-model, skinning, events;
+//! see `bench/character.rs` for the crowd and its per-frame inputs). Its JSON is
+//! the same contract plus `"pipeline":"character"` at the end.
 
-use std::path::PathBuf;
+mod character;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,8 +38,15 @@ use super::pose::{Target, clip_list};
 /// Arguments of `zoa-anim bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A `.glb` or `.gltf` file with at least one clip.
-    file: PathBuf,
+    /// A `.glb` or `.gltf` file with at least one clip (or `--defs`).
+    #[arg(required_unless_present = "defs")]
+    file: Option<PathBuf>,
+    /// A definition folder: time the full character pipeline on its character instead.
+    #[arg(long, conflicts_with_all = ["file", "clips"])]
+    defs: Option<PathBuf>,
+    /// With `--defs`: the player profile set to use (default: the first by id).
+    #[arg(long, requires = "defs")]
+    profile_set: Option<String>,
     /// Number of characters in the crowd.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     characters: u32,
@@ -62,8 +77,8 @@ pub fn bytes_per_character(joints: usize) -> u64 {
     4096 + 512 * joints as u64
 }
 
-fn check_crowd_budget(characters: usize, joints: usize) -> anyhow::Result<()> {
-    let per = bytes_per_character(joints);
+/// Refuses a crowd over [`MAX_CROWD_BYTES`] at `per` bytes a character.
+pub(super) fn check_crowd_budget(characters: usize, joints: usize, per: u64) -> anyhow::Result<()> {
     let max = MAX_CROWD_BYTES / per;
     if characters as u64 > max {
         return Err(crate::output::fail(
@@ -85,7 +100,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.seconds.is_finite() && args.seconds >= 0.0 && args.seconds <= 3600.0) {
         bail!("--seconds {} must be between 0 and 3600", args.seconds);
     }
-    let asset = load_gltf(&args.file)?;
+    let threads = match args.threads {
+        Some(k) => k as usize,
+        None => std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1),
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?;
+    let budget = Duration::from_secs_f64(args.seconds);
+    let n = args.characters as usize;
+    let file = match (&args.file, &args.defs) {
+        (Some(f), _) => f,
+        (None, Some(dir)) => {
+            let m = character::run(dir, args.profile_set.as_deref(), n, &pool, budget)?;
+            return report(&args, n, threads, m.joints, m.frames, m.elapsed, Some("character"));
+        }
+        (None, None) => bail!("give a glTF file or --defs DIR"),
+    };
+    let asset = load_gltf(Path::new(file))?;
     let target = Target::select(&asset, None, asset.skeletons.is_empty())?;
     if asset.clips.is_empty() {
         bail!("{} has no clips to play", asset.file_name);
@@ -100,8 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
         Some(keys) => Some(pinned_clips(&asset, keys)?),
     };
-    let n = args.characters as usize;
-    check_crowd_budget(n, skeleton.joint_count())?;
+    check_crowd_budget(n, skeleton.joint_count(), bytes_per_character(skeleton.joint_count()))?;
     let instances = (0..n)
         .map(|i| {
             let clip = |k: usize| match pinned {
@@ -112,13 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut crowd = Crowd::new(instances);
-    let threads = match args.threads {
-        Some(k) => k as usize,
-        None => std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1),
-    };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?;
     let dt = 1.0 / 60.0;
-    let budget = Duration::from_secs_f64(args.seconds);
     let (frames, elapsed) = pool.install(|| -> anyhow::Result<(u64, Duration)> {
         crowd.update_parallel(dt)?; // warm-up: caches, cursors, worker start-up
         let start = Instant::now();
@@ -131,7 +154,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     })?;
-    let joints = skeleton.joint_count();
+    report(&args, n, threads, skeleton.joint_count(), frames, elapsed, None)
+}
+
+/// Prints the timing (the JSON contract, `pipeline` only for `--defs`).
+fn report(
+    args: &Args,
+    n: usize,
+    threads: usize,
+    joints: usize,
+    frames: u64,
+    elapsed: Duration,
+    pipeline: Option<&'static str>,
+) -> anyhow::Result<ExitCode> {
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
     let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
     match args.format {
@@ -143,12 +178,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 threads,
                 frames,
                 ns_per_character_frame,
-                ns_per_joint
+                ns_per_joint,
+                pipeline,
             })?
         ),
         Format::Human => outln!(
-            "{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
-             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint"
+            "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
+             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint",
+            pipeline.map_or(String::new(), |p| format!("{p} pipeline: "))
         ),
     }
     Ok(ExitCode::SUCCESS)
@@ -163,6 +200,8 @@ struct BenchOut {
     frames: u64,
     ns_per_character_frame: f64,
     ns_per_joint: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pipeline: Option<&'static str>,
 }
 
 /// Indices of the three `--clips` keys; every unknown key is reported.

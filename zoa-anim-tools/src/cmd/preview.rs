@@ -16,10 +16,13 @@
 //! printed to stdout instead and no file is written. JSON shape:
 //! `{"preset":"…","rate":HZ,"ticks":[{"time":S,"step":N,"states":[{"layer":"…",
 //! "state":"…","weight":W,"clip_time":S}],"bindings":{"…":V},"events":[{"kind":"…",
-//! "name":"…","time":S}],"root_motion":[x,y,z,yaw]}]}`.
+//! "name":"…","time":S}],"root_motion":[x,y,z,yaw]}]}`. With `--local` each tick
+//! also carries its local joint transforms after IK:
+//! `"local":[{"name":"…","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (skeleton order).
 //!
-//! What plays: the folder's player profile set (the first by id) supplies the
-//! graph and binding profile of each loadout class; a `tags` step whose combat
+//! What plays: one character of the public character API
+//! (`zoa_anim_runtime::Character`), built from the folder: the player profile
+//! set (the first by id) supplies the graph and binding profile of each loadout class; a `tags` step whose combat
 //! tag names a weapon equips that class. The model is the one the clips'
 //! `source` names (every clip of the folder is bound to the first model's first
 //! skin; clips from other files bind by joint name). Selector timing and the rig
@@ -31,18 +34,13 @@
 //! runtime rejects); 2 usage or IO failure (unknown preset, unreadable folder,
 //! files in the way without `--force`).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
+use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::{DefinitionSet, load_folder};
-use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
-use zoa_anim_core::AnimationSelector;
 use zoa_anim_core::preview::PreviewPreset;
-use zoa_anim_runtime::graph::ClipInfo;
-use zoa_anim_runtime::preview::{DEFAULT_LOADOUT_CROSSFADE, DEFAULT_RATE, PreviewSetup, PreviewSim};
-use zoa_anim_runtime::{Animation, BindBy};
+use zoa_anim_runtime::preview::{DEFAULT_RATE, PreviewSetup, PreviewSim};
 
 use crate::capture_export;
 use crate::output::fail;
@@ -77,6 +75,9 @@ pub struct Args {
     /// Overwrite existing files in `--out`.
     #[arg(long)]
     force: bool,
+    /// Also record each tick's local joint transforms (`"local"` in capture.json).
+    #[arg(long)]
+    local: bool,
 }
 
 /// Lowest `--rate`, Hz: below it a tick would last longer than the runtime's
@@ -95,12 +96,20 @@ pub fn capture_bytes_per_tick(bindings: usize, joints: usize) -> u64 {
     1024 + 16 * (bindings as u64 + joints as u64)
 }
 
+/// Estimated extra bytes one tick costs with `--local`: the record (40 bytes a
+/// joint) and its JSON (about 200 bytes a joint).
+pub fn local_bytes_per_tick(joints: usize) -> u64 {
+    256 * joints as u64
+}
+
 /// Refuses a preset whose capture would exceed [`MAX_CAPTURE_BYTES`] at `rate`.
-fn check_capture_budget(preset: &PreviewPreset, rate: f32, joints: usize) -> anyhow::Result<()> {
+fn check_capture_budget(preset: &PreviewPreset, rate: f32, joints: usize, local: bool) -> anyhow::Result<()> {
     let ticks = (preset.total_seconds() * f64::from(rate)).ceil() as u64 + preset.steps.len() as u64 + 2;
-    let bytes = ticks.saturating_mul(capture_bytes_per_tick(preset.bindings().len(), joints));
+    let per_tick =
+        capture_bytes_per_tick(preset.bindings().len(), joints) + if local { local_bytes_per_tick(joints) } else { 0 };
+    let bytes = ticks.saturating_mul(per_tick);
     if bytes > MAX_CAPTURE_BYTES {
-        let max_ticks = MAX_CAPTURE_BYTES / capture_bytes_per_tick(preset.bindings().len(), joints);
+        let max_ticks = MAX_CAPTURE_BYTES / per_tick;
         return Err(fail(
             1,
             "over-budget",
@@ -157,10 +166,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(crate::output::fail_all(1, "invalid-input", problems).into());
     }
     let setup = match build_setup(&set, &args.defs, args.rate) {
-        Ok(s) => s,
+        Ok(s) => PreviewSetup { record_local: args.local, ..s },
         Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
     };
-    check_capture_budget(&preset, args.rate, setup.skeleton.joint_count())?;
+    check_capture_budget(&preset, args.rate, setup.bundle.skeleton.joint_count(), args.local)?;
     let mut sim = match PreviewSim::new(setup) {
         Ok(s) => s,
         Err(e) => {
@@ -223,93 +232,18 @@ fn first_free_dir(parent: &Path, preset: &str) -> anyhow::Result<PathBuf> {
     anyhow::bail!("no free `preview-{safe}-N` folder under `{}`", parent.display())
 }
 
-/// Builds the simulator's inputs from a definition folder; every problem at once.
+/// Builds the simulator's inputs from a definition folder (the character
+/// `zoa_anim_assets::character::load_character` makes of it); every problem at once.
 pub(crate) fn build_setup(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
-    let mut problems = Vec::new();
-    let mut sets: Vec<_> = set.player_profile_sets.iter().map(|l| &l.value).collect();
-    sets.sort_by(|a, b| a.id.cmp(&b.id));
-    let Some(player_set) = sets.first().map(|s| (*s).clone()) else {
+    if set.player_profile_sets.is_empty() {
         return Err(vec![
             "the folder has no valid player_profile_set (the preview takes each class's graph and binding profile from it)"
                 .to_owned(),
         ]);
-    };
-
-    // Models, loaded once each, in the order clips first name them.
-    let mut models: Vec<(PathBuf, GltfAsset)> = Vec::new();
-    let mut model_errors: HashMap<PathBuf, String> = HashMap::new();
-    let mut sources = Vec::new();
-    for c in &set.clips {
-        // The loader stores `source` relative to the folder (or absolute).
-        let path = dir.join(&c.value.source);
-        let key = std::fs::canonicalize(&path).unwrap_or(path.clone());
-        if !models.iter().any(|(p, _)| *p == key) && !model_errors.contains_key(&key) {
-            match load_gltf(&key) {
-                Ok(a) => models.push((key.clone(), a)),
-                Err(e) => {
-                    model_errors.insert(key.clone(), e.to_string());
-                }
-            }
-        }
-        sources.push(key);
     }
-    let Some(skeleton) = models.first().and_then(|(_, m)| m.skeletons.first().cloned()) else {
-        let mut p = vec!["no clip names a model with a skin (the preview needs a skeleton)".to_owned()];
-        let mut errs: Vec<_> = model_errors.iter().map(|(k, e)| format!("`{}`: {e}", k.display())).collect();
-        errs.sort();
-        p.extend(errs);
-        return Err(p);
-    };
-    let first_model = models[0].0.clone();
-
-    let mut clips = Vec::new();
-    let mut animations = Vec::new();
-    for (c, key) in set.clips.iter().zip(&sources) {
-        let asset = &c.value;
-        let Some((_, model)) = models.iter().find(|(p, _)| p == key) else {
-            let why = model_errors.get(key).cloned().unwrap_or_else(|| "cannot be loaded".to_owned());
-            problems.push(format!("clip `{}`: model `{}`: {why}", asset.id, key.display()));
-            continue;
-        };
-        let index = match &asset.animation {
-            AnimationSelector::Index(i) => Some(*i as usize).filter(|i| *i < model.clips.len()),
-            AnimationSelector::Name(n) => model.clips.iter().position(|k| k.name() == n).or_else(|| {
-                n.strip_prefix(&format!("{}_", model.stem)).and_then(|r| model.clips.iter().position(|k| k.name() == r))
-            }),
-        };
-        let Some(index) = index else {
-            problems.push(format!("clip `{}`: `{}` has no animation `{}`", asset.id, key.display(), asset.animation));
-            continue;
-        };
-        let by = if *key == first_model { BindBy::Node } else { BindBy::Name };
-        match Animation::bind(&model.clips[index], &skeleton, by) {
-            Ok(a) => {
-                clips.push(ClipInfo::from_asset(asset, a.duration()));
-                animations.push(Arc::new(a));
-            }
-            Err(e) => problems.push(format!("clip `{}`: {e}", asset.id)),
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let mut state_graphs: Vec<_> = set.state_graphs.iter().map(|l| &l.value).collect();
-    state_graphs.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut rigs: Vec<_> = set.rig_policies.iter().map(|l| &l.value).collect();
-    rigs.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(PreviewSetup {
-        skeleton,
-        clips,
-        animations,
-        player_set,
-        graphs: set.animation_graphs.iter().map(|g| (g.value.id.clone(), g.value.clone())).collect(),
-        binding_profiles: set.binding_profiles.iter().map(|b| b.value.clone()).collect(),
-        animation_profiles: set.animation_profiles.iter().map(|p| p.value.clone()).collect(),
-        state_graph: state_graphs.first().map(|s| (*s).clone()).unwrap_or_default(),
-        rig_policy: rigs.first().map(|r| (*r).clone()).unwrap_or_default(),
-        rate,
-        loadout_crossfade: DEFAULT_LOADOUT_CROSSFADE,
-    })
+    let bundle = load_character(set, dir, CharacterChoice::default())
+        .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    Ok(PreviewSetup::new(bundle, rate))
 }
 
 /// One warning per class whose binding profile does not fit its graph (the
