@@ -83,6 +83,6 @@ pub use loadout::{LoadoutChange, ProfileSetSwitcher};
 pub use mask::BoneMask;
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
-pub use retarget::{RetargetMode, Retargeter};
+pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};
 pub use zoa_anim_core::glam;

@@ -319,3 +319,78 @@ fn bench_defs_times_the_character_pipeline_with_the_same_contract() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "over-budget");
 }
+
+fn joint_named<'a>(v: &'a Value, name: &str) -> &'a Value {
+    joints(v).iter().find(|j| j["name"] == name).unwrap_or_else(|| panic!("no joint `{name}`"))
+}
+
+/// `--retarget-from`: CesiumMan's walk on RiggedFigure. The output is the
+/// `pose` contract for RiggedFigure's joints; `rotation` mode copies the
+/// local rotation of the role partner (`Skeleton_torso_joint_1` → hips
+/// `torso_joint_1`, CesiumMan's `Skeleton_arm_joint_L__4_` → upper arm
+/// `arm_joint_L_1`) and keeps RiggedFigure's rest translations.
+#[test]
+fn retarget_from_another_rig_prints_the_pose_contract() {
+    let Some(dir) = shared_assets() else { return };
+    let (cesium, figure) = (dir.join("CesiumMan.glb"), dir.join("RiggedFigure.glb"));
+    let cesium_arg = cesium.to_str().unwrap();
+    let source = pose_json(&cesium, &["--clip", "0", "--time", "0.5"]);
+    let rest_of_figure = pose_json(&figure, &["--clip", "0", "--time", "0"]);
+    let rot = pose_json(
+        &figure,
+        &["--clip", "0", "--time", "0.5", "--retarget-from", cesium_arg, "--retarget-mode", "rotation"],
+    );
+    assert_eq!(joints(&rot).len(), load_gltf(&figure).unwrap().skeletons[0].joint_count());
+    for j in joints(&rot) {
+        let mut keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["name", "node", "r", "s", "t"]);
+    }
+    for (target, from) in [("torso_joint_1", "Skeleton_torso_joint_1"), ("arm_joint_L_1", "Skeleton_arm_joint_L__4_")] {
+        assert_eq!(joint_named(&rot, target)["r"], joint_named(&source, from)["r"], "{target}");
+    }
+    let figure_asset = load_gltf(&figure).unwrap();
+    let skeleton = &figure_asset.skeletons[0];
+    let hips = skeleton.find("torso_joint_1").unwrap();
+    assert_eq!(floats(&joint_named(&rot, "torso_joint_1")["t"]), skeleton.joints()[hips].rest.translation.to_array());
+
+    // The default, rest-corrected, at CesiumMan's clip start on both rigs' rests.
+    let rest = pose_json(&figure, &["--clip", "0", "--time", "0.5", "--retarget-from", cesium_arg]);
+    assert_eq!(joints(&rest).len(), joints(&rest_of_figure).len());
+    assert_ne!(rest, rot, "rest correction changes the result");
+}
+
+#[test]
+fn retarget_role_maps_come_from_the_rig_policy_or_the_command_line() {
+    let Some(dir) = shared_assets() else { return };
+    let (cesium, figure) = (dir.join("CesiumMan.glb"), dir.join("RiggedFigure.glb"));
+    let (c, f) = (cesium.to_str().unwrap(), figure.to_str().unwrap());
+    let tmp = temp_dir("retarget-policy");
+    std::fs::write(
+        tmp.path().join("rig.toml"),
+        "kind = \"rig_policy\"\nid = \"figure\"\n[bone_overrides]\nhead = \"neck_joint_1\"\n",
+    )
+    .unwrap();
+    let defs = tmp.path().to_str().unwrap();
+    let base = ["pose", f, "--clip", "0", "--time", "0.5", "--retarget-from", c, "--retarget-mode", "rotation"];
+    let source = pose_json(&cesium, &["--clip", "0", "--time", "0.5"]);
+    // The policy names the head `neck_joint_1`: it now follows CesiumMan's head.
+    let out = zoa(&[&base[..], &["--defs", defs, "--rig-policy", "figure", "--format", "json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = cli::stdout_json(&out);
+    assert_eq!(joint_named(&v, "neck_joint_1")["r"], joint_named(&source, "Skeleton_neck_joint_2")["r"]);
+    // The same from the command line.
+    let out = zoa(&[&base[..], &["--override", "head=neck_joint_1", "--format", "json"]].concat());
+    let v = cli::stdout_json(&out);
+    assert_eq!(joint_named(&v, "neck_joint_1")["r"], joint_named(&source, "Skeleton_neck_joint_2")["r"]);
+    // Unknown roles and bones on either side: exit 2, every one listed.
+    let out = zoa(&[&base[..], &["--override", "tail=neck_joint_1", "--source-override", "head=nope"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tail") && err.contains("nope"), "{err}");
+    let out = zoa(&[&base[..], &["--defs", defs, "--rig-policy", "nobody"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    // --retarget-from needs --clip.
+    let out = zoa(&["pose", f, "--mix", "x.toml", "--retarget-from", c]);
+    assert_eq!(out.status.code(), Some(2));
+}

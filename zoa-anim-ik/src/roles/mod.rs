@@ -377,19 +377,38 @@ impl BoneRoles {
 
     fn set(&mut self, role: Role, joint: u16) {
         match role {
-            Role::Hips => self.hips = Some(joint),
             Role::Spine => self.spine = vec![joint],
-            Role::Neck => self.neck = Some(joint),
-            Role::Head => self.head = Some(joint),
+            _ => *self.single_mut(role) = Some(joint),
+        }
+    }
+
+    /// The slot of a single-joint role ([`Role::Spine`], a chain, is never
+    /// asked for; it answers with the hips' slot).
+    fn single_mut(&mut self, role: Role) -> &mut Option<u16> {
+        match role {
+            Role::Hips | Role::Spine => &mut self.hips,
+            Role::Neck => &mut self.neck,
+            Role::Head => &mut self.head,
             _ => {
                 let i = Role::ALL.iter().position(|r| *r == role).unwrap_or(0);
                 let (limb, rest) = ((i - 4) / 8, (i - 4) % 8);
                 let (side, slot) = (if rest < 4 { Side::Left } else { Side::Right }, rest % 4);
-                if limb == 0 {
-                    *self.legs[side.index()].slot_mut(slot) = Some(joint);
-                } else {
-                    *self.arms[side.index()].slot_mut(slot) = Some(joint);
-                }
+                if limb == 0 { self.legs[side.index()].slot_mut(slot) } else { self.arms[side.index()].slot_mut(slot) }
+            }
+        }
+    }
+
+    /// Takes `joints` away from every role not in `keep` (a bone an override
+    /// gives one role no longer plays the role discovery gave it).
+    fn release(&mut self, joints: &[u16], keep: &[Role]) {
+        for role in Role::ALL {
+            if keep.contains(&role) {
+                continue;
+            }
+            if role == Role::Spine {
+                self.spine.retain(|j| !joints.contains(j));
+            } else if self.single_mut(role).is_some_and(|j| joints.contains(&j)) {
+                *self.single_mut(role) = None;
             }
         }
     }
@@ -453,8 +472,21 @@ impl BoneRoles {
     /// one of them, not just the first). A `spine` override may list several
     /// bones separated by commas, hips-side first.
     pub fn discover_with_overrides(skeleton: &Skeleton, policy: &RigPolicy) -> (BoneRoles, Vec<IkError>) {
+        Self::overridden(skeleton, policy, false)
+    }
+
+    /// Like [`BoneRoles::discover_with_overrides`], but one bone plays one
+    /// role: a bone an override names leaves the role discovery gave it
+    /// (naming the neck as the head leaves no neck). Retargeting pairs bones
+    /// through these roles.
+    pub fn discover_exclusive(skeleton: &Skeleton, policy: &RigPolicy) -> (BoneRoles, Vec<IkError>) {
+        Self::overridden(skeleton, policy, true)
+    }
+
+    fn overridden(skeleton: &Skeleton, policy: &RigPolicy, exclusive: bool) -> (BoneRoles, Vec<IkError>) {
         let mut roles = Discovery::new(skeleton).run();
         let mut problems = Vec::new();
+        let (mut overridden, mut given) = (Vec::new(), Vec::new());
         for (role_name, bone) in &policy.bone_overrides {
             let Some(role) = Role::from_name(role_name.trim()) else {
                 problems.push(IkError::UnknownRole {
@@ -483,11 +515,18 @@ impl BoneRoles {
             }
             if role == Role::Spine {
                 if !joints.is_empty() {
+                    overridden.push(role);
+                    given.extend_from_slice(&joints);
                     roles.spine = joints;
                 }
             } else if let Some(&j) = joints.first() {
+                overridden.push(role);
+                given.push(j);
                 roles.set(role, j);
             }
+        }
+        if exclusive {
+            roles.release(&given, &overridden);
         }
         roles.find_tips(skeleton);
         (roles, problems)

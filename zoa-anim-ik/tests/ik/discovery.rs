@@ -189,3 +189,32 @@ fn overrides_win_and_bad_ones_are_all_reported() {
     assert!(matches!(&problems[0], IkError::UnknownRole { role, .. } if role == "tail"));
     assert!(matches!(&problems[1], IkError::UnknownBone { bone, .. } if bone == "nope"));
 }
+
+/// Exclusive discovery (for retargeting): a bone an override gives one role
+/// stops playing the role discovery gave it — naming the neck as the head
+/// leaves no neck. Plain discovery with overrides keeps both.
+#[test]
+fn an_overridden_bone_leaves_its_discovered_role() {
+    let s = skeleton(&[
+        ("hips", None, [0.0, 1.0, 0.0]),
+        ("spine", Some(0), [0.0, 0.2, 0.0]),
+        ("neck", Some(1), [0.0, 0.4, 0.0]),
+        ("head", Some(2), [0.0, 0.1, 0.0]),
+    ]);
+    let found = BoneRoles::discover(&s);
+    assert_eq!((found.neck, found.head), (Some(2), Some(3)));
+    let policy =
+        RigPolicy { id: "p".into(), bone_overrides: vec![("head".into(), "neck".into())], ..RigPolicy::default() };
+    let (r, problems) = BoneRoles::discover_exclusive(&s, &policy);
+    assert!(problems.is_empty());
+    assert_eq!((r.neck, r.head), (None, Some(2)));
+    let (r, _) = BoneRoles::discover_with_overrides(&s, &policy);
+    assert_eq!((r.neck, r.head), (Some(2), Some(2)));
+    let policy = RigPolicy {
+        id: "p".into(),
+        bone_overrides: vec![("spine".into(), "spine, neck".into())],
+        ..RigPolicy::default()
+    };
+    let (r, _) = BoneRoles::discover_exclusive(&s, &policy);
+    assert_eq!((r.spine.as_slice(), r.neck, r.head), (&[1, 2][..], None, Some(3)));
+}

@@ -22,6 +22,18 @@
 //! exclude = []         # optional mask: joint names whose subtrees are removed
 //! ```
 //!
+//! Retargeting (`--retarget-from OTHER.glb`): `--clip` is a clip of OTHER,
+//! sampled on OTHER's first skin, and carried onto FILE's skeleton by bone
+//! role (discovered on both rigs as `zoa-anim ik --discover` shows them; a
+//! rig policy's `bone_overrides` from `--defs DIR --rig-policy ID` and
+//! `--override ROLE=BONE` name FILE's bones explicitly, `--source-override
+//! ROLE=BONE` OTHER's; a bone so named plays only that role), then by bone name for joints no role pairs. The output
+//! is the same JSON, for FILE's joints. `--retarget-mode rest` (default)
+//! carries each bone's model-space turn away from its rest orientation onto
+//! the target bone's rest orientation and the hips' move scaled by leg
+//! length; `rotation` copies local rotations and keeps the target's rest
+//! translations; `full` copies translation, rotation and scale.
+//!
 //! Exit codes: 0 ok; 1 the mix file has errors (every problem is listed);
 //! 2 usage or IO failure (unreadable or malformed glTF, unknown `--clip`,
 //! missing skin).
@@ -33,10 +45,13 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
+use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Joint, Skeleton};
+use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneMask, Instance, Layer, LayerSource, Motion, Pose, RuntimeSkeleton,
+    AdditiveReference, Animation, BindBy, BoneMask, Instance, Layer, LayerSource, Motion, Pose, RetargetMode,
+    Retargeter, RuntimeSkeleton,
 };
 
 use super::Format;
@@ -65,9 +80,49 @@ pub struct Args {
     /// Report every node targeted by a channel, in node order (for assets without skins).
     #[arg(long)]
     all_nodes: bool,
+    /// Take `--clip` from this other glTF file and retarget it onto FILE's skeleton by bone role.
+    #[arg(long, requires = "clip", conflicts_with = "all_nodes")]
+    retarget_from: Option<PathBuf>,
+    /// How `--retarget-from` carries the pose over.
+    #[arg(long, value_enum, default_value_t, requires = "retarget_from")]
+    retarget_mode: RetargetModeArg,
+    /// With `--retarget-from`: map a role to a bone of FILE (as a rig policy's `bone_overrides`).
+    #[arg(long = "override", value_name = "ROLE=BONE", requires = "retarget_from")]
+    overrides: Vec<String>,
+    /// With `--retarget-from`: map a role to a bone of the other file.
+    #[arg(long = "source-override", value_name = "ROLE=BONE", requires = "retarget_from")]
+    source_overrides: Vec<String>,
+    /// Definition folder holding `--rig-policy`.
+    #[arg(long, requires = "rig_policy")]
+    defs: Option<PathBuf>,
+    /// With `--retarget-from`: the rig policy whose `bone_overrides` name FILE's bones.
+    #[arg(long, requires_all = ["defs", "retarget_from"])]
+    rig_policy: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+}
+
+/// `--retarget-mode`.
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+enum RetargetModeArg {
+    /// Model-space turns relative to each rig's rest pose; hips move scaled by leg length.
+    #[default]
+    Rest,
+    /// Local rotations copied; translations and scales from the target's rest pose.
+    Rotation,
+    /// Translation, rotation and scale copied.
+    Full,
+}
+
+impl From<RetargetModeArg> for RetargetMode {
+    fn from(m: RetargetModeArg) -> Self {
+        match m {
+            RetargetModeArg::Rest => RetargetMode::RestCorrected,
+            RetargetModeArg::Rotation => RetargetMode::RotationOnly,
+            RetargetModeArg::Full => RetargetMode::Full,
+        }
+    }
 }
 
 /// A skeleton to evaluate plus which of its joints to report, in output order.
@@ -154,16 +209,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         errln!("warning: {w}");
     }
     let target = Target::select(&asset, args.skin, args.all_nodes)?;
+    if let (Some(other), Some(key)) = (&args.retarget_from, &args.clip) {
+        return retargeted(&args, &target, other, key);
+    }
     let skeleton = Arc::new(RuntimeSkeleton::new(target.skeleton.clone()));
     let layers = match (&args.clip, &args.mix) {
-        (Some(key), _) => {
-            let (_, clip) = asset
-                .clip(key)
-                .with_context(|| format!("{} has no clip `{key}` ({})", asset.file_name, clip_list(&asset)))?;
-            let animation = Arc::new(Animation::bind(clip, skeleton.skeleton(), BindBy::Node)?);
-            let motion = Motion { animation, looping: !args.once };
-            vec![Layer::new(clip.name(), LayerSource::Clip { motion, time: args.time.unwrap_or(0.0), speed: 1.0 })]
-        }
+        (Some(key), _) => clip_layer(&asset, key, &skeleton, args.time.unwrap_or(0.0), args.once)?,
         (None, Some(mix)) => match mix_layers(mix, &asset, &skeleton) {
             Ok(layers) => layers,
             Err(MixError::Io(e)) => return Err(e),
@@ -176,12 +227,82 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut instance = Instance::new(skeleton.clone(), layers)?;
     instance.set_compute_model(false);
     instance.evaluate()?;
-    let pose = instance.local_pose();
+    print_pose(&args, &target, instance.local_pose())
+}
+
+fn print_pose(args: &Args, target: &Target, pose: &Pose) -> anyhow::Result<ExitCode> {
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(&target, pose))?),
-        Format::Human => out!("{}", to_human(&target, pose)),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(target, pose))?),
+        Format::Human => out!("{}", to_human(target, pose)),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One layer playing clip `key` of `asset` alone at `time`.
+fn clip_layer(
+    asset: &GltfAsset,
+    key: &str,
+    skeleton: &Arc<RuntimeSkeleton>,
+    time: f32,
+    once: bool,
+) -> anyhow::Result<Vec<Layer>> {
+    let (_, clip) =
+        asset.clip(key).with_context(|| format!("{} has no clip `{key}` ({})", asset.file_name, clip_list(asset)))?;
+    let animation = Arc::new(Animation::bind(clip, skeleton.skeleton(), BindBy::Node)?);
+    let motion = Motion { animation, looping: !once };
+    Ok(vec![Layer::new(clip.name(), LayerSource::Clip { motion, time, speed: 1.0 })])
+}
+
+/// `ROLE=BONE` arguments as rig-policy overrides.
+fn overrides(list: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    list.iter()
+        .map(|o| match o.split_once('=') {
+            Some((role, bone)) => Ok((role.trim().to_owned(), bone.trim().to_owned())),
+            None => bail!("--override `{o}`: expected ROLE=BONE"),
+        })
+        .collect()
+}
+
+/// `--retarget-from`: sample the other file's clip on its own skeleton, then
+/// carry the pose onto `target` by role.
+fn retargeted(args: &Args, target: &Target, other: &Path, key: &str) -> anyhow::Result<ExitCode> {
+    let source_asset = load_gltf(other)?;
+    for w in &source_asset.warnings {
+        errln!("warning: {w}");
+    }
+    let Some(source) = source_asset.skeletons.first() else {
+        bail!("{} has no skin to retarget from", source_asset.file_name);
+    };
+    let mut policy = RigPolicy { id: "cli".into(), ..RigPolicy::default() };
+    if let (Some(dir), Some(id)) = (&args.defs, &args.rig_policy) {
+        let set = zoa_anim_assets::defs::load_folder(dir);
+        let Some(p) = set.rig_policy(id) else {
+            bail!("{}: no rig policy `{id}`", dir.display());
+        };
+        policy = p.clone();
+    }
+    policy.bone_overrides.extend(overrides(&args.overrides)?);
+    let source_policy =
+        RigPolicy { id: "source".into(), bone_overrides: overrides(&args.source_overrides)?, ..RigPolicy::default() };
+    let (target_roles, mut problems) = BoneRoles::discover_exclusive(&target.skeleton, &policy);
+    let (source_roles, source_problems) = BoneRoles::discover_exclusive(source, &source_policy);
+    problems.extend(source_problems);
+    if !problems.is_empty() {
+        let problems = problems.iter().map(ToString::to_string).collect();
+        return Err(crate::output::fail_all(2, "usage", problems).into());
+    }
+
+    let source_skeleton = Arc::new(RuntimeSkeleton::new(source.clone()));
+    let layers = clip_layer(&source_asset, key, &source_skeleton, args.time.unwrap_or(0.0), args.once)?;
+    let mut instance = Instance::new(source_skeleton, layers)?;
+    instance.set_compute_model(false);
+    instance.evaluate()?;
+    let retargeter =
+        Retargeter::by_role(source, &source_roles, &target.skeleton, &target_roles, args.retarget_mode.into());
+    let rest = Pose::rest(&target.skeleton);
+    let mut pose = rest.clone();
+    retargeter.run(instance.local_pose(), &rest, &mut pose)?;
+    print_pose(args, target, &pose)
 }
 
 pub(crate) fn clip_list(asset: &GltfAsset) -> String {
