@@ -1,0 +1,69 @@
+//! ZOA Animation in Bevy: a plugin and a component that drive a Bevy joint
+//! hierarchy by meaning (state tags, bindings, slots, loadouts, IK inputs).
+//!
+//! The core stays engine-free; this crate adapts the runtime's public
+//! character pipeline ([`zoa_anim_runtime::Character`]) to Bevy's ECS, on
+//! Bevy's sub-crates only (`bevy_app`, `bevy_ecs`, `bevy_transform`,
+//! `bevy_time`, `bevy_tasks`) so a headless build stays small.
+//!
+//! # One frame (`PostUpdate`, before transform propagation)
+//! ```text
+//!  Update: gameplay calls ZoaCharacter::set_tags / fire / set_float / equip …
+//!  ZoaSet::Input            hot reload (swap definitions), bind new characters' joints
+//!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (par_iter_mut)
+//!  ZoaSet::WriteTransforms  every ZoaJoint entity's Transform = the joint's local pose
+//!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order
+//!  TransformSystems::Propagate
+//! ```
+//!
+//! # Key decisions
+//! - **A character is a component on the root of its joint hierarchy**, and
+//!   each bound joint entity carries a [`ZoaJoint`] pointing back at it. So
+//!   evaluation is a parallel query over characters and writing transforms a
+//!   parallel query over joints that only *reads* characters: no unsafe, no
+//!   shared mutable state, and parallel equals serial bit for bit.
+//! - **Joints bind by name, then by bone role**: an entity whose `Name`
+//!   equals the joint's name; for joints left over, the entity that IK bone
+//!   discovery gives the same role (hips, spine, upper leg, …) when the
+//!   hierarchy is read as a skeleton. Binding waits until at least one joint
+//!   matches (a glTF scene spawns a few frames after its root).
+//! - **Definition folders load beside the asset server** ([`definitions`]):
+//!   a folder of TOML files plus glTF models does not fit a one-file asset
+//!   loader, and `bevy_asset` would more than double the headless build.
+//!   Hot reload polls the folder; a broken edit keeps the last good
+//!   definition and logs every diagnostic.
+//! - **Events are messages** with the entity and a shared name
+//!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
+//!   allocates nothing of its own.
+
+#![allow(
+    elided_lifetimes_in_paths,
+    reason = "Bevy system parameters (`Res`, `Query`, `Commands`) are written without their lifetimes, as Bevy's own code does"
+)]
+
+pub mod binding;
+mod character;
+pub mod definitions;
+mod error;
+mod messages;
+mod plugin;
+
+pub use binding::{JointBinding, ZoaJoint};
+pub use character::ZoaCharacter;
+pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
+pub use error::ZoaBevyError;
+pub use messages::{ZoaAnimationEvent, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
+pub use plugin::{ZoaAnimationPlugin, ZoaAnimationSettings, ZoaSet};
+pub use zoa_anim_assets::character::CharacterChoice;
+pub use zoa_anim_core as core;
+pub use zoa_anim_runtime as runtime;
+pub use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
+
+/// What a game usually needs.
+pub mod prelude {
+    pub use crate::{
+        CharacterChoice, CharacterSettings, ZoaAnimationEvent, ZoaAnimationPlugin, ZoaAnimationSettings, ZoaCharacter,
+        ZoaDefinitions, ZoaSet, ZoaSoundCue, ZoaSoundKind,
+    };
+    pub use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
+}

@@ -1,0 +1,125 @@
+//! Animation and sound events as Bevy messages, written after evaluation.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use bevy_ecs::prelude::{Entity, Message, Resource};
+use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
+use zoa_anim_runtime::Character;
+use zoa_anim_runtime::character::{
+    BindingPhase, CharacterEvent, CharacterEventReceiver, SoundBridge, SoundCue, SoundCueKind, SoundCueSink,
+};
+
+/// One event of a character (transition, state, binding sub-phase, clip
+/// notify, slot progress), written in the plugin's events step. For each
+/// entity the messages come in the character's (time, kind) order.
+#[derive(Debug, Clone, PartialEq, Message)]
+pub struct ZoaAnimationEvent {
+    /// The entity holding the [`crate::ZoaCharacter`].
+    pub entity: Entity,
+    /// The event (character time and kind).
+    pub event: CharacterEvent,
+    /// Its name ([`Character::event_name`]): the notify's name, the state's
+    /// name, the binding phase's tag or the slot's name.
+    pub name: Option<Arc<str>>,
+}
+
+/// What a sound cue asks to play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZoaSoundKind {
+    /// A clip notify by name (a game maps names to sounds, e.g. `Footstep`).
+    Notify(Arc<str>),
+    /// A sound event mapped to a binding sub-phase ([`ZoaSoundBridge::map_binding`]).
+    Event(SoundEventId),
+}
+
+/// A sound to play for a character, for the game to forward to its audio:
+/// every clip notify, and every binding sub-phase mapped to a sound event.
+#[derive(Debug, Clone, PartialEq, Message)]
+pub struct ZoaSoundCue {
+    /// The entity holding the [`crate::ZoaCharacter`].
+    pub entity: Entity,
+    /// Character time of the event, seconds.
+    pub time: f64,
+    /// What to play.
+    pub kind: ZoaSoundKind,
+    /// The character's state tags (as gameplay last set them).
+    pub tags: StateTagSet,
+    /// The surface under the character's lower foot, when its ground probe knows it.
+    pub surface: Option<Arc<str>>,
+}
+
+/// Shared copies of the names events carry: a name is allocated the first
+/// time it is seen, then every message clones the shared copy.
+#[derive(Debug, Default)]
+pub(crate) struct Names(HashSet<Arc<str>>);
+
+impl Names {
+    pub(crate) fn get(&mut self, name: &str) -> Arc<str> {
+        if let Some(n) = self.0.get(name) {
+            return Arc::clone(n);
+        }
+        let n: Arc<str> = Arc::from(name);
+        self.0.insert(Arc::clone(&n));
+        n
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct CueBuffer {
+    pub(crate) entity: Entity,
+    pub(crate) cues: Vec<ZoaSoundCue>,
+    pub(crate) names: Names,
+}
+
+impl SoundCueSink for CueBuffer {
+    fn on_sound_cue(&mut self, _character: usize, cue: &SoundCue<'_>) {
+        let kind = match cue.kind {
+            SoundCueKind::Notify(name) => ZoaSoundKind::Notify(self.names.get(name)),
+            SoundCueKind::Event(e) => ZoaSoundKind::Event(e),
+        };
+        let surface = cue.surface.map(|s| self.names.get(s));
+        self.cues.push(ZoaSoundCue { entity: self.entity, time: cue.time, kind, tags: cue.tags, surface });
+    }
+}
+
+/// Which binding sub-phases play which sound event (clip notifies always
+/// become [`ZoaSoundKind::Notify`] cues).
+#[derive(Debug, Resource)]
+pub struct ZoaSoundBridge {
+    pub(crate) bridge: SoundBridge<CueBuffer>,
+}
+
+impl Default for ZoaSoundBridge {
+    fn default() -> Self {
+        ZoaSoundBridge { bridge: SoundBridge::new(empty_buffer()) }
+    }
+}
+
+fn empty_buffer() -> CueBuffer {
+    CueBuffer { entity: Entity::PLACEHOLDER, cues: Vec::new(), names: Names::default() }
+}
+
+impl ZoaSoundBridge {
+    /// Plays `event` when `binding` reaches `phase` (set-up time).
+    pub fn map_binding(&mut self, binding: AnimationBindingId, phase: BindingPhase, event: SoundEventId) {
+        let bridge = std::mem::replace(&mut self.bridge, SoundBridge::new(empty_buffer()));
+        self.bridge = bridge.map_binding(binding, phase, event);
+    }
+}
+
+/// Delivers one character's events: an animation message each, and the
+/// sound bridge's cues into its buffer.
+pub(crate) struct Deliver<'a, W: FnMut(ZoaAnimationEvent)> {
+    pub(crate) entity: Entity,
+    pub(crate) write: W,
+    pub(crate) bridge: &'a mut SoundBridge<CueBuffer>,
+}
+
+impl<W: FnMut(ZoaAnimationEvent)> CharacterEventReceiver for Deliver<'_, W> {
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
+        let name = source.event_name(event).map(|n| self.bridge.sink_mut().names.get(n));
+        (self.write)(ZoaAnimationEvent { entity: self.entity, event: *event, name });
+        self.bridge.on_character_event(character, source, event);
+    }
+}

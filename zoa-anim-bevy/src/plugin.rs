@@ -1,0 +1,214 @@
+//! The plugin: resources, messages, system sets and systems.
+
+use bevy_app::{App, Plugin, PostUpdate};
+use bevy_ecs::prelude::*;
+use bevy_tasks::{ComputeTaskPool, TaskPool};
+use bevy_time::Time;
+use bevy_transform::TransformSystems;
+use bevy_transform::components::Transform;
+
+use crate::binding::{HierarchyNode, JointBinding, ZoaJoint, bevy_transform, core_transform};
+use crate::character::ZoaCharacter;
+use crate::definitions::ZoaDefinitions;
+use crate::messages::{Deliver, ZoaAnimationEvent, ZoaSoundBridge, ZoaSoundCue};
+
+/// The steps of a ZOA frame, chained in this order in `PostUpdate`, before
+/// transform propagation. Gameplay sets meaning in `Update` (or in
+/// [`ZoaSet::Input`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SystemSet)]
+pub enum ZoaSet {
+    /// Gameplay inputs; hot reload of definitions; joint binding of new characters.
+    Input,
+    /// Every character advanced and evaluated (in parallel by default).
+    Evaluate,
+    /// Joint entities' local `Transform`s written from the pose.
+    WriteTransforms,
+    /// Animation and sound events written as messages.
+    Events,
+}
+
+/// Run-time options of the plugin (a resource; insert your own to change them).
+#[derive(Debug, Clone, PartialEq, Resource)]
+pub struct ZoaAnimationSettings {
+    /// Evaluate characters (and write joints) on Bevy's compute task pool
+    /// (default true). Either way the result is bit-identical.
+    pub parallel: bool,
+    /// Seconds between checks of the definition folders for changes on disk
+    /// (`None`: no hot reload; default 1 s).
+    pub hot_reload_interval: Option<f32>,
+}
+
+impl Default for ZoaAnimationSettings {
+    fn default() -> Self {
+        ZoaAnimationSettings { parallel: true, hot_reload_interval: Some(1.0) }
+    }
+}
+
+/// Adds ZOA characters to an app: the [`ZoaCharacter`] and [`ZoaJoint`]
+/// components, the [`ZoaDefinitions`], [`ZoaAnimationSettings`] and
+/// [`ZoaSoundBridge`] resources, the [`ZoaAnimationEvent`] and
+/// [`ZoaSoundCue`] messages, and the [`ZoaSet`] steps. Needs `Time` (bevy_time's
+/// `TimePlugin`) and, to see joints move, bevy_transform's `TransformPlugin`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ZoaAnimationPlugin;
+
+impl Plugin for ZoaAnimationPlugin {
+    fn build(&self, app: &mut App) {
+        // Parallel queries need the compute pool (TaskPoolPlugin makes it when present).
+        ComputeTaskPool::get_or_init(TaskPool::default);
+        app.init_resource::<ZoaAnimationSettings>()
+            .init_resource::<ZoaDefinitions>()
+            .init_resource::<ZoaSoundBridge>()
+            .add_message::<ZoaAnimationEvent>()
+            .add_message::<ZoaSoundCue>()
+            .configure_sets(
+                PostUpdate,
+                (ZoaSet::Input, ZoaSet::Evaluate, ZoaSet::WriteTransforms, ZoaSet::Events)
+                    .chain()
+                    .before(TransformSystems::Propagate),
+            )
+            .add_systems(PostUpdate, (hot_reload, swap_definitions, bind_joints).chain().in_set(ZoaSet::Input))
+            .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
+            .add_systems(PostUpdate, write_transforms.in_set(ZoaSet::WriteTransforms))
+            .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
+    }
+}
+
+fn hot_reload(
+    time: Res<Time>,
+    settings: Res<ZoaAnimationSettings>,
+    mut definitions: ResMut<ZoaDefinitions>,
+    mut waited: Local<f32>,
+) {
+    let Some(interval) = settings.hot_reload_interval else { return };
+    *waited += time.delta_secs();
+    if *waited < interval {
+        return;
+    }
+    *waited = 0.0;
+    // Through `bypass_change_detection` so that only a real reload marks the
+    // resource changed (which makes characters look for a new generation).
+    if definitions.bypass_change_detection().reload_changed() > 0 {
+        definitions.set_changed();
+    }
+}
+
+fn swap_definitions(definitions: Res<ZoaDefinitions>, mut characters: Query<(Entity, &mut ZoaCharacter)>) {
+    if !definitions.is_changed() {
+        return;
+    }
+    for (entity, mut c) in &mut characters {
+        let Some((id, generation)) = c.source() else { continue };
+        let now = definitions.generation(id);
+        if now != generation
+            && let Err(e) = c.respawn(definitions.get(id), id, now)
+        {
+            log::error!("zoa: character {entity} keeps its old definition: {e}");
+        }
+    }
+}
+
+/// Binds the joints of characters that are not bound yet to the entities
+/// below them; a character whose hierarchy has none of its joints yet (a
+/// scene still spawning) is tried again next frame.
+fn bind_joints(
+    mut commands: Commands,
+    mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    children: Query<&Children>,
+    nodes: Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
+) {
+    for (root, mut c) in &mut characters {
+        if c.binding.is_some() {
+            continue;
+        }
+        if let Some(stale) = c.stale.take() {
+            for e in stale.entities().iter().flatten() {
+                if let Ok(mut ec) = commands.get_entity(*e) {
+                    ec.remove::<ZoaJoint>();
+                }
+            }
+        }
+        let list: Vec<Entity> = std::iter::once(root).chain(children.iter_descendants(root)).collect();
+        let mut hierarchy = Vec::with_capacity(list.len());
+        for (i, &entity) in list.iter().enumerate() {
+            let Ok((name, child_of, transform)) = nodes.get(entity) else { continue };
+            let parent = if i == 0 { None } else { child_of.and_then(|p| list.iter().position(|&e| e == p.parent())) };
+            hierarchy.push(HierarchyNode {
+                entity,
+                name: name.map(Name::as_str),
+                parent,
+                local: transform.map(core_transform).unwrap_or_default(),
+            });
+        }
+        let def = c.runtime().definition().clone();
+        let binding = JointBinding::bind(def.skeleton().skeleton(), def.roles(), &hierarchy);
+        if binding.bound() == 0 {
+            continue;
+        }
+        let unbound = binding.entities().len() - binding.bound();
+        if unbound > 0 {
+            let skeleton = def.skeleton().skeleton();
+            let names: Vec<_> = binding.unbound().map(|j| skeleton.display_name(j)).collect();
+            log::warn!("zoa: character {root}: {unbound} joint(s) drive no entity: {}", names.join(", "));
+        }
+        for (j, e) in binding.entities().iter().enumerate() {
+            if let Some(e) = e {
+                commands.entity(*e).insert(ZoaJoint { character: root, joint: j as u16 });
+            }
+        }
+        c.binding = Some(binding);
+    }
+}
+
+fn evaluate(time: Res<Time>, settings: Res<ZoaAnimationSettings>, mut characters: Query<(Entity, &mut ZoaCharacter)>) {
+    let dt = time.delta_secs();
+    if settings.parallel {
+        characters.par_iter_mut().for_each(|(e, mut c)| c.update(dt, e));
+    } else {
+        characters.iter_mut().for_each(|(e, mut c)| c.update(dt, e));
+    }
+}
+
+fn write_transforms(
+    settings: Res<ZoaAnimationSettings>,
+    characters: Query<&ZoaCharacter>,
+    mut joints: Query<(&ZoaJoint, &mut Transform)>,
+) {
+    let write = |(joint, mut transform): (&ZoaJoint, Mut<'_, Transform>)| {
+        let Ok(c) = characters.get(joint.character) else { return };
+        let pose = c.local_pose();
+        let j = usize::from(joint.joint);
+        if j < pose.len() {
+            transform.set_if_neq(bevy_transform(&pose.get(j)));
+        }
+    };
+    if settings.parallel {
+        joints.par_iter_mut().for_each(write);
+    } else {
+        joints.iter_mut().for_each(write);
+    }
+}
+
+fn deliver_events(
+    mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    mut animation: MessageWriter<ZoaAnimationEvent>,
+    mut sound: MessageWriter<ZoaSoundCue>,
+    mut bridge: ResMut<ZoaSoundBridge>,
+) {
+    let bridge = &mut bridge.bridge;
+    for (index, (entity, mut c)) in characters.iter_mut().enumerate() {
+        if c.runtime().events().is_empty() {
+            continue;
+        }
+        bridge.sink_mut().entity = entity;
+        let mut deliver = Deliver {
+            entity,
+            write: |m| {
+                animation.write(m);
+            },
+            bridge: &mut *bridge,
+        };
+        c.runtime_mut().deliver_events(index, &mut deliver);
+    }
+    sound.write_batch(bridge.sink_mut().cues.drain(..));
+}
