@@ -179,7 +179,11 @@ fn write_transforms(
         let pose = c.local_pose();
         let j = usize::from(joint.joint);
         if j < pose.len() {
-            transform.set_if_neq(bevy_transform(&pose.get(j)));
+            // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
+            let new = bevy_transform(&pose.get(j));
+            if !same_bits(&transform, &new) {
+                *transform = new;
+            }
         }
     };
     if settings.parallel {
@@ -211,4 +215,12 @@ fn deliver_events(
         c.runtime_mut().deliver_events(index, &mut deliver);
     }
     sound.write_batch(bridge.sink_mut().cues.drain(..));
+}
+
+fn same_bits(a: &Transform, b: &Transform) -> bool {
+    let bits = |t: &Transform| {
+        let (p, r, s) = (t.translation.to_array(), t.rotation.to_array(), t.scale.to_array());
+        [p[0], p[1], p[2], r[0], r[1], r[2], r[3], s[0], s[1], s[2]].map(f32::to_bits)
+    };
+    bits(a) == bits(b)
 }

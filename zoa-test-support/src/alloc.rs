@@ -27,13 +27,15 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
 /// Forwards to [`System`], counting every allocation and reallocation.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CountingAllocator;
 
 static TOTAL: AtomicUsize = AtomicUsize::new(0);
+/// Bytes allocated and not yet freed, every thread.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
 
 thread_local! {
     // A const-initialised `Cell` has no destructor, so reading it from inside
@@ -52,24 +54,28 @@ fn note() {
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note();
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
         // SAFETY: same contract as ours.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let _ = THREAD_FREES.try_with(|c| c.set(c.get() + 1));
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
         // SAFETY: same contract as ours; `ptr` came from `System`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         note();
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
         // SAFETY: same contract as ours.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         note();
+        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
         // SAFETY: same contract as ours; `ptr` came from `System`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -80,6 +86,14 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[must_use]
 pub fn total() -> usize {
     TOTAL.load(Ordering::Relaxed)
+}
+
+/// Bytes allocated and not yet freed, on every thread (a failed
+/// reallocation still counts as done). Compare two readings to see whether
+/// a loop's memory grows.
+#[must_use]
+pub fn live_bytes() -> isize {
+    LIVE.load(Ordering::Relaxed)
 }
 
 /// Allocations counted so far on the calling thread.

@@ -1,0 +1,229 @@
+//! The plugin in a headless app (Bevy's minimal plugins from its
+//! sub-crates + transforms), driving the fixture humanoid's joint entities:
+//! - `joints_equal_the_runtime_pose_bit_for_bit`: joint `Transform`s equal a
+//!   plain runtime character's local pose under the same inputs and frame times;
+//! - `events_arrive_as_messages_in_order`: animation messages equal the
+//!   runtime's delivered events (time, kind, name) in order, sound cues follow notifies;
+//! - `parallel_equals_serial`: 100 characters on 4 threads equal the serial run;
+//! - `joints_bind_by_role_when_names_differ`;
+//! - `hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one`.
+#![allow(elided_lifetimes_in_paths)]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use zoa_anim_bevy::binding::bevy_transform;
+use zoa_anim_bevy::prelude::*;
+use zoa_anim_bevy::{ReloadOutcome, ZoaBevyError};
+use zoa_anim_runtime::Character;
+
+#[test]
+fn joints_equal_the_runtime_pose_bit_for_bit() {
+    let def = definition();
+    let mut app = app(2, true, true);
+    let (root, joints) = spawn_character(app.world_mut(), &def);
+    let mut reference = Character::new(&def).unwrap();
+    for f in 0..240 {
+        drive(&mut app, &[root], f);
+        script(&mut reference, 0, f);
+        app.update();
+        let dt = *app.world().resource::<Dts>().0.last().unwrap();
+        reference.update(dt).unwrap();
+        assert!(all_bound(app.world(), root, &joints), "frame {f}: every joint is bound by name");
+        let pose = reference.local_pose();
+        let want: Vec<_> = (0..pose.len()).map(|j| bits(&bevy_transform(&pose.get(j)))).collect();
+        assert_eq!(joint_bits(app.world(), &joints), want, "frame {f}");
+    }
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    assert_eq!(c.binding().unwrap().bound_by_name(), joints.len());
+    assert!(c.last_error().is_none());
+    // The frames really moved (dt > 0 after the first) and the pose changed.
+    let dts = &app.world().resource::<Dts>().0;
+    assert_eq!(dts[0], 0.0);
+    assert!(dts[1..].iter().all(|&d| d > 0.016 && d < 0.017));
+    assert_eq!(joints.len(), def.skeleton().joint_count());
+}
+
+#[test]
+fn events_arrive_as_messages_in_order() {
+    let def = definition();
+    let mut app = app(2, true, true);
+    let (root, _) = spawn_character(app.world_mut(), &def);
+    let mut reference = Character::new(&def).unwrap();
+    let mut expected = Expected::default();
+    for f in 0..400 {
+        drive(&mut app, &[root], f);
+        script(&mut reference, 0, f);
+        app.update();
+        let dt = *app.world().resource::<Dts>().0.last().unwrap();
+        reference.update(dt).unwrap();
+        reference.deliver_events(0, &mut expected);
+    }
+    let got: Vec<_> = app
+        .world()
+        .resource::<Received>()
+        .0
+        .iter()
+        .map(|m| {
+            assert_eq!(m.entity, root);
+            (m.event, m.name.as_deref().map(str::to_owned))
+        })
+        .collect();
+    assert_eq!(got, expected.0);
+    // The script produces every family: transitions, binding phases, notifies, slot progress.
+    use zoa_anim_runtime::character::CharacterEventKind as K;
+    let has = |p: &dyn Fn(&K) -> bool| got.iter().any(|(e, _)| p(&e.kind));
+    assert!(has(&|k| matches!(k, K::TransitionStarted { .. })));
+    assert!(has(&|k| matches!(k, K::Binding { .. })));
+    assert!(has(&|k| matches!(k, K::Notify { .. })));
+    assert!(has(&|k| matches!(k, K::SlotProgress { .. })));
+    // Times never go back.
+    assert!(got.windows(2).all(|w| w[0].0.time <= w[1].0.time));
+    // Every notify became a sound cue of the same name and time, in order.
+    let notifies: Vec<_> =
+        got.iter().filter(|(e, _)| matches!(e.kind, K::Notify { .. })).map(|(e, n)| (e.time, n.clone())).collect();
+    let cues: Vec<_> = app
+        .world()
+        .resource::<Cues>()
+        .0
+        .iter()
+        .map(|c| match &c.kind {
+            ZoaSoundKind::Notify(n) => (c.time, Some(n.to_string())),
+            ZoaSoundKind::Event(e) => panic!("no binding is mapped, got {e:?}"),
+        })
+        .collect();
+    assert_eq!(cues, notifies);
+}
+
+/// Joint transforms of every character and every message after `frames` frames.
+fn crowd_run(threads: usize, parallel: bool, n: usize, frames: usize) -> (Vec<Vec<[u32; 10]>>, Vec<String>) {
+    let def = definition();
+    let mut app = app(threads, parallel, true);
+    let spawned: Vec<_> = (0..n).map(|_| spawn_character(app.world_mut(), &def)).collect();
+    let roots: Vec<_> = spawned.iter().map(|(r, _)| *r).collect();
+    for f in 0..frames {
+        drive(&mut app, &roots, f);
+        app.update();
+    }
+    let poses = spawned.iter().map(|(_, j)| joint_bits(app.world(), j)).collect();
+    let messages = app
+        .world()
+        .resource::<Received>()
+        .0
+        .iter()
+        .map(|m| format!("{} {} {:?} {:?}", m.entity, m.event.time.to_bits(), m.event.kind, m.name))
+        .collect();
+    (poses, messages)
+}
+
+#[test]
+fn parallel_equals_serial() {
+    let (serial_poses, serial_messages) = crowd_run(1, false, 100, 150);
+    let (parallel_poses, parallel_messages) = crowd_run(4, true, 100, 150);
+    assert_eq!(parallel_poses.len(), 100);
+    assert!(serial_messages.len() > 100, "the crowd produced events ({})", serial_messages.len());
+    for (k, (p, s)) in parallel_poses.iter().zip(&serial_poses).enumerate() {
+        assert_eq!(p, s, "character {k}");
+    }
+    assert_eq!(parallel_messages, serial_messages);
+}
+
+#[test]
+fn joints_bind_by_role_when_names_differ() {
+    let def = definition();
+    let renamed = |n: &str| -> String {
+        match n {
+            "LeftUpLeg" => "thigh_l",
+            "LeftLeg" => "calf_l",
+            "LeftFoot" => "foot_l",
+            "RightArm" => "upperarm_r",
+            "RightForeArm" => "lowerarm_r",
+            other => other,
+        }
+        .to_owned()
+    };
+    let skeleton = def.skeleton().skeleton();
+    let mut app = app(2, true, false);
+    let root = app
+        .world_mut()
+        .spawn((ZoaCharacter::new(&def).unwrap(), bevy_transform::components::Transform::default()))
+        .id();
+    let joints = spawn_joints(app.world_mut(), root, skeleton, &renamed);
+    app.update();
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    let binding = c.binding().expect("bound");
+    let renamed_joints: Vec<usize> =
+        ["LeftUpLeg", "LeftLeg", "LeftFoot", "RightArm", "RightForeArm"].map(|n| skeleton.find(n).unwrap()).to_vec();
+    assert_eq!(binding.bound_by_name(), skeleton.joint_count() - renamed_joints.len());
+    let mut by_role: Vec<usize> = binding.bound_by_role().iter().map(|(j, _)| usize::from(*j)).collect();
+    by_role.sort_unstable();
+    let mut want = renamed_joints.clone();
+    want.sort_unstable();
+    assert_eq!(by_role, want, "{:?}", binding.bound_by_role());
+    for j in 0..skeleton.joint_count() {
+        assert_eq!(binding.entity(j), Some(joints[j]), "joint {j} drives the entity of the same place");
+    }
+    assert!(all_bound(app.world(), root, &joints));
+}
+
+#[test]
+fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
+    use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
+    let tmp = temp_dir("bevy-reload");
+    let folder = tmp.path().join("defs/humanoid");
+    copy_dir(&fixture("defs/humanoid"), &folder);
+    std::fs::create_dir_all(tmp.path().join("models")).unwrap();
+    std::fs::copy(fixture("models/humanoid.glb"), tmp.path().join("models/humanoid.glb")).unwrap();
+
+    let mut app = app(2, true, false);
+    app.insert_resource(ZoaAnimationSettings { parallel: true, hot_reload_interval: Some(0.0) });
+    let id = {
+        let mut defs = app.world_mut().resource_mut::<ZoaDefinitions>();
+        defs.load(&folder, CharacterChoice::default(), CharacterSettings::default()).unwrap()
+    };
+    let first = Arc::clone(app.world().resource::<ZoaDefinitions>().get(id));
+    let character = app.world().resource::<ZoaDefinitions>().spawn(id).unwrap();
+    let root = app.world_mut().spawn((character, bevy_transform::components::Transform::default())).id();
+    let joints = spawn_joints(app.world_mut(), root, first.skeleton().skeleton(), &|n| n.to_owned());
+    let walk: StateTagSet = "locomotion=walk".parse().unwrap();
+    app.world_mut().get_mut::<ZoaCharacter>(root).unwrap().set_tags(walk);
+    for _ in 0..10 {
+        app.update();
+    }
+
+    // A broken edit: polled, re-validated, refused; the last good definition stays.
+    let clip = folder.join("clips/walk.toml");
+    let good = std::fs::read_to_string(&clip).unwrap();
+    std::fs::write(&clip, good.replace("loop = true", "loop = \"sometimes\"")).unwrap();
+    app.update();
+    let defs = app.world().resource::<ZoaDefinitions>();
+    assert_eq!(defs.generation(id), 0);
+    assert!(Arc::ptr_eq(defs.get(id), &first));
+    match defs.last_error(id) {
+        Some(ZoaBevyError::Definitions { diagnostics, .. }) => {
+            assert!(diagnostics.iter().any(|d| d.contains("walk.toml") && d.contains("loop")), "{diagnostics:?}")
+        }
+        other => panic!("expected the folder's diagnostics, got {other:?}"),
+    }
+    assert!(Arc::ptr_eq(app.world().get::<ZoaCharacter>(root).unwrap().runtime().definition(), &first));
+
+    // A good edit: swapped, and the character re-created on it with its tags, joints bound again.
+    std::fs::write(&clip, good.replace("Footstep@0.5", "Footstep@0.55")).unwrap();
+    app.update();
+    let defs = app.world().resource::<ZoaDefinitions>();
+    assert_eq!(defs.generation(id), 1);
+    assert!(defs.last_error(id).is_none());
+    let second = Arc::clone(defs.get(id));
+    assert!(!Arc::ptr_eq(&second, &first));
+    app.update();
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    assert!(Arc::ptr_eq(c.runtime().definition(), &second));
+    assert_eq!(c.runtime().tags(), walk);
+    assert!(all_bound(app.world(), root, &joints));
+
+    // An explicit reload of an unchanged folder swaps again (same content, new generation).
+    let outcome = app.world_mut().resource_mut::<ZoaDefinitions>().reload(id);
+    assert_eq!(outcome, ReloadOutcome::Swapped);
+}
