@@ -47,6 +47,10 @@ ban zoa-audio-profile 'zoa-anim-runtime|zoa-anim-ik'
 for crate in $crates; do
   [ "$crate" = zoa-test-support ] || ban "$crate" 'zoa-test-support'
 done
+# Engines stay in their adapters: only zoa-anim-bevy depends on Bevy.
+for crate in $crates; do
+  [ "$crate" = zoa-anim-bevy ] || ban "$crate" 'bevy[a-z_]*|zoa-anim-bevy'
+done
 
 [ $status -eq 0 ] && echo "layering: ok"
 exit $status
