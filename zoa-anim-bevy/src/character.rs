@@ -7,7 +7,7 @@ use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId, DimensionSet, PlayerProfileType, StateTagSet};
 use zoa_anim_ik::{GroundProbe, HandTarget};
-use zoa_anim_runtime::graph::LoadoutChange;
+use zoa_anim_runtime::LoadoutChange;
 use zoa_anim_runtime::{Character, CharacterDefinition, IkInputs, Pose, RuntimeError};
 
 use crate::binding::JointBinding;

@@ -162,8 +162,8 @@ fn joints_bind_by_role_when_names_differ() {
     let mut want = renamed_joints.clone();
     want.sort_unstable();
     assert_eq!(by_role, want, "{:?}", binding.bound_by_role());
-    for j in 0..skeleton.joint_count() {
-        assert_eq!(binding.entity(j), Some(joints[j]), "joint {j} drives the entity of the same place");
+    for (j, &entity) in joints.iter().enumerate() {
+        assert_eq!(binding.entity(j), Some(entity), "joint {j} drives the entity of the same place");
     }
     assert!(all_bound(app.world(), root, &joints));
 }
