@@ -11,8 +11,13 @@ use zoa_anim_runtime::LoadoutChange;
 use zoa_anim_runtime::{Character, CharacterDefinition, IkInputs, Pose, RuntimeError};
 
 use crate::binding::JointBinding;
-use crate::definitions::ZoaDefinitionId;
 use crate::error::ZoaBevyError;
+
+/// A definition folder loaded into [`ZoaDefinitions`](crate::ZoaDefinitions). It lives
+/// beside the character (which remembers where it came from) so that the
+/// definitions module depends on characters and not the other way round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ZoaDefinitionId(pub(crate) u32);
 
 /// A ZOA character on the root entity of a joint hierarchy (a spawned glTF
 /// scene, or joints spawned by hand). Gameplay drives it by meaning through

@@ -26,6 +26,7 @@ use zoa_anim_assets::defs::{MAX_DEPTH, Severity, load_folder};
 use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
 
 use crate::character::ZoaCharacter;
+pub use crate::character::ZoaDefinitionId;
 use crate::error::ZoaBevyError;
 
 /// Loads the definition folder `folder` (and the glTF files its clips name)
@@ -57,10 +58,6 @@ fn load(
     };
     (result, models)
 }
-
-/// A definition folder loaded into [`ZoaDefinitions`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ZoaDefinitionId(u32);
 
 #[derive(Debug)]
 struct Entry {
