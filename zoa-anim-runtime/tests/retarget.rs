@@ -1,14 +1,15 @@
 //! Retargeting by role on the shared real rigs (CesiumMan, RiggedFigure,
 //! greenman; skipped with a note when the assets are absent): which joints
 //! pair up, the rest-corrected mode's defining properties, rotation-only
-//! copies, and no allocation while running.
+//! copies, and no allocation while running (counted on the calling thread,
+//! so the other tests of this binary may run beside it).
 
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::Skeleton;
 use zoa_anim_core::glam::{Mat4, Quat};
 use zoa_anim_ik::{BoneRoles, Role};
 use zoa_anim_runtime::{Animation, BindBy, MatchedBy, Pose, RetargetMode, Retargeter};
-use zoa_test_support::alloc::{CountingAllocator, allocations_during};
+use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 use zoa_test_support::paths::shared_assets;
 
 #[global_allocator]
@@ -179,7 +180,7 @@ fn running_allocates_nothing() {
     for mode in [RetargetMode::Full, RetargetMode::RotationOnly, RetargetMode::RestCorrected] {
         let rt = Retargeter::by_role(&cesium.skeleton, &cesium.roles, &green.skeleton, &green.roles, mode);
         rt.run(&src, &rest, &mut out).unwrap();
-        let n = allocations_during(|| rt.run(&src, &rest, &mut out).unwrap());
+        let n = thread_allocations_during(|| rt.run(&src, &rest, &mut out).unwrap());
         assert_eq!(n, 0, "{mode:?}");
     }
 }
