@@ -84,7 +84,7 @@ impl Rig {
     }
 
     /// Upper body: the second spine joint if there is one (Mixamo `Spine1`), else the first.
-    fn upper_body_mask(&self) -> Arc<BoneMask> {
+    fn upper_body_mask(&self) -> Arc<BoneWeights> {
         let s = self.skeleton.skeleton();
         let spines: Vec<usize> = s
             .eval_order()
@@ -94,7 +94,7 @@ impl Rig {
             .collect();
         let root = spines.get(1).or(spines.first()).copied().unwrap_or(0);
         let name = s.display_name(root).into_owned();
-        Arc::new(BoneMask::from_names(s, &[name.as_str()], &[]).expect("mask"))
+        Arc::new(BoneWeights::from_names(s, &[name.as_str()], &[]).expect("mask"))
     }
 
     fn instance(&self, scenario: char, seed: usize) -> Instance {
@@ -102,8 +102,8 @@ impl Rig {
         let run = self.clip(&["run"], 1);
         let phase = (seed % 17) as f32 / 17.0;
         let tree = || LayerSource::Tree {
-            tree: BlendTree::one_d(&[0.0, 1.0]).expect("tree"),
-            motions: vec![Motion::looping(walk.clone()), Motion::looping(run.clone())],
+            tree: CompiledBlendTree::one_d(&[0.0, 1.0]).expect("tree"),
+            motions: vec![BoundMotion::looping(walk.clone()), BoundMotion::looping(run.clone())],
             x: 0.4 + (seed % 5) as f32 * 0.1,
             y: 0.0,
             clock: SyncClock { phase },
@@ -112,16 +112,19 @@ impl Rig {
         let layers = match scenario {
             'a' => vec![Layer::new(
                 "walk",
-                LayerSource::Clip { motion: Motion::looping(walk.clone()), time: phase, speed: 1.0 },
+                LayerSource::Clip { motion: BoundMotion::looping(walk.clone()), time: phase, speed: 1.0 },
             )],
             'b' => vec![Layer::new("loco", tree())],
             _ => vec![
                 Layer::new("loco", tree()),
-                Layer::new("idle", LayerSource::clip(Motion::looping(self.clip(&["idle", "survey"], 2))))
+                Layer::new("idle", LayerSource::clip(BoundMotion::looping(self.clip(&["idle", "survey"], 2))))
                     .with_weight(0.3),
-                Layer::new("aim", LayerSource::clip(Motion::looping(self.clip(&["rifle_aim", "aim", "survey"], 2))))
-                    .with_mask(self.upper_body_mask()),
-                Layer::new("recoil", LayerSource::clip(Motion::looping(self.clip(&["recoil", "hit", "run"], 1))))
+                Layer::new(
+                    "aim",
+                    LayerSource::clip(BoundMotion::looping(self.clip(&["rifle_aim", "aim", "survey"], 2))),
+                )
+                .with_mask(self.upper_body_mask()),
+                Layer::new("recoil", LayerSource::clip(BoundMotion::looping(self.clip(&["recoil", "hit", "run"], 1))))
                     .additive(AdditiveReference::Time(0.0))
                     .with_weight(0.7),
             ],
@@ -350,14 +353,14 @@ fn kit_character(bencher: Bencher<'_, '_>, asset: &str) {
     let Some(rig) = Rig::load(asset) else { return };
     let clip = |k: usize| rig.clips[k % rig.clips.len()].clone();
     let blend = LayerSource::Tree {
-        tree: BlendTree::one_d(&[0.0, 1.0]).expect("tree"),
-        motions: vec![Motion::looping(clip(0)), Motion::looping(clip(1))],
+        tree: CompiledBlendTree::one_d(&[0.0, 1.0]).expect("tree"),
+        motions: vec![BoundMotion::looping(clip(0)), BoundMotion::looping(clip(1))],
         x: 0.5,
         y: 0.0,
         clock: SyncClock { phase: 0.2 },
         speed: 1.0,
     };
-    let additive = LayerSource::Clip { motion: Motion::looping(clip(2)), time: 0.1, speed: 1.0 };
+    let additive = LayerSource::Clip { motion: BoundMotion::looping(clip(2)), time: 0.1, speed: 1.0 };
     let layers = vec![
         Layer::new("blend", blend),
         Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),

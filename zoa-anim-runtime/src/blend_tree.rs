@@ -33,7 +33,7 @@ pub enum Weighting2D {
 
 /// Kind of a blend tree.
 #[derive(Debug, Clone, PartialEq)]
-pub enum BlendTreeKind {
+pub enum CompiledBlendTreeKind {
     /// Linear between neighbours sorted by threshold.
     OneD,
     /// Two parameters.
@@ -44,8 +44,8 @@ pub enum BlendTreeKind {
 
 /// A blend tree's weighting rule over its children's positions.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlendTree {
-    kind: BlendTreeKind,
+pub struct CompiledBlendTree {
+    kind: CompiledBlendTreeKind,
     /// `(threshold, thresholdY)` per child, in child order.
     points: Vec<[f32; 2]>,
     /// 1D: child indices sorted by threshold (stable).
@@ -54,9 +54,9 @@ pub struct BlendTree {
     explicit: Vec<f32>,
 }
 
-impl BlendTree {
+impl CompiledBlendTree {
     /// A 1D tree over child thresholds (at least 2, finite).
-    pub fn one_d(thresholds: &[f32]) -> Result<BlendTree, RuntimeError> {
+    pub fn one_d(thresholds: &[f32]) -> Result<CompiledBlendTree, RuntimeError> {
         if thresholds.len() < 2 {
             return Err(RuntimeError::InvalidBlendTree(format!(
                 "a 1D tree needs 2 children, got {}",
@@ -68,8 +68,8 @@ impl BlendTree {
         }
         let mut sorted: Vec<usize> = (0..thresholds.len()).collect();
         sorted.sort_by(|&a, &b| thresholds[a].total_cmp(&thresholds[b]));
-        Ok(BlendTree {
-            kind: BlendTreeKind::OneD,
+        Ok(CompiledBlendTree {
+            kind: CompiledBlendTreeKind::OneD,
             points: thresholds.iter().map(|&t| [t, 0.0]).collect(),
             sorted,
             explicit: Vec::new(),
@@ -77,7 +77,7 @@ impl BlendTree {
     }
 
     /// A 2D tree over child positions (at least 1, finite, distinct).
-    pub fn two_d(points: &[[f32; 2]], weighting: Weighting2D) -> Result<BlendTree, RuntimeError> {
+    pub fn two_d(points: &[[f32; 2]], weighting: Weighting2D) -> Result<CompiledBlendTree, RuntimeError> {
         if points.is_empty() {
             return Err(RuntimeError::InvalidBlendTree("a 2D tree needs at least one child".into()));
         }
@@ -99,8 +99,8 @@ impl BlendTree {
         {
             return Err(RuntimeError::InvalidBlendTree(format!("inverse-distance power {power} must be > 0")));
         }
-        Ok(BlendTree {
-            kind: BlendTreeKind::TwoD(weighting),
+        Ok(CompiledBlendTree {
+            kind: CompiledBlendTreeKind::TwoD(weighting),
             points: points.to_vec(),
             sorted: Vec::new(),
             explicit: Vec::new(),
@@ -108,12 +108,12 @@ impl BlendTree {
     }
 
     /// A direct tree with explicit, non-negative weights (at least 1 child).
-    pub fn direct(weights: &[f32]) -> Result<BlendTree, RuntimeError> {
+    pub fn direct(weights: &[f32]) -> Result<CompiledBlendTree, RuntimeError> {
         if weights.is_empty() {
             return Err(RuntimeError::InvalidBlendTree("a direct tree needs at least one child".into()));
         }
-        let mut tree = BlendTree {
-            kind: BlendTreeKind::Direct,
+        let mut tree = CompiledBlendTree {
+            kind: CompiledBlendTreeKind::Direct,
             points: vec![[0.0; 2]; weights.len()],
             sorted: Vec::new(),
             explicit: vec![0.0; weights.len()],
@@ -139,7 +139,7 @@ impl BlendTree {
     }
 
     /// The tree kind.
-    pub fn kind(&self) -> &BlendTreeKind {
+    pub fn kind(&self) -> &CompiledBlendTreeKind {
         &self.kind
     }
     /// Number of children.
@@ -152,12 +152,12 @@ impl BlendTree {
     /// ignored by 1D and direct trees. Does not allocate.
     ///
     /// # Panics
-    /// When `out.len()` differs from [`BlendTree::child_count`].
+    /// When `out.len()` differs from [`CompiledBlendTree::child_count`].
     pub fn weights(&self, x: f32, y: f32, out: &mut [f32]) {
         assert_eq!(out.len(), self.points.len(), "one weight per child");
         out.fill(0.0);
         match &self.kind {
-            BlendTreeKind::OneD => {
+            CompiledBlendTreeKind::OneD => {
                 let s = &self.sorted;
                 let t = |k: usize| self.points[s[k]][0];
                 let last = s.len() - 1;
@@ -174,7 +174,7 @@ impl BlendTree {
                     out[s[k + 1]] = f;
                 }
             }
-            BlendTreeKind::TwoD(Weighting2D::InverseDistance { power }) => {
+            CompiledBlendTreeKind::TwoD(Weighting2D::InverseDistance { power }) => {
                 let mut sum = 0.0;
                 for (i, p) in self.points.iter().enumerate() {
                     let d = ((x - p[0]).powi(2) + (y - p[1]).powi(2)).sqrt();
@@ -189,7 +189,7 @@ impl BlendTree {
                 }
                 out.iter_mut().for_each(|w| *w /= sum);
             }
-            BlendTreeKind::TwoD(Weighting2D::GradientBand) => {
+            CompiledBlendTreeKind::TwoD(Weighting2D::GradientBand) => {
                 let mut sum = 0.0;
                 for (i, (o, &pi)) in out.iter_mut().zip(&self.points).enumerate() {
                     let (vx, vy) = (x - pi[0], y - pi[1]);
@@ -212,7 +212,7 @@ impl BlendTree {
                     out[nearest(&self.points, x, y)] = 1.0;
                 }
             }
-            BlendTreeKind::Direct => {
+            CompiledBlendTreeKind::Direct => {
                 let sum: f32 = self.explicit.iter().sum();
                 if sum > 0.0 {
                     for (o, w) in out.iter_mut().zip(&self.explicit) {
@@ -261,7 +261,7 @@ impl SyncClock {
 mod tests {
     use super::*;
 
-    fn w(tree: &BlendTree, x: f32, y: f32) -> Vec<f32> {
+    fn w(tree: &CompiledBlendTree, x: f32, y: f32) -> Vec<f32> {
         let mut out = vec![0.0; tree.child_count()];
         tree.weights(x, y, &mut out);
         out
@@ -269,19 +269,22 @@ mod tests {
 
     #[test]
     fn one_d_uses_sorted_neighbours_and_clamps() {
-        let t = BlendTree::one_d(&[4.0, 0.0, 1.0]).unwrap(); // run, idle, walk
+        let t = CompiledBlendTree::one_d(&[4.0, 0.0, 1.0]).unwrap(); // run, idle, walk
         assert_eq!(w(&t, -1.0, 0.0), [0.0, 1.0, 0.0]);
         assert_eq!(w(&t, 0.5, 0.0), [0.0, 0.5, 0.5]);
         assert_eq!(w(&t, 1.0, 0.0), [0.0, 0.0, 1.0]);
         assert_eq!(w(&t, 2.5, 0.0), [0.5, 0.0, 0.5]);
         assert_eq!(w(&t, 9.0, 0.0), [1.0, 0.0, 0.0]);
-        assert!(BlendTree::one_d(&[1.0]).is_err());
+        assert!(CompiledBlendTree::one_d(&[1.0]).is_err());
     }
 
     #[test]
     fn two_d_inverse_distance() {
-        let t = BlendTree::two_d(&[[0.0, 0.0], [2.0, 0.0], [0.0, 4.0]], Weighting2D::InverseDistance { power: 1.0 })
-            .unwrap();
+        let t = CompiledBlendTree::two_d(
+            &[[0.0, 0.0], [2.0, 0.0], [0.0, 4.0]],
+            Weighting2D::InverseDistance { power: 1.0 },
+        )
+        .unwrap();
         assert_eq!(w(&t, 2.0, 0.0), [0.0, 1.0, 0.0]);
         let got = w(&t, 1.0, 0.0); // distances 1, 1, sqrt(17)
         let inv = [1.0, 1.0, 1.0 / 17f32.sqrt()];
@@ -294,19 +297,19 @@ mod tests {
     #[test]
     fn gradient_band_is_local_and_normalized() {
         let pts = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]];
-        let t = BlendTree::two_d(&pts, Weighting2D::GradientBand).unwrap();
+        let t = CompiledBlendTree::two_d(&pts, Weighting2D::GradientBand).unwrap();
         assert_eq!(w(&t, 1.0, 0.0), [0.0, 1.0, 0.0, 0.0, 0.0]);
         let half = w(&t, 0.5, 0.0);
         assert!((half[0] - 0.5).abs() < 1e-6 && (half[1] - 0.5).abs() < 1e-6, "{half:?}");
         assert_eq!(half[2] + half[3] + half[4], 0.0, "no leak to far children");
         let off = w(&t, 0.3, 0.4);
         assert!((off.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        assert!(BlendTree::two_d(&[[0.0, 0.0], [0.0, 0.0]], Weighting2D::GradientBand).is_err());
+        assert!(CompiledBlendTree::two_d(&[[0.0, 0.0], [0.0, 0.0]], Weighting2D::GradientBand).is_err());
     }
 
     #[test]
     fn direct_normalizes() {
-        let mut t = BlendTree::direct(&[1.0, 3.0]).unwrap();
+        let mut t = CompiledBlendTree::direct(&[1.0, 3.0]).unwrap();
         assert_eq!(w(&t, 0.0, 0.0), [0.25, 0.75]);
         t.set_explicit_weight(1, 0.0).unwrap();
         assert_eq!(w(&t, 0.0, 0.0), [1.0, 0.0]);

@@ -54,15 +54,10 @@ use crate::simd::{
     slerp_uniform, store, vectors,
 };
 
-/// How a layer combines with what is below it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BlendMode {
-    /// Weighted average (three.js normal blending).
-    #[default]
-    Override,
-    /// Difference to a reference pose, added on top.
-    Additive,
-}
+/// How a layer combines with what is below it: the authored
+/// [`zoa_anim_core::graph::BlendMode`] (`Override` = weighted average, three.js
+/// normal blending; `Additive` = difference to a reference pose, added on top).
+pub use zoa_anim_core::graph::BlendMode;
 
 /// How a [`BlendingJob`] or [`Blender`] composes its layers (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -112,7 +107,7 @@ pub struct BlendInput<'a> {
     pub animated: &'a [u8],
     /// Weight, finite and `>= 0` (normally `0..=1`; multiplied by the layer weight).
     pub weight: f32,
-    /// Optional per-joint weights in `0..=1` ([`crate::BoneMask::weights`]).
+    /// Optional per-joint weights in `0..=1` ([`crate::BoneWeights::weights`]).
     pub mask: Option<&'a [f32]>,
     /// Reference pose; required in additive layers, ignored in override layers.
     pub reference: Option<&'a ReferencePose>,

@@ -22,32 +22,32 @@ use glam::Mat4;
 use rayon::prelude::*;
 
 use crate::animation::{Animation, SamplingContext, SamplingJob};
-use crate::blend_tree::{BlendTree, SyncClock};
+use crate::blend_tree::{CompiledBlendTree, SyncClock};
 use crate::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
 use crate::error::RuntimeError;
 use crate::ik_stage::IkStage;
-use crate::mask::BoneMask;
+use crate::mask::BoneWeights;
 use crate::math::{clamp_time, wrap_time};
 use crate::model::LocalToModelJob;
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// A clip and how its time maps to clip time.
 #[derive(Debug, Clone)]
-pub struct Motion {
+pub struct BoundMotion {
     /// The animation, bound to the instance's skeleton.
     pub animation: Arc<Animation>,
     /// Loop (`t − d·floor(t/d)`) or play once (clamp to `[0, d]`). Default: loop.
     pub looping: bool,
 }
 
-impl Motion {
+impl BoundMotion {
     /// A looping motion.
-    pub fn looping(animation: Arc<Animation>) -> Motion {
-        Motion { animation, looping: true }
+    pub fn looping(animation: Arc<Animation>) -> BoundMotion {
+        BoundMotion { animation, looping: true }
     }
     /// A one-shot motion.
-    pub fn once(animation: Arc<Animation>) -> Motion {
-        Motion { animation, looping: false }
+    pub fn once(animation: Arc<Animation>) -> BoundMotion {
+        BoundMotion { animation, looping: false }
     }
     /// Clip time of layer time `t`, seconds.
     pub fn clip_time(&self, t: f32) -> f32 {
@@ -84,7 +84,7 @@ pub enum LayerSource {
     /// One clip.
     Clip {
         /// The clip.
-        motion: Motion,
+        motion: BoundMotion,
         /// Layer time in seconds, before looping / clamping.
         time: f32,
         /// Speed multiplier (negative plays backwards); default 1.
@@ -93,9 +93,9 @@ pub enum LayerSource {
     /// A blend tree over several clips sharing one normalized clock.
     Tree {
         /// Weighting rule.
-        tree: BlendTree,
+        tree: CompiledBlendTree,
         /// One motion per tree child, in child order.
-        motions: Vec<Motion>,
+        motions: Vec<BoundMotion>,
         /// Primary parameter.
         x: f32,
         /// Secondary parameter (2D trees).
@@ -109,10 +109,10 @@ pub enum LayerSource {
 
 impl LayerSource {
     /// A clip source starting at time 0, speed 1.
-    pub fn clip(motion: Motion) -> LayerSource {
+    pub fn clip(motion: BoundMotion) -> LayerSource {
         LayerSource::Clip { motion, time: 0.0, speed: 1.0 }
     }
-    fn motions(&self) -> &[Motion] {
+    fn motions(&self) -> &[BoundMotion] {
         match self {
             LayerSource::Clip { motion, .. } => std::slice::from_ref(motion),
             LayerSource::Tree { motions, .. } => motions,
@@ -130,7 +130,7 @@ pub struct Layer {
     /// Override (default) or additive.
     pub mode: BlendMode,
     /// Optional per-joint mask.
-    pub mask: Option<Arc<BoneMask>>,
+    pub mask: Option<Arc<BoneWeights>>,
     /// Reference of an additive layer (ignored for override).
     pub reference: AdditiveReference,
     /// What plays.
@@ -161,7 +161,7 @@ impl Layer {
         self
     }
     /// Builder: mask.
-    pub fn with_mask(mut self, mask: Arc<BoneMask>) -> Layer {
+    pub fn with_mask(mut self, mask: Arc<BoneWeights>) -> Layer {
         self.mask = Some(mask);
         self
     }
@@ -362,7 +362,7 @@ impl Instance {
             if layer.weight <= 0.0 {
                 continue;
             }
-            let mask = layer.mask.as_deref().map(BoneMask::weights);
+            let mask = layer.mask.as_deref().map(BoneWeights::weights);
             match &layer.source {
                 LayerSource::Clip { motion, time, .. } => {
                     state.weights[0] = 1.0;
@@ -410,7 +410,7 @@ impl Instance {
             if layer.weight <= 0.0 {
                 continue;
             }
-            let mask = layer.mask.as_deref().map(BoneMask::weights);
+            let mask = layer.mask.as_deref().map(BoneWeights::weights);
             for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
                 let input = BlendInput {
                     pose: &slot.pose,

@@ -32,6 +32,15 @@
 //!   trigonometric slerp by tests. Sampling does not renormalize LINEAR
 //!   rotation keys (three.js does not either), so keys stored slightly off
 //!   unit length come out as stored.
+//! - Authored and compiled forms have different names (ozz's raw/runtime
+//!   split). The authored graph types of `zoa-anim-core` are re-exported here
+//!   under their own names ([`BlendMode`], [`BoneMask`], [`BlendTree`],
+//!   [`BlendTreeKind`], [`Motion`]); what the runtime compiles from them is
+//!   named for what it is: [`BoneWeights`] (a mask resolved to per-joint
+//!   weights against one skeleton), [`CompiledBlendTree`] /
+//!   [`CompiledBlendTreeKind`] (a tree's weighting rule over its children's
+//!   positions) and [`BoundMotion`] (an [`Animation`] bound to a skeleton
+//!   with its loop mode).
 //! - The rig policy's IK (`zoa-anim-ik`) is an optional per-instance
 //!   [`IkStage`] run on the blended local pose before local-to-model: the
 //!   compiled policy ([`compile_rig_ik`]) is shared read-only, the IK state,
@@ -71,18 +80,20 @@ pub mod simd;
 pub use animation::{
     ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION, Animation, BindBy, SamplingContext, SamplingJob,
 };
-pub use blend_tree::{BlendTree, BlendTreeKind, SyncClock, Weighting2D};
+pub use blend_tree::{CompiledBlendTree, CompiledBlendTreeKind, SyncClock, Weighting2D};
 pub use blending::{
     BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose, blend_into,
 };
 pub use character::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 pub use error::RuntimeError;
 pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
-pub use instance::{AdditiveReference, Crowd, Instance, Layer, LayerSource, Motion};
+pub use instance::{AdditiveReference, BoundMotion, Crowd, Instance, Layer, LayerSource};
 pub use loadout::{LoadoutChange, ProfileSetSwitcher};
-pub use mask::BoneMask;
+pub use mask::BoneWeights;
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};
 pub use zoa_anim_core::glam;
+/// The authored graph types the compiled forms above are built from.
+pub use zoa_anim_core::graph::{BlendTree, BlendTreeKind, BoneMask, Motion};

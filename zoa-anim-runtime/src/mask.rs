@@ -7,11 +7,11 @@ use crate::error::RuntimeError;
 /// Per-joint layer weights in `0..=1`, precomputed from include / exclude
 /// joint names (a layer's or state's `bone_mask`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct BoneMask {
+pub struct BoneWeights {
     weights: Vec<f32>,
 }
 
-impl BoneMask {
+impl BoneWeights {
     /// Builds a mask from names.
     ///
     /// - `include` non-empty: only the complete descendant subtrees of these
@@ -26,7 +26,7 @@ impl BoneMask {
         skeleton: &Skeleton,
         include: &[S],
         exclude: &[S],
-    ) -> Result<BoneMask, RuntimeError> {
+    ) -> Result<BoneWeights, RuntimeError> {
         let mut unknown = Vec::new();
         let mut resolve = |names: &[S]| -> Vec<usize> {
             names
@@ -48,12 +48,12 @@ impl BoneMask {
         let kept = if include.is_empty() { vec![true; skeleton.joint_count()] } else { skeleton.subtree_mask(&inc) };
         let removed = skeleton.subtree_mask(&exc);
         let weights = kept.iter().zip(&removed).map(|(&k, &r)| if k && !r { 1.0 } else { 0.0 }).collect();
-        Ok(BoneMask { weights })
+        Ok(BoneWeights { weights })
     }
 
     /// A mask from explicit weights (clamped to `0..=1`, NaN → 0).
-    pub fn from_weights(weights: impl IntoIterator<Item = f32>) -> BoneMask {
-        BoneMask { weights: weights.into_iter().map(|w| if w.is_nan() { 0.0 } else { w.clamp(0.0, 1.0) }).collect() }
+    pub fn from_weights(weights: impl IntoIterator<Item = f32>) -> BoneWeights {
+        BoneWeights { weights: weights.into_iter().map(|w| if w.is_nan() { 0.0 } else { w.clamp(0.0, 1.0) }).collect() }
     }
 
     /// Per-joint weights in joint order.
@@ -89,17 +89,17 @@ mod tests {
     fn include_keeps_subtrees_and_exclude_removes_them() {
         let s = skeleton();
         let none: [&str; 0] = [];
-        let m = BoneMask::from_names(&s, &["spine"], &none).unwrap();
+        let m = BoneWeights::from_names(&s, &["spine"], &none).unwrap();
         assert_eq!(m.weights(), &[0.0, 1.0, 1.0, 1.0, 0.0]);
-        let m = BoneMask::from_names(&s, &none, &["arm"]).unwrap();
+        let m = BoneWeights::from_names(&s, &none, &["arm"]).unwrap();
         assert_eq!(m.weights(), &[1.0, 1.0, 0.0, 0.0, 1.0]);
-        let m = BoneMask::from_names(&s, &["spine"], &["hand"]).unwrap();
+        let m = BoneWeights::from_names(&s, &["spine"], &["hand"]).unwrap();
         assert_eq!(m.weights(), &[0.0, 1.0, 1.0, 0.0, 0.0]);
     }
 
     #[test]
     fn unknown_names_are_all_reported() {
-        let err = BoneMask::from_names(&skeleton(), &["spine", "tail"], &["wing"]).unwrap_err();
+        let err = BoneWeights::from_names(&skeleton(), &["spine", "tail"], &["wing"]).unwrap_err();
         assert_eq!(err.to_string(), "skeleton `s` has no joint named `tail`, `wing`");
     }
 }

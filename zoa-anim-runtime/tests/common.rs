@@ -80,7 +80,7 @@ pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::Instance {
     let animation = Arc::new(Animation::bind(&clip, &s, BindBy::Node).unwrap());
     let layers = vec![Layer::new(
         "base",
-        LayerSource::Clip { motion: Motion::looping(animation), time: k as f32 * 0.1, speed: 1.0 },
+        LayerSource::Clip { motion: BoundMotion::looping(animation), time: k as f32 * 0.1, speed: 1.0 },
     )];
     let policy = RigPolicy { id: "humanoid".into(), ..RigPolicy::default() };
     let (rig, problems) = compile_rig_ik(&rs, &policy);

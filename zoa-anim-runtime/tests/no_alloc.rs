@@ -26,21 +26,22 @@ fn instance(k: usize) -> Instance {
     let s = skeleton();
     let rs = Arc::new(RuntimeSkeleton::new(s.clone()));
     let clips: Vec<_> = (0..4).map(|i| bind(&full_clip(&format!("c{i}"), (i + k) as f32 * 0.3), &s)).collect();
-    let mask = Arc::new(BoneMask::from_names(&s, &["spine"], &["hand"]).unwrap());
+    let mask = Arc::new(BoneWeights::from_names(&s, &["spine"], &["hand"]).unwrap());
     let layers = vec![
         Layer::new(
             "loco",
             LayerSource::Tree {
-                tree: BlendTree::two_d(&[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], Weighting2D::GradientBand).unwrap(),
-                motions: clips[..3].iter().cloned().map(Motion::looping).collect(),
+                tree: CompiledBlendTree::two_d(&[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], Weighting2D::GradientBand)
+                    .unwrap(),
+                motions: clips[..3].iter().cloned().map(BoundMotion::looping).collect(),
                 x: 0.3,
                 y: 0.2 + k as f32 * 0.1,
                 clock: SyncClock::default(),
                 speed: 1.0,
             },
         ),
-        Layer::new("upper", LayerSource::clip(Motion::looping(clips[3].clone()))).with_mask(mask).with_weight(0.5),
-        Layer::new("recoil", LayerSource::Clip { motion: Motion::once(clips[1].clone()), time: 0.0, speed: -1.0 })
+        Layer::new("upper", LayerSource::clip(BoundMotion::looping(clips[3].clone()))).with_mask(mask).with_weight(0.5),
+        Layer::new("recoil", LayerSource::Clip { motion: BoundMotion::once(clips[1].clone()), time: 0.0, speed: -1.0 })
             .additive(AdditiveReference::Clip { animation: clips[2].clone(), time: 0.5 })
             .with_weight(0.8),
     ];
@@ -59,7 +60,7 @@ fn frames_allocate_nothing_after_warm_up() {
     let clips: Vec<_> = (0..3).map(|i| bind(&full_clip(&format!("b{i}"), i as f32), &s)).collect();
     let mut poses: Vec<Pose> = clips.iter().map(|a| a.sample_to_new(0.5, &rest).unwrap()).collect();
     let reference = ReferencePose::from_pose(&poses[2]);
-    let mask = BoneMask::from_names(&s, &["spine"], &[] as &[&str]).unwrap();
+    let mask = BoneWeights::from_names(&s, &["spine"], &[] as &[&str]).unwrap();
     let mut blend_ctx = BlendingContext::new(rest.len());
     let mut blended = rest.clone();
     let mut contexts: Vec<SamplingContext> = clips.iter().map(|a| SamplingContext::for_animation(a)).collect();

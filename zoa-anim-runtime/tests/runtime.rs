@@ -131,8 +131,8 @@ mod sampling {
             &[0.0, 2.0],
             &[0., 0., 0., 2., 0., 0.],
         ));
-        let looping = Motion::looping(a.clone());
-        let once = Motion::once(a);
+        let looping = BoundMotion::looping(a.clone());
+        let once = BoundMotion::once(a);
         assert_eq!(looping.clip_time(2.0), 0.0, "t = d samples time 0");
         assert_eq!(looping.clip_time(2.5), 0.5);
         assert_eq!(looping.clip_time(-0.5), 1.5, "negative time wraps backwards");
@@ -221,7 +221,7 @@ mod blending {
     }
 
     /// One three.js mixer: each input is an action of its own (override first, then additive).
-    fn blend(inputs: &[(&Arc<Animation>, f32, BlendMode, Option<&BoneMask>)]) -> Pose {
+    fn blend(inputs: &[(&Arc<Animation>, f32, BlendMode, Option<&BoneWeights>)]) -> Pose {
         let rest = Pose::rest(&skeleton());
         let poses: Vec<Pose> = inputs.iter().map(|(a, ..)| sample(a, 0.0)).collect();
         let refs: Vec<ReferencePose> = inputs.iter().map(|(a, ..)| ReferencePose::from_pose(&sample(a, 0.0))).collect();
@@ -234,7 +234,7 @@ mod blending {
                     pose,
                     animated: a.animated(),
                     weight: *w,
-                    mask: mask.map(BoneMask::weights),
+                    mask: mask.map(BoneWeights::weights),
                     reference: Some(reference),
                 }]
             })
@@ -533,7 +533,7 @@ mod blending {
         let s = skeleton();
         let base = bind(&full_clip("base", 0.0));
         let upper = bind(&full_clip("upper", 1.0));
-        let mask = BoneMask::from_names(&s, &["spine"], &["hand"]).unwrap();
+        let mask = BoneWeights::from_names(&s, &["spine"], &["hand"]).unwrap();
         let o = BlendMode::Override;
         let with = blend(&[(&base, 1.0, o, None), (&upper, 1.0, o, Some(&mask))]);
         let without = blend(&[(&base, 1.0, o, None)]);
@@ -559,7 +559,10 @@ mod instances {
         let a = bind(&full_clip("c", 0.5));
         let mut inst = Instance::new(
             runtime_skeleton(),
-            vec![Layer::new("base", LayerSource::Clip { motion: Motion::looping(a.clone()), time: 0.0, speed: -2.0 })],
+            vec![Layer::new(
+                "base",
+                LayerSource::Clip { motion: BoundMotion::looping(a.clone()), time: 0.0, speed: -2.0 },
+            )],
         )
         .unwrap();
         inst.update(0.75).unwrap(); // time -1.5 → clip time 2.5
@@ -600,10 +603,10 @@ mod instances {
         )
         .unwrap(); // 8 s
         let long = bind(&long_clip);
-        let tree = BlendTree::one_d(&[0.0, 1.0]).unwrap();
+        let tree = CompiledBlendTree::one_d(&[0.0, 1.0]).unwrap();
         let source = LayerSource::Tree {
             tree,
-            motions: vec![Motion::looping(short.clone()), Motion::looping(long.clone())],
+            motions: vec![BoundMotion::looping(short.clone()), BoundMotion::looping(long.clone())],
             x: 0.5,
             y: 0.0,
             clock: SyncClock::default(),
@@ -636,8 +639,8 @@ mod instances {
         let base = bind(&full_clip("base", 0.0));
         let add = bind(&full_clip("add", 2.0));
         let layers = vec![
-            Layer::new("base", LayerSource::clip(Motion::looping(base.clone()))),
-            Layer::new("add", LayerSource::clip(Motion::looping(add))).additive(AdditiveReference::Time(0.0)),
+            Layer::new("base", LayerSource::clip(BoundMotion::looping(base.clone()))),
+            Layer::new("add", LayerSource::clip(BoundMotion::looping(add))).additive(AdditiveReference::Time(0.0)),
         ];
         let mut inst = Instance::new(runtime_skeleton(), layers).unwrap();
         inst.evaluate().unwrap();
@@ -651,10 +654,10 @@ mod instances {
     #[test]
     fn bad_layers_are_rejected() {
         let a = bind(&full_clip("c", 0.0));
-        let l = Layer::new("x", LayerSource::clip(Motion::looping(a.clone()))).with_weight(1.5);
+        let l = Layer::new("x", LayerSource::clip(BoundMotion::looping(a.clone()))).with_weight(1.5);
         assert!(matches!(Instance::new(runtime_skeleton(), vec![l]), Err(RuntimeError::InvalidLayer { .. })));
-        let l = Layer::new("m", LayerSource::clip(Motion::looping(a)))
-            .with_mask(Arc::new(BoneMask::from_weights([1.0; 2])));
+        let l = Layer::new("m", LayerSource::clip(BoundMotion::looping(a)))
+            .with_mask(Arc::new(BoneWeights::from_weights([1.0; 2])));
         assert!(Instance::new(runtime_skeleton(), vec![l]).is_err());
     }
 
@@ -713,8 +716,8 @@ mod crowd {
                 .collect()
         };
         let (big_clips, small_clips) = (clip_set(&big), clip_set(&small));
-        let big_mask = Arc::new(BoneMask::from_names(big.skeleton(), &["spine"], &[] as &[&str]).unwrap());
-        let small_mask = Arc::new(BoneMask::from_names(small.skeleton(), &["spine"], &[] as &[&str]).unwrap());
+        let big_mask = Arc::new(BoneWeights::from_names(big.skeleton(), &["spine"], &[] as &[&str]).unwrap());
+        let small_mask = Arc::new(BoneWeights::from_names(small.skeleton(), &["spine"], &[] as &[&str]).unwrap());
         let mut instances: Vec<Instance> = (0..n)
             .map(|i| {
                 let (s, clips, mask) =
@@ -724,8 +727,8 @@ mod crowd {
                     Layer::new(
                         "loco",
                         LayerSource::Tree {
-                            tree: BlendTree::one_d(&[0.0, 1.0]).unwrap(),
-                            motions: vec![Motion::looping(c(0)), Motion::looping(c(1))],
+                            tree: CompiledBlendTree::one_d(&[0.0, 1.0]).unwrap(),
+                            motions: vec![BoundMotion::looping(c(0)), BoundMotion::looping(c(1))],
                             x: (i % 7) as f32 / 6.0,
                             y: 0.0,
                             clock: SyncClock { phase: (i % 5) as f32 * 0.2 },
@@ -734,16 +737,19 @@ mod crowd {
                     ),
                     Layer::new(
                         "upper",
-                        LayerSource::Clip { motion: Motion::looping(c(2)), time: i as f32 * 0.1, speed: 1.0 },
+                        LayerSource::Clip { motion: BoundMotion::looping(c(2)), time: i as f32 * 0.1, speed: 1.0 },
                     )
                     .with_mask(mask.clone())
                     .with_weight(0.7),
                 ];
                 if i % 2 == 0 {
                     layers.push(
-                        Layer::new("add", LayerSource::Clip { motion: Motion::once(c(3)), time: 0.0, speed: -0.5 })
-                            .additive(AdditiveReference::Time(1.0))
-                            .with_weight(0.4),
+                        Layer::new(
+                            "add",
+                            LayerSource::Clip { motion: BoundMotion::once(c(3)), time: 0.0, speed: -0.5 },
+                        )
+                        .additive(AdditiveReference::Time(1.0))
+                        .with_weight(0.4),
                     );
                 }
                 Instance::new(s.clone(), layers).unwrap()
@@ -842,7 +848,7 @@ mod properties {
         #[test]
         fn a_full_weight_single_layer_equals_plain_sampling(t in -10.0f32..10.0, looping in any::<bool>()) {
             let a = bind(&full_clip("a", 0.4));
-            let motion = Motion { animation: a.clone(), looping };
+            let motion = BoundMotion { animation: a.clone(), looping };
             let s = Arc::new(RuntimeSkeleton::new(skeleton()));
             let mut inst = Instance::new(s, vec![Layer::new("l", LayerSource::Clip { motion: motion.clone(), time: t, speed: 1.0 })]).unwrap();
             inst.evaluate().unwrap();
@@ -853,13 +859,13 @@ mod properties {
         fn masks_leave_excluded_joints_untouched(t in 0.0f32..4.0, w in 0.0f32..=1.0, root in 0usize..5) {
             let sk = skeleton();
             let name = sk.display_name(root).into_owned();
-            let mask = Arc::new(BoneMask::from_names(&sk, &[] as &[&str], &[name.as_str()]).unwrap());
+            let mask = Arc::new(BoneWeights::from_names(&sk, &[] as &[&str], &[name.as_str()]).unwrap());
             let base = bind(&full_clip("base", 0.2));
             let over = bind(&full_clip("over", 0.9));
             let s = Arc::new(RuntimeSkeleton::new(sk.clone()));
-            let base_layer = Layer::new("base", LayerSource::Clip { motion: Motion::looping(base), time: t, speed: 1.0 });
+            let base_layer = Layer::new("base", LayerSource::Clip { motion: BoundMotion::looping(base), time: t, speed: 1.0 });
             let mut alone = Instance::new(s.clone(), vec![base_layer.clone()]).unwrap();
-            let over_layer = Layer::new("over", LayerSource::Clip { motion: Motion::looping(over), time: t * 0.5, speed: 1.0 })
+            let over_layer = Layer::new("over", LayerSource::Clip { motion: BoundMotion::looping(over), time: t * 0.5, speed: 1.0 })
                 .with_weight(w)
                 .with_mask(mask);
             let mut masked = Instance::new(s, vec![base_layer, over_layer]).unwrap();
@@ -964,12 +970,12 @@ mod shared_assets {
                 if anims.is_empty() {
                     continue;
                 }
-                let mut layers = vec![Layer::new("base", LayerSource::clip(Motion::looping(anims[0].clone())))];
+                let mut layers = vec![Layer::new("base", LayerSource::clip(BoundMotion::looping(anims[0].clone())))];
                 if let Some(b) = anims.get(1) {
-                    layers.push(Layer::new("b", LayerSource::clip(Motion::looping(b.clone()))).with_weight(0.5));
+                    layers.push(Layer::new("b", LayerSource::clip(BoundMotion::looping(b.clone()))).with_weight(0.5));
                 }
                 layers.push(
-                    Layer::new("add", LayerSource::clip(Motion::looping(anims[anims.len() - 1].clone())))
+                    Layer::new("add", LayerSource::clip(BoundMotion::looping(anims[anims.len() - 1].clone())))
                         .additive(AdditiveReference::Time(0.0))
                         .with_weight(0.3),
                 );
@@ -1052,7 +1058,7 @@ mod ik {
         let rs = Arc::new(RuntimeSkeleton::new(skeleton()));
         let (rig, _) = compile_rig_ik(&rs, &RigPolicy::default());
         assert!(!rig.is_active(PolicyKind::FootPlant) && !rig.is_active(PolicyKind::LookAt));
-        let layers = || vec![Layer::new("a", LayerSource::clip(Motion::looping(bind(&full_clip("a", 0.3)))))];
+        let layers = || vec![Layer::new("a", LayerSource::clip(BoundMotion::looping(bind(&full_clip("a", 0.3)))))];
         let mut door =
             Instance::new(rs.clone(), layers()).unwrap().with_ik(IkStage::new(rig.clone(), &rs).unwrap()).unwrap();
         door.ik_mut().unwrap().inputs_mut().ground = Some(Arc::new(FlatGround { height: 0.5, normal: Vec3::Y }));

@@ -14,7 +14,6 @@
 
 use glam::{Mat4, Quat, Vec3, Vec3A};
 use zoa_anim_core::Transform;
-use zoa_anim_core::graph::BlendMode as GraphBlendMode;
 
 use super::definition::CharacterDefinition;
 use crate::animation::{SamplingContext, SamplingJob};
@@ -106,11 +105,11 @@ fn compose_stack(
     }
     for (i, layer) in frame.layers.iter().enumerate() {
         let cs = &frame.contributions[layer.contributions.clone()];
-        for mode in [GraphBlendMode::Override, GraphBlendMode::Additive] {
+        for mode in [BlendMode::Override, BlendMode::Additive] {
             if !cs.iter().any(|c| c.blend_mode == mode && c.weight > 0.0) {
                 continue;
             }
-            let additive = mode == GraphBlendMode::Additive;
+            let additive = mode == BlendMode::Additive;
             blender.layer(if additive { BlendMode::Additive } else { BlendMode::Override }, 1.0);
             for c in cs.iter().filter(|c| c.blend_mode == mode && c.weight > 0.0) {
                 let mask = stack.masks.and_then(|m| m.get(c.mask));

@@ -1,6 +1,6 @@
 //! A compiled graph definition: the core's validated [`AnimationGraph`] with
 //! every clip reference resolved to a [`ClipId`], blend trees turned into the
-//! pose engine's [`BlendTree`] weight functions, and each state's outgoing
+//! pose engine's [`CompiledBlendTree`] weight functions, and each state's outgoing
 //! transitions listed once (own, then Any State, authoring order).
 //!
 //! One definition is shared (`Arc`) by every instance that uses the graph.
@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use zoa_anim_core::contracts::AnimationClipResolver;
 use zoa_anim_core::graph::{
-    AnimationGraph, BlendTreeKind as CoreTreeKind, ConditionTest, GraphTransition, Motion, ParameterDefault,
-    ParameterIndex, StateIndex, TransitionSource,
+    AnimationGraph, BlendTreeKind, ConditionTest, GraphTransition, Motion, ParameterDefault, ParameterIndex,
+    StateIndex, TransitionSource,
 };
 
 use super::clips::{ClipId, ClipTable};
-use crate::blend_tree::{BlendTree, Weighting2D};
+use crate::blend_tree::{CompiledBlendTree, Weighting2D};
 use crate::error::RuntimeError;
 
 /// A state's motion, resolved.
@@ -23,7 +23,7 @@ pub(crate) struct CompiledState {
     /// One clip per child (one for a clip state).
     pub clips: Vec<ClipId>,
     /// The weight function of a blend-tree state.
-    pub tree: Option<BlendTree>,
+    pub tree: Option<CompiledBlendTree>,
     /// Primary blend parameter.
     pub x: Option<ParameterIndex>,
     /// Secondary blend parameter.
@@ -107,22 +107,22 @@ impl GraphDefinition {
                 Motion::BlendTree(t) => {
                     let ids: Vec<ClipId> = t.children.iter().map(|c| resolve(&c.clip)).collect();
                     let built = match t.kind {
-                        CoreTreeKind::OneD => {
-                            BlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>())
+                        BlendTreeKind::OneD => {
+                            CompiledBlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>())
                         }
-                        CoreTreeKind::TwoD => BlendTree::two_d(
+                        BlendTreeKind::TwoD => CompiledBlendTree::two_d(
                             &t.children.iter().map(|c| [c.threshold, c.threshold_y.unwrap_or(0.0)]).collect::<Vec<_>>(),
                             Weighting2D::InverseDistance { power: 1.0 },
                         ),
-                        CoreTreeKind::Direct => {
-                            BlendTree::direct(&t.children.iter().map(|c| c.weight.unwrap_or(0.0)).collect::<Vec<_>>())
-                        }
+                        BlendTreeKind::Direct => CompiledBlendTree::direct(
+                            &t.children.iter().map(|c| c.weight.unwrap_or(0.0)).collect::<Vec<_>>(),
+                        ),
                     };
                     let tree = built.map_err(|e| reasons.push(format!("state `{}`: {e}", s.name))).ok();
-                    if t.kind != CoreTreeKind::Direct && (t.parameter.is_none() || !number_param(t.parameter)) {
+                    if t.kind != BlendTreeKind::Direct && (t.parameter.is_none() || !number_param(t.parameter)) {
                         reasons.push(format!("state `{}`: the blend parameter is missing or not a number", s.name));
                     }
-                    if t.kind == CoreTreeKind::TwoD && (t.parameter_y.is_none() || !number_param(t.parameter_y)) {
+                    if t.kind == BlendTreeKind::TwoD && (t.parameter_y.is_none() || !number_param(t.parameter_y)) {
                         reasons
                             .push(format!("state `{}`: the second blend parameter is missing or not a number", s.name));
                     }

@@ -1,17 +1,19 @@
 //! A graph's bone masks resolved against one skeleton: per layer and per
 //! state, the per-joint weights a [`MaskRef`] of the graph's frames names.
 
+use zoa_anim_core::graph::BoneMask;
+
 use super::definition::GraphDefinition;
 use super::output::MaskRef;
 use crate::error::RuntimeError;
-use crate::mask::BoneMask;
+use crate::mask::BoneWeights;
 use crate::pose::RuntimeSkeleton;
 
 /// Resolved bone masks of one graph (`None` = every bone).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GraphMasks {
-    layers: Vec<Option<BoneMask>>,
-    states: Vec<Option<BoneMask>>,
+    layers: Vec<Option<BoneWeights>>,
+    states: Vec<Option<BoneWeights>>,
 }
 
 impl GraphMasks {
@@ -19,9 +21,9 @@ impl GraphMasks {
     /// unknown joint name of every mask is reported.
     pub fn new(def: &GraphDefinition, skeleton: &RuntimeSkeleton) -> Result<GraphMasks, RuntimeError> {
         let mut problems = Vec::new();
-        let mut resolve = |m: &Option<zoa_anim_core::graph::BoneMask>| -> Option<BoneMask> {
+        let mut resolve = |m: &Option<BoneMask>| -> Option<BoneWeights> {
             let m = m.as_ref()?;
-            BoneMask::from_names(skeleton.skeleton(), &m.include, &m.exclude)
+            BoneWeights::from_names(skeleton.skeleton(), &m.include, &m.exclude)
                 .map_err(|e| problems.push(e.to_string()))
                 .ok()
         };
@@ -39,6 +41,6 @@ impl GraphMasks {
             MaskRef::Layer(l) => self.layers.get(usize::from(l)).and_then(Option::as_ref),
             MaskRef::State(s) => self.states.get(s.index()).and_then(Option::as_ref),
         };
-        mask.map(BoneMask::weights)
+        mask.map(BoneWeights::weights)
     }
 }

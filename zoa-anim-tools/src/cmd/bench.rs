@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BlendTree, Crowd, Instance, Layer, LayerSource, Motion, RuntimeSkeleton,
-    SyncClock,
+    AdditiveReference, Animation, BindBy, BoundMotion, CompiledBlendTree, Crowd, Instance, Layer, LayerSource,
+    RuntimeSkeleton, SyncClock,
 };
 
 use super::Format;
@@ -227,14 +227,14 @@ fn pinned_clips(asset: &GltfAsset, keys: &[String]) -> anyhow::Result<[usize; 3]
 fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: [Arc<Animation>; 3], i: usize) -> anyhow::Result<Instance> {
     let [a, b, c] = clips;
     let blend = LayerSource::Tree {
-        tree: BlendTree::one_d(&[0.0, 1.0])?,
-        motions: vec![Motion::looping(a), Motion::looping(b)],
+        tree: CompiledBlendTree::one_d(&[0.0, 1.0])?,
+        motions: vec![BoundMotion::looping(a), BoundMotion::looping(b)],
         x: (i % 11) as f32 / 10.0,
         y: 0.0,
         clock: SyncClock { phase: (i % 13) as f32 / 13.0 },
         speed: 1.0,
     };
-    let additive = LayerSource::Clip { motion: Motion::looping(c), time: (i % 7) as f32 * 0.1, speed: 1.0 };
+    let additive = LayerSource::Clip { motion: BoundMotion::looping(c), time: (i % 7) as f32 * 0.1, speed: 1.0 };
     let layers = vec![
         Layer::new("blend", blend),
         Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),

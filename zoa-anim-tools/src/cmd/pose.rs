@@ -50,7 +50,7 @@ use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Joint, Skeleton};
 use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneMask, Instance, Layer, LayerSource, Motion, Pose, RetargetMode,
+    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, Instance, Layer, LayerSource, Pose, RetargetMode,
     Retargeter, RuntimeSkeleton,
 };
 
@@ -249,7 +249,7 @@ fn clip_layer(
     let (_, clip) =
         asset.clip(key).with_context(|| format!("{} has no clip `{key}` ({})", asset.file_name, clip_list(asset)))?;
     let animation = Arc::new(Animation::bind(clip, skeleton.skeleton(), BindBy::Node)?);
-    let motion = Motion { animation, looping: !once };
+    let motion = BoundMotion { animation, looping: !once };
     Ok(vec![Layer::new(clip.name(), LayerSource::Clip { motion, time, speed: 1.0 })])
 }
 
@@ -364,7 +364,7 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
         let mask = if l.include.is_empty() && l.exclude.is_empty() {
             None
         } else {
-            match BoneMask::from_names(skeleton.skeleton(), &l.include, &l.exclude) {
+            match BoneWeights::from_names(skeleton.skeleton(), &l.include, &l.exclude) {
                 Ok(m) => Some(Arc::new(m)),
                 Err(e) => {
                     problems.push(format!("{at}: mask: {e}"));
@@ -391,7 +391,8 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
                 continue;
             }
         };
-        let source = LayerSource::Clip { motion: Motion { animation, looping: l.looping }, time: l.time, speed: 1.0 };
+        let source =
+            LayerSource::Clip { motion: BoundMotion { animation, looping: l.looping }, time: l.time, speed: 1.0 };
         let mut layer = Layer::new(format!("layer[{i}] {}", clip.name()), source).with_weight(l.weight);
         if l.additive {
             layer = layer.additive(AdditiveReference::Time(l.reference_time));

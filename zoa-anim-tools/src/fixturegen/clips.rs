@@ -25,7 +25,7 @@
 //!   else is LINEAR.
 
 use super::math::{cos, sin, smooth, v3};
-use super::rig::{Arm, ArmDrive, Body, Leg, Pose, Rig, ankle_over};
+use super::rig::{Arm, ArmDrive, Body, Leg, Rig, RigPose, ankle_over};
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// Keys per second.
@@ -63,7 +63,7 @@ pub struct ClipSpec {
 
 impl ClipSpec {
     /// The pose of frame `k` (`0..=frames`).
-    pub fn pose(&self, rig: &Rig, k: u32) -> Pose {
+    pub fn pose(&self, rig: &Rig, k: u32) -> RigPose {
         let k = if self.looping { k % self.frames } else { k };
         rig.pose(&(self.body)(k as f64 / FPS), self.arms)
     }

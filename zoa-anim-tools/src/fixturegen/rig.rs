@@ -24,7 +24,7 @@ pub struct JointDef {
 
 /// Joint indices of one side (left or right).
 #[derive(Debug, Clone, Copy)]
-pub struct Side {
+pub struct SideJoints {
     /// Clavicle.
     pub shoulder: usize,
     /// Upper arm.
@@ -59,10 +59,10 @@ pub struct Rig {
     /// Head.
     pub head: usize,
     /// Left (0) and right (1) limbs.
-    pub sides: [Side; 2],
+    pub sides: [SideJoints; 2],
 }
 
-/// Finger names in [`Side::fingers`] order.
+/// Finger names in [`SideJoints::fingers`] order.
 pub const FINGERS: [&str; 5] = ["Thumb", "Index", "Middle", "Ring", "Pinky"];
 
 /// Left-hand phalanx offsets (metres); the first is relative to the hand.
@@ -128,7 +128,7 @@ impl Rig {
         let side = |i: usize| {
             let (shoulder, arm, forearm, hand, fingers) = arms[i];
             let (upleg, leg, foot, toe) = legs[i];
-            Side { shoulder, arm, forearm, hand, fingers, upleg, leg, foot, toe }
+            SideJoints { shoulder, arm, forearm, hand, fingers, upleg, leg, foot, toe }
         };
         let sides = [side(0), side(1)];
         Rig { joints, hips, spine: [spine0, spine1, spine2], neck, head, sides }
@@ -351,7 +351,7 @@ pub fn two_bone(upper: V3, lower: V3, hinge: V3, target: V3, pole: V3) -> (Q, Q,
 
 /// Local joint rotations and hips translation: one sampled pose.
 #[derive(Debug, Clone)]
-pub struct Pose {
+pub struct RigPose {
     /// Local rotation per joint.
     pub rot: Vec<Q>,
     /// Hips translation (metres).
@@ -376,7 +376,7 @@ const THUMB_CURL: [f64; 3] = [0.6, 0.5, 0.5];
 impl Rig {
     /// Turns parameters into local rotations (FK for the torso, IK or FK for
     /// the arms, IK for the legs with the knees pointing forward).
-    pub fn pose(&self, body: &Body, arms: ArmDrive) -> Pose {
+    pub fn pose(&self, body: &Body, arms: ArmDrive) -> RigPose {
         let n = self.joints.len();
         let mut rot = vec![Q::IDENTITY; n];
         // Torso parts point up, so a forward bend is +x here (the opposite of a leg's pitch).
@@ -443,7 +443,7 @@ impl Rig {
             rot[side.foot] = pelvis.mul(r).mul(m).conj().mul(want);
             rot[side.toe] = Q::rx(-l.toe);
         }
-        Pose { rot, hips: body.hips, worst_reach: worst }
+        RigPose { rot, hips: body.hips, worst_reach: worst }
     }
 }
 

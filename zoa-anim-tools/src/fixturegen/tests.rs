@@ -3,15 +3,15 @@
 
 use super::clips::{self, ClipSpec, gait_of};
 use super::math::{V3, euler, v3};
-use super::rig::{ANKLE_HEIGHT, BALL_FORWARD, HEEL_BACK, Pose, Rig};
+use super::rig::{ANKLE_HEIGHT, BALL_FORWARD, HEEL_BACK, Rig, RigPose};
 use super::*;
 
-fn frames(rig: &Rig, spec: &ClipSpec) -> Vec<Pose> {
+fn frames(rig: &Rig, spec: &ClipSpec) -> Vec<RigPose> {
     (0..=spec.frames).map(|k| spec.pose(rig, k)).collect()
 }
 
 /// Heel and ball floor-contact points of foot `side` (model space).
-fn sole_points(rig: &Rig, pose: &Pose, side: usize) -> [V3; 2] {
+fn sole_points(rig: &Rig, pose: &RigPose, side: usize) -> [V3; 2] {
     let (g_rot, g_pos) = rig.forward(&pose.rot, pose.hips);
     let foot = rig.sides[side].foot;
     let q = g_rot[foot];
