@@ -8,7 +8,7 @@
 //! from files and flags; overwrites without `--force` and partial output;
 //! numbers the runtime would refuse.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -17,12 +17,34 @@ fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
 }
 
+/// Peak memory every case must stay under: the data segment (heap and
+/// anonymous mappings) of the process is capped here, so a case that needs
+/// more dies of a failed allocation instead of passing.
+const MAX_DATA_BYTES: u64 = 512 << 20;
+/// CPU seconds after which a case is killed: a hang guard (this is a debug
+/// build on a shared machine; release runs of these cases take well under 10 s).
+const MAX_CPU_SECONDS: u64 = 60;
+
+/// The binary, run under the memory and CPU caps above (through util-linux's
+/// `prlimit`; without it, uncapped with a note).
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+    let exe = env!("CARGO_BIN_EXE_zoa-anim");
+    if Path::new("/usr/bin/prlimit").is_file() {
+        let mut c = Command::new("/usr/bin/prlimit");
+        c.arg(format!("--data={MAX_DATA_BYTES}")).arg(format!("--cpu={MAX_CPU_SECONDS}")).arg("--").arg(exe);
+        c
+    } else {
+        eprintln!("note: /usr/bin/prlimit is absent; cases run without the memory and CPU caps");
+        Command::new(exe)
+    }
 }
 
+/// Runs a case; it must end by itself (an exit code), not be killed by a
+/// signal (an abort on a failed allocation over the cap, the CPU cap).
 fn zoa(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run zoa-anim")
+    let out = bin().args(args).output().expect("run zoa-anim");
+    assert!(out.status.code().is_some(), "{args:?} was killed ({:?}): over a cap?\n{}", out.status, stderr(&out));
+    out
 }
 
 fn stderr(out: &Output) -> String {
@@ -200,6 +222,35 @@ fn bench_refuses_a_crowd_over_its_memory_budget_before_building_it() {
     let v = json_error(&out);
     assert_eq!(v["error"]["code"], "over-budget");
     assert!(v["error"]["message"].as_str().unwrap().contains("at most"), "{v}");
+}
+
+/// The largest crowd `bench --characters` accepts (read from its refusal of a
+/// million), then benched for one frame under the 512 MiB cap.
+fn largest_accepted_crowd(source: &[&str]) {
+    let mut args = vec!["bench"];
+    args.extend_from_slice(source);
+    let refused = zoa(&[args.as_slice(), &["--characters", "1000000", "--seconds", "0"]].concat());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let message = stderr(&refused);
+    let most: String = message
+        .split("at most ")
+        .nth(1)
+        .expect("the refusal names the budget")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let out = zoa(&[args.as_slice(), &["--characters", &most, "--seconds", "0.01", "--format", "json"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{most} characters: {}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["characters"].to_string(), most, "{v}");
+}
+
+#[test]
+fn the_largest_crowds_bench_accepts_fit_in_512_mib() {
+    let model = repo("fixtures/models/humanoid.glb");
+    largest_accepted_crowd(&[model.to_str().unwrap()]);
+    let defs = repo("fixtures/defs/humanoid");
+    largest_accepted_crowd(&["--defs", defs.to_str().unwrap()]);
 }
 
 #[test]
