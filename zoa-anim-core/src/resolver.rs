@@ -365,8 +365,9 @@ mod tests {
         text.parse().unwrap()
     }
 
+    /// Sprint+alert asked, only sprint+calm authored: relaxing mood (fallback step 1) finds it.
     #[test]
-    fn seed_example_sprint_calm_wins_at_step_one() {
+    fn sprint_calm_wins_at_step_one_for_sprint_alert() {
         let rows = [(StateTagSet::EMPTY, 1.0), (t("locomotion=sprint mood=calm"), 1.0)];
         let r = resolve_best_match(&rows, t("locomotion=sprint mood=alert")).unwrap();
         assert_eq!(r.row, 1);

@@ -103,8 +103,10 @@ impl StateGraph {
 mod tests {
     use super::*;
 
+    /// The shipped per-dimension defaults: locomotion 0.05 s hold / 0.15 s fade on an input threshold, posture 0.30 / 0.25 on a tag change,
+    /// combat 0.15 / 0.10 on an event, interaction 0.10 / 0.20 on a tag change, reaction 0 / 0.05 on an event, mood 0.50 s hold and a cut.
     #[test]
-    fn defaults_match_the_seed() {
+    fn defaults_are_the_shipped_table() {
         let expect = [
             (StateDimension::Locomotion, 0.05, 0.15, TransitionTrigger::OnInputThreshold),
             (StateDimension::Posture, 0.30, 0.25, TransitionTrigger::OnTagChange),

@@ -214,11 +214,12 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    /// The ids every profile may rely on (gameplay and the fixtures use them) are all shipped, once each.
     #[test]
-    fn vocabulary_is_unique_and_covers_the_seed() {
+    fn vocabulary_is_unique_and_covers_the_ids_profiles_rely_on() {
         let ids: HashSet<_> = DefaultBindings::ALL.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids.len(), DefaultBindings::ALL.len());
-        for seed_id in [
+        for required in [
             "fire",
             "reload",
             "equip",
@@ -240,11 +241,11 @@ mod tests {
             "ground_slope",
             "posture",
         ] {
-            assert!(ids.contains(seed_id), "{seed_id}");
+            assert!(ids.contains(required), "{required}");
         }
         let slots: HashSet<_> = DefaultSlots::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(slots.len(), DefaultSlots::ALL.len());
-        for seed_slot in [
+        for required_slot in [
             "equip_two_hand",
             "reload_magazine",
             "reload_shell",
@@ -253,7 +254,7 @@ mod tests {
             "fire_burst",
             "fire_auto",
         ] {
-            assert!(slots.contains(seed_slot), "{seed_slot}");
+            assert!(slots.contains(required_slot), "{required_slot}");
         }
         assert_eq!(DefaultSlots::ALL.iter().filter(|s| s.as_str().starts_with("stance_")).count(), 4);
         let sounds: HashSet<_> = DefaultSoundEvents::ALL.iter().map(|s| s.as_str()).collect();
