@@ -78,6 +78,7 @@ pub enum FileKind {
 
 impl FileKind {
     /// The size cap in bytes (see the module table).
+    #[must_use]
     pub const fn max_bytes(self) -> u64 {
         match self {
             FileKind::Definition => MAX_DEFINITION_BYTES,
@@ -90,6 +91,7 @@ impl FileKind {
     }
 
     /// The name used in messages.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             FileKind::Definition => "definition",
@@ -195,6 +197,7 @@ pub fn read_prefix(path: &Path, kind: FileKind, limit: u64) -> Result<Vec<u8>, A
 }
 
 /// Whether something (a file, a folder, a dangling or live symlink) is at `path`.
+#[must_use]
 pub fn occupied(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
 }

@@ -9,6 +9,9 @@
 //! pattern): every file is checked in full and every problem reported at
 //! once, and only data that passed becomes a validated core type.
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
+
 pub mod authoring;
 pub mod character;
 pub mod defs;

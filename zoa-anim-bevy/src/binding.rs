@@ -45,6 +45,7 @@ impl JointBinding {
     /// (`roles` are the skeleton's roles; the nodes' roles are discovered
     /// from their names and structure the same way). A node drives at most
     /// one joint.
+    #[must_use]
     pub fn bind(skeleton: &Skeleton, roles: &BoneRoles, nodes: &[HierarchyNode<'_>]) -> JointBinding {
         let mut entities = vec![None; skeleton.joint_count()];
         let mut used = vec![false; nodes.len()];
@@ -77,22 +78,27 @@ impl JointBinding {
     }
 
     /// The entity joint `joint` drives.
+    #[must_use]
     pub fn entity(&self, joint: usize) -> Option<Entity> {
         self.entities.get(joint).copied().flatten()
     }
     /// The entity of every joint, by joint index.
+    #[must_use]
     pub fn entities(&self) -> &[Option<Entity>] {
         &self.entities
     }
     /// How many joints were bound by name.
+    #[must_use]
     pub fn bound_by_name(&self) -> usize {
         self.by_name
     }
     /// Joints bound by role because no entity has their name.
+    #[must_use]
     pub fn bound_by_role(&self) -> &[(u16, Role)] {
         &self.by_role
     }
     /// How many joints drive an entity.
+    #[must_use]
     pub fn bound(&self) -> usize {
         self.by_name + self.by_role.len()
     }
@@ -134,6 +140,7 @@ pub(crate) fn core_transform(t: &bevy_transform::components::Transform) -> CoreT
 }
 
 /// The core's TRS as a Bevy transform (bit for bit).
+#[must_use]
 pub fn bevy_transform(t: &CoreTransform) -> bevy_transform::components::Transform {
     bevy_transform::components::Transform {
         translation: bevy_math::Vec3::from_array(t.translation.to_array()),

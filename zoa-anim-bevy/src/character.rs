@@ -42,6 +42,7 @@ impl ZoaCharacter {
     }
 
     /// Wraps a runtime character set up by hand.
+    #[must_use]
     pub fn from_character(character: Character) -> ZoaCharacter {
         ZoaCharacter { character, source: None, binding: None, stale: None, last_error: None }
     }
@@ -148,6 +149,7 @@ impl ZoaCharacter {
     // ---- readout -------------------------------------------------------
 
     /// The runtime character (every readout: pose, matrices, selector, graph).
+    #[must_use]
     pub fn runtime(&self) -> &Character {
         &self.character
     }
@@ -157,10 +159,12 @@ impl ZoaCharacter {
         &mut self.character
     }
     /// Local joint transforms of the last evaluation.
+    #[must_use]
     pub fn local_pose(&self) -> &Pose {
         self.character.local_pose()
     }
     /// Which entity each joint drives (`None` until bound).
+    #[must_use]
     pub fn binding(&self) -> Option<&JointBinding> {
         self.binding.as_ref()
     }
@@ -172,6 +176,7 @@ impl ZoaCharacter {
     }
     /// The error of the last failed update, if any (the character keeps its
     /// last pose; the error is logged once).
+    #[must_use]
     pub fn last_error(&self) -> Option<&RuntimeError> {
         self.last_error.as_ref()
     }

@@ -130,21 +130,25 @@ impl ZoaDefinitions {
     }
 
     /// The last good compiled definition of `id`.
+    #[must_use]
     pub fn get(&self, id: ZoaDefinitionId) -> &Arc<CharacterDefinition> {
         &self.entry(id).current
     }
 
     /// How many times `id` was swapped by a reload (0 after loading).
+    #[must_use]
     pub fn generation(&self, id: ZoaDefinitionId) -> u32 {
         self.entry(id).generation
     }
 
     /// The folder of `id`.
+    #[must_use]
     pub fn folder(&self, id: ZoaDefinitionId) -> &Path {
         &self.entry(id).folder
     }
 
     /// Why the last reload of `id` was refused (`None` after a good one).
+    #[must_use]
     pub fn last_error(&self, id: ZoaDefinitionId) -> Option<&ZoaBevyError> {
         self.entry(id).last_error.as_ref()
     }

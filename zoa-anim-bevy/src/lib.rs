@@ -36,6 +36,8 @@
 //!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
 //!   allocates nothing of its own.
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
 #![allow(
     elided_lifetimes_in_paths,
     reason = "Bevy system parameters (`Res`, `Query`, `Commands`) are written without their lifetimes, as Bevy's own code does"

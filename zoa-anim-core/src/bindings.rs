@@ -26,6 +26,7 @@ pub enum AnimationParameterType {
 
 impl AnimationParameterType {
     /// Lowercase name used in text forms (`trigger`, `bool`, `float`, `int`).
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             AnimationParameterType::Trigger => "trigger",
@@ -36,6 +37,7 @@ impl AnimationParameterType {
     }
 
     /// Parses a lowercase name.
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
         Some(match name {
             "trigger" => AnimationParameterType::Trigger,
@@ -71,6 +73,7 @@ pub struct AnimationBindingEntry {
 
 impl AnimationBindingEntry {
     /// A non-empty parameter name and a layer index of at least -1.
+    #[must_use]
     pub fn is_valid(&self) -> bool {
         !self.parameter_name.trim().is_empty() && self.layer_index >= BASE_LAYER
     }

@@ -59,6 +59,7 @@ pub struct CharacterBundle {
 
 impl CharacterBundle {
     /// A bundle of `skeleton` with nothing else (add clips and definitions).
+    #[must_use]
     pub fn new(skeleton: Skeleton) -> CharacterBundle {
         CharacterBundle {
             skeleton,

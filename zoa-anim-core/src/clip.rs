@@ -30,6 +30,7 @@ pub enum TrackProperty {
 
 impl TrackProperty {
     /// Components per value: 4 for rotation, 3 otherwise.
+    #[must_use]
     pub const fn components(self) -> usize {
         match self {
             TrackProperty::Rotation => 4,
@@ -37,6 +38,7 @@ impl TrackProperty {
         }
     }
     /// glTF path name.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             TrackProperty::Translation => "translation",
@@ -68,6 +70,7 @@ pub struct Track {
 
 impl Track {
     /// Elements per key (3 for cubic spline, 1 otherwise).
+    #[must_use]
     pub const fn elements_per_key(&self) -> usize {
         match self.interpolation {
             Interpolation::CubicSpline => 3,
@@ -76,11 +79,13 @@ impl Track {
     }
 
     /// Number of keys.
+    #[must_use]
     pub fn key_count(&self) -> usize {
         self.times.len()
     }
 
     /// The keyed value (not a tangent) of key `k`.
+    #[must_use]
     pub fn key_value(&self, k: usize) -> &[f32] {
         let c = self.property.components();
         let stride = c * self.elements_per_key();
@@ -158,18 +163,22 @@ impl Clip {
     }
 
     /// Clip name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
     /// Largest key time, seconds.
+    #[must_use]
     pub fn duration(&self) -> f32 {
         self.duration
     }
     /// Smallest key time, seconds.
+    #[must_use]
     pub fn start(&self) -> f32 {
         self.start
     }
     /// Tracks in source order.
+    #[must_use]
     pub fn tracks(&self) -> &[Track] {
         &self.tracks
     }

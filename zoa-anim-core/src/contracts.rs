@@ -30,6 +30,7 @@ pub struct PoseTargetData {
 
 impl PoseTargetData {
     /// Interpolates towards `other` by `t` (lerp position and weight, shortest-path slerp rotation).
+    #[must_use]
     pub fn lerp(&self, other: &PoseTargetData, t: f32) -> PoseTargetData {
         let p = Vec3::from_array(self.position).lerp(Vec3::from_array(other.position), t);
         let r = Quat::from_array(self.rotation).normalize().slerp(Quat::from_array(other.rotation).normalize(), t);
@@ -60,6 +61,7 @@ impl Default for PoseSnapshot {
 
 impl PoseSnapshot {
     /// The target with id `id`.
+    #[must_use]
     pub fn target(&self, id: IKTargetId) -> Option<&PoseTargetData> {
         self.targets.iter().find(|t| t.target == id)
     }
@@ -95,6 +97,7 @@ impl PoseSnapshot {
     }
 
     /// Allocating convenience over [`PoseSnapshot::blend_into`].
+    #[must_use]
     pub fn blend(a: &PoseSnapshot, b: &PoseSnapshot, t: f32) -> PoseSnapshot {
         let mut out = PoseSnapshot::default();
         PoseSnapshot::blend_into(a, b, t, &mut out);

@@ -38,6 +38,7 @@ pub const RELAX_ORDER: [StateDimension; RELAX_STEP_COUNT] = [
 ///
 /// # Panics
 /// Debug-asserts `k <= RELAX_STEP_COUNT`; larger values saturate.
+#[must_use]
 pub const fn relaxed_at(step: usize) -> DimensionSet {
     debug_assert!(step <= RELAX_STEP_COUNT);
     let mut set = DimensionSet::EMPTY;
@@ -92,6 +93,7 @@ impl ExactSizeIterator for FallbackWalk {}
 /// [`RELAX_STEP_COUNT`] steps, even when a step clears an already-empty
 /// dimension: the resolver also ignores relaxed dimensions on patterns, so
 /// every step can admit new rows.
+#[must_use]
 pub const fn walk(active: StateTagSet) -> FallbackWalk {
     FallbackWalk { active, next: 0 }
 }

@@ -35,6 +35,7 @@ pub struct StateIndex(pub u16);
 
 impl StateIndex {
     /// As a `usize` for indexing.
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -46,6 +47,7 @@ pub struct ParameterIndex(pub u16);
 
 impl ParameterIndex {
     /// As a `usize` for indexing.
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -66,6 +68,7 @@ pub enum ParameterDefault {
 
 impl ParameterDefault {
     /// `float`, `int`, `bool` or `trigger`.
+    #[must_use]
     pub const fn type_name(&self) -> &'static str {
         match self {
             ParameterDefault::Float(_) => "float",
@@ -75,6 +78,7 @@ impl ParameterDefault {
         }
     }
     /// Whether the parameter is a number (float or int).
+    #[must_use]
     pub const fn is_number(&self) -> bool {
         matches!(self, ParameterDefault::Float(_) | ParameterDefault::Int(_))
     }
@@ -101,6 +105,7 @@ pub enum BlendMode {
 
 impl BlendMode {
     /// `override` or `additive`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             BlendMode::Override => "override",
@@ -108,6 +113,7 @@ impl BlendMode {
         }
     }
     /// Parses the lowercase name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "override" => Some(BlendMode::Override),
@@ -151,6 +157,7 @@ pub enum BlendTreeKind {
 
 impl BlendTreeKind {
     /// `1D`, `2D` or `direct`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             BlendTreeKind::OneD => "1D",
@@ -252,6 +259,7 @@ pub enum CompareOp {
 
 impl CompareOp {
     /// The operator's text.
+    #[must_use]
     pub const fn symbol(self) -> &'static str {
         match self {
             CompareOp::Eq => "==",
@@ -263,6 +271,7 @@ impl CompareOp {
         }
     }
     /// Parses the operator's text.
+    #[must_use]
     pub fn from_symbol(s: &str) -> Option<Self> {
         Some(match s {
             "==" => CompareOp::Eq,
@@ -335,6 +344,7 @@ pub enum Interruption {
 
 impl Interruption {
     /// `none`, `current` or `next`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Interruption::None => "none",
@@ -343,6 +353,7 @@ impl Interruption {
         }
     }
     /// Parses the lowercase name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
             "none" => Interruption::None,
@@ -365,6 +376,7 @@ pub enum TransitionMode {
 
 impl TransitionMode {
     /// `crossfade` or `inertialize`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             TransitionMode::Crossfade => "crossfade",
@@ -372,6 +384,7 @@ impl TransitionMode {
         }
     }
     /// Parses the lowercase name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
             "crossfade" => TransitionMode::Crossfade,
@@ -402,6 +415,7 @@ pub struct GraphTransition {
 
 impl GraphTransition {
     /// Fires the moment its source is entered: neither exit time nor conditions.
+    #[must_use]
     pub fn is_unconditional(&self) -> bool {
         self.exit_time.is_none() && self.conditions.is_empty()
     }
@@ -430,18 +444,22 @@ pub struct AnimationGraph {
 
 impl AnimationGraph {
     /// The base layer's entry state.
+    #[must_use]
     pub fn entry(&self) -> StateIndex {
         self.layers[0].entry
     }
     /// Looks a state up by name.
+    #[must_use]
     pub fn state(&self, name: &str) -> Option<StateIndex> {
         self.states.iter().position(|s| s.name == name).map(|i| StateIndex(i as u16))
     }
     /// Looks a parameter up by name.
+    #[must_use]
     pub fn parameter(&self, name: &str) -> Option<ParameterIndex> {
         self.parameters.iter().position(|p| p.name == name).map(|i| ParameterIndex(i as u16))
     }
     /// Looks a layer up by name.
+    #[must_use]
     pub fn layer(&self, name: &str) -> Option<usize> {
         self.layers.iter().position(|l| l.name == name)
     }

@@ -30,6 +30,7 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a over the bytes of `s`; `const` so shipped ids hash at compile time.
+#[must_use]
 pub const fn fnv1a(s: &str) -> u64 {
     let bytes = s.as_bytes();
     let mut hash = FNV_OFFSET;
@@ -265,6 +266,7 @@ impl SoundEventId {
     /// fallback: `weapon.fire.dryclick` → `weapon.fire` → `weapon` → `None`.
     ///
     /// Allocates only the first time a given parent text is interned.
+    #[must_use]
     pub fn parent(&self) -> Option<SoundEventId> {
         let cut = self.name.rfind('.')?;
         let parent = &self.name[..cut];
@@ -274,6 +276,7 @@ impl SoundEventId {
     /// Whether `self` equals `ancestor` or lies below it in the dotted
     /// hierarchy (`weapon.fire.dryclick` is within `weapon.fire`).
     /// Allocation-free.
+    #[must_use]
     pub fn is_within(&self, ancestor: &SoundEventId) -> bool {
         self == ancestor
             || (self.name.len() > ancestor.name.len()
@@ -282,6 +285,7 @@ impl SoundEventId {
     }
 
     /// Number of dotted segments (`weapon.fire` has 2).
+    #[must_use]
     pub fn depth(&self) -> usize {
         self.name.bytes().filter(|&b| b == b'.').count() + 1
     }

@@ -24,6 +24,9 @@
 //! assert_eq!(hit.kind, MatchKind::Fallback { step: 1 });
 //! ```
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
+
 pub mod bindings;
 pub mod character;
 pub mod clip;

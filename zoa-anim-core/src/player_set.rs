@@ -39,6 +39,7 @@ impl PlayerProfileType {
     ];
 
     /// snake_case name used in text forms.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             PlayerProfileType::Unarmed => "unarmed",
@@ -52,6 +53,7 @@ impl PlayerProfileType {
     }
 
     /// Parses the snake_case name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         PlayerProfileType::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -92,11 +94,13 @@ pub struct PlayerProfileSet {
 
 impl PlayerProfileSet {
     /// The entry for `class`, if authored.
+    #[must_use]
     pub fn try_get_profile(&self, class: PlayerProfileType) -> Option<&PlayerProfileEntry> {
         self.profiles.iter().find(|p| p.class == class)
     }
 
     /// The entry for `class`, falling back to the default class's entry.
+    #[must_use]
     pub fn resolve_profile(&self, class: PlayerProfileType) -> Option<&PlayerProfileEntry> {
         self.try_get_profile(class).or_else(|| self.try_get_profile(self.default_profile))
     }

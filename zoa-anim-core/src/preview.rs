@@ -68,17 +68,20 @@ pub struct PreviewPreset {
 impl PreviewPreset {
     /// Total scripted time (sum of waits), seconds. Infinite when the waits
     /// overflow `f32` (two waits of `3e38`); see [`PreviewPreset::total_seconds`].
+    #[must_use]
     pub fn duration(&self) -> f32 {
         self.steps.iter().map(|s| if let PreviewStep::Wait { seconds } = s { *seconds } else { 0.0 }).sum()
     }
 
     /// Total scripted time summed in `f64` (finite for any finite waits).
+    #[must_use]
     pub fn total_seconds(&self) -> f64 {
         self.steps.iter().map(|s| if let PreviewStep::Wait { seconds } = s { f64::from(*seconds) } else { 0.0 }).sum()
     }
 
     /// Distinct bindings the preset sets or fires, in first-use order. Linear
     /// in the steps (a hash set, not a scan per step).
+    #[must_use]
     pub fn bindings(&self) -> Vec<AnimationBindingId> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
@@ -95,6 +98,7 @@ impl PreviewPreset {
     /// Every reason the preset cannot be played: a wait that is negative or
     /// not finite, or a count over its budget ([`MAX_PRESET_STEPS`],
     /// [`MAX_PRESET_SECONDS`], [`MAX_PRESET_BINDINGS`]). Empty when playable.
+    #[must_use]
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (i, step) in self.steps.iter().enumerate() {

@@ -33,36 +33,44 @@ impl TaggedClipEntry {
 
     /// The required pattern as a [`StateTagSet`].
     #[inline]
+    #[must_use]
     pub const fn to_pattern(&self) -> StateTagSet {
         self.pattern
     }
 
     /// Whether any tag is asserted (an untagged row is the universal default).
+    #[must_use]
     pub const fn has_any_tag(&self) -> bool {
         !self.pattern.is_empty()
     }
 
     /// Required locomotion tags.
+    #[must_use]
     pub const fn locomotion(&self) -> LocomotionTag {
         self.pattern.locomotion()
     }
     /// Required posture tags.
+    #[must_use]
     pub const fn posture(&self) -> PostureTag {
         self.pattern.posture()
     }
     /// Required combat tags.
+    #[must_use]
     pub const fn combat(&self) -> CombatTag {
         self.pattern.combat()
     }
     /// Required interaction tags.
+    #[must_use]
     pub const fn interaction(&self) -> InteractionTag {
         self.pattern.interaction()
     }
     /// Required reaction tags.
+    #[must_use]
     pub const fn reaction(&self) -> ReactionTag {
         self.pattern.reaction()
     }
     /// Required mood tags.
+    #[must_use]
     pub const fn mood(&self) -> MoodTag {
         self.pattern.mood()
     }
@@ -92,6 +100,7 @@ pub enum NoMatchPolicy {
 
 impl NoMatchPolicy {
     /// `procedural`, `default_idle` or `hold`.
+    #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
             NoMatchPolicy::Procedural => "procedural",
@@ -120,6 +129,7 @@ pub struct AnimationProfile {
 impl AnimationProfile {
     /// The no-match policy: procedural when allowed, else the default idle
     /// clip, else hold the pose.
+    #[must_use]
     pub fn no_match_policy(&self) -> NoMatchPolicy {
         if self.procedural_fallbacks_allowed {
             NoMatchPolicy::Procedural

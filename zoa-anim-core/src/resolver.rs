@@ -101,6 +101,7 @@ pub struct Resolution {
 
 impl Resolution {
     /// The step number: `Some(0)` exact, `Some(k)` fallback step k, `None` for the default row.
+    #[must_use]
     pub const fn step(&self) -> Option<usize> {
         match self.kind {
             MatchKind::Exact => Some(0),
@@ -110,6 +111,7 @@ impl Resolution {
     }
 
     /// Dimensions ignored at the step that matched (empty for exact and default).
+    #[must_use]
     pub const fn relaxed(&self) -> DimensionSet {
         match self.kind {
             MatchKind::Fallback { step } => relaxed_at(step as usize),
@@ -118,6 +120,7 @@ impl Resolution {
     }
 
     /// Whether the universal-default (untagged) row was taken.
+    #[must_use]
     pub const fn is_default(&self) -> bool {
         matches!(self.kind, MatchKind::Default)
     }

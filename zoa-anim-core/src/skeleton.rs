@@ -36,17 +36,20 @@ impl Transform {
     pub const IDENTITY: Transform = Transform { translation: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE };
 
     /// The matrix `T * R * S` (glTF's order).
+    #[must_use]
     pub fn to_matrix(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
 
     /// Decomposes an affine matrix (glTF nodes given as `matrix`).
+    #[must_use]
     pub fn from_matrix(m: &Mat4) -> Transform {
         let (scale, rotation, translation) = m.to_scale_rotation_translation();
         Transform { translation, rotation: rotation.normalize(), scale }
     }
 
     /// Whether every component is finite.
+    #[must_use]
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
     }
@@ -129,18 +132,22 @@ impl Skeleton {
     }
 
     /// Skeleton name (skin name, or a generated one).
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
     /// Joints in source order.
+    #[must_use]
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
     /// Number of joints.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.joints.len()
     }
     /// Joint indices with every parent before its children.
+    #[must_use]
     pub fn eval_order(&self) -> &[u16] {
         &self.order
     }
@@ -149,6 +156,7 @@ impl Skeleton {
         self.joints[i].parent.map(usize::from)
     }
     /// The joint's name, or `node<N>` when the source had none.
+    #[must_use]
     pub fn display_name(&self, i: usize) -> Cow<'_, str> {
         match &self.joints[i].name {
             Some(n) => Cow::Borrowed(n),
@@ -156,18 +164,22 @@ impl Skeleton {
         }
     }
     /// First joint whose name (or `node<N>` display name) equals `name`.
+    #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {
         (0..self.joints.len()).find(|&i| self.display_name(i) == name)
     }
     /// Joint index of the source node `node`.
+    #[must_use]
     pub fn find_node(&self, node: u32) -> Option<usize> {
         self.joints.iter().position(|j| j.node == node)
     }
     /// Rest transforms in joint order.
+    #[must_use]
     pub fn rest_pose(&self) -> impl ExactSizeIterator<Item = Transform> + '_ {
         self.joints.iter().map(|j| j.rest)
     }
     /// Whether `joint` is `ancestor` or lies below it.
+    #[must_use]
     pub fn is_descendant_of(&self, joint: usize, ancestor: usize) -> bool {
         let mut cur = Some(joint);
         let mut guard = 0;
@@ -184,6 +196,7 @@ impl Skeleton {
         false
     }
     /// Per-joint flags: `true` for every joint in the subtree of any of `roots`.
+    #[must_use]
     pub fn subtree_mask(&self, roots: &[usize]) -> Vec<bool> {
         let mut mask = vec![false; self.joints.len()];
         for &j in &self.order {

@@ -32,6 +32,7 @@ pub enum Rolloff {
 
 impl Rolloff {
     /// `linear`, `inverse` or `logarithmic`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Rolloff::Linear => "linear",
@@ -40,6 +41,7 @@ impl Rolloff {
         }
     }
     /// Parses the lowercase name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
             "linear" => Rolloff::Linear,
@@ -64,6 +66,7 @@ pub enum CapPolicy {
 
 impl CapPolicy {
     /// `reject`, `steal_oldest` or `steal_quietest`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             CapPolicy::Reject => "reject",
@@ -72,6 +75,7 @@ impl CapPolicy {
         }
     }
     /// Parses the snake_case name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
             "reject" => CapPolicy::Reject,
@@ -187,6 +191,7 @@ pub struct SoundThrottle {
 
 impl SoundThrottle {
     /// A throttle on `prefix` that limits nothing yet.
+    #[must_use]
     pub fn new(prefix: SoundEventId) -> Self {
         SoundThrottle { prefix, max_voices: 0, max_starts_per_second: 0, cooldown: 0.0 }
     }

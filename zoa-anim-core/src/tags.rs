@@ -212,11 +212,13 @@ impl StateDimension {
     ];
 
     /// Index into per-dimension arrays (declaration order).
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The snake_case name used in text forms.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             StateDimension::Locomotion => "locomotion",
@@ -245,6 +247,7 @@ impl StateDimension {
     }
 
     /// All bits this dimension defines.
+    #[must_use]
     pub const fn all_bits(self) -> u32 {
         match self {
             StateDimension::Locomotion => LocomotionTag::all().bits(),
@@ -317,26 +320,32 @@ impl DimensionSet {
     pub const ALL: DimensionSet = DimensionSet(0b11_1111);
 
     /// Raw 6-bit mask.
+    #[must_use]
     pub const fn bits(self) -> u8 {
         self.0
     }
     /// From a raw mask; bits above 5 are dropped.
+    #[must_use]
     pub const fn from_bits_truncate(bits: u8) -> Self {
         DimensionSet(bits & 0b11_1111)
     }
     /// Whether `dim` is in the set.
+    #[must_use]
     pub const fn contains(self, dim: StateDimension) -> bool {
         self.0 & (1 << dim as u8) != 0
     }
     /// The set with `dim` added.
+    #[must_use]
     pub const fn with(self, dim: StateDimension) -> Self {
         DimensionSet(self.0 | (1 << dim as u8))
     }
     /// Whether the set is empty.
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
     /// Whether every member of `self` is in `other`.
+    #[must_use]
     pub const fn is_subset_of(self, other: DimensionSet) -> bool {
         self.0 & !other.0 == 0
     }
@@ -394,6 +403,7 @@ const _: () = {
 };
 
 /// The packed bits of one dimension.
+#[must_use]
 pub const fn dimension_bits(dim: StateDimension) -> u64 {
     (dim.all_bits() as u64) << DIMENSION_OFFSETS[dim as usize]
 }
@@ -416,6 +426,7 @@ impl StateTagSet {
     pub const EMPTY: StateTagSet = StateTagSet { bits: 0 };
 
     /// Builds a set from one mask per dimension.
+    #[must_use]
     pub const fn new(
         locomotion: LocomotionTag,
         posture: PostureTag,
@@ -436,6 +447,7 @@ impl StateTagSet {
 
     /// Builds a set from raw masks in declaration order. Bits a dimension does
     /// not define are dropped.
+    #[must_use]
     pub const fn from_masks(masks: [u32; 6]) -> Self {
         let mut bits = 0u64;
         let mut d = 0;
@@ -448,18 +460,21 @@ impl StateTagSet {
 
     /// The packed representation (see [`DIMENSION_OFFSETS`]).
     #[inline]
+    #[must_use]
     pub const fn packed(&self) -> u64 {
         self.bits
     }
 
     /// Rebuilds a set from [`StateTagSet::packed`] bits; bits outside any dimension are dropped.
     #[inline]
+    #[must_use]
     pub const fn from_packed(bits: u64) -> Self {
         StateTagSet { bits: bits & ((1u64 << PACKED_WIDTH) - 1) }
     }
 
     /// Raw masks in declaration order.
     #[inline]
+    #[must_use]
     pub const fn masks(&self) -> [u32; 6] {
         let mut out = [0u32; 6];
         let mut d = 0;
@@ -472,31 +487,38 @@ impl StateTagSet {
 
     /// Raw mask of one dimension.
     #[inline]
+    #[must_use]
     pub const fn mask(&self, dim: StateDimension) -> u32 {
         ((self.bits >> DIMENSION_OFFSETS[dim as usize]) as u32) & dim.all_bits()
     }
 
     /// Locomotion flags.
+    #[must_use]
     pub const fn locomotion(&self) -> LocomotionTag {
         LocomotionTag::from_bits_retain(self.mask(StateDimension::Locomotion))
     }
     /// Posture flags.
+    #[must_use]
     pub const fn posture(&self) -> PostureTag {
         PostureTag::from_bits_retain(self.mask(StateDimension::Posture))
     }
     /// Combat flags.
+    #[must_use]
     pub const fn combat(&self) -> CombatTag {
         CombatTag::from_bits_retain(self.mask(StateDimension::Combat))
     }
     /// Interaction flags.
+    #[must_use]
     pub const fn interaction(&self) -> InteractionTag {
         InteractionTag::from_bits_retain(self.mask(StateDimension::Interaction))
     }
     /// Reaction flags.
+    #[must_use]
     pub const fn reaction(&self) -> ReactionTag {
         ReactionTag::from_bits_retain(self.mask(StateDimension::Reaction))
     }
     /// Mood flags.
+    #[must_use]
     pub const fn mood(&self) -> MoodTag {
         MoodTag::from_bits_retain(self.mask(StateDimension::Mood))
     }
@@ -504,12 +526,14 @@ impl StateTagSet {
     /// Whether `pattern` matches this state: every bit asserted on the
     /// pattern is also asserted here, dimension-wise.
     #[inline]
+    #[must_use]
     pub const fn matches(&self, pattern: &StateTagSet) -> bool {
         pattern.is_subset_of(self)
     }
 
     /// Whether every bit of `self` is also set in `superset`.
     #[inline]
+    #[must_use]
     pub const fn is_subset_of(&self, superset: &StateTagSet) -> bool {
         self.bits & !superset.bits == 0
     }
@@ -517,17 +541,20 @@ impl StateTagSet {
     /// Count of asserted bits over all dimensions: the primary sort key of
     /// resolution.
     #[inline]
+    #[must_use]
     pub const fn specificity(&self) -> u32 {
         self.bits.count_ones()
     }
 
     /// Whether no bit is set in any dimension.
     #[inline]
+    #[must_use]
     pub const fn is_empty(&self) -> bool {
         self.bits == 0
     }
 
     /// Dimensions with at least one bit set.
+    #[must_use]
     pub const fn asserted_dimensions(&self) -> DimensionSet {
         let mut out = 0u8;
         let mut d = 0;
@@ -541,6 +568,7 @@ impl StateTagSet {
     }
 
     /// Packed bits of every dimension in `dims`.
+    #[must_use]
     pub const fn dimensions_mask(dims: DimensionSet) -> u64 {
         let mut mask = 0u64;
         let mut d = 0;
@@ -555,58 +583,70 @@ impl StateTagSet {
 
     /// A copy with one dimension cleared.
     #[inline]
+    #[must_use]
     pub const fn without(&self, dim: StateDimension) -> Self {
         StateTagSet { bits: self.bits & !dimension_bits(dim) }
     }
 
     /// A copy with every dimension in `dims` cleared.
     #[inline]
+    #[must_use]
     pub const fn without_all(&self, dims: DimensionSet) -> Self {
         StateTagSet { bits: self.bits & !StateTagSet::dimensions_mask(dims) }
     }
 
     /// A copy keeping only one dimension.
+    #[must_use]
     pub const fn restrict_to(&self, dim: StateDimension) -> Self {
         StateTagSet { bits: self.bits & dimension_bits(dim) }
     }
 
     /// Dimension-wise union.
+    #[must_use]
     pub const fn union_with(&self, other: &StateTagSet) -> Self {
         StateTagSet { bits: self.bits | other.bits }
     }
 
     /// Replaces one dimension's mask (bits the dimension does not define are dropped).
+    #[must_use]
     pub const fn with_mask(&self, dim: StateDimension, bits: u32) -> Self {
         let cleared = self.bits & !dimension_bits(dim);
         StateTagSet { bits: cleared | (((bits & dim.all_bits()) as u64) << DIMENSION_OFFSETS[dim as usize]) }
     }
 
     /// Replaces the locomotion axis.
+    #[must_use]
     pub const fn with_locomotion(&self, tags: LocomotionTag) -> Self {
         self.with_mask(StateDimension::Locomotion, tags.bits())
     }
     /// Replaces the posture axis.
+    #[must_use]
     pub const fn with_posture(&self, tags: PostureTag) -> Self {
         self.with_mask(StateDimension::Posture, tags.bits())
     }
     /// Replaces the combat axis.
+    #[must_use]
     pub const fn with_combat(&self, tags: CombatTag) -> Self {
         self.with_mask(StateDimension::Combat, tags.bits())
     }
     /// Replaces the interaction axis.
+    #[must_use]
     pub const fn with_interaction(&self, tags: InteractionTag) -> Self {
         self.with_mask(StateDimension::Interaction, tags.bits())
     }
     /// Replaces the reaction axis.
+    #[must_use]
     pub const fn with_reaction(&self, tags: ReactionTag) -> Self {
         self.with_mask(StateDimension::Reaction, tags.bits())
     }
     /// Replaces the mood axis.
+    #[must_use]
     pub const fn with_mood(&self, tags: MoodTag) -> Self {
         self.with_mask(StateDimension::Mood, tags.bits())
     }
 
     /// Dimensions whose masks differ between `self` and `other`.
+    #[must_use]
     pub const fn changed_dimensions(&self, other: &StateTagSet) -> DimensionSet {
         StateTagSet { bits: self.bits ^ other.bits }.asserted_dimensions()
     }
@@ -666,6 +706,7 @@ impl StateTagSet {
     }
 
     /// Flag names asserted in one dimension, in bit order.
+    #[must_use]
     pub fn flag_names(&self, dim: StateDimension) -> Vec<String> {
         let bits = self.mask(dim);
         dim.flags().filter(|(_, b)| bits & b != 0).map(|(n, _)| n).collect()

@@ -19,6 +19,7 @@ pub enum TransitionTrigger {
 
 impl TransitionTrigger {
     /// `on_tag_change`, `on_event` or `on_input_threshold`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             TransitionTrigger::OnTagChange => "on_tag_change",
@@ -27,6 +28,7 @@ impl TransitionTrigger {
         }
     }
     /// Parses the snake_case name.
+    #[must_use]
     pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
             "on_tag_change" => TransitionTrigger::OnTagChange,
@@ -54,6 +56,7 @@ pub struct TransitionPolicy {
 impl TransitionPolicy {
     /// The shipped default for `dimension`. Mood uses `OnTagChange` (mood is
     /// a slow, state-like condition, not an event) and cuts with no crossfade.
+    #[must_use]
     pub const fn default_for(dimension: StateDimension) -> TransitionPolicy {
         use StateDimension::*;
         use TransitionTrigger::*;
@@ -90,6 +93,7 @@ pub struct StateGraph {
 
 impl StateGraph {
     /// The authored row for `dimension` if any, the shipped default otherwise.
+    #[must_use]
     pub fn resolve_policy(&self, dimension: StateDimension) -> TransitionPolicy {
         self.policies
             .iter()

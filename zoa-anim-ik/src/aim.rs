@@ -45,6 +45,7 @@ impl LookAtChain {
     /// Entries beyond [`MAX_LOOK_JOINTS`] keep the last ones (nearest the head).
     ///
     /// Returns `None` when `joints` is empty or `head_forward` is not a usable direction.
+    #[must_use]
     pub fn new(joints: &[(u16, f32)], head_forward: Vec3) -> Option<LookAtChain> {
         let head_forward = head_forward.try_normalize()?;
         let joints = &joints[joints.len().saturating_sub(MAX_LOOK_JOINTS)..];
@@ -69,6 +70,7 @@ impl LookAtChain {
     }
 
     /// The head joint (last of the chain).
+    #[must_use]
     pub fn head(&self) -> u16 {
         self.joints[self.len - 1]
     }

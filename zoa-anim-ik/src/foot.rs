@@ -74,6 +74,7 @@ impl GroundProbe for FlatGround {
 /// Engagement of foot planting at `speed` (normalised locomotion speed,
 /// 0 ..= 1): 1 at rest, linearly down to 0 at `blend_in_speed`, 0 beyond.
 /// A `blend_in_speed <= 0` engages only at a standstill.
+#[must_use]
 pub fn foot_plant_weight(speed: f32, blend_in_speed: f32) -> f32 {
     let speed = if speed.is_finite() { speed.max(0.0) } else { return 0.0 };
     if !(blend_in_speed.is_finite() && blend_in_speed > 0.0) {

@@ -27,6 +27,9 @@
 //! assert!(s.reachable && (s.end - target).length() < 1e-5);
 //! ```
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
+
 pub mod aim;
 mod error;
 pub mod foot;

@@ -33,6 +33,7 @@ impl ModelTransform {
 
     /// `parent ∘ local`.
     #[inline]
+    #[must_use]
     pub fn compose(parent: &ModelTransform, local: &Transform) -> ModelTransform {
         ModelTransform {
             position: parent.position + parent.rotation * (parent.scale * local.translation),
@@ -53,21 +54,25 @@ pub struct ModelPose {
 
 impl ModelPose {
     /// Scratch for a skeleton of `joint_count` joints (allocates once).
+    #[must_use]
     pub fn new(joint_count: usize) -> ModelPose {
         ModelPose { xf: vec![ModelTransform::IDENTITY; joint_count] }
     }
 
     /// Number of joints it holds.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.xf.len()
     }
 
     /// Whether it holds no joint.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.xf.is_empty()
     }
 
     /// Model-space transforms in joint order.
+    #[must_use]
     pub fn as_slice(&self) -> &[ModelTransform] {
         &self.xf
     }
@@ -77,6 +82,7 @@ impl ModelPose {
     /// # Panics
     /// Panics when `j` is out of range.
     #[inline]
+    #[must_use]
     pub fn get(&self, j: usize) -> &ModelTransform {
         &self.xf[j]
     }
@@ -142,6 +148,7 @@ impl ModelPose {
 }
 
 /// Rest-pose model-space positions (set-up helper; allocates).
+#[must_use]
 pub fn rest_model_positions(skeleton: &Skeleton) -> Vec<Vec3> {
     let rest: Vec<Transform> = skeleton.rest_pose().collect();
     let mut model = ModelPose::new(skeleton.joint_count());

@@ -85,6 +85,7 @@ impl RigIkSettings {
     /// upper legs (or the hips; or from the hips towards the head), left from
     /// the right thigh to the left one, forward = left × up. Rigs whose model
     /// space is not glTF's (a Z-up export under a rotated node) then still work.
+    #[must_use]
     pub fn from_rest(skeleton: &Skeleton, roles: &BoneRoles) -> RigIkSettings {
         let mut s = RigIkSettings::default();
         let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
@@ -265,6 +266,7 @@ impl RigIk {
     }
 
     /// Whether the behaviour is enabled by the policy and has its bones.
+    #[must_use]
     pub fn is_active(&self, kind: PolicyKind) -> bool {
         match kind {
             PolicyKind::FootPlant => self.foot_plant.is_some(),
@@ -275,11 +277,13 @@ impl RigIk {
     }
 
     /// The settings in use.
+    #[must_use]
     pub fn settings(&self) -> &RigIkSettings {
         &self.settings
     }
 
     /// Fresh per-character state (allocates the model-space scratch once).
+    #[must_use]
     pub fn new_context(&self) -> IkContext {
         IkContext {
             model: ModelPose::new(self.joint_count),

@@ -90,6 +90,7 @@ impl EquipmentPoseService {
     /// A service whose blends (aim, slot, stance, item switch) take
     /// `blend_time` seconds from one end to the other (`>= 0`; 0 = instant;
     /// default 0.15).
+    #[must_use]
     pub fn new(blend_time: f32) -> EquipmentPoseService {
         EquipmentPoseService {
             equipped: Vec::new(),
@@ -119,11 +120,13 @@ impl EquipmentPoseService {
     }
 
     /// Current aim weight, 0 ..= 1.
+    #[must_use]
     pub fn aim_weight(&self) -> f32 {
         self.aim_weight
     }
 
     /// Current slot-pose weight, 0 ..= 1.
+    #[must_use]
     pub fn slot_weight(&self) -> f32 {
         self.slot_weight
     }
@@ -156,6 +159,7 @@ impl EquipmentPoseService {
     }
 
     /// The stance in effect.
+    #[must_use]
     pub fn stance(&self) -> Option<StanceId> {
         self.stance
     }

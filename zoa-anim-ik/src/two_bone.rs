@@ -75,6 +75,7 @@ pub struct TwoBoneSolution {
 /// non-finite value, or a bone shorter than [`EPSILON`]. A target at the
 /// root keeps the animated direction and folds to the shortest reach.
 /// Allocates nothing.
+#[must_use]
 pub fn solve_two_bone(a: Vec3, b: Vec3, c: Vec3, target: Vec3, settings: &TwoBoneSettings) -> Option<TwoBoneSolution> {
     if !(a.is_finite() && b.is_finite() && c.is_finite() && target.is_finite()) {
         return None;
@@ -153,6 +154,7 @@ pub struct TwoBoneChain {
 impl TwoBoneChain {
     /// Checks the hierarchy once at set-up: `None` unless `middle` lies below
     /// `upper` and `end` below `middle`, all distinct and in range.
+    #[must_use]
     pub fn new(skeleton: &Skeleton, upper: u16, middle: u16, end: u16) -> Option<TwoBoneChain> {
         let n = skeleton.joint_count();
         let (u, m, e) = (upper as usize, middle as usize, end as usize);
@@ -169,6 +171,7 @@ impl TwoBoneChain {
     /// A chain ending at `tip`, a point in `middle`'s local space (the lower
     /// leg's tip when there is no foot joint). `None` unless `middle` lies
     /// below `upper`, both in range, and `tip` is finite and not zero.
+    #[must_use]
     pub fn with_tip(skeleton: &Skeleton, upper: u16, middle: u16, tip: Vec3) -> Option<TwoBoneChain> {
         let n = skeleton.joint_count();
         let (u, m) = (upper as usize, middle as usize);
@@ -178,12 +181,14 @@ impl TwoBoneChain {
     }
 
     /// Whether the chain ends at a tip rather than at a joint of its own.
+    #[must_use]
     pub fn ends_at_tip(&self) -> bool {
         self.end == self.middle
     }
 
     /// The end effector in model space: the end joint's transform, moved to
     /// the tip when there is one (rotation and scale are the end joint's).
+    #[must_use]
     pub fn effector(&self, model: &ModelPose) -> ModelTransform {
         let e = *model.get(self.end as usize);
         if self.tip == Vec3::ZERO {

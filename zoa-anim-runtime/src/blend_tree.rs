@@ -139,10 +139,12 @@ impl CompiledBlendTree {
     }
 
     /// The tree kind.
+    #[must_use]
     pub fn kind(&self) -> &CompiledBlendTreeKind {
         &self.kind
     }
     /// Number of children.
+    #[must_use]
     pub fn child_count(&self) -> usize {
         self.points.len()
     }
@@ -252,6 +254,7 @@ impl SyncClock {
     }
 
     /// Clip time of a child of length `duration`.
+    #[must_use]
     pub fn child_time(&self, duration: f32) -> f32 {
         self.phase * duration
     }

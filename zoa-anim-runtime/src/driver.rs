@@ -90,6 +90,7 @@ impl<R: AnimationClipResolver<Handle = ClipId>> std::fmt::Debug for GraphDriver<
 
 impl GraphDriver<TableResolver> {
     /// A driver whose slots resolve by name in the instance's clip table.
+    #[must_use]
     pub fn new(instance: GraphInstance) -> GraphDriver<TableResolver> {
         let resolver = TableResolver(Arc::clone(instance.clips()));
         GraphDriver::with_resolver(instance, resolver)

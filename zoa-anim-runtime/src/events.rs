@@ -86,6 +86,7 @@ pub enum EventKind {
 impl EventKind {
     /// Tie-break among events at the same time: transition started, state
     /// exited, state entered, transition finished, notify, slot progress.
+    #[must_use]
     pub const fn rank(&self) -> u8 {
         match self {
             EventKind::TransitionStarted { .. } => 0,
@@ -123,6 +124,7 @@ impl EventQueue {
     pub const DEFAULT_CAPACITY: usize = 64;
 
     /// An empty queue holding up to `capacity` events.
+    #[must_use]
     pub fn with_capacity(capacity: usize) -> EventQueue {
         EventQueue { events: Vec::with_capacity(capacity), dropped: 0, seq: 0 }
     }
@@ -145,11 +147,13 @@ impl EventQueue {
     }
 
     /// The queued events (in queue order until [`EventQueue::sort`]).
+    #[must_use]
     pub fn events(&self) -> &[AnimEvent] {
         &self.events
     }
 
     /// Events dropped since the last [`EventQueue::clear`] because the queue was full.
+    #[must_use]
     pub fn dropped(&self) -> u32 {
         self.dropped
     }

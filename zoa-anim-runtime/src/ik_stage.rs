@@ -30,6 +30,7 @@ use crate::pose::{Pose, RuntimeSkeleton};
 /// rest pose. Share the result between every instance of that skeleton.
 /// Overrides naming an unknown role or bone are skipped and returned, so a
 /// loader can report them; the rest of the policy still works.
+#[must_use]
 pub fn compile_rig_ik(skeleton: &RuntimeSkeleton, policy: &RigPolicy) -> (Arc<RigIk>, Vec<IkError>) {
     let s = skeleton.skeleton();
     let (roles, problems) = BoneRoles::discover_with_overrides(s, policy);
@@ -107,10 +108,12 @@ impl IkStage {
     }
 
     /// The compiled policy.
+    #[must_use]
     pub fn rig(&self) -> &Arc<RigIk> {
         &self.rig
     }
     /// The per-frame inputs.
+    #[must_use]
     pub fn inputs(&self) -> &IkInputs {
         &self.inputs
     }
@@ -119,11 +122,13 @@ impl IkStage {
         &mut self.inputs
     }
     /// Frame-to-frame IK state (look-at offset, smoothed hips drop).
+    #[must_use]
     pub fn context(&self) -> &IkContext {
         &self.context
     }
 
     /// Joints the stage was sized for.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.scratch.len()
     }

@@ -42,14 +42,17 @@ pub struct BoundMotion {
 
 impl BoundMotion {
     /// A looping motion.
+    #[must_use]
     pub fn looping(animation: Arc<Animation>) -> BoundMotion {
         BoundMotion { animation, looping: true }
     }
     /// A one-shot motion.
+    #[must_use]
     pub fn once(animation: Arc<Animation>) -> BoundMotion {
         BoundMotion { animation, looping: false }
     }
     /// Clip time of layer time `t`, seconds.
+    #[must_use]
     pub fn clip_time(&self, t: f32) -> f32 {
         let d = self.animation.duration();
         if self.looping { wrap_time(t, d) } else { clamp_time(t, d) }
@@ -109,6 +112,7 @@ pub enum LayerSource {
 
 impl LayerSource {
     /// A clip source starting at time 0, speed 1.
+    #[must_use]
     pub fn clip(motion: BoundMotion) -> LayerSource {
         LayerSource::Clip { motion, time: 0.0, speed: 1.0 }
     }
@@ -150,17 +154,20 @@ impl Layer {
         }
     }
     /// Builder: weight.
+    #[must_use]
     pub fn with_weight(mut self, weight: f32) -> Layer {
         self.weight = weight;
         self
     }
     /// Builder: additive against `reference`.
+    #[must_use]
     pub fn additive(mut self, reference: AdditiveReference) -> Layer {
         self.mode = BlendMode::Additive;
         self.reference = reference;
         self
     }
     /// Builder: mask.
+    #[must_use]
     pub fn with_mask(mut self, mask: Arc<BoneWeights>) -> Layer {
         self.mask = Some(mask);
         self
@@ -265,11 +272,13 @@ impl Instance {
         self.composition = composition;
     }
     /// Builder form of [`set_composition`](Self::set_composition).
+    #[must_use]
     pub fn with_composition(mut self, composition: Composition) -> Instance {
         self.composition = composition;
         self
     }
     /// The layer composition.
+    #[must_use]
     pub fn composition(&self) -> Composition {
         self.composition
     }
@@ -303,6 +312,7 @@ impl Instance {
         Ok(self)
     }
     /// The IK stage, if any.
+    #[must_use]
     pub fn ik(&self) -> Option<&IkStage> {
         self.ik.as_ref()
     }
@@ -311,10 +321,12 @@ impl Instance {
         self.ik.as_mut()
     }
     /// The skeleton.
+    #[must_use]
     pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
         &self.skeleton
     }
     /// The layers.
+    #[must_use]
     pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
@@ -325,10 +337,12 @@ impl Instance {
         &mut self.layers
     }
     /// Local pose of the last evaluation.
+    #[must_use]
     pub fn local_pose(&self) -> &Pose {
         &self.local
     }
     /// Model-space matrices of the last evaluation (when enabled).
+    #[must_use]
     pub fn model_matrices(&self) -> &[Mat4] {
         &self.model
     }
@@ -448,10 +462,12 @@ pub struct Crowd {
 
 impl Crowd {
     /// A crowd of these instances.
+    #[must_use]
     pub fn new(instances: Vec<Instance>) -> Crowd {
         Crowd { instances }
     }
     /// The instances.
+    #[must_use]
     pub fn instances(&self) -> &[Instance] {
         &self.instances
     }
@@ -460,6 +476,7 @@ impl Crowd {
         &mut self.instances
     }
     /// Total joints over all instances.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.instances.iter().map(|i| i.skeleton.joint_count()).sum()
     }

@@ -144,26 +144,32 @@ impl ProfileSetSwitcher {
     }
 
     /// The class in use.
+    #[must_use]
     pub fn class(&self) -> PlayerProfileType {
         self.class
     }
     /// Id of the graph in use (empty while the class has none).
+    #[must_use]
     pub fn graph_id(&self) -> &str {
         &self.graph_id
     }
     /// The graph in use (`None` while the class has none).
+    #[must_use]
     pub fn graph(&self) -> Option<&Arc<GraphDefinition>> {
         self.driver.instance().definition()
     }
     /// The outgoing graph instance while a switch blends.
+    #[must_use]
     pub fn previous_instance(&self) -> Option<&GraphInstance> {
         self.previous.as_ref().map(|(i, _)| i)
     }
     /// The player profile set.
+    #[must_use]
     pub fn set(&self) -> &PlayerProfileSet {
         &self.set
     }
     /// The driver over the current graph instance.
+    #[must_use]
     pub fn driver(&self) -> &GraphDriver {
         &self.driver
     }
@@ -172,15 +178,18 @@ impl ProfileSetSwitcher {
         &mut self.driver
     }
     /// The outgoing graph while a switch blends.
+    #[must_use]
     pub fn previous_definition(&self) -> Option<&Arc<GraphDefinition>> {
         self.previous.as_ref().and_then(|(i, _)| i.definition())
     }
     /// Switch blend progress `0..=1` (1 when no switch is blending).
+    #[must_use]
     pub fn switch_alpha(&self) -> f32 {
         if self.previous.is_some() { self.fade.alpha() } else { 1.0 }
     }
 
     /// Output buffers big enough for the largest graph of the set, twice (for the switch blend).
+    #[must_use]
     pub fn new_output(&self) -> FrameOutput {
         let (mut layers, mut contributions) = (0, 0);
         for def in self.graphs.values() {

@@ -57,6 +57,7 @@ impl BoneWeights {
     }
 
     /// Per-joint weights in joint order.
+    #[must_use]
     pub fn weights(&self) -> &[f32] {
         &self.weights
     }

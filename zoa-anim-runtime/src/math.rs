@@ -56,6 +56,7 @@ fn arc_coefficients(t0: f32, t1: f32, xm1: f32) -> [f32; 2] {
 ///
 /// Inputs are expected to be unit quaternions; the result keeps the sign of `a`.
 #[inline]
+#[must_use]
 pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
     if t == 0.0 {
         return a;
@@ -94,6 +95,7 @@ pub(crate) fn slerp_unchecked(a: Quat, b: Quat, t: f32) -> Quat {
 
 /// `a·(1−t) + b·t`, the form three.js uses (exact at `t = 0` and `t = 1`).
 #[inline(always)]
+#[must_use]
 pub fn lerp3(a: Vec3A, b: Vec3A, t: f32) -> Vec3A {
     a * (1.0 - t) + b * t
 }
@@ -101,6 +103,7 @@ pub fn lerp3(a: Vec3A, b: Vec3A, t: f32) -> Vec3A {
 /// glTF 2.0 cubic Hermite basis at `p ∈ [0, 1]`: weights for
 /// `(value0, out_tangent0·Δt, value1, in_tangent1·Δt)`.
 #[inline(always)]
+#[must_use]
 pub fn hermite_basis(p: f32) -> [f32; 4] {
     let pp = p * p;
     let ppp = pp * p;
@@ -116,6 +119,7 @@ pub fn hermite_basis(p: f32) -> [f32; 4] {
 /// When `t/d` overflows `f32` (a tiny duration, a long time) the exact
 /// remainder is used instead, so a finite `t` always wraps to a finite time.
 #[inline]
+#[must_use]
 pub fn wrap_time(t: f32, duration: f32) -> f32 {
     if duration > 0.0 {
         let loops = (t / duration).floor();
@@ -132,6 +136,7 @@ pub fn wrap_time(t: f32, duration: f32) -> f32 {
 
 /// Clip time for a one-shot clip: `t` clamped to `[0, d]`.
 #[inline]
+#[must_use]
 pub fn clamp_time(t: f32, duration: f32) -> f32 {
     t.clamp(0.0, duration.max(0.0))
 }

@@ -42,6 +42,7 @@ pub enum RetargetMode {
 
 impl RetargetMode {
     /// `full`, `rotation` or `rest`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             RetargetMode::Full => "full",
@@ -108,6 +109,7 @@ pub struct Retargeter {
 
 impl Retargeter {
     /// Maps every named target joint to the first source joint of that name.
+    #[must_use]
     pub fn by_name(source: &Skeleton, target: &Skeleton, mode: RetargetMode) -> Retargeter {
         Self::build(source, target, Vec::new(), None, mode)
     }
@@ -116,6 +118,7 @@ impl Retargeter {
     /// joint by joint when they are equally long, else first with first and
     /// last with last — then by name for the target joints still unpaired
     /// (never reusing a source joint a role took).
+    #[must_use]
     pub fn by_role(
         source: &Skeleton,
         source_roles: &BoneRoles,
@@ -222,18 +225,22 @@ impl Retargeter {
     }
 
     /// Number of target joints that found a source joint.
+    #[must_use]
     pub fn mapped_count(&self) -> usize {
         self.pairs.len()
     }
     /// Every paired joint, in target joint order.
+    #[must_use]
     pub fn pairs(&self) -> &[RetargetPair] {
         &self.pairs
     }
     /// The source joint of target joint `j`, if paired.
+    #[must_use]
     pub fn source_of(&self, j: usize) -> Option<usize> {
         self.map.get(j).filter(|&&m| m != UNMAPPED).map(|&m| m as usize)
     }
     /// The mode.
+    #[must_use]
     pub fn mode(&self) -> RetargetMode {
         self.mode
     }

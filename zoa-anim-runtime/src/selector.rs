@@ -116,6 +116,7 @@ impl InputThresholds {
     }
     /// Builder: the locomotion tag of each band, slowest first (at most one
     /// more than the thresholds; extra ones are ignored).
+    #[must_use]
     pub fn with_gaits(mut self, gaits: &[LocomotionTag]) -> InputThresholds {
         let n = gaits.len().min(self.count + 1);
         self.gaits[..n].copy_from_slice(&gaits[..n]);
@@ -123,20 +124,24 @@ impl InputThresholds {
         self
     }
     /// The gait of each band.
+    #[must_use]
     pub fn gaits(&self) -> &[LocomotionTag] {
         &self.gaits[..self.gait_count]
     }
     /// The band of the first gait `locomotion` names (`None` when it names none).
+    #[must_use]
     pub fn gait_band(&self, locomotion: LocomotionTag) -> Option<usize> {
         self.gaits().iter().position(|g| locomotion.intersects(*g))
     }
     /// The thresholds, ascending.
+    #[must_use]
     pub fn thresholds(&self) -> &[f32] {
         &self.points[..self.count]
     }
     /// The band `value` is in, starting from band `current`: it moves up past
     /// a threshold only beyond `threshold + hysteresis/2` and down only below
     /// `threshold − hysteresis/2`.
+    #[must_use]
     pub fn band(&self, current: usize, value: f32) -> usize {
         let half = self.hysteresis * 0.5;
         let mut band = current.min(self.count);
@@ -176,10 +181,12 @@ pub struct ProceduralMotion {
 
 impl ProceduralMotion {
     /// The spine-root rotation to compose onto the pose (about the local X axis).
+    #[must_use]
     pub fn spine_rotation(&self) -> Quat {
         Quat::from_rotation_x(self.spine_pitch)
     }
     /// The head translation to add to the pose (along +Y).
+    #[must_use]
     pub fn head_offset(&self) -> Vec3 {
         Vec3::new(0.0, self.head_bob, 0.0)
     }
@@ -188,6 +195,7 @@ impl ProceduralMotion {
 /// The procedural fallback at time `t` seconds. Pure: breath follows the rig
 /// policy's frequency and amplitude; the head bob uses the policy's amplitude
 /// at `step_frequency` Hz (the rig policy has no cadence knob) and only while `moving`.
+#[must_use]
 pub fn procedural_motion(policy: &RigPolicy, t: f32, moving: bool, step_frequency: f32) -> ProceduralMotion {
     let tau = std::f32::consts::TAU;
     let spine_pitch = policy.breath_amplitude * (tau * policy.breath_frequency * t).sin();
@@ -300,10 +308,12 @@ impl SelectorTable {
     }
 
     /// The flattened rows.
+    #[must_use]
     pub fn rows(&self) -> &[TaggedClipEntry] {
         &self.rows
     }
     /// The clip table.
+    #[must_use]
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips
     }
@@ -311,6 +321,7 @@ impl SelectorTable {
     /// asserts at least one tag: `false` for the untagged universal default
     /// and for [`DEFAULT_IDLE_ROW`]. A tagged row says something specific about
     /// the entity; an untagged one is a last resort.
+    #[must_use]
     pub fn is_tagged(&self, row: u32) -> bool {
         row == SWITCHED_TAGGED_ROW || self.rows.get(row as usize).is_some_and(|r| r.pattern != StateTagSet::EMPTY)
     }
@@ -374,6 +385,7 @@ impl TagSelector {
     }
 
     /// A selector over a shared table, starting at `initial` tags with a cut.
+    #[must_use]
     pub fn with_table(table: Arc<SelectorTable>, initial: StateTagSet) -> TagSelector {
         let mut s = TagSelector {
             table,
@@ -401,6 +413,7 @@ impl TagSelector {
     }
 
     /// The shared table.
+    #[must_use]
     pub fn table(&self) -> &Arc<SelectorTable> {
         &self.table
     }
@@ -420,11 +433,13 @@ impl TagSelector {
     }
 
     /// Builder: the input threshold of `OnInputThreshold` dimensions.
+    #[must_use]
     pub fn with_input_threshold(mut self, input: InputThreshold) -> TagSelector {
         self.set_input_thresholds(input.into());
         self
     }
     /// Builder: several input thresholds (one per gait boundary).
+    #[must_use]
     pub fn with_input_thresholds(mut self, input: InputThresholds) -> TagSelector {
         self.set_input_thresholds(input);
         self
@@ -435,12 +450,14 @@ impl TagSelector {
         self.input_band = input.band(0, self.input_value);
     }
     /// Builder: head-bob cadence of the procedural fallback, Hz (default 1.8).
+    #[must_use]
     pub fn with_step_frequency(mut self, hz: f32) -> TagSelector {
         self.step_frequency = hz;
         self
     }
 
     /// Output buffers big enough for any frame of the selector.
+    #[must_use]
     pub fn new_output(&self) -> FrameOutput {
         FrameOutput::with_capacity(1, MAX_SELECTOR_CLIPS + 1)
     }
@@ -450,10 +467,12 @@ impl TagSelector {
         self.desired = tags;
     }
     /// Tags requested last.
+    #[must_use]
     pub fn requested_tags(&self) -> StateTagSet {
         self.desired
     }
     /// Tags in effect.
+    #[must_use]
     pub fn applied_tags(&self) -> StateTagSet {
         self.applied
     }
@@ -474,34 +493,42 @@ impl TagSelector {
         }
     }
     /// The input's band: how many thresholds it is above (with hysteresis).
+    #[must_use]
     pub fn input_band(&self) -> usize {
         self.input_band
     }
     /// What plays now.
+    #[must_use]
     pub fn mode(&self) -> SelectorMode {
         self.mode
     }
     /// The last resolution (`None` when nothing matched).
+    #[must_use]
     pub fn resolution(&self) -> Option<Resolution> {
         self.resolution
     }
     /// The flattened table.
+    #[must_use]
     pub fn rows(&self) -> &[TaggedClipEntry] {
         &self.table.rows
     }
     /// Clip of the current row or default idle.
+    #[must_use]
     pub fn current_clip(&self) -> Option<ClipId> {
         self.playing.first().map(|p| p.clip)
     }
     /// Weight of the current clip (`0..=1`).
+    #[must_use]
     pub fn current_weight(&self) -> f32 {
         self.playing.first().map_or(0.0, |p| p.weight)
     }
     /// Selector time, seconds.
+    #[must_use]
     pub fn time(&self) -> f64 {
         self.time
     }
     /// Procedural fallback values and their weight `0..=1` (`None` when not in use).
+    #[must_use]
     pub fn procedural(&self) -> Option<(ProceduralMotion, f32)> {
         (self.procedural_weight > 0.0).then(|| {
             let moving = self.applied.locomotion().intersects(
@@ -515,6 +542,7 @@ impl TagSelector {
         })
     }
     /// Queued notify events.
+    #[must_use]
     pub fn events(&self) -> &[AnimEvent] {
         self.events.events()
     }

@@ -161,26 +161,31 @@ impl ClipData {
     }
 
     /// 1 or 2.
+    #[must_use]
     pub fn channels(&self) -> u16 {
         self.channels
     }
 
     /// Frames per second of the data.
+    #[must_use]
     pub fn sample_rate(&self) -> u32 {
         self.sample_rate
     }
 
     /// Interleaved samples.
+    #[must_use]
     pub fn samples(&self) -> &[f32] {
         &self.samples
     }
 
     /// Number of frames.
+    #[must_use]
     pub fn frames(&self) -> usize {
         self.samples.len() / self.channels as usize
     }
 
     /// Length in seconds.
+    #[must_use]
     pub fn duration(&self) -> f64 {
         self.frames() as f64 / self.sample_rate as f64
     }
@@ -195,6 +200,7 @@ pub struct ClipBank {
 
 impl ClipBank {
     /// An empty bank.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -222,21 +228,25 @@ impl ClipBank {
     }
 
     /// Index of the clip called `name`.
+    #[must_use]
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
 
     /// Clip by index.
+    #[must_use]
     pub fn get(&self, index: usize) -> Option<&ClipData> {
         self.clips.get(index)
     }
 
     /// Number of clips.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.clips.len()
     }
 
     /// Whether the bank holds no clip.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.clips.is_empty()
     }

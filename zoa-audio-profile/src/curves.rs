@@ -31,6 +31,7 @@ use zoa_anim_core::glam::Vec3;
 /// Gain in `[0, 1]` at `distance` for `rolloff` (see the module table).
 /// Negative distances count as 0; an infinite or NaN distance (an emitter
 /// beyond the range of `f32`) is beyond every max distance: silent.
+#[must_use]
 pub fn distance_gain(rolloff: Rolloff, distance: f32, reference: f32, max_distance: f32) -> f32 {
     if !distance.is_finite() {
         return 0.0;
@@ -54,6 +55,7 @@ pub fn distance_gain(rolloff: Rolloff, distance: f32, reference: f32, max_distan
 
 /// Equal-power gains `[left, right]` for `pan` in `[-1, 1]` (clamped; NaN = centre).
 #[inline]
+#[must_use]
 pub fn equal_power_pan(pan: f32) -> [f32; 2] {
     let p = if pan.is_nan() { 0.0 } else { pan.clamp(-1.0, 1.0) };
     let theta = (p + 1.0) * std::f32::consts::FRAC_PI_4;
@@ -62,12 +64,14 @@ pub fn equal_power_pan(pan: f32) -> [f32; 2] {
 
 /// Fade-in gain `t / fade` clamped to `[0, 1]`; 1 when `fade <= 0`.
 #[inline]
+#[must_use]
 pub fn fade_in_gain(t: f32, fade: f32) -> f32 {
     if fade <= 0.0 { 1.0 } else { (t / fade).clamp(0.0, 1.0) }
 }
 
 /// Fade-out gain `1 - t / fade` clamped to `[0, 1]`; 0 when `fade <= 0`.
 #[inline]
+#[must_use]
 pub fn fade_out_gain(t: f32, fade: f32) -> f32 {
     if fade <= 0.0 { 0.0 } else { (1.0 - t / fade).clamp(0.0, 1.0) }
 }
@@ -91,12 +95,14 @@ impl Default for Listener {
 
 impl Listener {
     /// The listener's right-hand direction, `normalize(forward × up)`; +X for the default.
+    #[must_use]
     pub fn right(&self) -> Vec3 {
         self.forward.cross(self.up).normalize_or_zero()
     }
 
     /// Pan in `[-1, 1]` of a source at `emitter`: the sine of its azimuth
     /// relative to the listener's facing (0 straight ahead, behind, or on top).
+    #[must_use]
     pub fn pan_of(&self, emitter: Vec3) -> f32 {
         let to = (emitter - self.position).normalize_or_zero();
         to.dot(self.right()).clamp(-1.0, 1.0)
@@ -105,12 +111,14 @@ impl Listener {
     /// Distance to `emitter`, metres, computed in `f64` so that far-apart
     /// positions do not overflow to a wrong value; `+inf` when the distance
     /// exceeds `f32::MAX`.
+    #[must_use]
     pub fn distance_to(&self, emitter: Vec3) -> f32 {
         let d = (emitter.as_dvec3() - self.position.as_dvec3()).length();
         if d.is_nan() { f32::INFINITY } else { d as f32 }
     }
 
     /// Whether every component is finite.
+    #[must_use]
     pub fn is_finite(&self) -> bool {
         self.position.is_finite() && self.forward.is_finite() && self.up.is_finite()
     }

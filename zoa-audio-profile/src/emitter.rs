@@ -19,6 +19,7 @@ pub struct NotifyMap {
 
 impl NotifyMap {
     /// An empty map.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -26,6 +27,7 @@ impl NotifyMap {
     /// The shipped mapping: `footstep`, `footstep_l`, `footstep_r`,
     /// `footstep_left`, `footstep_right` → `footstep`; `land` → `land`;
     /// `jump` → `jump`.
+    #[must_use]
     pub fn with_defaults() -> Self {
         let mut m = Self::new();
         for name in ["footstep", "footstep_l", "footstep_r", "footstep_left", "footstep_right"] {
@@ -46,6 +48,7 @@ impl NotifyMap {
     }
 
     /// The event `notify` maps to. Allocation-free.
+    #[must_use]
     pub fn event_for(&self, notify: &str) -> Option<SoundEventId> {
         self.pairs.iter().find(|(n, _)| n.eq_ignore_ascii_case(notify)).map(|(_, e)| *e)
     }
@@ -69,11 +72,13 @@ impl SoundEmitter {
     }
 
     /// The player-side handle.
+    #[must_use]
     pub fn id(&self) -> EmitterId {
         self.id
     }
 
     /// The notify mapping.
+    #[must_use]
     pub fn notifies(&self) -> &NotifyMap {
         &self.notifies
     }

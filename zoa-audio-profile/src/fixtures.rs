@@ -80,6 +80,7 @@ pub struct FixtureSound {
 
 impl FixtureSound {
     /// The WAV file bytes.
+    #[must_use]
     pub fn wav(&self) -> Vec<u8> {
         wav_bytes(self.channels, FIXTURE_RATE, &self.samples)
     }
@@ -87,6 +88,7 @@ impl FixtureSound {
 
 /// Every fixture sound, in file-name order. The names are the ones the
 /// definition fixtures (`fixtures/defs/humanoid/sounds/*.toml`) refer to.
+#[must_use]
 pub fn fixture_sounds() -> Vec<FixtureSound> {
     let mono = |name, samples| FixtureSound { name, channels: 1, samples };
     // A 2 s stereo breathing loop: every partial has a whole number of cycles

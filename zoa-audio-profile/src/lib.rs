@@ -41,6 +41,9 @@
 //! assert_eq!((hit.entry, hit.event_id, hit.id_levels_up), (0, fire, 1));
 //! ```
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
+
 pub mod clips;
 pub mod curves;
 pub mod device;

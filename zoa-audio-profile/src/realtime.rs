@@ -132,6 +132,7 @@ enum Command {
 
 /// Builds the two ends for `player`, each ring holding `capacity` items
 /// (at least 1). Set-up time: allocates the rings and the emitter table.
+#[must_use]
 pub fn realtime(player: Player, capacity: usize) -> (PlayerHandle, PlayerRenderer) {
     let capacity = capacity.max(1);
     let (commands, command_rx) = RingBuffer::new(capacity);

@@ -300,6 +300,7 @@ pub struct VariantHistory {
 
 impl VariantHistory {
     /// An empty history.
+    #[must_use]
     pub const fn new() -> Self {
         VariantHistory { recent: [0; MAX_AVOID_REPEAT], len: 0 }
     }
@@ -337,6 +338,7 @@ impl VariantHistory {
     }
 
     /// The remembered picks, newest first.
+    #[must_use]
     pub fn recent(&self) -> &[u16] {
         &self.recent[..self.len as usize]
     }
@@ -345,6 +347,7 @@ impl VariantHistory {
 /// Linear gain of one voice: `volume * (1 - volume_jitter * r)`, with `r` in
 /// `[0, 1]` (clamped). So `volume_jitter = 0.2` spreads gain over `[0.8, 1] * volume`.
 #[inline]
+#[must_use]
 pub fn jittered_volume(entry: &SoundEventEntry, r: f32) -> f32 {
     entry.volume * (1.0 - entry.volume_jitter.clamp(0.0, 1.0) * r.clamp(0.0, 1.0))
 }
@@ -353,6 +356,7 @@ pub fn jittered_volume(entry: &SoundEventEntry, r: f32) -> f32 {
 /// `s = (2r - 1) * pitch_jitter_semitones`, so `r = 0.5` is unchanged pitch
 /// and the spread is symmetric in semitones.
 #[inline]
+#[must_use]
 pub fn jittered_pitch(entry: &SoundEventEntry, r: f32) -> f32 {
     let p = entry.pitch_jitter_semitones.clamp(0.0, MAX_PITCH_JITTER_SEMITONES);
     let semitones = (2.0 * r.clamp(0.0, 1.0) - 1.0) * p;
@@ -496,12 +500,14 @@ impl SoundTable {
     }
 
     /// The prefix throttles, child first, one per prefix.
+    #[must_use]
     pub fn throttles(&self) -> &[SoundThrottle] {
         &self.throttles
     }
 
     /// Non-fatal problems found while flattening (shadowed entries, repeated
     /// or empty throttles).
+    #[must_use]
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
@@ -523,11 +529,13 @@ impl SoundTable {
     }
 
     /// Id of the profile the table was flattened from.
+    #[must_use]
     pub fn profile_id(&self) -> &str {
         &self.profile
     }
 
     /// The flattened rows, child entries first.
+    #[must_use]
     pub fn rows(&self) -> &[InheritedRow<SoundEventEntry>] {
         &self.rows
     }
@@ -536,21 +544,25 @@ impl SoundTable {
     ///
     /// # Panics
     /// When `i >= self.len()`.
+    #[must_use]
     pub fn entry(&self, i: usize) -> &SoundEventEntry {
         &self.rows[i].row
     }
 
     /// Number of entries.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
     /// Whether the table has no entries.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
     /// [`resolve`] over this table. Allocation-free.
+    #[must_use]
     pub fn resolve(
         &self,
         event: SoundEventId,

@@ -89,11 +89,13 @@ pub struct RenderReport {
 
 impl RenderReport {
     /// Number of frames.
+    #[must_use]
     pub fn frames(&self) -> usize {
         self.samples.len() / 2
     }
 
     /// RMS over frames `[from, to)` of both channels (0 for an empty range).
+    #[must_use]
     pub fn rms(&self, from: usize, to: usize) -> f32 {
         let to = to.min(self.frames());
         if from >= to {
@@ -104,6 +106,7 @@ impl RenderReport {
     }
 
     /// Frame index of a time, seconds.
+    #[must_use]
     pub fn frame_at(&self, seconds: f64) -> usize {
         (seconds * self.sample_rate as f64).round().max(0.0) as usize
     }

@@ -7,6 +7,7 @@ use std::io::Write;
 /// Converts one sample to 16-bit: clamped to `[-1, 1]`, scaled by 32767 and
 /// rounded half away from zero (NaN becomes 0).
 #[inline]
+#[must_use]
 pub fn to_i16(sample: f32) -> i16 {
     if sample.is_nan() {
         return 0;
@@ -18,6 +19,7 @@ pub fn to_i16(sample: f32) -> i16 {
 ///
 /// # Panics
 /// Debug-asserts `channels` is 1 or 2 and `samples.len()` is a whole number of frames.
+#[must_use]
 pub fn wav_bytes(channels: u16, sample_rate: u32, samples: &[f32]) -> Vec<u8> {
     debug_assert!((1..=2).contains(&channels));
     debug_assert_eq!(samples.len() % channels as usize, 0);

@@ -62,6 +62,7 @@ impl Doc {
     }
 
     /// Byte offset of accessor `a`'s first element in `bin`.
+    #[must_use]
     pub fn accessor_offset(&self, a: usize) -> usize {
         let view = self.json["accessors"][a]["bufferView"].as_u64().unwrap() as usize;
         self.json["bufferViews"][view]["byteOffset"].as_u64().unwrap() as usize
@@ -92,6 +93,7 @@ impl Doc {
     }
 
     /// Binary glTF.
+    #[must_use]
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = serde_json::to_vec(&self.json).unwrap();
         while !json.len().is_multiple_of(4) {
@@ -114,6 +116,7 @@ impl Doc {
     }
 
     /// JSON glTF with the buffer embedded as a base64 `data:` URI.
+    #[must_use]
     pub fn to_gltf_embedded(&self) -> Vec<u8> {
         let mut json = self.json.clone();
         json["buffers"][0]["uri"] = json!(format!("data:application/octet-stream;base64,{}", base64(&self.bin)));
@@ -121,6 +124,7 @@ impl Doc {
     }
 
     /// JSON glTF referring to an external buffer file named `uri`.
+    #[must_use]
     pub fn to_gltf_external(&self, uri: &str) -> Vec<u8> {
         let mut json = self.json.clone();
         json["buffers"][0]["uri"] = json!(uri);
@@ -129,6 +133,7 @@ impl Doc {
 }
 
 /// Standard base64 with padding (test-side encoder, independent of the decoder under test).
+#[must_use]
 pub fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
@@ -164,6 +169,7 @@ pub fn mat4_identity() -> [f32; 16] {
 /// node 3 "body" (skin 0)
 /// animation 0 "Walk": rotation of node 2, translation of node 1, LINEAR, keys at 0, 0.5, 1
 /// ```
+#[must_use]
 pub fn minimal() -> Doc {
     let mut doc = Doc {
         json: json!({

@@ -21,6 +21,9 @@
 //! assert_eq!(alloc::allocations_during(|| drop(vec![1u8; 16])), 0);
 //! ```
 
+#![deny(missing_docs)]
+#![warn(clippy::must_use_candidate)]
+
 pub mod alloc;
 pub mod cli;
 pub mod clips;

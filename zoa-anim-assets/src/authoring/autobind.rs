@@ -239,6 +239,7 @@ pub const CLASS_ALIASES: &[(PlayerProfileType, &[&str])] = &[
 ];
 
 /// The slots a weapon class's binding profile holds.
+#[must_use]
 pub fn slots_for(class: PlayerProfileType) -> &'static [&'static str] {
     use PlayerProfileType as P;
     match class {
@@ -294,6 +295,7 @@ pub fn slots_for(class: PlayerProfileType) -> &'static [&'static str] {
 }
 
 /// The spec of slot `id`.
+#[must_use]
 pub fn slot_spec(id: &str) -> Option<&'static SlotSpec> {
     SLOT_SPECS.iter().find(|s| s.slot == id)
 }
@@ -344,10 +346,12 @@ pub struct SlotAssignment {
 
 impl SlotAssignment {
     /// The chosen clip.
+    #[must_use]
     pub fn best(&self) -> &Candidate {
         &self.candidates[0]
     }
     /// The best candidate that is a different clip from the chosen one.
+    #[must_use]
     pub fn runner_up(&self) -> Option<&Candidate> {
         let best = self.best();
         self.candidates.iter().skip(1).find(|c| c.file != best.file || c.index != best.index)
@@ -367,6 +371,7 @@ pub struct AutoBindResult {
 
 impl AutoBindResult {
     /// The assignment of `slot`.
+    #[must_use]
     pub fn assignment(&self, slot: &str) -> Option<&SlotAssignment> {
         self.assignments.iter().find(|a| a.slot == slot)
     }
@@ -507,6 +512,7 @@ pub fn score_clip(
 
 /// Ranks every scanned clip against the slots of `opts.profile_type` (every
 /// shipped slot when `None`). Deterministic: ties keep report order.
+#[must_use]
 pub fn autobind(report: &ScanReport, opts: &AutoBindOptions) -> AutoBindResult {
     let slots: Vec<&'static SlotSpec> = match opts.profile_type {
         Some(class) => slots_for(class).iter().filter_map(|s| slot_spec(s)).collect(),
@@ -531,6 +537,7 @@ pub fn autobind(report: &ScanReport, opts: &AutoBindOptions) -> AutoBindResult {
 
 /// The weapon class most of the weapon-slot winners name (by class aliases
 /// in clip, stem and folder tokens); `None` when none names one.
+#[must_use]
 pub fn detect_weapon_class(result: &AutoBindResult, report: &ScanReport) -> Option<PlayerProfileType> {
     let mut counts: BTreeMap<PlayerProfileType, usize> = BTreeMap::new();
     for a in &result.assignments {

@@ -78,6 +78,7 @@ pub struct CoverageReport {
 
 impl CoverageReport {
     /// Whether any profile leaves a state unresolved or has a dead row.
+    #[must_use]
     pub fn has_gaps(&self) -> bool {
         self.profiles.iter().any(|p| p.unresolved > 0 || !p.dead_rows.is_empty())
     }
@@ -86,6 +87,7 @@ impl CoverageReport {
     /// "default_only", "unresolved", "fallback_examples": [state text],
     /// "default_examples", "unresolved_examples", "dead_rows": [{"source",
     /// "index", "pattern", "clip", "beaten_by"}], "error"}]`.
+    #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let texts = |v: &[StateTagSet]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
         self.profiles
@@ -117,6 +119,7 @@ impl CoverageReport {
     }
 
     /// Readable summary: counts per profile, a few example states, every dead row.
+    #[must_use]
     pub fn to_human(&self) -> String {
         use std::fmt::Write;
         const SHOWN: usize = 5;
@@ -166,6 +169,7 @@ fn describe<R: TaggedRow>(rows: &[zoa_anim_core::inheritance::InheritedRow<R>], 
 
 /// Builds the coverage report (see the module docs). Pure computation over
 /// already-loaded definitions.
+#[must_use]
 pub fn coverage(set: &DefinitionSet) -> CoverageReport {
     let choices = choices();
     let mut report = CoverageReport::default();

@@ -36,6 +36,7 @@ pub struct GraphBuilder {
 impl GraphBuilder {
     /// A graph `id` for `model` (path relative to the definition folder) with
     /// the implicit `base` layer.
+    #[must_use]
     pub fn new(id: &str, model: &str) -> Self {
         let base = GraphLayer {
             name: "base".into(),
@@ -317,6 +318,7 @@ impl GraphBuilder {
     }
 
     /// The graph so far (for inspection).
+    #[must_use]
     pub fn graph(&self) -> &AnimationGraph {
         &self.graph
     }
@@ -358,6 +360,7 @@ fn mask_toml(m: &BoneMask) -> String {
 /// The TOML text of `graph` (an `animation_graph` definition). `model` is
 /// written as given: pass the graph's model path relative to the file the
 /// text goes to.
+#[must_use]
 pub fn graph_toml(graph: &AnimationGraph, model: &str) -> String {
     let mut t = format!(
         "# Written by the ZOA graph builder.\nkind = \"animation_graph\"\nid = {}\nmodel = {}\nentry = {}\n",

@@ -88,6 +88,7 @@ pub struct ImportReport {
 
 impl ImportReport {
     /// Number of files written.
+    #[must_use]
     pub fn written(&self) -> usize {
         self.clips.iter().filter(|c| c.action == ImportAction::Written).count()
     }
@@ -95,6 +96,7 @@ impl ImportReport {
 
 /// A path to `target` relative to folder `from` (both made absolute against
 /// the working directory first; `..` where needed), `/` separated.
+#[must_use]
 pub fn relative_path(from: &Path, target: &Path) -> String {
     let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.to_path_buf()));
     let from = abs(from);
@@ -108,6 +110,7 @@ pub fn relative_path(from: &Path, target: &Path) -> String {
 }
 
 /// The TOML text of a clip definition.
+#[must_use]
 pub fn clip_toml(id: &str, source: &str, animation: &ScannedClip, model_name: &str) -> String {
     let anim = if animation.named {
         toml::Value::String(animation.name.clone()).to_string()

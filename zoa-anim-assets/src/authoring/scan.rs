@@ -62,17 +62,20 @@ const SKIPPED_FOLDERS: &[&str] =
     &["preview", "previews", "sample", "samples", "example", "examples", "target", "node_modules"];
 
 /// Whether the scan skips a folder called `name` (see the module docs).
+#[must_use]
 pub fn is_skipped_folder(name: &str) -> bool {
     let lower = name.to_lowercase();
     lower.starts_with('.') || SKIPPED_FOLDERS.contains(&lower.as_str())
 }
 
 /// Whether a clip called `name` is a preview take the scan leaves out.
+#[must_use]
 pub fn is_preview_clip(name: &str) -> bool {
     name.to_lowercase().starts_with("__preview__")
 }
 
 /// Whether `path` names a glTF file (`.glb` / `.gltf`, any case).
+#[must_use]
 pub fn is_model_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
 }
@@ -213,6 +216,7 @@ fn walk(root: &Path, rel: &Path, depth: usize, out: &mut Vec<PathBuf>) {
 
 /// Reads one model file into a [`ScannedFile`]; a file that fails to load
 /// is reported through `error`, never as a panic.
+#[must_use]
 pub fn scan_file(found: &FoundFile) -> ScannedFile {
     let stem = found.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let mut file = ScannedFile {
@@ -237,6 +241,7 @@ pub fn scan_file(found: &FoundFile) -> ScannedFile {
 }
 
 /// Every named joint of every skin, sorted and deduplicated.
+#[must_use]
 pub fn bone_names(asset: &GltfAsset) -> Vec<String> {
     let mut bones: Vec<String> =
         asset.skeletons.iter().flat_map(|s| s.joints().iter().filter_map(|j| j.name.clone())).collect();
@@ -246,6 +251,7 @@ pub fn bone_names(asset: &GltfAsset) -> Vec<String> {
 }
 
 /// Scans every clip of a loaded asset (preview takes left out).
+#[must_use]
 pub fn summarize_clips(asset: &GltfAsset) -> Vec<ScannedClip> {
     asset
         .clips
@@ -396,6 +402,7 @@ pub struct FileStamp {
 
 impl FileStamp {
     /// Reads the stamp of `path`; `None` when it cannot be read.
+    #[must_use]
     pub fn of(path: &Path) -> Option<FileStamp> {
         let meta = std::fs::metadata(path).ok()?;
         let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
@@ -426,6 +433,7 @@ fn set_key(roots: &[PathBuf]) -> String {
 
 impl ScanCache {
     /// An empty cache.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -433,6 +441,7 @@ impl ScanCache {
     /// Loads a cache saved by [`ScanCache::save`]; a missing or unreadable
     /// file, or one whose header, version or checksum does not match, gives
     /// an empty cache.
+    #[must_use]
     pub fn load(path: &Path) -> Self {
         crate::files::read(path, crate::files::FileKind::Cache)
             .ok()
@@ -481,6 +490,7 @@ impl ScanCache {
 
     /// Loads the cache from the default location ([`default_cache_path`]);
     /// empty when there is none or its folder is not private (see the module docs).
+    #[must_use]
     pub fn load_default() -> Self {
         match default_cache_dir() {
             Some(dir) if private_dir(&dir).is_ok() => Self::load(&dir.join(CACHE_FILE_NAME)),
@@ -524,10 +534,12 @@ impl ScanCache {
     }
 
     /// Entries reused since this cache was created or loaded.
+    #[must_use]
     pub fn hits(&self) -> usize {
         self.hits
     }
     /// Files (re)scanned since this cache was created or loaded.
+    #[must_use]
     pub fn misses(&self) -> usize {
         self.misses
     }
@@ -639,6 +651,7 @@ fn private_dir(dir: &Path) -> Result<(), String> {
 
 /// The per-user folder the command line keeps its scan cache in (see the
 /// module docs); `None` when the environment names none.
+#[must_use]
 pub fn default_cache_dir() -> Option<PathBuf> {
     let var = |k: &str| std::env::var_os(k).map(PathBuf::from).filter(|p| p.is_absolute());
     #[cfg(windows)]
@@ -651,6 +664,7 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 }
 
 /// The default cache file: [`CACHE_FILE_NAME`] in [`default_cache_dir`].
+#[must_use]
 pub fn default_cache_path() -> Option<PathBuf> {
     default_cache_dir().map(|d| d.join(CACHE_FILE_NAME))
 }

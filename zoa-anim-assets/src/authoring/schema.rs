@@ -159,6 +159,7 @@ fn table_schema(t: &Table) -> Value {
 }
 
 /// The schema of one kind (a standalone document), `None` for an unknown kind.
+#[must_use]
 pub fn kind_schema(kind: &str) -> Option<Value> {
     let spec = all_specs().find(|s| s.kind.name() == kind)?;
     let mut schema = table_schema(&spec.table);
@@ -183,6 +184,7 @@ pub fn kind_schema(kind: &str) -> Option<Value> {
 }
 
 /// One schema for every definition file: dispatches on `kind`.
+#[must_use]
 pub fn definition_schema() -> Value {
     let mut defs = Map::new();
     let mut all_of = Vec::new();
@@ -209,12 +211,14 @@ pub fn definition_schema() -> Value {
 
 /// A schema as the committed files hold it: pretty JSON, keys sorted, one
 /// trailing newline.
+#[must_use]
 pub fn schema_text(schema: &Value) -> String {
     serde_json::to_string_pretty(schema).expect("a JSON value always serialises") + "\n"
 }
 
 /// Every schema file `zoa-anim schema` writes: `(file name, schema)` —
 /// `zoa-definition.schema.json` (any kind) and `zoa-<kind>.schema.json`.
+#[must_use]
 pub fn schema_files() -> Vec<(String, Value)> {
     let mut out = vec![("zoa-definition.schema.json".to_owned(), definition_schema())];
     for kind in KINDS {

@@ -4,6 +4,7 @@
 /// Splits `text` into lowercase word tokens: breaks at every non-alphanumeric
 /// character, at lower→upper case changes (`RifleReload`), and between
 /// letters and digits (`Mag02`). Empty tokens are dropped.
+#[must_use]
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();

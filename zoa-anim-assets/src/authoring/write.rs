@@ -35,6 +35,7 @@ pub struct ClassBinding {
 /// (locomotion, stances, reactions), and when any weapon slot was bound, the
 /// weapon class the winning clips name (rifle when they name none) takes
 /// the weapon slots and the reactions.
+#[must_use]
 pub fn class_bindings(report: &ScanReport, result: &AutoBindResult) -> Vec<ClassBinding> {
     let pick = |class: PlayerProfileType| ClassBinding {
         class,
@@ -54,6 +55,7 @@ pub fn class_bindings(report: &ScanReport, result: &AutoBindResult) -> Vec<Class
 }
 
 /// Runs the binder for the options and splits the result per class.
+#[must_use]
 pub fn bind_classes(report: &ScanReport, opts: &AutoBindOptions) -> (AutoBindResult, Vec<ClassBinding>) {
     let result = autobind(report, opts);
     let classes = class_bindings(report, &result);
@@ -70,6 +72,7 @@ pub struct PlannedFile {
 }
 
 /// Binding profile id for `class` in set `set_id`.
+#[must_use]
 pub fn binding_profile_id(set_id: &str, class: PlayerProfileType) -> String {
     format!("{set_id}_{}", class.name())
 }

@@ -20,6 +20,7 @@ pub enum Severity {
 
 impl Severity {
     /// `error`, `warning` or `info`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -58,6 +59,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// The code's kebab-case name (`unknown-field`).
+    #[must_use]
     pub fn code_name(&self) -> &'static str {
         Code::from_id(self.code).map_or("unknown", |c| c.name())
     }

@@ -71,52 +71,64 @@ fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Opt
 
 impl DefinitionSet {
     /// Number of error diagnostics.
+    #[must_use]
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
     }
     /// Number of warning diagnostics (infos count in neither number).
+    #[must_use]
     pub fn warning_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count()
     }
     /// The binding profile `id`.
+    #[must_use]
     pub fn binding_profile(&self, id: &str) -> Option<&BindingProfile> {
         find(&self.binding_profiles, id, |v| v.profile_id())
     }
     /// The animation profile `id`.
+    #[must_use]
     pub fn animation_profile(&self, id: &str) -> Option<&AnimationProfile> {
         find(&self.animation_profiles, id, |v| &v.id)
     }
     /// The state graph `id`.
+    #[must_use]
     pub fn state_graph(&self, id: &str) -> Option<&StateGraph> {
         find(&self.state_graphs, id, |v| &v.id)
     }
     /// The rig policy `id`.
+    #[must_use]
     pub fn rig_policy(&self, id: &str) -> Option<&RigPolicy> {
         find(&self.rig_policies, id, |v| &v.id)
     }
     /// The sound profile `id`.
+    #[must_use]
     pub fn sound_profile(&self, id: &str) -> Option<&SoundProfile> {
         find(&self.sound_profiles, id, |v| &v.id)
     }
     /// The player profile set `id`.
+    #[must_use]
     pub fn player_profile_set(&self, id: &str) -> Option<&PlayerProfileSet> {
         find(&self.player_profile_sets, id, |v| &v.id)
     }
     /// The clip asset `id`.
+    #[must_use]
     pub fn clip(&self, id: &str) -> Option<&ClipAsset> {
         find(&self.clips, id, |v| &v.id)
     }
     /// The animation graph `id`.
+    #[must_use]
     pub fn animation_graph(&self, id: &str) -> Option<&AnimationGraph> {
         find(&self.animation_graphs, id, |v| &v.id)
     }
     /// The preview preset `id`.
+    #[must_use]
     pub fn preview_preset(&self, id: &str) -> Option<&PreviewPreset> {
         find(&self.preview_presets, id, |v| &v.id)
     }
 
     /// The inherited (flattened) clip table of animation profile `id`: child
     /// rows first, each pattern's first occurrence kept.
+    #[must_use]
     pub fn flattened_profile(
         &self,
         id: &str,
@@ -128,6 +140,7 @@ impl DefinitionSet {
     }
 
     /// The inherited (flattened) entries of sound profile `id`.
+    #[must_use]
     pub fn flattened_sound_profile(
         &self,
         id: &str,
@@ -274,6 +287,7 @@ impl Shared {
 /// each in full, then checks references across files. Never fails: IO
 /// problems become diagnostics too (E001 with the folder as file when `dir`
 /// itself cannot be read).
+#[must_use]
 pub fn load_folder(dir: &Path) -> DefinitionSet {
     load_folder_with_overlay(dir, &[])
 }
@@ -284,6 +298,7 @@ pub fn load_folder(dir: &Path) -> DefinitionSet {
 /// paths are ignored); it replaces the file on disk, or joins the folder when
 /// no such file exists yet. References from the overlaid text resolve exactly
 /// as they would once the text is saved.
+#[must_use]
 pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> DefinitionSet {
     let mut set = DefinitionSet::default();
     let mut shared = Shared { root: dir.to_path_buf(), ..Shared::default() };

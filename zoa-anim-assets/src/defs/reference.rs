@@ -99,6 +99,7 @@ fn rows(prefix: &str, table: &Table, out: &mut Vec<String>) {
 }
 
 /// The field reference of every kind (the generated block of `defs/README.md`).
+#[must_use]
 pub fn reference_markdown() -> String {
     let mut out = String::new();
     out.push_str(BEGIN_MARKER);
@@ -131,6 +132,7 @@ pub fn reference_markdown() -> String {
 ///
 /// # Panics
 /// When the markers are missing (the README is part of this crate).
+#[must_use]
 pub fn with_current_reference(readme: &str) -> String {
     let start = readme.find(BEGIN_MARKER).expect("defs/README.md has the begin marker");
     let end = readme.find(END_MARKER).expect("defs/README.md has the end marker") + END_MARKER.len();

@@ -14,6 +14,7 @@ use super::diag::{Diagnostic, Severity, slash_path};
 /// offending value, then a summary line. Files are re-read from `dir`
 /// (a file that cannot be read, or a whole-file problem, prints without a
 /// snippet). `color` adds ANSI colours.
+#[must_use]
 pub fn render_human(dir: &Path, diagnostics: &[Diagnostic], color: bool) -> String {
     let mut files = SimpleFiles::new();
     let mut ids: HashMap<&Path, Option<usize>> = HashMap::new();
@@ -65,6 +66,7 @@ fn append_line(mut buffer: Buffer, line: &str) -> Buffer {
 
 /// The JSON contract: `{"errors":N,"warnings":N,"diagnostics":[{"severity",
 /// "code","file","line","column","field","message"}]}`.
+#[must_use]
 pub fn render_json(diagnostics: &[Diagnostic]) -> serde_json::Value {
     let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();

@@ -94,6 +94,7 @@ pub struct GltfAsset {
 
 impl GltfAsset {
     /// Finds a clip by animation name, by `<stem>_<name>`, or by decimal index.
+    #[must_use]
     pub fn clip(&self, key: &str) -> Option<(usize, &Clip)> {
         if let Some(found) = self.clips.iter().enumerate().find(|(_, c)| c.name() == key) {
             return Some(found);
@@ -112,6 +113,7 @@ impl GltfAsset {
 
     /// Number of channels the source animation `index` had, including skipped
     /// (morph-weight) channels; 0 when `index` is out of range.
+    #[must_use]
     pub fn clip_channel_count(&self, index: usize) -> usize {
         self.channel_counts.get(index).copied().unwrap_or(0)
     }
@@ -120,6 +122,7 @@ impl GltfAsset {
     /// including skipped ones (so a morph-only animation still has a length).
     /// `end` is the glTF "duration" (largest input time); `(0, 0)` when the
     /// animation has no channel or `index` is out of range.
+    #[must_use]
     pub fn clip_time_range(&self, index: usize) -> (f32, f32) {
         self.time_ranges.get(index).copied().unwrap_or((0.0, 0.0))
     }

@@ -45,6 +45,7 @@ impl LimbTip {
     /// The tip of `lower` (a descendant of `upper`) on `skeleton`, `up`
     /// being the rest pose's up direction. `None` when the bones are
     /// degenerate (coincident joints, non-finite rest pose).
+    #[must_use]
     pub fn find(skeleton: &Skeleton, upper: u16, lower: u16, up: Vec3) -> Option<LimbTip> {
         let (u, l) = (upper as usize, lower as usize);
         if u >= skeleton.joint_count() || l >= skeleton.joint_count() {

@@ -59,11 +59,13 @@ impl Side {
     pub const BOTH: [Side; 2] = [Side::Left, Side::Right];
 
     /// Index into per-side arrays (`Left` = 0).
+    #[must_use]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// `left` or `right`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Side::Left => "left",
@@ -124,6 +126,7 @@ impl Role {
     ];
 
     /// The snake-case name used in JSON and in `bone_overrides`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Role::Hips => "hips",
@@ -150,6 +153,7 @@ impl Role {
     }
 
     /// Parses a role name (as in [`Role::name`]).
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.name() == name)
     }
@@ -158,6 +162,7 @@ impl Role {
     ///
     /// # Panics
     /// Panics when `slot > 3`.
+    #[must_use]
     pub const fn leg(side: Side, slot: usize) -> Role {
         const L: [Role; 4] = [Role::LeftUpperLeg, Role::LeftLowerLeg, Role::LeftFoot, Role::LeftToe];
         const R: [Role; 4] = [Role::RightUpperLeg, Role::RightLowerLeg, Role::RightFoot, Role::RightToe];
@@ -171,6 +176,7 @@ impl Role {
     ///
     /// # Panics
     /// Panics when `slot > 3`.
+    #[must_use]
     pub const fn arm(side: Side, slot: usize) -> Role {
         const L: [Role; 4] = [Role::LeftShoulder, Role::LeftUpperArm, Role::LeftForearm, Role::LeftHand];
         const R: [Role; 4] = [Role::RightShoulder, Role::RightUpperArm, Role::RightForearm, Role::RightHand];
@@ -295,6 +301,7 @@ impl PolicyKind {
         [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand];
 
     /// The snake-case name used in JSON and in rig-policy files.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             PolicyKind::FootPlant => "foot_plant",
@@ -311,6 +318,7 @@ impl PolicyKind {
     /// look-at needs a head (neck and spine only share the turn when
     /// present); both hand behaviours need a two-bone chain to the hand on
     /// both sides (either hand may be the one the grip or ledge targets).
+    #[must_use]
     pub const fn required_roles(self) -> &'static [Role] {
         match self {
             PolicyKind::FootPlant => &[
@@ -335,6 +343,7 @@ impl PolicyKind {
     }
 
     /// Whether `policy` switches this behaviour on.
+    #[must_use]
     pub fn is_enabled_in(self, policy: &RigPolicy) -> bool {
         match self {
             PolicyKind::FootPlant => policy.foot_plant,
@@ -360,6 +369,7 @@ pub struct PolicyAvailability {
 
 impl BoneRoles {
     /// The single joint playing `role`; for [`Role::Spine`] the first spine joint.
+    #[must_use]
     pub fn get(&self, role: Role) -> Option<u16> {
         match role {
             Role::Hips => self.hips,
@@ -416,6 +426,7 @@ impl BoneRoles {
     /// Per behaviour: enabled by `policy`, available on these bones, and the
     /// missing roles. A behaviour that is unavailable is skipped silently at
     /// run time; `zoa-anim validate` reports it as information.
+    #[must_use]
     pub fn availability(&self, policy: &RigPolicy) -> [PolicyAvailability; 4] {
         PolicyKind::ALL.map(|kind| {
             let missing: Vec<Role> = kind.required_roles().iter().copied().filter(|r| !self.has(*r)).collect();
@@ -429,6 +440,7 @@ impl BoneRoles {
     }
 
     /// Whether every bone `kind` needs was found.
+    #[must_use]
     pub fn is_available(&self, kind: PolicyKind) -> bool {
         kind.required_roles().iter().all(|r| self.has(*r))
     }
@@ -448,6 +460,7 @@ impl BoneRoles {
 
     /// Discovers roles from names and structure (no overrides), including
     /// the tips of legs without feet.
+    #[must_use]
     pub fn discover(skeleton: &Skeleton) -> BoneRoles {
         let mut roles = Discovery::new(skeleton).run();
         roles.find_tips(skeleton);
@@ -471,6 +484,7 @@ impl BoneRoles {
     /// name an unknown role or bone are skipped and returned as errors (every
     /// one of them, not just the first). A `spine` override may list several
     /// bones separated by commas, hips-side first.
+    #[must_use]
     pub fn discover_with_overrides(skeleton: &Skeleton, policy: &RigPolicy) -> (BoneRoles, Vec<IkError>) {
         Self::overridden(skeleton, policy, false)
     }
@@ -479,6 +493,7 @@ impl BoneRoles {
     /// role: a bone an override names leaves the role discovery gave it
     /// (naming the neck as the head leaves no neck). Retargeting pairs bones
     /// through these roles.
+    #[must_use]
     pub fn discover_exclusive(skeleton: &Skeleton, policy: &RigPolicy) -> (BoneRoles, Vec<IkError>) {
         Self::overridden(skeleton, policy, true)
     }
@@ -535,6 +550,7 @@ impl BoneRoles {
 
 /// A readable reason why `policy` is skipped, for validators (`foot_plant:
 /// missing left_foot, right_foot`).
+#[must_use]
 pub fn describe_missing(a: &PolicyAvailability) -> String {
     let names: Vec<&str> = a.missing.iter().map(|r| r.name()).collect();
     format!("{}: missing {}", a.policy.name(), names.join(", "))

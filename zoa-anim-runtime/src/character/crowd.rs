@@ -18,10 +18,12 @@ pub struct CharacterCrowd {
 
 impl CharacterCrowd {
     /// A crowd of these characters.
+    #[must_use]
     pub fn new(characters: Vec<Character>) -> CharacterCrowd {
         CharacterCrowd { characters }
     }
     /// The characters.
+    #[must_use]
     pub fn characters(&self) -> &[Character] {
         &self.characters
     }
@@ -34,10 +36,12 @@ impl CharacterCrowd {
         self.characters.push(character);
     }
     /// Number of characters.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.characters.len()
     }
     /// Whether the crowd is empty.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.characters.is_empty()
     }

@@ -298,18 +298,22 @@ impl CharacterDefinition {
     }
 
     /// The skeleton.
+    #[must_use]
     pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
         &self.skeleton
     }
     /// The clip table (index = [`crate::graph::ClipId`]).
+    #[must_use]
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips
     }
     /// Bound animations, indexed by clip id.
+    #[must_use]
     pub fn animations(&self) -> &[Arc<Animation>] {
         &self.animations
     }
     /// The graph with id `id`.
+    #[must_use]
     pub fn graph(&self, id: &str) -> Option<&Arc<GraphDefinition>> {
         self.graph_map.get(id)
     }
@@ -318,42 +322,52 @@ impl CharacterDefinition {
         self.graphs.iter().map(|g| g.id.as_str())
     }
     /// The player profile set.
+    #[must_use]
     pub fn player_set(&self) -> Option<&PlayerProfileSet> {
         self.player_set.as_ref()
     }
     /// The binding profile with id `id`.
+    #[must_use]
     pub fn binding_profile(&self, id: &str) -> Option<&SharedBindingProfile> {
         self.bindings.get(id)
     }
     /// The tag table of animation profile `id`.
+    #[must_use]
     pub fn tag_table(&self, id: &str) -> Option<&Arc<SelectorTable>> {
         self.tables.iter().find(|(t, _)| t == id).map(|(_, t)| t)
     }
     /// The rig policy.
+    #[must_use]
     pub fn rig_policy(&self) -> &RigPolicy {
         &self.rig_policy
     }
     /// The compiled rig IK (`None` when no behaviour of the policy can run on this skeleton).
+    #[must_use]
     pub fn rig_ik(&self) -> Option<&Arc<RigIk>> {
         self.rig_ik.as_ref()
     }
     /// Bone roles found by IK discovery (with the policy's overrides).
+    #[must_use]
     pub fn roles(&self) -> &BoneRoles {
         &self.roles
     }
     /// Joints the procedural fallback moves.
+    #[must_use]
     pub fn procedural_joints(&self) -> ProceduralJoints {
         self.procedural
     }
     /// The skeleton's first root joint (root motion is measured on it).
+    #[must_use]
     pub fn root_joint(&self) -> usize {
         self.root
     }
     /// The character's sound profile id and every sound profile of the bundle (for flattening).
+    #[must_use]
     pub fn sound_profile(&self) -> (Option<&str>, &[SoundProfile]) {
         (self.sound_profile.as_deref(), &self.sound_profiles)
     }
     /// The settings.
+    #[must_use]
     pub fn settings(&self) -> &CharacterSettings {
         &self.settings
     }

@@ -21,6 +21,7 @@ pub enum BindingPhase {
 
 impl BindingPhase {
     /// The event tag: `start`, `complete` or `cancel`.
+    #[must_use]
     pub const fn tag(self) -> &'static str {
         match self {
             BindingPhase::Start => "start",
@@ -116,6 +117,7 @@ pub enum CharacterEventKind {
 
 impl CharacterEventKind {
     /// Tie-break among events at the same time.
+    #[must_use]
     pub const fn rank(&self) -> u8 {
         match self {
             CharacterEventKind::TransitionStarted { .. } => 0,

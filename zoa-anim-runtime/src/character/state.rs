@@ -88,6 +88,7 @@ struct Watch {
 /// combat (`fire`, `reload`, `equip`, `holster`, `melee`, `throw`,
 /// `is_aiming`, `is_reloading`), interaction (`interact`), locomotion
 /// (`jump`, `land`).
+#[must_use]
 pub fn tag_event_dimensions(binding: AnimationBindingId) -> DimensionSet {
     use DefaultBindings as B;
     let one = |d| DimensionSet::EMPTY.with(d);
@@ -518,14 +519,17 @@ impl Character {
     // ---- readout --------------------------------------------------------
 
     /// The definition.
+    #[must_use]
     pub fn definition(&self) -> &Arc<CharacterDefinition> {
         &self.def
     }
     /// Character time, seconds since spawn.
+    #[must_use]
     pub fn time(&self) -> f64 {
         self.time
     }
     /// The tags gameplay asked for last.
+    #[must_use]
     pub fn tags(&self) -> StateTagSet {
         self.tags
     }
@@ -534,10 +538,12 @@ impl Character {
         self.selector.as_ref().map(TagSelector::applied_tags)
     }
     /// Entity speed, m/s.
+    #[must_use]
     pub fn entity_speed(&self) -> f32 {
         self.entity_speed
     }
     /// The loadout class in use (`None` without a player set).
+    #[must_use]
     pub fn class(&self) -> Option<PlayerProfileType> {
         match &self.behaviour {
             Behaviour::Loadout(s) => Some(s.class()),
@@ -545,85 +551,105 @@ impl Character {
         }
     }
     /// Id of the graph in use (`None` when the class has none).
+    #[must_use]
     pub fn graph_id(&self) -> Option<&str> {
         self.graph.map(|g| self.def.graphs[g].id.as_str())
     }
     /// Index of the graph in use among the definition's graphs.
+    #[must_use]
     pub fn graph_index(&self) -> Option<usize> {
         self.graph
     }
     /// The binding driver (active binding profile, validation).
+    #[must_use]
     pub fn driver(&self) -> &GraphDriver {
         self.behaviour.driver()
     }
     /// The graph instance in use (a graphless instance when the class has no graph).
+    #[must_use]
     pub fn graph_instance(&self) -> &GraphInstance {
         self.behaviour.driver().instance()
     }
     /// The outgoing graph instance while a loadout switch blends.
+    #[must_use]
     pub fn previous_graph_instance(&self) -> Option<&GraphInstance> {
         self.behaviour.previous_instance()
     }
     /// Loadout switch progress `0..=1` (1 when none blends).
+    #[must_use]
     pub fn switch_alpha(&self) -> f32 {
         self.alpha
     }
     /// The tag selector (`None` when the class has no tag table).
+    #[must_use]
     pub fn selector(&self) -> Option<&TagSelector> {
         self.selector.as_ref()
     }
     /// How much of the pose the selector's layer shows over the graph's base
     /// layer after the last frame (`0..=1`).
+    #[must_use]
     pub fn selector_weight(&self) -> f32 {
         self.selector_weight
     }
     /// The graph's frame of the last update (layers of weighted clips).
+    #[must_use]
     pub fn frame(&self) -> &FrameOutput {
         &self.frame
     }
     /// The outgoing graph's frame while a loadout switch blends (empty otherwise).
+    #[must_use]
     pub fn previous_frame(&self) -> &FrameOutput {
         &self.previous_frame
     }
     /// The selector's frame of the last update.
+    #[must_use]
     pub fn selector_frame(&self) -> &FrameOutput {
         &self.selector_frame
     }
     /// Local joint transforms of the last evaluation (after IK).
+    #[must_use]
     pub fn local_pose(&self) -> &Pose {
         &self.pose.local
     }
     /// Model-space matrices of the last evaluation.
+    #[must_use]
     pub fn model_matrices(&self) -> &[Mat4] {
         &self.pose.model
     }
     /// Skinning matrices (`model · inverse bind`) of the last evaluation.
+    #[must_use]
     pub fn skinning_matrices(&self) -> &[Mat4] {
         &self.pose.skin
     }
     /// Root motion of the last frame (`None` unless the definition extracts it).
+    #[must_use]
     pub fn root_motion(&self) -> Option<RootMotion> {
         self.root_motion.as_ref().map(|(_, m)| *m)
     }
     /// Whether an inertialized transition is decaying.
+    #[must_use]
     pub fn is_inertializing(&self) -> bool {
         self.pose.inertia.is_active()
     }
     /// The IK stage (`None` when the rig policy has nothing to do on this skeleton).
+    #[must_use]
     pub fn ik(&self) -> Option<&IkStage> {
         self.ik.as_ref()
     }
     /// The value of a bound parameter (`None` when the binding is not live).
+    #[must_use]
     pub fn binding_value(&self, binding: AnimationBindingId) -> Option<ParamValue> {
         let (p, _) = self.driver().binding_parameter(binding)?;
         self.graph_instance().parameters().get(p)
     }
 
     /// Queued events, in queue order.
+    #[must_use]
     pub fn events(&self) -> &[CharacterEvent] {
         self.events.events()
     }
     /// Events dropped since the last delivery because the queue was full.
+    #[must_use]
     pub fn dropped_events(&self) -> u32 {
         self.events.dropped()
     }
@@ -633,6 +659,7 @@ impl Character {
     }
     /// The name an event carries: the notify's name, the entered / exited /
     /// target state's name, or the binding phase's tag.
+    #[must_use]
     pub fn event_name(&self, event: &CharacterEvent) -> Option<&str> {
         match event.kind {
             CharacterEventKind::Notify { clip, notify, .. } => {
@@ -647,12 +674,14 @@ impl Character {
         }
     }
     /// Name of `state` of the definition's graph `graph`.
+    #[must_use]
     pub fn state_name(&self, graph: u16, state: StateIndex) -> Option<&str> {
         let g = self.def.graphs.get(usize::from(graph))?;
         g.def.graph().states.get(state.index()).map(|s| s.name.as_str())
     }
     /// The surface under the lower foot, from the ground probe (`None`
     /// without a probe, without feet, or when the probe does not know).
+    #[must_use]
     pub fn surface(&self) -> Option<&str> {
         let probe = self.ik.as_ref()?.inputs().ground.as_ref()?;
         let feet = [Role::LeftFoot, Role::RightFoot].map(|r| self.def.roles.get(r));

@@ -38,6 +38,7 @@ impl ClipInfo {
     }
 
     /// The clip described by a clip asset whose source animation lasts `duration` seconds.
+    #[must_use]
     pub fn from_asset(asset: &ClipAsset, duration: f32) -> ClipInfo {
         ClipInfo {
             name: asset.id.clone(),
@@ -56,18 +57,21 @@ impl ClipInfo {
     }
 
     /// Builder: loop hint.
+    #[must_use]
     pub fn with_loop_hint(mut self, looping: bool) -> ClipInfo {
         self.loop_hint = looping;
         self
     }
 
     /// Builder: baked rate.
+    #[must_use]
     pub fn with_rate(mut self, rate: f32) -> ClipInfo {
         self.rate = rate;
         self
     }
 
     /// Seconds of playback one pass of the clip takes at speed 1 (`duration / rate`).
+    #[must_use]
     pub fn playback_length(&self) -> f32 {
         self.duration / self.rate
     }
@@ -119,6 +123,7 @@ impl ClipTable {
     }
 
     /// Looks a clip up by name.
+    #[must_use]
     pub fn index_of(&self, name: &str) -> Option<ClipId> {
         self.by_name.get(name).copied()
     }
@@ -127,26 +132,31 @@ impl ClipTable {
     ///
     /// # Panics
     /// When `id` is not from this table.
+    #[must_use]
     pub fn get(&self, id: ClipId) -> &ClipInfo {
         &self.clips[id.index()]
     }
 
     /// The clip with id `id`, if in range.
+    #[must_use]
     pub fn try_get(&self, id: ClipId) -> Option<&ClipInfo> {
         self.clips.get(id.index())
     }
 
     /// Every clip in id order.
+    #[must_use]
     pub fn clips(&self) -> &[ClipInfo] {
         &self.clips
     }
 
     /// Number of clips.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.clips.len()
     }
 
     /// Whether the table is empty.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.clips.is_empty()
     }

@@ -151,22 +151,27 @@ impl GraphDefinition {
     }
 
     /// The source graph.
+    #[must_use]
     pub fn graph(&self) -> &AnimationGraph {
         &self.graph
     }
     /// The clip table.
+    #[must_use]
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips
     }
     /// Most children any state plays at once (1 for clip-only graphs).
+    #[must_use]
     pub fn max_children(&self) -> usize {
         self.max_children
     }
     /// Clips played by `state`, in child order.
+    #[must_use]
     pub fn state_clips(&self, state: StateIndex) -> &[ClipId] {
         &self.states[state.index()].clips
     }
     /// Transitions that may leave `state` (indices into the graph's transitions).
+    #[must_use]
     pub fn outgoing(&self, state: StateIndex) -> &[u32] {
         &self.outgoing[state.index()]
     }

@@ -21,6 +21,7 @@
 /// `max(0, (−8·v0·t1 − 20·x0) / t1²)` (in the offset's sign). The result is `x0` at
 /// `t = 0` and exactly 0 from `t >= t1` on; `duration <= 0` gives 0 (a cut).
 /// Pure and allocation-free.
+#[must_use]
 pub fn inertialize_quintic(x0: f32, v0: f32, t: f32, duration: f32) -> f32 {
     if duration.is_nan() || duration <= 0.0 || !x0.is_finite() || !v0.is_finite() || (x0 == 0.0 && v0 == 0.0) {
         return 0.0;

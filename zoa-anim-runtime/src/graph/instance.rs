@@ -129,6 +129,7 @@ impl GraphInstance {
     /// An instance of `def`, every layer in its entry state, parameters at
     /// their defaults, speed 1, an event queue of
     /// [`EventQueue::DEFAULT_CAPACITY`].
+    #[must_use]
     pub fn new(def: Arc<GraphDefinition>) -> GraphInstance {
         let graph = def.graph();
         let mut next_id = 0;
@@ -159,6 +160,7 @@ impl GraphInstance {
 
     /// Single-clip mode: no graph; `default_clip`, when given,
     /// autoplays (looping or once; a one-shot holds its last frame).
+    #[must_use]
     pub fn single_clip(clips: Arc<ClipTable>, default_clip: Option<(ClipId, bool)>) -> GraphInstance {
         let mut inst = GraphInstance {
             clips,
@@ -183,37 +185,44 @@ impl GraphInstance {
     /// No graph, only the override slot over the rest of the character's pose
     /// (a character driven by its tag table): unlike [`single_clip`](Self::single_clip),
     /// a one-shot in the slot fades out at its end instead of holding its last frame.
+    #[must_use]
     pub fn without_graph(clips: Arc<ClipTable>) -> GraphInstance {
         GraphInstance { slot: Slot::new(false), ..GraphInstance::single_clip(clips, None) }
     }
 
     /// Builder: event queue capacity (events past it in one delivery period are dropped and counted).
+    #[must_use]
     pub fn with_event_capacity(mut self, capacity: usize) -> GraphInstance {
         self.events = EventQueue::with_capacity(capacity);
         self
     }
 
     /// Builder: notify policy.
+    #[must_use]
     pub fn with_notify_policy(mut self, policy: NotifyPolicy) -> GraphInstance {
         self.notify_policy = policy;
         self
     }
 
     /// Output buffers big enough for any frame of this instance.
+    #[must_use]
     pub fn new_output(&self) -> FrameOutput {
         let per_layer = MAX_ACTIVE_STATES * self.def.as_ref().map_or(1, |d| d.max_children());
         FrameOutput::with_capacity(self.layers.len() + 1, self.layers.len() * per_layer + 2)
     }
 
     /// The graph definition (`None` in single-clip mode).
+    #[must_use]
     pub fn definition(&self) -> Option<&Arc<GraphDefinition>> {
         self.def.as_ref()
     }
     /// The clip table.
+    #[must_use]
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips
     }
     /// Parameter values.
+    #[must_use]
     pub fn parameters(&self) -> &Parameters {
         &self.params
     }
@@ -222,6 +231,7 @@ impl GraphInstance {
         &mut self.params
     }
     /// Index of a parameter by name (a linear scan, no allocation).
+    #[must_use]
     pub fn parameter(&self, name: &str) -> Option<ParameterIndex> {
         self.def.as_ref()?.graph().parameter(name)
     }
@@ -243,6 +253,7 @@ impl GraphInstance {
     }
 
     /// Instance speed (`>= 0`, default 1): scales every clock, blend and envelope.
+    #[must_use]
     pub fn speed(&self) -> f32 {
         self.speed
     }
@@ -251,10 +262,12 @@ impl GraphInstance {
         self.speed = if speed.is_finite() { speed.max(0.0) } else { 0.0 };
     }
     /// Instance time, seconds (sum of unscaled frame lengths).
+    #[must_use]
     pub fn time(&self) -> f64 {
         self.time
     }
     /// Number of graph layers (0 in single-clip mode).
+    #[must_use]
     pub fn layer_count(&self) -> usize {
         self.layers.len()
     }
@@ -269,10 +282,12 @@ impl GraphInstance {
         }
     }
     /// The current state of `layer` (the target of a transition under way).
+    #[must_use]
     pub fn current_state(&self, layer: usize) -> Option<StateIndex> {
         self.layers.get(layer).and_then(|l| l.active.first()).map(|a| a.state)
     }
     /// Name of the current state of `layer`.
+    #[must_use]
     pub fn current_state_name(&self, layer: usize) -> Option<&str> {
         let s = self.current_state(layer)?;
         Some(&self.def.as_ref()?.graph().states[s.index()].name)
@@ -287,6 +302,7 @@ impl GraphInstance {
         })
     }
     /// The transition under way on `layer`.
+    #[must_use]
     pub fn transition(&self, layer: usize) -> Option<TransitionView> {
         self.layers.get(layer)?.running.map(|r| TransitionView {
             from: r.from,
@@ -298,22 +314,27 @@ impl GraphInstance {
         })
     }
     /// Whether the override slot (or the single-clip player) plays something.
+    #[must_use]
     pub fn slot_playing(&self) -> bool {
         self.slot.is_playing()
     }
     /// The clip the slot plays.
+    #[must_use]
     pub fn slot_clip(&self) -> Option<ClipId> {
         self.slot.clip()
     }
     /// The slot's envelope weight after the last frame.
+    #[must_use]
     pub fn slot_weight(&self) -> f32 {
         self.slot.envelope()
     }
     /// Queued events, in queue order (sorted into delivery order by [`GraphInstance::deliver_events`]).
+    #[must_use]
     pub fn events(&self) -> &[AnimEvent] {
         self.events.events()
     }
     /// Events dropped because the queue was full since the last delivery.
+    #[must_use]
     pub fn dropped_events(&self) -> u32 {
         self.events.dropped()
     }

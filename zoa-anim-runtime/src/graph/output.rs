@@ -131,6 +131,7 @@ pub struct FrameOutput {
 
 impl FrameOutput {
     /// Buffers for up to `layers` layers and `contributions` contributions.
+    #[must_use]
     pub fn with_capacity(layers: usize, contributions: usize) -> FrameOutput {
         FrameOutput {
             layers: Vec::with_capacity(layers),
@@ -171,17 +172,20 @@ impl FrameOutput {
     }
 
     /// The contributions of layer entry `i`.
+    #[must_use]
     pub fn layer_contributions(&self, i: usize) -> &[ClipContribution] {
         &self.contributions[self.layers[i].contributions.clone()]
     }
 
     /// The output layer for graph layer `layer` (or [`SLOT_LAYER`]).
+    #[must_use]
     pub fn find_layer(&self, layer: u16) -> Option<(&PoseLayer, &[ClipContribution])> {
         let l = self.layers.iter().find(|l| l.layer == layer)?;
         Some((l, &self.contributions[l.contributions.clone()]))
     }
 
     /// Sum of the weights of the contributions of `clip` in graph layer `layer`.
+    #[must_use]
     pub fn clip_weight(&self, layer: u16, clip: ClipId) -> f32 {
         self.find_layer(layer).map_or(0.0, |(_, cs)| cs.iter().filter(|c| c.clip == clip).map(|c| c.weight).sum())
     }

@@ -22,6 +22,7 @@ pub enum ParamValue {
 
 impl ParamValue {
     /// The starting value of a parameter.
+    #[must_use]
     pub fn from_default(d: ParameterDefault) -> ParamValue {
         match d {
             ParameterDefault::Float(v) => ParamValue::Float(v),
@@ -32,6 +33,7 @@ impl ParamValue {
     }
 
     /// The value as a number (floats and ints; `None` for bools and triggers).
+    #[must_use]
     pub fn as_number(self) -> Option<f32> {
         match self {
             ParamValue::Float(v) => Some(v),
@@ -49,6 +51,7 @@ pub struct Parameters {
 
 impl Parameters {
     /// Every parameter at its default.
+    #[must_use]
     pub fn from_definitions(params: &[GraphParameter]) -> Parameters {
         Parameters { values: params.iter().map(|p| ParamValue::from_default(p.default)).collect() }
     }
@@ -61,11 +64,13 @@ impl Parameters {
     }
 
     /// Every value, in parameter order.
+    #[must_use]
     pub fn values(&self) -> &[ParamValue] {
         &self.values
     }
 
     /// The value of parameter `i`.
+    #[must_use]
     pub fn get(&self, i: ParameterIndex) -> Option<ParamValue> {
         self.values.get(i.index()).copied()
     }
@@ -125,6 +130,7 @@ impl Parameters {
     /// `f32`, a float parameter compared with an int constant too); `is true`
     /// / `is false` test bools; a trigger condition holds while the trigger is
     /// set. A test of the wrong kind does not hold.
+    #[must_use]
     pub fn holds(&self, c: &Condition) -> bool {
         let Some(v) = self.get(c.parameter) else { return false };
         match (c.test, v) {
@@ -140,6 +146,7 @@ impl Parameters {
     }
 
     /// Whether every condition holds (AND; an empty list holds).
+    #[must_use]
     pub fn all_hold(&self, conditions: &[Condition]) -> bool {
         conditions.iter().all(|c| self.holds(c))
     }

@@ -36,6 +36,7 @@ pub struct RootMotion {
 
 impl RootMotion {
     /// `[x, y, z, yaw]`.
+    #[must_use]
     pub fn to_array(self) -> [f32; 4] {
         [self.translation.x, self.translation.y, self.translation.z, self.yaw]
     }
@@ -78,6 +79,7 @@ impl RootMotionContext {
     }
 
     /// The root joint.
+    #[must_use]
     pub fn root(&self) -> usize {
         self.root
     }

@@ -45,6 +45,7 @@ impl Default for PlayOptions {
 
 impl PlayOptions {
     /// A one-shot with the given fades (`in`, `out` in seconds).
+    #[must_use]
     pub fn once(blend_in: f32, blend_out: f32) -> PlayOptions {
         PlayOptions { looping: false, blend_in, blend_out, ..PlayOptions::default() }
     }

@@ -44,6 +44,7 @@ pub enum CaptureEventKind {
 
 impl CaptureEventKind {
     /// Stable snake-case name (the `kind` of the JSON and CSV exports).
+    #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             CaptureEventKind::Set => "set",
@@ -62,6 +63,7 @@ impl CaptureEventKind {
     }
 
     /// Whether a preset step (rather than the animation) produced the event.
+    #[must_use]
     pub const fn is_step(self) -> bool {
         matches!(
             self,
@@ -171,41 +173,50 @@ pub struct Capture {
 
 impl Capture {
     /// The interned string `id`.
+    #[must_use]
     pub fn name(&self, id: NameId) -> &str {
         &self.names[id.0 as usize]
     }
     /// Number of joints per recorded pose.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.joint_parents.len()
     }
     /// Graph states of tick `i`.
+    #[must_use]
     pub fn tick_states(&self, i: usize) -> &[StateRecord] {
         &self.states[self.ticks[i].states.clone()]
     }
     /// Selector clips of tick `i`.
+    #[must_use]
     pub fn tick_rows(&self, i: usize) -> &[RowRecord] {
         &self.rows[self.ticks[i].rows.clone()]
     }
     /// Events of tick `i`.
+    #[must_use]
     pub fn tick_events(&self, i: usize) -> &[EventRecord] {
         &self.events[self.ticks[i].events.clone()]
     }
     /// Binding values of tick `i`, one per [`Capture::binding_columns`].
+    #[must_use]
     pub fn tick_bindings(&self, i: usize) -> &[f32] {
         let n = self.binding_columns.len();
         &self.binding_values[i * n..(i + 1) * n]
     }
     /// Model-space joint positions of tick `i`.
+    #[must_use]
     pub fn tick_joints(&self, i: usize) -> &[[f32; 3]] {
         let n = self.joint_count();
         &self.joint_positions[i * n..(i + 1) * n]
     }
     /// Local joint transforms of tick `i` (empty unless recorded).
+    #[must_use]
     pub fn tick_locals(&self, i: usize) -> &[[f32; 10]] {
         let n = self.joint_count();
         self.joint_locals.get(i * n..(i + 1) * n).unwrap_or(&[])
     }
     /// Every distinct `(layer, state)` pair that ever contributed, in first-seen order.
+    #[must_use]
     pub fn state_series(&self) -> Vec<(NameId, NameId)> {
         let mut out: Vec<(NameId, NameId)> = Vec::new();
         for s in &self.states {

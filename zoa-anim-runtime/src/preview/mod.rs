@@ -98,6 +98,7 @@ pub struct PreviewSetup {
 impl PreviewSetup {
     /// `bundle` at `rate` Hz with the default settings and the preview's
     /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]).
+    #[must_use]
     pub fn new(bundle: CharacterBundle, rate: f32) -> PreviewSetup {
         let settings =
             CharacterSettings { loadout_crossfade: DEFAULT_LOADOUT_CROSSFADE, ..CharacterSettings::default() };
@@ -252,16 +253,19 @@ impl PreviewSim {
     }
 
     /// The tick rate, Hz.
+    #[must_use]
     pub fn rate(&self) -> f32 {
         self.rate
     }
 
     /// The compiled character definition.
+    #[must_use]
     pub fn definition(&self) -> &Arc<CharacterDefinition> {
         &self.def
     }
 
     /// The character being previewed.
+    #[must_use]
     pub fn character(&self) -> &Character {
         &self.character
     }
@@ -270,6 +274,7 @@ impl PreviewSim {
     /// entry, its binding profile checked against its graph (or the default
     /// class's graph) with [`AnimationDriver::validate_profile`]. A binding
     /// with a problem is inert (the driver's documented no-op).
+    #[must_use]
     pub fn binding_problems(&self) -> Vec<(PlayerProfileType, DriverProblem)> {
         let Some(set) = self.def.player_set() else { return Vec::new() };
         let default_graph = set.resolve_profile(set.default_profile).and_then(|e| e.animation_graph.clone());
@@ -289,21 +294,25 @@ impl PreviewSim {
 
     /// The binding whose values are also the entity speed: the first float
     /// binding the preset sets (`None` before [`PreviewSim::try_play`]).
+    #[must_use]
     pub fn input_binding(&self) -> Option<AnimationBindingId> {
         self.input_binding
     }
 
     /// What was recorded since the last [`PreviewSimulator::play`].
+    #[must_use]
     pub fn capture(&self) -> &Capture {
         &self.capture
     }
 
     /// Preview time, seconds.
+    #[must_use]
     pub fn time(&self) -> f64 {
         self.time
     }
 
     /// Model-space joint matrices of the last recorded tick.
+    #[must_use]
     pub fn model_matrices(&self) -> &[zoa_anim_core::glam::Mat4] {
         self.character.model_matrices()
     }

@@ -79,6 +79,7 @@ pub struct BusConfig {
 
 impl BusConfig {
     /// Volume 1, not muted, no cap.
+    #[must_use]
     pub fn new(id: AudioBusId) -> Self {
         BusConfig { id, volume: 1.0, muted: false, cap: 0 }
     }
@@ -468,26 +469,31 @@ impl Player {
     }
 
     /// The flattened table the player resolves against.
+    #[must_use]
     pub fn table(&self) -> &SoundTable {
         &self.table
     }
 
     /// The configuration, including buses added for entries.
+    #[must_use]
     pub fn config(&self) -> &PlayerConfig {
         &self.config
     }
 
     /// Seconds rendered so far (the player's clock).
+    #[must_use]
     pub fn now(&self) -> f64 {
         self.frame as f64 / self.config.sample_rate as f64
     }
 
     /// Frames rendered so far.
+    #[must_use]
     pub fn frames_rendered(&self) -> u64 {
         self.frame
     }
 
     /// Counters since construction or the last [`Player::reset_stats`].
+    #[must_use]
     pub fn stats(&self) -> PlayerStats {
         self.stats
     }
@@ -501,6 +507,7 @@ impl Player {
     }
 
     /// Counters per prefix throttle, in [`SoundTable::throttles`] order.
+    #[must_use]
     pub fn throttle_stats(&self) -> &[ThrottleStats] {
         &self.throttle_stats
     }
@@ -519,6 +526,7 @@ impl Player {
     }
 
     /// The listener.
+    #[must_use]
     pub fn listener(&self) -> Listener {
         self.listener
     }
@@ -552,6 +560,7 @@ impl Player {
     }
 
     /// Emitters registered and not removed.
+    #[must_use]
     pub fn emitters_alive(&self) -> usize {
         self.emitters.iter().filter(|e| e.alive).count()
     }
@@ -935,11 +944,13 @@ impl Player {
     // ----- inspection ---------------------------------------------------
 
     /// Voices occupying the pool (live and releasing).
+    #[must_use]
     pub fn active_voices(&self) -> usize {
         self.voices.iter().filter(|v| v.active).count()
     }
 
     /// Live (not fading out) voices of entry `entry`.
+    #[must_use]
     pub fn live_voices_of(&self, entry: usize) -> usize {
         self.voices.iter().filter(|v| v.is_live() && v.entry as usize == entry).count()
     }
@@ -958,6 +969,7 @@ impl Player {
     }
 
     /// Whether `voice` is still playing (live or releasing).
+    #[must_use]
     pub fn is_playing(&self, voice: VoiceHandle) -> bool {
         self.voices.get(voice.slot as usize).is_some_and(|v| v.active && v.generation == voice.generation)
     }

@@ -30,6 +30,7 @@ pub enum ThrottleLimit {
 
 impl ThrottleLimit {
     /// `cooldown`, `rate` or `voices`.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             ThrottleLimit::Cooldown => "cooldown",
@@ -62,6 +63,7 @@ impl ThrottleStats {
     }
 
     /// Triggers dropped by any limit.
+    #[must_use]
     pub fn dropped(&self) -> u64 {
         self.dropped_cooldown + self.dropped_rate + self.dropped_voices
     }
