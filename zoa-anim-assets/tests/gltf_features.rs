@@ -121,6 +121,23 @@ fn morph_weight_channels_are_skipped_with_a_warning() {
 }
 
 #[test]
+fn a_repeated_key_time_is_a_step_kept_with_a_warning() {
+    let mut doc = minimal();
+    let values = doc.add_floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 3.0, 0.0, 0.0], "VEC3", 4);
+    let times = doc.add_floats(&[0.0, 1.0, 1.0, 2.0], "SCALAR", 4);
+    doc.add_animation(Some("Step"), &[(times, values, 1, "translation", "LINEAR")]);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "step.glb").unwrap();
+    let warning = asset.warnings.iter().find(|w| w.contains("repeats key time")).expect("a warning");
+    assert!(warning.starts_with("step.glb: animation 1 \"Step\" channel 0:"), "{warning}");
+    assert!(warning.contains("repeats key time 1 s at key 2"), "{warning}");
+    // The keys are kept as written (the runtime plays the repeat as a step).
+    let (index, _) = asset.clip("Step").unwrap();
+    let clip = &asset.clips[index];
+    assert_eq!(clip.duration(), 2.0);
+    assert_eq!(clip.tracks()[0].times, [0.0, 1.0, 1.0, 2.0]);
+}
+
+#[test]
 fn clips_starting_after_zero_keep_their_times() {
     let mut doc = minimal();
     for (i, t) in [0.25f32, 0.5, 1.25].iter().enumerate() {

@@ -596,6 +596,30 @@ fn rotation_gltf(dir: &std::path::Path, stem: &str, times: &[f32], quats: &[[f32
 }
 
 #[test]
+fn a_repeated_key_time_plays_as_a_step_with_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let (identity, quarter_z) = ([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, half, half]);
+    let model = rotation_gltf(tmp.path(), "step", &[0.0, 1.0, 1.0, 2.0], &[identity, quarter_z, identity, quarter_z]);
+    let z_at = |time: &str| -> f64 {
+        let out = zoa(&["pose", model.to_str().unwrap(), "--clip", "a", "--time", time, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let hips = v["joints"].as_array().unwrap().iter().find(|j| j["name"] == "Hips").unwrap().clone();
+        hips["r"][2].as_f64().unwrap()
+    };
+    // Up to the repeated time the first segment turns towards a quarter turn;
+    // from it on the third segment starts again from identity.
+    assert!(z_at("0.999") > 0.7, "just before the step: almost a quarter turn");
+    assert_eq!(z_at("1"), 0.0, "at the step: the key after it");
+    assert!((z_at("1.5") - (std::f64::consts::PI / 8.0).sin()).abs() < 1e-6, "half way through the third segment");
+    let out = zoa(&["inspect", model.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    assert!(all.contains("repeats key time 1 s at key 2"), "inspect shows the warning: {all}");
+}
+
+#[test]
 fn subnormal_key_times_and_infinite_times_never_reach_the_sampler_as_nan() {
     let tmp = tempfile::tempdir().unwrap();
     let quarter = [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2];

@@ -211,7 +211,8 @@ pub(crate) fn plan(root: &json::Root, problems: &mut Problems) -> Vec<AnimPlan> 
     plans
 }
 
-/// Reads and checks key data (finite, non-negative, non-decreasing times;
+/// Reads and checks key data (finite, non-negative, non-decreasing times,
+/// a warning on a repeated time;
 /// finite values) and builds the clips. Only called when every check passed.
 pub(crate) fn build(
     root: &json::Root,
@@ -270,6 +271,19 @@ pub(crate) fn build(
                     ),
                 );
                 continue;
+            }
+            // glTF asks for strictly increasing times; a repeated time is a
+            // step (the key before it holds up to that time, the key after it
+            // from that time on), which is how three.js samples it. Keep it, say so.
+            if let Some(k) = times.windows(2).position(|w| w[1] == w[0]) {
+                warnings.push(format!(
+                    "{file}: {label} channel {}: sampler input accessor {} repeats key time {} s at key {} (glTF asks for \
+                     strictly increasing times; sampled as a step there)",
+                    ch.index,
+                    ch.input.index,
+                    times[k],
+                    k + 1,
+                ));
             }
             if let (Some(&first), Some(&last)) = (times.first(), times.last()) {
                 start = start.min(first);

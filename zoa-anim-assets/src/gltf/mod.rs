@@ -25,7 +25,11 @@
 //!
 //! Key times must be finite, `>= 0` and non-decreasing; a subnormal time
 //! (below `f32::MIN_POSITIVE`, 1.2e-38 s) is read as 0 with a warning, since
-//! the runtime divides by key spans. A rotation key of zero length is an
+//! the runtime divides by key spans. glTF asks for strictly increasing times,
+//! but exporters do write a time twice (a step) and three.js, the sampling
+//! reference, plays it as a step; so a repeated time is kept with a warning
+//! rather than refusing the file (the sampler never interpolates across a
+//! zero span: a time selects the segment `t[k] <= t < t[k+1]`). A rotation key of zero length is an
 //! error (it is not a rotation); one whose length is more than 10% away from
 //! 1 is normalized with a warning, while keys within that (exported floats,
 //! quantized normalized integers) are kept exactly as stored.
