@@ -20,6 +20,7 @@ use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
 use crate::error::RuntimeError;
 use crate::math::{hermite_basis, lerp3, slerp};
 use crate::pose::Pose;
+use crate::simd::{BLOCK, Lanes, Row, UniformT, dispatch, lerp, load, rows_mut, select, slerp_uniform, store};
 
 /// Bit in [`Animation::animated`]: the joint's translation is animated.
 pub const ANIMATES_TRANSLATION: u8 = 1;
@@ -64,19 +65,52 @@ struct TrackHeader {
     value_start: u32,
 }
 
+/// Linear or step tracks of one property whose joints lie in one pose block
+/// and whose keys share one time array: sampled a whole block at a time.
+#[derive(Debug, Clone, PartialEq)]
+struct Batch {
+    /// Pose block of the tracks' joints.
+    block: u32,
+    /// First key time in [`Animation::times`].
+    time_start: u32,
+    /// Number of keys (at least 1).
+    keys: u32,
+    /// First row of key 0 in the property's packed rows: key `k`, component
+    /// `c` is row `row_start + k·C + c` (`C` = 3 or 4), one lane per joint.
+    row_start: u32,
+    /// Step interpolation (else linear).
+    step: bool,
+    /// 1 in the lanes whose joint has a track in this batch.
+    lanes: [u8; BLOCK],
+}
+
+/// The batches of one property and their packed key values.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Batches {
+    batches: Vec<Batch>,
+    rows: Vec<Row>,
+}
+
 /// A clip bound to a skeleton and repacked for sampling.
 ///
-/// Keys of all tracks share one time array and one value array per value type
-/// (`Vec3A` for translation and scale, `Quat` for rotation); tracks are grouped
-/// by property and sorted by joint, so sampling is three tight loops.
+/// Keys of all tracks share one time array. Linear and step tracks whose
+/// joints share a pose block and a key-time array are packed together,
+/// key by key, in the pose's own SoA layout ([`Batches`]): sampling finds
+/// the key segment once and interpolates the whole block with the SIMD
+/// kernels. The other tracks (cubic splines, or alone in their block) keep
+/// one value array per value type (`Vec3A` for translation and scale, `Quat`
+/// for rotation) and are sampled one at a time; they are grouped by property
+/// and sorted by joint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Animation {
     name: String,
     duration: f32,
     joint_count: usize,
+    track_count: usize,
     translations: Vec<TrackHeader>,
     rotations: Vec<TrackHeader>,
     scales: Vec<TrackHeader>,
+    batched: [Batches; 3],
     times: Vec<f32>,
     vec3s: Vec<Vec3A>,
     quats: Vec<Quat>,
@@ -93,9 +127,11 @@ impl Animation {
             name: clip.name().to_owned(),
             duration: clip.duration(),
             joint_count: n,
+            track_count: 0,
             translations: Vec::new(),
             rotations: Vec::new(),
             scales: Vec::new(),
+            batched: Default::default(),
             times: Vec::new(),
             vec3s: Vec::new(),
             quats: Vec::new(),
@@ -169,7 +205,108 @@ impl Animation {
         animation.translations.sort_by_key(|h| h.joint);
         animation.rotations.sort_by_key(|h| h.joint);
         animation.scales.sort_by_key(|h| h.joint);
+        animation.track_count = animation.translations.len() + animation.rotations.len() + animation.scales.len();
+        animation.pack();
         Ok(animation)
+    }
+
+    /// Moves the tracks that can be sampled a block at a time into
+    /// [`Animation::batched`] (see [`Batch`]), keeping the others (and their
+    /// values) in the per-track lists.
+    fn pack(&mut self) {
+        let vec3s = std::mem::take(&mut self.vec3s);
+        let quats = std::mem::take(&mut self.quats);
+        let vec3 = |h: &TrackHeader, k: usize| -> [f32; 4] {
+            let v = vec3s[h.value_start as usize + k];
+            [v.x, v.y, v.z, 0.0]
+        };
+        let quat = |h: &TrackHeader, k: usize| quats[h.value_start as usize + k].to_array();
+        let lists = [
+            (std::mem::take(&mut self.translations), 3, [0.0; 4]),
+            (std::mem::take(&mut self.rotations), 4, [0.0, 0.0, 0.0, 1.0]),
+            (std::mem::take(&mut self.scales), 3, [1.0; 4]),
+        ];
+        for (p, (headers, components, identity)) in lists.into_iter().enumerate() {
+            let value = |h: &TrackHeader, k: usize| if components == 4 { quat(h, k) } else { vec3(h, k) };
+            let key = |h: &TrackHeader| (h.joint as usize / BLOCK, h.time_start, h.keys, h.interpolation);
+            let batchable = |h: &TrackHeader| h.interpolation != Interpolation::CubicSpline;
+            // Groups of tracks by (block, key times, interpolation); headers
+            // are sorted by joint, so a block's groups are found among the
+            // groups opened since the block began.
+            let mut groups: Vec<Vec<&TrackHeader>> = Vec::new();
+            let mut block_first = 0;
+            for h in headers.iter().filter(|h| batchable(h)) {
+                if groups.get(block_first).is_some_and(|g| key(g[0]).0 != key(h).0) {
+                    block_first = groups.len();
+                }
+                match groups[block_first..].iter_mut().find(|g| key(g[0]) == key(h)) {
+                    Some(g) => g.push(h),
+                    None => groups.push(vec![h]),
+                }
+            }
+            let out = &mut self.batched[p];
+            let mut alone: Vec<&TrackHeader> = headers.iter().filter(|h| !batchable(h)).collect();
+            for group in groups {
+                // A track alone in its block is cheaper one at a time (and
+                // packing it would spend eight lanes of memory on one).
+                if group.len() == 1 {
+                    alone.push(group[0]);
+                    continue;
+                }
+                let first = group[0];
+                let keys = first.keys as usize;
+                let row_start = out.rows.len();
+                let mut lanes = [0; BLOCK];
+                out.rows.extend((0..keys).flat_map(|_| identity[..components].iter().map(|&v| Row::splat(v))));
+                for h in &group {
+                    let lane = h.joint as usize % BLOCK;
+                    lanes[lane] = 1;
+                    for k in 0..keys {
+                        for (c, v) in value(h, k)[..components].iter().enumerate() {
+                            out.rows[row_start + k * components + c].0[lane] = *v;
+                        }
+                    }
+                }
+                out.batches.push(Batch {
+                    block: key(first).0 as u32,
+                    time_start: first.time_start,
+                    keys: first.keys,
+                    row_start: row_start as u32,
+                    step: first.interpolation == Interpolation::Step,
+                    lanes,
+                });
+            }
+            alone.sort_by_key(|h| h.joint);
+            let kept: Vec<TrackHeader> = alone
+                .into_iter()
+                .map(|h| {
+                    let values = h.keys as usize * if h.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+                    let start = if components == 4 { self.quats.len() } else { self.vec3s.len() };
+                    for k in 0..values {
+                        if components == 4 {
+                            self.quats.push(quats[h.value_start as usize + k]);
+                        } else {
+                            self.vec3s.push(vec3s[h.value_start as usize + k]);
+                        }
+                    }
+                    TrackHeader { value_start: start as u32, ..*h }
+                })
+                .collect();
+            match p {
+                0 => self.translations = kept,
+                1 => self.rotations = kept,
+                _ => self.scales = kept,
+            }
+        }
+    }
+
+    /// Key cursors a sampling context needs: one per batch and per track
+    /// sampled alone (at most [`Animation::track_count`]).
+    fn cursor_count(&self) -> usize {
+        self.batched.iter().map(|b| b.batches.len()).sum::<usize>()
+            + self.translations.len()
+            + self.rotations.len()
+            + self.scales.len()
     }
 
     /// Clip name.
@@ -186,7 +323,7 @@ impl Animation {
     }
     /// Number of bound tracks (the size a [`SamplingContext`] needs).
     pub fn track_count(&self) -> usize {
-        self.translations.len() + self.rotations.len() + self.scales.len()
+        self.track_count
     }
     /// Tracks of the source clip that targeted no joint of the skeleton.
     pub fn unbound_tracks(&self) -> usize {
@@ -337,28 +474,120 @@ impl SamplingJob<'_> {
         let a = self.animation;
         let t = self.time;
         let skip = |joint: u16| mask.is_some_and(|m| m[joint as usize] <= 0.0);
-        let cursors = &mut self.context.cursors[..a.track_count()];
+        let cursors = &mut self.context.cursors[..a.cursor_count()];
+        let batches = a.batched.iter().map(|b| b.batches.len()).sum();
+        let (cb, cursors) = cursors.split_at_mut(batches);
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
+        sample_batches(a, &mut finder, cb, out, mask);
         for (h, c) in a.translations.iter().zip(ct) {
             if !skip(h.joint) {
-                let seg = finder.find(h, c);
+                let seg = finder.find(h.time_start, h.keys, c);
                 out.set_translation(h.joint as usize, sample_vec3(h, &a.vec3s, seg));
             }
         }
         for (h, c) in a.rotations.iter().zip(cr) {
             if !skip(h.joint) {
-                let seg = finder.find(h, c);
+                let seg = finder.find(h.time_start, h.keys, c);
                 out.set_rotation(h.joint as usize, sample_quat(h, &a.quats, seg));
             }
         }
         for (h, c) in a.scales.iter().zip(cs) {
             if !skip(h.joint) {
-                let seg = finder.find(h, c);
+                let seg = finder.find(h.time_start, h.keys, c);
                 out.set_scale(h.joint as usize, sample_vec3(h, &a.vec3s, seg));
             }
+        }
+    }
+}
+
+dispatch!(fn sample_batches / sample_batches_at => sample_batches_lanes(
+    a: &Animation, finder: &mut SegmentFinder<'_>, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
+));
+
+/// The lanes of `batch` to write: its tracks, less the joints `mask` skips.
+#[inline(always)]
+fn live_lanes(batch: &Batch, mask: Option<&[f32]>) -> [u8; BLOCK] {
+    match mask {
+        None => batch.lanes,
+        Some(m) => std::array::from_fn(|l| {
+            let w = m.get(batch.block as usize * BLOCK + l).copied().unwrap_or(0.0);
+            batch.lanes[l] & u8::from(w > 0.0 || w.is_nan())
+        }),
+    }
+}
+
+/// Samples every batch of `a` (see [`Batch`]): per batch, the key segment
+/// once, then the block's lanes interpolated together (lerp, or three.js
+/// slerp with one `t` for every lane) and written where the batch has a live
+/// track. `cursors` holds one cursor per batch: translations, scales, then
+/// rotations.
+#[inline(always)]
+fn sample_batches_lanes<V: Lanes>(
+    a: &Animation,
+    finder: &mut SegmentFinder<'_>,
+    cursors: &mut [u32],
+    out: &mut Pose,
+    mask: Option<&[f32]>,
+) {
+    let (out_t, out_r, out_s) = out.rows_mut();
+    let mut cursors = cursors.iter_mut();
+    for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
+        let set = &a.batched[p];
+        for (batch, c) in set.batches.iter().zip(&mut cursors) {
+            let lanes = live_lanes(batch, mask);
+            if lanes == [0; BLOCK] {
+                continue;
+            }
+            let seg = finder.find(batch.time_start, batch.keys, c);
+            let out = rows_mut(out, 3, batch.block as usize);
+            let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 3];
+            for at in (0..BLOCK).step_by(V::LANES) {
+                let live = V::bits(&lanes[at..], 1);
+                if !V::any(live) {
+                    continue;
+                }
+                let new = match seg {
+                    Segment::Key(k) => load::<V, 3>(&keys[3 * k..], at),
+                    Segment::Between(i, _, _) if batch.step => load::<V, 3>(&keys[3 * i..], at),
+                    Segment::Between(i, alpha, _) => {
+                        lerp(load::<V, 3>(&keys[3 * i..], at), load::<V, 3>(&keys[3 * i + 3..], at), V::splat(alpha))
+                    }
+                };
+                let old = load::<V, 3>(out, at);
+                store(out, at, select(live, new, old));
+            }
+        }
+    }
+    let set = &a.batched[1];
+    for (batch, c) in set.batches.iter().zip(&mut cursors) {
+        let lanes = live_lanes(batch, mask);
+        if lanes == [0; BLOCK] {
+            continue;
+        }
+        let seg = finder.find(batch.time_start, batch.keys, c);
+        let uniform = match seg {
+            Segment::Between(_, alpha, _) if !batch.step => Some(finder.uniform(alpha)),
+            _ => None,
+        };
+        let out = rows_mut(out_r, 4, batch.block as usize);
+        let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 4];
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let live = V::bits(&lanes[at..], 1);
+            if !V::any(live) {
+                continue;
+            }
+            let new = match (seg, &uniform) {
+                (Segment::Key(k) | Segment::Between(k, _, _), None) => load::<V, 4>(&keys[4 * k..], at),
+                (Segment::Between(i, _, _), Some(u)) => {
+                    slerp_uniform(load::<V, 4>(&keys[4 * i..], at), load::<V, 4>(&keys[4 * i + 4..], at), u)
+                }
+                (Segment::Key(k), Some(_)) => load::<V, 4>(&keys[4 * k..], at),
+            };
+            let old = load::<V, 4>(out, at);
+            store(out, at, select(live, new, old));
         }
     }
 }
@@ -371,26 +600,42 @@ struct SegmentFinder<'a> {
     t: f32,
     /// `(time_start, keys, cursor, segment)` of the last track located.
     last: Option<(u32, u32, u32, Segment)>,
+    /// The slerp factors of the last interpolation parameter asked for.
+    uniform: Option<(f32, UniformT)>,
 }
 
 impl<'a> SegmentFinder<'a> {
     fn new(times: &'a [f32], t: f32) -> SegmentFinder<'a> {
-        SegmentFinder { times, t, last: None }
+        SegmentFinder { times, t, last: None, uniform: None }
     }
 
+    /// The segment of a track whose keys are `times[time_start..][..keys]`.
     #[inline(always)]
-    fn find(&mut self, h: &TrackHeader, cursor: &mut u32) -> Segment {
-        if let Some((start, keys, c, seg)) = self.last
-            && start == h.time_start
-            && keys == h.keys
+    fn find(&mut self, time_start: u32, keys: u32, cursor: &mut u32) -> Segment {
+        if let Some((start, k, c, seg)) = self.last
+            && start == time_start
+            && k == keys
         {
             *cursor = c;
             return seg;
         }
-        let times = &self.times[h.time_start as usize..][..h.keys as usize];
+        let times = &self.times[time_start as usize..][..keys as usize];
         let seg = locate(times, cursor, self.t);
-        self.last = Some((h.time_start, h.keys, *cursor, seg));
+        self.last = Some((time_start, keys, *cursor, seg));
         seg
+    }
+
+    /// The slerp factors of parameter `alpha`, computed once per value.
+    #[inline(always)]
+    fn uniform(&mut self, alpha: f32) -> UniformT {
+        match self.uniform {
+            Some((a, u)) if a.to_bits() == alpha.to_bits() => u,
+            _ => {
+                let u = UniformT::new(alpha);
+                self.uniform = Some((alpha, u));
+                u
+            }
+        }
     }
 }
 

@@ -585,6 +585,9 @@ fn accumulate_additive_lanes<V: Lanes>(
     let (in_t, in_r, in_s) = pose.rows();
     let (ref_t, ref_r, ref_s) = reference.rows();
     let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    // Without a mask every lane slerps by the same weight: its series
+    // factors are computed once.
+    let uniform = mask.is_none().then(|| UniformT::new(weight));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
         let mut pad = [0; BLOCK];
@@ -617,7 +620,11 @@ fn accumulate_additive_lanes<V: Lanes>(
             // `ref_r` holds the inverted reference rotations.
             let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), load::<V, 4>(rows(in_r, 4, b), at));
             let acc = select(had.gt(zero), old, [zero, zero, zero, one]);
-            store(d, at, select(active, slerp(acc, quat_mul(acc, q), w), old));
+            let step = match &uniform {
+                Some(u) => slerp_uniform(acc, quat_mul(acc, q), u),
+                None => slerp(acc, quat_mul(acc, q), w),
+            };
+            store(d, at, select(active, step, old));
             V::select(active, one, had).store(&mut held_rows[1], at);
         }
     }

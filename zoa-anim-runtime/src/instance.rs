@@ -371,6 +371,13 @@ impl Instance {
     /// Samples every layer, blends, applies the IK stage (when installed),
     /// and (when enabled) computes model-space matrices. Does not allocate.
     pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
+        self.evaluate_with(false)
+    }
+
+    /// [`evaluate`](Self::evaluate); `tree_weights_fresh` when
+    /// [`advance`](Self::advance) has just computed every tree's weights
+    /// (nothing could change the parameters in between).
+    fn evaluate_with(&mut self, tree_weights_fresh: bool) -> Result<(), RuntimeError> {
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
             // Masked layers skip the joints they cannot show (and zero-weight layers sample nothing).
             if layer.weight <= 0.0 {
@@ -399,7 +406,9 @@ impl Instance {
                             reason: "the tree's child count changed after the instance was built".into(),
                         });
                     }
-                    tree.weights(*x, *y, &mut state.weights);
+                    if !tree_weights_fresh {
+                        tree.weights(*x, *y, &mut state.weights);
+                    }
                     for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
                         if w > 0.0 {
                             let d = motion.animation.duration();
@@ -450,7 +459,8 @@ impl Instance {
     /// [`advance`](Self::advance) then [`evaluate`](Self::evaluate).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
         self.advance(dt);
-        self.evaluate()
+        // `advance` computed the tree weights and nothing ran since.
+        self.evaluate_with(true)
     }
 }
 

@@ -18,6 +18,9 @@ use crate::simd::{BLOCK, Row, blocks_for};
 ///   scales:       like translations
 /// ```
 ///
+/// in one allocation (translations, then rotations, then scales), so a
+/// pose is one contiguous run of memory.
+///
 /// so the blending, sampling and local-to-model kernels work on eight joints
 /// per instruction (AVX2) or four (SSE2, NEON) without shuffling. Lanes past
 /// the last joint hold the identity transform. The joint count is fixed at
@@ -25,12 +28,10 @@ use crate::simd::{BLOCK, Row, blocks_for};
 #[derive(Clone)]
 pub struct Pose {
     len: usize,
-    /// Three rows per block.
-    translations: Vec<Row>,
-    /// Four rows per block.
-    rotations: Vec<Row>,
-    /// Three rows per block.
-    scales: Vec<Row>,
+    /// Blocks of eight joints.
+    blocks: usize,
+    /// Three rows per block of translations, four of rotations, three of scales.
+    rows: Vec<Row>,
 }
 
 /// Row `c` of joint `j`'s block in an array of `k` rows per block, and its lane.
@@ -43,13 +44,11 @@ impl Pose {
     /// `joints` identity transforms.
     pub fn identity(joints: usize) -> Pose {
         let blocks = blocks_for(joints);
-        let rows =
-            |values: &[f32]| -> Vec<Row> { (0..blocks).flat_map(|_| values.iter().map(|&v| Row::splat(v))).collect() };
+        let rows = |values: &'static [f32]| (0..blocks).flat_map(|_| values.iter().map(|&v| Row::splat(v)));
         Pose {
             len: joints,
-            translations: rows(&[0.0; 3]),
-            rotations: rows(&[0.0, 0.0, 0.0, 1.0]),
-            scales: rows(&[1.0; 3]),
+            blocks,
+            rows: rows(&[0.0; 3]).chain(rows(&[0.0, 0.0, 0.0, 1.0])).chain(rows(&[1.0; 3])).collect(),
         }
     }
 
@@ -106,9 +105,7 @@ impl Pose {
     /// When the joint counts differ.
     pub fn copy_from(&mut self, other: &Pose) {
         assert_eq!(self.len, other.len, "poses of different joint counts");
-        self.translations.copy_from_slice(&other.translations);
-        self.rotations.copy_from_slice(&other.rotations);
-        self.scales.copy_from_slice(&other.scales);
+        self.rows.copy_from_slice(&other.rows);
     }
 
     /// Translation of joint `i`.
@@ -117,7 +114,7 @@ impl Pose {
     /// When `i` is out of range.
     #[inline]
     pub fn translation(&self, i: usize) -> Vec3A {
-        Vec3A::from_array(self.vec3(&self.translations, i))
+        Vec3A::from_array(self.vec3(self.rows().0, i))
     }
     /// Rotation of joint `i` (a unit quaternion `x, y, z, w`).
     ///
@@ -128,7 +125,7 @@ impl Pose {
         self.check(i);
         Quat::from_array(std::array::from_fn(|c| {
             let (row, lane) = at(i, 4, c);
-            self.rotations[row].0[lane]
+            self.rows().1[row].0[lane]
         }))
     }
     /// Scale of joint `i`.
@@ -137,7 +134,7 @@ impl Pose {
     /// When `i` is out of range.
     #[inline]
     pub fn scale(&self, i: usize) -> Vec3A {
-        Vec3A::from_array(self.vec3(&self.scales, i))
+        Vec3A::from_array(self.vec3(self.rows().2, i))
     }
     /// Sets the translation of joint `i`.
     ///
@@ -146,7 +143,7 @@ impl Pose {
     #[inline]
     pub fn set_translation(&mut self, i: usize, v: Vec3A) {
         self.check(i);
-        set_vec3(&mut self.translations, i, v.into());
+        set_vec3(self.rows_mut().0, i, v.into());
     }
     /// Sets the rotation of joint `i`.
     ///
@@ -157,7 +154,7 @@ impl Pose {
         self.check(i);
         for (c, v) in q.to_array().into_iter().enumerate() {
             let (row, lane) = at(i, 4, c);
-            self.rotations[row].0[lane] = v;
+            self.rows_mut().1[row].0[lane] = v;
         }
     }
     /// Sets the scale of joint `i`.
@@ -167,7 +164,7 @@ impl Pose {
     #[inline]
     pub fn set_scale(&mut self, i: usize, v: Vec3A) {
         self.check(i);
-        set_vec3(&mut self.scales, i, v.into());
+        set_vec3(self.rows_mut().2, i, v.into());
     }
 
     #[inline(always)]
@@ -184,12 +181,18 @@ impl Pose {
     }
 
     /// The SoA rows (translations, rotations, scales), for the kernels.
+    #[inline(always)]
     pub(crate) fn rows(&self) -> (&[Row], &[Row], &[Row]) {
-        (&self.translations, &self.rotations, &self.scales)
+        let (t, rest) = self.rows.split_at(3 * self.blocks);
+        let (r, s) = rest.split_at(4 * self.blocks);
+        (t, r, s)
     }
     /// The SoA rows, mutable.
+    #[inline(always)]
     pub(crate) fn rows_mut(&mut self) -> (&mut [Row], &mut [Row], &mut [Row]) {
-        (&mut self.translations, &mut self.rotations, &mut self.scales)
+        let (t, rest) = self.rows.split_at_mut(3 * self.blocks);
+        let (r, s) = rest.split_at_mut(4 * self.blocks);
+        (t, r, s)
     }
 }
 

@@ -256,6 +256,11 @@ fn bench_prints_the_contract() {
     let per_char = v["ns_per_character_frame"].as_f64().unwrap();
     let per_joint = v["ns_per_joint"].as_f64().unwrap();
     assert!(per_char > 0.0 && (per_joint * 24.0 - per_char).abs() < 1e-6 * per_char);
+    // The scalar kernels print the same contract.
+    let scalar = zoa(&["bench", fox.to_str().unwrap(), "--characters", "3", "--seconds", "0", "--simd", "scalar"]);
+    assert!(scalar.status.success(), "{}", String::from_utf8_lossy(&scalar.stderr));
+    assert!(String::from_utf8_lossy(&scalar.stdout).contains("3 characters x 24 joints"));
+    assert_eq!(zoa(&["bench", fox.to_str().unwrap(), "--simd", "neon"]).status.code(), Some(2));
     let none = zoa(&["bench", dir.join("greenman_hat.glb").to_str().unwrap(), "--seconds", "0"]);
     assert_eq!(none.status.code(), Some(2), "a file without clips is a usage error");
 }

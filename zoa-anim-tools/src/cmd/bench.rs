@@ -12,6 +12,9 @@
 //! where `joints` is the joint count of one character. Timings are wall-clock
 //! means over `frames` frames after one warm-up frame.
 //!
+//! `--simd scalar` runs the portable scalar pose kernels instead of the
+//! widest vector kernels the CPU has (`auto`, the default), to compare them.
+//!
 //! `zoa-anim bench --defs DIR [--profile-set ID]` times the full character
 //! pipeline instead (the public character API on the folder's character:
 //! driver, selector, graph, slot, pose, IK, local-to-model, skinning, events;
@@ -29,7 +32,7 @@ use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
     AdditiveReference, Animation, BindBy, BoundMotion, CompiledBlendTree, Crowd, Instance, Layer, LayerSource,
-    RuntimeSkeleton, SyncClock,
+    RuntimeSkeleton, Simd, SyncClock, set_simd,
 };
 
 use super::Format;
@@ -61,9 +64,23 @@ pub struct Args {
     /// Default: character `i` plays clips `i`, `i+1` and `i+2`.
     #[arg(long, value_delimiter = ',', num_args = 1)]
     clips: Option<Vec<String>>,
+    /// Pose kernels: `auto` (the widest vector kernels this CPU has) or
+    /// `scalar` (the portable reference path).
+    #[arg(long, value_enum, default_value_t)]
+    simd: SimdArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+}
+
+/// `--simd` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+enum SimdArg {
+    /// The widest vector kernels this CPU supports.
+    #[default]
+    Auto,
+    /// The portable scalar kernels.
+    Scalar,
 }
 
 /// Largest crowd `bench` builds, bytes (384 MiB): `--characters` ×
@@ -106,6 +123,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?;
     let budget = Duration::from_secs_f64(args.seconds);
+    set_simd(match args.simd {
+        SimdArg::Auto => Simd::Auto,
+        SimdArg::Scalar => Simd::Scalar,
+    });
     let n = args.characters as usize;
     let file = match (&args.file, &args.defs) {
         (Some(f), _) => f,
