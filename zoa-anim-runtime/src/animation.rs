@@ -379,6 +379,10 @@ impl SamplingContext {
     pub fn capacity(&self) -> usize {
         self.cursors.len()
     }
+    /// Starts loading the cursors into cache (see [`crate::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        crate::simd::prefetch(&self.cursors, usize::MAX);
+    }
     /// Forgets the cursors (the next sample searches from the first key).
     pub fn reset(&mut self) {
         self.cursors.fill(0);
@@ -556,8 +560,12 @@ fn sample_batches_lanes<V: Lanes>(
                         lerp(load::<V, 3>(&keys[3 * i..], at), load::<V, 3>(&keys[3 * i + 3..], at), V::splat(alpha))
                     }
                 };
-                let old = load::<V, 3>(out, at);
-                store(out, at, select(live, new, old));
+                if V::all(live) {
+                    store(out, at, new);
+                } else {
+                    let old = load::<V, 3>(out, at);
+                    store(out, at, select(live, new, old));
+                }
             }
         }
     }
@@ -586,8 +594,12 @@ fn sample_batches_lanes<V: Lanes>(
                 }
                 (Segment::Key(k), Some(_)) => load::<V, 4>(&keys[4 * k..], at),
             };
-            let old = load::<V, 4>(out, at);
-            store(out, at, select(live, new, old));
+            if V::all(live) {
+                store(out, at, new);
+            } else {
+                let old = load::<V, 4>(out, at);
+                store(out, at, select(live, new, old));
+            }
         }
     }
 }

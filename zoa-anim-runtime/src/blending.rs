@@ -51,7 +51,7 @@ use crate::error::RuntimeError;
 use crate::pose::Pose;
 use crate::simd::{
     BLOCK, Lanes, Row, UniformT, blocks_for, dispatch, lerp, load, quat_mul, rows, rows_mut, select, slerp,
-    slerp_uniform, store, vectors,
+    slerp_uniform, store, store_where, vectors,
 };
 
 /// How a layer combines with what is below it: the authored
@@ -90,6 +90,10 @@ impl ReferencePose {
     /// Number of joints.
     pub fn len(&self) -> usize {
         self.pose.len()
+    }
+    /// Starts loading the reference into cache (see [`crate::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        self.pose.prefetch();
     }
     /// Whether the reference has no joints.
     pub fn is_empty(&self) -> bool {
@@ -178,6 +182,13 @@ impl BlendingContext {
     /// Largest joint count this context can serve.
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// Starts loading what a blend with additive inputs touches into cache.
+    pub(crate) fn prefetch(&self) {
+        crate::simd::prefetch(&self.weights, usize::MAX);
+        crate::simd::prefetch(&self.held, usize::MAX);
+        self.delta.prefetch();
     }
 
     /// Starts a blend of `rest.len()` joints into `output` with `composition`:
@@ -476,8 +487,8 @@ fn accumulate_lanes<V: Lanes>(
                 let (first, t, total) = mix_step(acc, w);
                 let (out, input) = (rows_mut(out, 3, b), rows(input, 3, b));
                 let (v, x) = (load::<V, 3>(out, at), load::<V, 3>(input, at));
-                store(out, at, select(active, select(first, x, lerp(v, x, t)), v));
-                V::select(active, total, acc).store(&mut acc_rows[p], at);
+                store_where(out, at, active, select(first, x, lerp(v, x, t)), v);
+                store_where(&mut acc_rows[p..=p], at, active, [total], [acc]);
             }
         }
         let active = V::bits(bits, ANIMATES_ROTATION) & live;
@@ -489,8 +500,8 @@ fn accumulate_lanes<V: Lanes>(
             // A first value is a copy (`slerp` at t = 1); when every active
             // lane's is, no slerp is needed.
             let mixed = if V::all(first | !active) { x } else { slerp(v, x, t) };
-            store(out, at, select(active, mixed, v));
-            V::select(active, total, acc).store(&mut acc_rows[1], at);
+            store_where(out, at, active, mixed, v);
+            store_where(&mut acc_rows[1..2], at, active, [total], [acc]);
         }
     }
 }
@@ -532,7 +543,7 @@ fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: &[Row], n:
             }
             let v = load::<V, 4>(out, at);
             // `slerp` at `1 − W = 1` is the rest value.
-            store(out, at, select(partial, slerp(v, r, one - acc), v));
+            store_where(out, at, partial, slerp(v, r, one - acc), v);
         }
     }
 }
@@ -605,11 +616,14 @@ fn accumulate_additive_lanes<V: Lanes>(
                 let old = load::<V, 3>(d, at);
                 let x = load::<V, 3>(rows(input, 3, b), at);
                 let r = load::<V, 3>(rows(reference, 3, b), at);
-                let step: [V; 3] = std::array::from_fn(|c| (x[c] - r[c]) * w);
-                let sum = std::array::from_fn(|c| old[c] + step[c]);
+                let (mut step, mut sum) = (x, old);
+                for ((s, total), r) in step.iter_mut().zip(&mut sum).zip(r) {
+                    *s = (*s - r) * w;
+                    *total = *total + *s;
+                }
                 let new = select(had.gt(zero), sum, step);
-                store(d, at, select(active, new, old));
-                V::select(active, one, had).store(&mut held_rows[p], at);
+                store_where(d, at, active, new, old);
+                store_where(&mut held_rows[p..=p], at, active, [one], [had]);
             }
         }
         let active = V::bits(bits, ANIMATES_ROTATION) & live;
@@ -624,8 +638,8 @@ fn accumulate_additive_lanes<V: Lanes>(
                 Some(u) => slerp_uniform(acc, quat_mul(acc, q), u),
                 None => slerp(acc, quat_mul(acc, q), w),
             };
-            store(d, at, select(active, step, old));
-            V::select(active, one, had).store(&mut held_rows[1], at);
+            store_where(d, at, active, step, old);
+            store_where(&mut held_rows[1..2], at, active, [one], [had]);
         }
     }
 }
@@ -643,15 +657,18 @@ fn apply_delta_lanes<V: Lanes>(output: &mut Pose, delta: &Pose, held: &[Row], n:
             if V::any(had) {
                 let out = rows_mut(out, 3, b);
                 let (v, dv) = (load::<V, 3>(out, at), load::<V, 3>(rows(d, 3, b), at));
-                let sum = std::array::from_fn(|c| v[c] + dv[c]);
-                store(out, at, select(had, sum, v));
+                let mut sum = v;
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s = v[c] + dv[c];
+                }
+                store_where(out, at, had, sum, v);
             }
         }
         let had = V::load(&held_rows[1], at).gt(zero);
         if V::any(had) {
             let out = rows_mut(out_r, 4, b);
             let v = load::<V, 4>(out, at);
-            store(out, at, select(had, quat_mul(v, load::<V, 4>(rows(d_r, 4, b), at)), v));
+            store_where(out, at, had, quat_mul(v, load::<V, 4>(rows(d_r, 4, b), at)), v);
         }
     }
 }

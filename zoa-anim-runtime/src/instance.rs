@@ -456,6 +456,24 @@ impl Instance {
         Ok(())
     }
 
+    /// Starts loading this instance's per-frame buffers into cache (a hint
+    /// a crowd gives for the next instance while it updates this one, so a
+    /// large crowd waits less on memory). Changes nothing.
+    fn prefetch(&self) {
+        for state in &self.states {
+            for slot in &state.slots {
+                slot.context.prefetch();
+                slot.pose.prefetch();
+                if let Some(r) = &slot.reference {
+                    r.prefetch();
+                }
+            }
+        }
+        self.blending.prefetch();
+        self.local.prefetch();
+        crate::simd::prefetch(&self.model, usize::MAX);
+    }
+
     /// [`advance`](Self::advance) then [`evaluate`](Self::evaluate).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
         self.advance(dt);
@@ -494,7 +512,14 @@ impl Crowd {
     /// Updates every instance on the calling thread. Does not allocate.
     /// Stops at, and returns, the first instance's error.
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
-        self.instances.iter_mut().try_for_each(|i| i.update(dt))
+        let run = &mut self.instances;
+        for k in 0..run.len() {
+            if let Some(next) = run.get(k + 1) {
+                next.prefetch();
+            }
+            run[k].update(dt)?;
+        }
+        Ok(())
     }
 
     /// Updates every instance with rayon on the current thread pool (install
@@ -504,13 +529,34 @@ impl Crowd {
     pub fn update_parallel(&mut self, dt: f32) -> Result<(), RuntimeError> {
         let first = self
             .instances
-            .par_iter_mut()
+            .par_chunks_mut(RUN)
             .enumerate()
-            .filter_map(|(k, i)| i.update(dt).err().map(|e| (k, e)))
+            .filter_map(|(c, run)| update_run(run, c * RUN, dt))
             .min_by_key(|(k, _)| *k);
         match first {
             Some((_, e)) => Err(e),
             None => Ok(()),
         }
     }
+}
+
+/// Instances a crowd worker updates in a row, prefetching the next one.
+const RUN: usize = 16;
+
+/// Updates `run` in order, each instance's buffers prefetched while the one
+/// before it updates; every instance is updated. Returns the first error
+/// with its index in the crowd (`first` is the index of `run[0]`).
+fn update_run(run: &mut [Instance], first: usize, dt: f32) -> Option<(usize, RuntimeError)> {
+    let mut error = None;
+    for k in 0..run.len() {
+        if let Some(next) = run.get(k + 1) {
+            next.prefetch();
+        }
+        if let Err(e) = run[k].update(dt)
+            && error.is_none()
+        {
+            error = Some((first + k, e));
+        }
+    }
+    error
 }

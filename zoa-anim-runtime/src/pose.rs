@@ -180,6 +180,12 @@ impl Pose {
         })
     }
 
+    /// Starts loading the pose's memory into cache (see [`crate::simd::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch(&self) {
+        crate::simd::prefetch(&self.rows, usize::MAX);
+    }
+
     /// The SoA rows (translations, rotations, scales), for the kernels.
     #[inline(always)]
     pub(crate) fn rows(&self) -> (&[Row], &[Row], &[Row]) {

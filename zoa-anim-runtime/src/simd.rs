@@ -92,6 +92,27 @@ pub(crate) fn level() -> Level {
     }
 }
 
+/// Asks the CPU to start loading the cache lines of `data` (at most
+/// `max_bytes` of it) into cache, without waiting for them: a hint for the
+/// buffers of the next character while this one is evaluated. Never faults
+/// and changes no result; a no-op off x86-64.
+#[inline(always)]
+pub(crate) fn prefetch<T>(data: &[T], max_bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let bytes = std::mem::size_of_val(data).min(max_bytes);
+        let base = data.as_ptr().cast::<i8>();
+        for offset in (0..bytes).step_by(64) {
+            // SAFETY: a prefetch is a hint; it never faults, and the address
+            // stays inside `data`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, max_bytes);
+}
+
 /// Joints per SoA block: every pose array is a list of blocks of rows of
 /// eight lanes, which the eight-lane path loads whole and the four-lane paths
 /// in halves.
@@ -681,7 +702,8 @@ mod x86 {
         }
         #[inline(always)]
         fn bits(bytes: &[u8], bit: u8) -> Avx8Mask {
-            let word = i64::from_le_bytes(std::array::from_fn(|i| bytes[i]));
+            let word =
+                i64::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7]]);
             unsafe {
                 let v = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(word));
                 let b = _mm256_set1_epi32(i32::from(bit));
@@ -701,7 +723,14 @@ pub(crate) type QuatLanes<V> = [V; 4];
 /// index a slice of known length and need no bounds checks.
 #[inline(always)]
 pub(crate) fn load<V: Lanes, const N: usize>(rows: &[Row], at: usize) -> [V; N] {
-    std::array::from_fn(|c| V::load(&rows[c], at))
+    // Plain loops, not `std::array::from_fn`, in every lane helper: a closure
+    // does not inherit the kernel's target features, and when LLVM leaves one
+    // out of line each intrinsic inside it becomes a function call.
+    let mut out = [V::splat(0.0); N];
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = V::load(&rows[c], at);
+    }
+    out
 }
 /// The inverse of [`load`].
 #[inline(always)]
@@ -709,6 +738,15 @@ pub(crate) fn store<V: Lanes, const N: usize>(rows: &mut [Row], at: usize, v: [V
     for (c, x) in v.into_iter().enumerate() {
         x.store(&mut rows[c], at);
     }
+}
+
+/// Stores `new` where `m` is set and `old` elsewhere. When every lane is
+/// set it is a plain store: the blend of a value with the memory it
+/// overwrites would otherwise become a masked store, which is slow on some
+/// CPUs (AMD Zen).
+#[inline(always)]
+pub(crate) fn store_where<V: Lanes, const N: usize>(rows: &mut [Row], at: usize, m: V::Mask, new: [V; N], old: [V; N]) {
+    if V::all(m) { store(rows, at, new) } else { store(rows, at, select(m, new, old)) }
 }
 
 /// `(block, first lane)` of each vector covering `n` joints.
@@ -731,7 +769,11 @@ pub(crate) fn rows_mut(array: &mut [Row], k: usize, b: usize) -> &mut [Row] {
 /// Per lane, `if_true` where `m`, else `if_false`.
 #[inline(always)]
 pub(crate) fn select<V: Lanes, const N: usize>(m: V::Mask, if_true: [V; N], if_false: [V; N]) -> [V; N] {
-    std::array::from_fn(|c| V::select(m, if_true[c], if_false[c]))
+    let mut out = if_false;
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = V::select(m, if_true[c], if_false[c]);
+    }
+    out
 }
 
 /// Terms of Eberly's series (see [`crate::math`]).
@@ -839,7 +881,7 @@ pub(crate) fn slerp<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: L) -> QuatLan
     let zero = L::splat(0.0);
     let alpha = L::select(keep_a, one, L::select(is1, zero, alpha));
     let beta = L::select(keep_a, zero, L::select(is1, one, beta));
-    std::array::from_fn(|c| a[c].mul_add(alpha, b[c] * beta))
+    combine(a, b, alpha, beta)
 }
 
 /// A slerp parameter shared by every lane, with its series factors: what
@@ -880,14 +922,28 @@ pub(crate) fn slerp_uniform<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: &Unif
     let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
     let alpha = L::select(same, L::splat(1.0), alpha);
     let beta = L::select(same, L::splat(0.0), beta);
-    std::array::from_fn(|c| a[c].mul_add(alpha, b[c] * beta))
+    combine(a, b, alpha, beta)
+}
+
+/// `α·a + β·b` per lane and component.
+#[inline(always)]
+fn combine<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, alpha: L, beta: L) -> QuatLanes<L> {
+    let mut out = a;
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = a[c].mul_add(alpha, b[c] * beta);
+    }
+    out
 }
 
 /// `a·(1−t) + b·t` per lane and component (three.js's form).
 #[inline(always)]
 pub(crate) fn lerp<L: Lanes, const N: usize>(a: [L; N], b: [L; N], t: L) -> [L; N] {
     let s = L::splat(1.0) - t;
-    std::array::from_fn(|c| a[c].mul_add(s, b[c] * t))
+    let mut out = a;
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = a[c].mul_add(s, b[c] * t);
+    }
+    out
 }
 
 /// Hamilton product `a ⊗ b` per lane.

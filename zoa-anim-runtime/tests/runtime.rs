@@ -215,7 +215,13 @@ mod sampling {
             let f = node as f32;
             // Most joints share `times`; every fifth uses other key times,
             // every seventh holds one key, every third rotation steps.
-            let keys: &[f32] = if node % 5 == 4 { &other_times } else if node % 7 == 6 { &times[..1] } else { &times };
+            let keys: &[f32] = if node % 5 == 4 {
+                &other_times
+            } else if node % 7 == 6 {
+                &times[..1]
+            } else {
+                &times
+            };
             let tv: Vec<f32> = keys.iter().flat_map(|t| [f * 0.1 + t, (f * t).sin(), -t]).collect();
             // Wide arcs and keys in opposite hemispheres.
             let rv: Vec<Quat> = keys
@@ -246,7 +252,11 @@ mod sampling {
             let masked = step % 4 == 3;
             let before = got.clone();
             let job = SamplingJob { animation: &all, time: t, context: &mut ctx, output: &mut got };
-            if masked { job.run_masked(&mask).unwrap() } else { job.run().unwrap() }
+            if masked {
+                job.run_masked(&mask).unwrap()
+            } else {
+                job.run().unwrap()
+            }
             let mut want = rest.clone();
             for a in &alone {
                 let mut c = SamplingContext::for_animation(a);
