@@ -3,7 +3,12 @@
 //!
 //! # Terminology
 //! - *track*: the keys of one property (translation, rotation or scale) of one joint.
-//! - *cursor*: per track, the index of the key segment the last sample fell in.
+//! - *batch*: linear or step tracks of one property whose joints lie in one
+//!   pose block of eight and whose keys share their times, packed key by key
+//!   in the pose's SoA layout and sampled together (one key search, one
+//!   SIMD lerp or slerp for the block).
+//! - *cursor*: per batch (or per track sampled alone), the index of the key
+//!   segment the last sample fell in.
 //!   Forward playback moves it by at most one or two keys per frame, so finding
 //!   the segment is amortized O(1); a jump (seek, loop wrap, reverse playback)
 //!   falls back to a binary search from the cursor.
@@ -355,7 +360,8 @@ fn property_bit(p: TrackProperty) -> u8 {
     }
 }
 
-/// Per-instance sampling state: one key cursor per track.
+/// Per-instance sampling state: one key cursor per packed block of tracks
+/// and per track sampled alone.
 ///
 /// Sized once for the largest animation it will sample ([`SamplingContext::new`]);
 /// a job whose animation has more tracks fails validation instead of growing
@@ -380,8 +386,8 @@ impl SamplingContext {
         self.cursors.len()
     }
     /// Starts loading the cursors into cache (see [`crate::simd::prefetch`]).
-    pub(crate) fn prefetch(&self) {
-        crate::simd::prefetch(&self.cursors, usize::MAX);
+    pub(crate) fn prefetch(&self, max_bytes: usize) {
+        crate::simd::prefetch(&self.cursors, max_bytes);
     }
     /// Forgets the cursors (the next sample searches from the first key).
     pub fn reset(&mut self) {

@@ -143,6 +143,11 @@ impl CompiledBlendTree {
     pub fn kind(&self) -> &CompiledBlendTreeKind {
         &self.kind
     }
+    /// Starts loading the tree's arrays into cache (see [`crate::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        crate::simd::prefetch(&self.points, usize::MAX);
+        crate::simd::prefetch(&self.sorted, usize::MAX);
+    }
     /// Number of children.
     #[must_use]
     pub fn child_count(&self) -> usize {

@@ -92,8 +92,8 @@ impl ReferencePose {
         self.pose.len()
     }
     /// Starts loading the reference into cache (see [`crate::simd::prefetch`]).
-    pub(crate) fn prefetch(&self) {
-        self.pose.prefetch();
+    pub(crate) fn prefetch(&self, max_bytes: usize) {
+        self.pose.prefetch(max_bytes);
     }
     /// Whether the reference has no joints.
     pub fn is_empty(&self) -> bool {
@@ -185,10 +185,10 @@ impl BlendingContext {
     }
 
     /// Starts loading what a blend with additive inputs touches into cache.
-    pub(crate) fn prefetch(&self) {
-        crate::simd::prefetch(&self.weights, usize::MAX);
-        crate::simd::prefetch(&self.held, usize::MAX);
-        self.delta.prefetch();
+    pub(crate) fn prefetch(&self, max_bytes: usize) {
+        crate::simd::prefetch(&self.weights, max_bytes);
+        crate::simd::prefetch(&self.held, max_bytes);
+        self.delta.prefetch(max_bytes);
     }
 
     /// Starts a blend of `rest.len()` joints into `output` with `composition`:

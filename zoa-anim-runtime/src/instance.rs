@@ -456,22 +456,46 @@ impl Instance {
         Ok(())
     }
 
-    /// Starts loading this instance's per-frame buffers into cache (a hint
-    /// a crowd gives for the next instance while it updates this one, so a
-    /// large crowd waits less on memory). Changes nothing.
-    fn prefetch(&self) {
-        for state in &self.states {
-            for slot in &state.slots {
-                slot.context.prefetch();
-                slot.pose.prefetch();
-                if let Some(r) = &slot.reference {
-                    r.prefetch();
+    /// Prefetching for a crowd (hints that change nothing, see
+    /// [`crate::simd::prefetch`]), in three stages so that no stage waits on
+    /// memory the stage before did not ask for: `stage` 0 asks for the
+    /// instance's layer arrays, 1 (an instance later) for the arrays they
+    /// point to, 2 (an instance before it updates) for the head of every
+    /// per-frame buffer; the hardware prefetcher streams the rest.
+    fn prefetch(&self, stage: u8) {
+        const HEAD: usize = 256;
+        match stage {
+            0 => {
+                crate::simd::prefetch(&self.states, usize::MAX);
+                crate::simd::prefetch(&self.layers, usize::MAX);
+            }
+            1 => {
+                for state in &self.states {
+                    crate::simd::prefetch(&state.slots, usize::MAX);
+                    crate::simd::prefetch(&state.weights, usize::MAX);
+                }
+                for layer in &self.layers {
+                    if let LayerSource::Tree { tree, motions, .. } = &layer.source {
+                        tree.prefetch();
+                        crate::simd::prefetch(motions, usize::MAX);
+                    }
                 }
             }
+            _ => {
+                for state in &self.states {
+                    for slot in &state.slots {
+                        slot.context.prefetch(HEAD);
+                        slot.pose.prefetch(HEAD);
+                        if let Some(r) = &slot.reference {
+                            r.prefetch(HEAD);
+                        }
+                    }
+                }
+                self.blending.prefetch(HEAD);
+                self.local.prefetch(HEAD);
+                crate::simd::prefetch(&self.model, HEAD);
+            }
         }
-        self.blending.prefetch();
-        self.local.prefetch();
-        crate::simd::prefetch(&self.model, usize::MAX);
     }
 
     /// [`advance`](Self::advance) then [`evaluate`](Self::evaluate).
@@ -514,9 +538,7 @@ impl Crowd {
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
         let run = &mut self.instances;
         for k in 0..run.len() {
-            if let Some(next) = run.get(k + 1) {
-                next.prefetch();
-            }
+            prefetch_ahead(run, k);
             run[k].update(dt)?;
         }
         Ok(())
@@ -549,9 +571,7 @@ const RUN: usize = 16;
 fn update_run(run: &mut [Instance], first: usize, dt: f32) -> Option<(usize, RuntimeError)> {
     let mut error = None;
     for k in 0..run.len() {
-        if let Some(next) = run.get(k + 1) {
-            next.prefetch();
-        }
+        prefetch_ahead(run, k);
         if let Err(e) = run[k].update(dt)
             && error.is_none()
         {
@@ -559,4 +579,14 @@ fn update_run(run: &mut [Instance], first: usize, dt: f32) -> Option<(usize, Run
         }
     }
     error
+}
+
+/// The prefetch stages for the instances after `run[k]`.
+#[inline]
+fn prefetch_ahead(run: &[Instance], k: usize) {
+    for (ahead, stage) in [(3, 0), (2, 1), (1, 2)] {
+        if let Some(next) = run.get(k + ahead) {
+            next.prefetch(stage);
+        }
+    }
 }

@@ -11,13 +11,18 @@
 //! buffers with caller-owned, pre-sized state, and semantics are three.js's,
 //! not ozz's. Concretely:
 //!
-//! - A clip is bound once to a skeleton ([`Animation::bind`]) and repacked per
-//!   property into flat, joint-sorted key arrays. A per-instance
-//!   [`SamplingContext`] keeps one key cursor per track, so forward playback
-//!   finds its key segment in amortized O(1) instead of a binary search.
-//!   Masked layers sample only the joints their mask lets through.
-//! - [`Pose`] is structure-of-arrays (translations, rotations, scales as 16-byte
-//!   SIMD values), so blending streams one property at a time.
+//! - A clip is bound once to a skeleton ([`Animation::bind`]) and repacked:
+//!   linear and step tracks of one property whose joints share a pose block
+//!   and whose keys share their times are packed key by key in the pose's own
+//!   layout and sampled a block at a time (one key search, one SIMD
+//!   lerp/slerp for eight joints); other tracks keep flat, joint-sorted key
+//!   arrays. A per-instance [`SamplingContext`] keeps one key cursor per
+//!   block or track, so forward playback finds its key segment in amortized
+//!   O(1) instead of a binary search. Masked layers sample only the joints
+//!   their mask lets through.
+//! - [`Pose`] is structure-of-arrays in blocks of eight joints (one row per
+//!   component, one allocation), so blending and local-to-model work on eight
+//!   joints per instruction.
 //! - Every buffer is sized at set-up ([`Instance::new`]); after that a frame
 //!   allocates nothing (`tests/no_alloc.rs` proves it with a counting global
 //!   allocator), and over-capacity input is a validation error, never a hidden

@@ -182,8 +182,8 @@ impl Pose {
 
     /// Starts loading the pose's memory into cache (see [`crate::simd::prefetch`]).
     #[inline]
-    pub(crate) fn prefetch(&self) {
-        crate::simd::prefetch(&self.rows, usize::MAX);
+    pub(crate) fn prefetch(&self, max_bytes: usize) {
+        crate::simd::prefetch(&self.rows, max_bytes);
     }
 
     /// The SoA rows (translations, rotations, scales), for the kernels.

@@ -262,8 +262,8 @@ mod sampling {
                 let mut c = SamplingContext::for_animation(a);
                 SamplingJob { animation: a, time: t, context: &mut c, output: &mut want }.run().unwrap();
             }
-            for j in 0..n {
-                let want = if masked && mask[j] == 0.0 { before.get(j) } else { want.get(j) };
+            for (j, &m) in mask.iter().enumerate() {
+                let want = if masked && m == 0.0 { before.get(j) } else { want.get(j) };
                 let g = got.get(j);
                 let near = g.translation.abs_diff_eq(want.translation, 1e-6)
                     && g.scale.abs_diff_eq(want.scale, 1e-6)
