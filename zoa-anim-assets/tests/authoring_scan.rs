@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use zoa_anim_assets::authoring::scan::{ScanCache, discover, is_skipped_folder, scan_roots};
-use zoa_test_support::paths::{fixture, temp_dir};
+use zoa_anim_assets::authoring::scan::{CACHE_VERSION, ModelKind, ScanCache, discover, is_skipped_folder, scan_roots};
+use zoa_test_support::gltf::minimal;
+use zoa_test_support::paths::{fixture, shared_assets, temp_dir};
 
 fn humanoid() -> PathBuf {
     fixture("models/humanoid.glb")
@@ -120,7 +121,9 @@ fn a_hand_edited_cache_entry_is_ignored_and_the_file_scanned_again() {
     assert!(report.clips().all(|(_, c)| c.name != "ghost"));
     assert!(report.clips().any(|(_, c)| c.name == "walk"));
     // Another version is ignored too.
-    std::fs::write(&path, text.replacen("\"version\":2", "\"version\":1", 1)).unwrap();
+    let current = format!("\"version\":{CACHE_VERSION}");
+    assert!(text.contains(&current));
+    std::fs::write(&path, text.replacen(&current, "\"version\":1", 1)).unwrap();
     let mut loaded = ScanCache::load(&path);
     loaded.scan(&roots, |_, _| {}).unwrap();
     assert_eq!(loaded.hits(), 0);
@@ -147,5 +150,47 @@ fn save_replaces_only_a_scan_cache_and_never_follows_a_symlink() {
         ScanCache::new().save(&link).unwrap();
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "precious");
         assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    }
+}
+
+/// A skinned model, an animation-only export and a static prop, built from
+/// the minimal document (skin and/or animations removed).
+fn write_three_kinds(dir: &std::path::Path) {
+    std::fs::write(dir.join("skinned.glb"), minimal().to_glb()).unwrap();
+    let mut anim = minimal();
+    anim.json.as_object_mut().unwrap().remove("skins");
+    anim.json["nodes"][3].as_object_mut().unwrap().remove("skin");
+    std::fs::write(dir.join("anim.glb"), anim.to_glb()).unwrap();
+    let mut prop = anim.clone();
+    prop.json["animations"] = serde_json::json!([]);
+    std::fs::write(dir.join("hat.glb"), prop.to_glb()).unwrap();
+}
+
+#[test]
+fn models_are_classified_skinned_animation_only_or_static() {
+    let tmp = temp_dir("scan-kinds");
+    write_three_kinds(tmp.path());
+    let r = scan_roots(&[tmp.path().to_path_buf()]).unwrap();
+    let kinds: Vec<(&str, ModelKind, usize)> =
+        r.files.iter().map(|f| (f.stem.as_str(), f.kind, f.clips.len())).collect();
+    assert_eq!(
+        kinds,
+        [("anim", ModelKind::AnimationOnly, 1), ("hat", ModelKind::Static, 0), ("skinned", ModelKind::Skinned, 1)]
+    );
+    assert!(r.failed().next().is_none());
+}
+
+#[test]
+fn shared_assets_props_are_static_and_the_morph_cube_animation_only() {
+    let Some(assets) = shared_assets() else { return };
+    let r = scan_roots(&[assets]).unwrap();
+    let kind = |stem: &str| r.files.iter().find(|f| f.stem == stem).unwrap_or_else(|| panic!("{stem} scanned")).kind;
+    for prop in ["greenman_hat", "greenman_sword", "greenman_shield"] {
+        assert_eq!(kind(prop), ModelKind::Static, "{prop}");
+    }
+    // Morph weights only, no skin: still an animation.
+    assert_eq!(kind("AnimatedMorphCube"), ModelKind::AnimationOnly);
+    for rig in ["greenman", "Fox", "CesiumMan", "RiggedFigure", "RiggedSimple", "SimpleSkin"] {
+        assert_eq!(kind(rig), ModelKind::Skinned, "{rig}");
     }
 }

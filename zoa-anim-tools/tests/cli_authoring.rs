@@ -6,6 +6,7 @@ use std::process::Output;
 
 use serde_json::Value;
 use zoa_test_support::cli::{self, arg, keys, stdout_json};
+use zoa_test_support::gltf::minimal;
 use zoa_test_support::paths::{repo, temp_dir};
 
 fn zoa(args: &[&str]) -> Output {
@@ -18,7 +19,10 @@ fn scan_prints_the_clip_contract_deterministically() {
     let out = zoa(&["scan", arg(&models), "--format", "json", "--no-cache"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v = stdout_json(&out);
-    assert_eq!(keys(&v), ["clips"]);
+    assert_eq!(keys(&v), ["clips", "files"]);
+    assert_eq!(v["files"].as_array().unwrap().len(), 1);
+    assert_eq!(keys(&v["files"][0]), ["clips", "file", "kind"]);
+    assert_eq!((&v["files"][0]["kind"], &v["files"][0]["clips"]), (&Value::from("skinned"), &Value::from(14)));
     let clips = v["clips"].as_array().unwrap();
     assert_eq!(clips.len(), 14);
     for c in clips {
@@ -48,7 +52,49 @@ fn scan_exit_codes() {
     let out = zoa(&["scan", arg(dir), "--no-cache"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("broken.glb"));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("14 clip(s) in 1 file(s), 1 unreadable"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("14 clip(s) in 1 file(s), 1 unreadable: 1 skinned"));
+}
+
+#[test]
+fn scan_says_which_models_are_skinned_animation_only_or_static() {
+    let tmp = temp_dir("scan-kinds");
+    let dir = tmp.path();
+    std::fs::write(dir.join("skinned.glb"), minimal().to_glb()).unwrap();
+    let mut anim = minimal();
+    anim.json.as_object_mut().unwrap().remove("skins");
+    anim.json["nodes"][3].as_object_mut().unwrap().remove("skin");
+    std::fs::write(dir.join("anim.glb"), anim.to_glb()).unwrap();
+    let mut prop = anim.clone();
+    prop.json["animations"] = serde_json::json!([]);
+    std::fs::write(dir.join("hat.glb"), prop.to_glb()).unwrap();
+    let out = zoa(&["scan", arg(dir), "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = stdout_json(&out);
+    let files: Vec<(String, &str, u64)> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let name = Path::new(f["file"].as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned();
+            (name, f["kind"].as_str().unwrap(), f["clips"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("anim.glb".to_owned(), "animation_only", 1),
+            ("hat.glb".to_owned(), "static", 0),
+            ("skinned.glb".to_owned(), "skinned", 1)
+        ]
+    );
+    // The static prop has no clip rows; the others keep theirs.
+    assert_eq!(v["clips"].as_array().unwrap().len(), 2);
+    let human = String::from_utf8_lossy(&zoa(&["scan", arg(dir), "--no-cache"]).stdout).into_owned();
+    let hat = human.lines().find(|l| l.contains("hat.glb")).unwrap();
+    assert!(hat.ends_with("hat.glb (static)"), "{human}");
+    assert!(human.lines().any(|l| l.ends_with("anim.glb (animation only)")), "{human}");
+    assert!(human.lines().any(|l| l.ends_with("skinned.glb (skinned)")), "{human}");
+    assert!(human.contains("2 clip(s) in 3 file(s): 1 skinned, 1 animation only, 1 static"), "{human}");
 }
 
 #[test]
@@ -206,7 +252,8 @@ fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
     let out = zoa(&["validate", arg(&folder), "--format", "json", "--coverage"]);
     assert_eq!(out.status.code(), Some(0));
     let v = stdout_json(&out);
-    let cov = v["coverage"].as_array().unwrap();
+    assert_eq!(keys(&v["coverage"]), ["cross_modal", "profiles"]);
+    let cov = v["coverage"]["profiles"].as_array().unwrap();
     assert_eq!(cov.len(), 2);
     for p in cov {
         assert_eq!(p["unresolved"], 0);
@@ -219,4 +266,66 @@ fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
     let uncovered = zoa(&["validate", arg(&repo("fixtures/invalid/W004-uncovered-state")), "--coverage"]);
     assert_eq!(uncovered.status.code(), Some(0), "warnings only");
     assert!(String::from_utf8_lossy(&uncovered.stdout).contains("to nothing: `any`"));
+}
+
+#[test]
+fn validate_coverage_reports_cross_modal_gaps_per_event_slot_and_class() {
+    let folder = repo("fixtures/defs/humanoid");
+    let out = zoa(&["validate", arg(&folder), "--format", "json", "--coverage"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = stdout_json(&out);
+    let rows = v["coverage"]["cross_modal"].as_array().unwrap();
+    for r in rows {
+        assert_eq!(keys(r), ["class", "clip", "id", "kind", "sound"]);
+        assert!(r["clip"].is_boolean() && r["sound"].is_boolean());
+        assert!(r["kind"] == "event" || r["kind"] == "slot");
+    }
+    let row = |id: &str, class: &str| {
+        rows.iter().find(|r| r["id"] == id && r["class"] == class).unwrap_or_else(|| panic!("{id} {class}")).clone()
+    };
+    // The fire row and the fire sound are tagged `armed_rifle`: the rifle has both,
+    // the pistol (same binding profile) neither, and unarmed declares no fire.
+    assert_eq!(
+        (row("fire", "rifle")["clip"].clone(), row("fire", "rifle")["sound"].clone()),
+        (true.into(), true.into())
+    );
+    assert_eq!(
+        (row("fire", "pistol")["clip"].clone(), row("fire", "pistol")["sound"].clone()),
+        (false.into(), false.into())
+    );
+    let has = |id: &str, class: &str| rows.iter().any(|r| r["id"] == id && r["class"] == class);
+    assert!(!has("fire", "unarmed"), "unarmed is not expected to fire");
+    assert_eq!(row("die", "unarmed")["kind"], "event");
+    // Footsteps are untagged: every class that declares the walk slot has the sound.
+    let walk = row("locomotion_walk", "unarmed");
+    assert_eq!(
+        (walk["kind"].as_str(), walk["clip"].as_bool(), walk["sound"].as_bool()),
+        (Some("slot"), Some(true), Some(true))
+    );
+    assert!(!has("locomotion_walk", "rifle"), "a rifle set has no locomotion slots");
+    // The pistol shares the rifle's reload slot, but the reload sound is tagged `armed_rifle`.
+    assert_eq!(
+        (row("reload_magazine", "pistol")["clip"].as_bool(), row("reload_magazine", "pistol")["sound"].as_bool()),
+        (Some(true), Some(false))
+    );
+    // The whole table is data: frozen (see the test's assertions for what it must say).
+    let table: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{:<24} {:<5} {:<8} clip={:<5} sound={}\n",
+                r["id"].as_str().unwrap(),
+                r["kind"].as_str().unwrap(),
+                r["class"].as_str().unwrap(),
+                r["clip"],
+                r["sound"]
+            )
+        })
+        .collect();
+    insta::assert_snapshot!(table);
+    // Human output: the gap table.
+    let human = String::from_utf8_lossy(&zoa(&["validate", arg(&folder), "--coverage"]).stdout).into_owned();
+    assert!(human.contains("cross-modal coverage"), "{human}");
+    let gap = human.lines().find(|l| l.trim_start().starts_with("fire ") && l.contains("pistol")).unwrap();
+    assert!(gap.contains("no") && gap.contains("(no `weapon.fire` entry)"), "{gap}");
 }

@@ -379,14 +379,14 @@ fn coverage_and_overview_agree_with_the_cli() {
     let s = Server::start();
     let cov = ok(&s.get("/api/coverage"));
     let cli = validate_cli(&s.defs());
-    assert_eq!(cov["profiles"], cli["coverage"]);
+    assert_eq!(cov["profiles"], cli["coverage"]["profiles"]);
     assert_eq!(cov["files"]["humanoid_base"], "defs/profiles/humanoid_base.toml");
     let o = ok(&s.get("/api/overview"));
     assert_eq!(o["counts"]["binding_profile"], 2);
     assert_eq!(o["counts"]["preview_preset"], 3);
     assert_eq!(o["errors"], cli["errors"]);
     assert_eq!(o["profile_sets"][0]["id"], "player");
-    assert_eq!(o["coverage"].as_array().unwrap().len(), cli["coverage"].as_array().unwrap().len());
+    assert_eq!(o["coverage"].as_array().unwrap().len(), cli["coverage"]["profiles"].as_array().unwrap().len());
     let models = o["models"].as_array().unwrap();
     assert!(models.iter().any(|m| m["path"] == "assets/humanoid.glb" && m["exists"] == true), "{models:?}");
 }

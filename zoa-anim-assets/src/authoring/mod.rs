@@ -9,6 +9,7 @@
 //! - [`graph_builder`]: idempotent animation-graph builder, TOML writer, locomotion + weapon generator.
 //! - [`schema`]: JSON Schemas of the definition kinds, for editor validation.
 //! - [`coverage`]: which states of an animation profile resolve only by fallback, or to nothing.
+//! - [`cross_modal`]: per semantic event and slot, which weapon classes lack a clip or a sound.
 //!
 //! **Key design decision:** every tool turns files into data and data into
 //! TOML text, and every TOML it writes is checked by the same
@@ -17,6 +18,7 @@
 
 pub mod autobind;
 pub mod coverage;
+pub mod cross_modal;
 pub mod graph_builder;
 pub mod import;
 pub mod neighbourhood;

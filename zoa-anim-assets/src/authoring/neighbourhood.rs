@@ -20,7 +20,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::scan::{FoundFile, is_model_file, is_skipped_folder, scan_file};
+use super::scan::{FoundFile, ModelKind, is_model_file, is_skipped_folder, scan_file};
 use crate::AssetError;
 
 /// Conventional subfolder names (lowercase).
@@ -185,7 +185,7 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
                 let scanned = scan_file(&found);
                 let shared = scanned.bones.iter().filter(|b| bones.contains(*b)).count();
                 // An animation-only file counts by the names its tracks animate.
-                let shared = if scanned.animation_only {
+                let shared = if scanned.kind == ModelKind::AnimationOnly {
                     crate::gltf::load_gltf(&f)
                         .map(|a| {
                             let mut n: Vec<&str> = a

@@ -123,12 +123,67 @@ pub struct ScannedFile {
     pub stem: String,
     /// Named joints of every skin, sorted, deduplicated.
     pub bones: Vec<String>,
-    /// Whether the file has no skin (an animation-only export).
-    pub animation_only: bool,
+    /// What the file is: a skinned model, an animation-only export (clips
+    /// but no skin) or a static model (neither skin nor clips, e.g. a prop).
+    pub kind: ModelKind,
     /// Embedded clips in animation order (preview takes left out).
     pub clips: Vec<ScannedClip>,
     /// Why the file could not be read, if it could not (then `clips` is empty).
     pub error: Option<String>,
+}
+
+/// What a model file holds, as the scanner classifies it.
+///
+/// A file with a skin is [`ModelKind::Skinned`] (whether or not it has
+/// clips); one without a skin is [`ModelKind::AnimationOnly`] when it has at
+/// least one animation (morph-only or node animations included, preview
+/// takes not counted) and [`ModelKind::Static`] otherwise (a hat, a sword).
+/// A file that could not be read is reported as static with an `error`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    /// Has at least one skin.
+    Skinned,
+    /// No skin, at least one animation.
+    AnimationOnly,
+    /// No skin and no animation.
+    #[default]
+    Static,
+}
+
+impl ModelKind {
+    /// Classifies a file by whether it has a skin and how many clips it has.
+    pub fn classify(has_skin: bool, clip_count: usize) -> ModelKind {
+        match (has_skin, clip_count) {
+            (true, _) => ModelKind::Skinned,
+            (false, 0) => ModelKind::Static,
+            (false, _) => ModelKind::AnimationOnly,
+        }
+    }
+
+    /// The name used in `--format json` (`skinned`, `animation_only`, `static`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelKind::Skinned => "skinned",
+            ModelKind::AnimationOnly => "animation_only",
+            ModelKind::Static => "static",
+        }
+    }
+
+    /// The words the human output uses (`skinned`, `animation only`, `static`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ModelKind::Skinned => "skinned",
+            ModelKind::AnimationOnly => "animation only",
+            ModelKind::Static => "static",
+        }
+    }
+}
+
+impl std::fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
 }
 
 /// The result of scanning a root set.
@@ -225,15 +280,15 @@ pub fn scan_file(found: &FoundFile) -> ScannedFile {
         root: found.root,
         stem,
         bones: Vec::new(),
-        animation_only: false,
+        kind: ModelKind::Static,
         clips: Vec::new(),
         error: None,
     };
     match load_gltf(&found.path) {
         Ok(asset) => {
             file.bones = bone_names(&asset);
-            file.animation_only = asset.skeletons.is_empty();
             file.clips = summarize_clips(&asset);
+            file.kind = ModelKind::classify(!asset.skeletons.is_empty(), file.clips.len());
         }
         Err(e) => file.error = Some(e.to_string()),
     }
@@ -598,7 +653,7 @@ pub const CACHE_FILE_NAME: &str = "scan-cache.json";
 /// The `format` of a cache file's header line.
 pub const CACHE_FORMAT: &str = "zoa-anim-scan-cache";
 /// The cache format version; a file of another version is ignored.
-pub const CACHE_VERSION: u32 = 2;
+pub const CACHE_VERSION: u32 = 3;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct CacheHeader {
@@ -667,4 +722,29 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 #[must_use]
 pub fn default_cache_path() -> Option<PathBuf> {
     default_cache_dir().map(|d| d.join(CACHE_FILE_NAME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ModelKind;
+
+    #[test]
+    fn a_skin_makes_a_model_skinned_clips_alone_make_it_animation_only() {
+        assert_eq!(ModelKind::classify(true, 0), ModelKind::Skinned);
+        assert_eq!(ModelKind::classify(true, 3), ModelKind::Skinned);
+        assert_eq!(ModelKind::classify(false, 1), ModelKind::AnimationOnly);
+        assert_eq!(ModelKind::classify(false, 0), ModelKind::Static);
+        let names: Vec<_> = [ModelKind::Skinned, ModelKind::AnimationOnly, ModelKind::Static]
+            .iter()
+            .map(|k| (k.as_str(), k.to_string(), serde_json::to_string(k).unwrap()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("skinned", "skinned".to_owned(), "\"skinned\"".to_owned()),
+                ("animation_only", "animation only".to_owned(), "\"animation_only\"".to_owned()),
+                ("static", "static".to_owned(), "\"static\"".to_owned()),
+            ]
+        );
+    }
 }

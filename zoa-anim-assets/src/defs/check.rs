@@ -326,7 +326,88 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
         }
     }
 
+    binding_parameters(set, sh, &mut out);
+
     set.diagnostics.append(&mut out);
+}
+
+/// `an` before `int`, else `a` (parameter type names).
+fn article(type_name: &str) -> &'static str {
+    if type_name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
+/// W007: every binding of every binding profile against the graphs it drives.
+///
+/// A binding profile drives a graph through a player profile set entry: the
+/// entry's `animation_graph`, else the graph of the set's default class (the
+/// runtime's rule). Per binding row and graph, a parameter the graph does not
+/// have, or has with another type, is one warning at the row's `parameter`
+/// (missing) or `type` (other type) value, naming the classes concerned. A
+/// profile no set entry ties to a graph is not checked (nothing drives it);
+/// unknown ids are the reference check's business (E012).
+fn binding_parameters(set: &DefinitionSet, sh: &Shared, out: &mut Vec<Diagnostic>) {
+    let graph = |id: &str| set.animation_graphs.iter().map(|g| &g.value).find(|g| g.id == id);
+    // (profile, graph) → classes (with their set), in set and entry order.
+    let mut driven: Vec<((&str, &str), Vec<String>)> = Vec::new();
+    for s in &set.player_profile_sets {
+        let default_graph = s.value.resolve_profile(s.value.default_profile).and_then(|e| e.animation_graph.as_deref());
+        for e in &s.value.profiles {
+            let Some(g) = e.animation_graph.as_deref().or(default_graph) else { continue };
+            let key = (e.binding_profile.as_str(), g);
+            let class = format!("{} in set `{}`", e.class.name(), s.value.id);
+            match driven.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, classes)) => classes.push(class),
+                None => driven.push((key, vec![class])),
+            }
+        }
+    }
+    for ((profile_id, graph_id), classes) in &driven {
+        let (Some(profile), Some(g), Some(rows)) = (
+            set.binding_profiles.iter().map(|p| &p.value).find(|p| p.profile_id() == *profile_id),
+            graph(graph_id),
+            sh.binding_rows.get(*profile_id),
+        ) else {
+            continue;
+        };
+        let classes = classes.join(", ");
+        for b in profile.bindings() {
+            let Some(at) = rows.iter().find(|r| r.id == b.id.as_str()) else { continue };
+            match g.parameters.iter().find(|p| p.name == b.parameter_name) {
+                None => {
+                    let names: Vec<&str> = g.parameters.iter().map(|p| p.name.as_str()).collect();
+                    out.push(at.parameter.diagnostic(
+                        Code::BindingGraphMismatch,
+                        format!(
+                            "binding `{}` sets parameter `{}`, which graph `{}` (driven for {classes}) does not have{}; \
+                             the binding does nothing there; the graph's parameters: {}",
+                            b.id,
+                            b.parameter_name,
+                            g.id,
+                            did_you_mean(&b.parameter_name, names.iter().copied()),
+                            list(&names)
+                        ),
+                    ));
+                }
+                Some(p) if p.default.type_name() != b.parameter_type.name() => {
+                    out.push(at.ty.diagnostic(
+                        Code::BindingGraphMismatch,
+                        format!(
+                            "binding `{}` is declared {} {}, but parameter `{}` of graph `{}` (driven for {classes}) \
+                             is {} {}; the binding does nothing there",
+                            b.id,
+                            article(b.parameter_type.name()),
+                            b.parameter_type,
+                            p.name,
+                            g.id,
+                            article(p.default.type_name()),
+                            p.default.type_name()
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
 }
 
 /// Most candidate comparisons spent on "did you mean" suggestions in one

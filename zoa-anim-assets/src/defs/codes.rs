@@ -38,6 +38,7 @@
 //! | W004 | `uncovered-state` | warning | A clip table (after inheritance) in which some states resolve to nothing: no untagged row and no row whose locomotion part fits. |
 //! | W005 | `missing-sound-file` | warning | A sound variant file does not exist (yet). A warning, not an error, because sound banks are often produced after the definitions. |
 //! | W006 | `skipped-folder` | warning | A folder nested deeper than [`super::MAX_DEPTH`] levels below the definition folder: its files are not read. |
+//! | W007 | `binding-graph-mismatch` | warning | A binding of a binding profile sets a parameter that a graph it drives (through a player profile set entry, or the set's default class) does not have, or has with another type: the binding does nothing for those classes at run time. |
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
@@ -97,6 +98,7 @@ codes! {
     UncoveredState = "W004", "uncovered-state", Warning;
     MissingSoundFile = "W005", "missing-sound-file", Warning;
     SkippedFolder = "W006", "skipped-folder", Warning;
+    BindingGraphMismatch = "W007", "binding-graph-mismatch", Warning;
     CustomId = "I001", "custom-id", Info;
     TooManyProblems = "I002", "too-many-problems", Info;
     RelaxableOnlyRow = "I003", "relaxable-only-row", Info;

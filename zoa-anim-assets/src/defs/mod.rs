@@ -247,6 +247,17 @@ pub(crate) struct Shared {
     pub explicit_loop: HashMap<String, Vec<bool>>,
     /// Animation profile id → location of its id value.
     pub profile_locations: HashMap<String, Location>,
+    /// Binding profile id → per binding row (in file order): binding id and
+    /// the locations of its `parameter` and `type` values (first file wins).
+    pub binding_rows: HashMap<String, Vec<BindingRowAt>>,
+}
+
+/// Where one binding row of a binding profile sits (for checks against graphs).
+#[derive(Debug, Clone)]
+pub(crate) struct BindingRowAt {
+    pub id: String,
+    pub parameter: Location,
+    pub ty: Location,
 }
 
 impl Shared {

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use zoa_anim_assets::AssetError;
-use zoa_anim_assets::authoring::scan::{ScanCache, ScanReport, default_cache_path};
+use zoa_anim_assets::authoring::scan::{ModelKind, ScanCache, ScanReport, default_cache_path};
 
 use super::Format;
 use crate::output::fail;
@@ -24,7 +24,9 @@ pub struct Args {
     /// Folders (or single model files) to scan recursively.
     #[arg(required = true)]
     pub roots: Vec<PathBuf>,
-    /// Output format (json: `{"clips":[{"file","name","duration","loops","root_travel"}]}`).
+    /// Output format (json: `{"clips":[{"file","name","duration","loops","root_travel"}],
+    /// "files":[{"file","kind","clips"}]}`, kind `skinned`, `animation_only` or `static`;
+    /// unreadable files are named on stderr only).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     /// Scan every file again instead of reusing the cache.
@@ -117,6 +119,20 @@ pub(crate) fn short(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
 }
 
+/// `: 1 skinned, 2 static` — how many readable files are of each kind (kinds
+/// with none left out; empty when no file was read).
+fn kind_counts(report: &ScanReport) -> String {
+    let kinds = [ModelKind::Skinned, ModelKind::AnimationOnly, ModelKind::Static];
+    let parts: Vec<String> = kinds
+        .iter()
+        .filter_map(|&k| {
+            let n = report.files.iter().filter(|f| f.error.is_none() && f.kind == k).count();
+            (n > 0).then(|| format!("{n} {k}"))
+        })
+        .collect();
+    if parts.is_empty() { String::new() } else { format!(": {}", parts.join(", ")) }
+}
+
 /// Runs the scan and prints the clips.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
@@ -149,7 +165,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips }))?);
+            let files: Vec<serde_json::Value> = report
+                .files
+                .iter()
+                .filter(|f| f.error.is_none())
+                .map(|f| {
+                    serde_json::json!({
+                        "file": f.path.display().to_string(),
+                        "kind": f.kind.as_str(),
+                        "clips": f.clips.len(),
+                    })
+                })
+                .collect();
+            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips, "files": files }))?);
         }
         Format::Human => {
             for f in &report.files {
@@ -159,8 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if args.quiet {
                     continue;
                 }
-                let kind = if f.animation_only { " (animation only)" } else { "" };
-                outln!("{}{kind}", f.path.display());
+                outln!("{} ({})", f.path.display(), f.kind);
                 for c in &f.clips {
                     let loops = if c.loops { "loops" } else { "once " };
                     out!("  {:<24} {:>7.3} s  {loops}  travel {:.3}", c.name, c.duration, c.root_travel);
@@ -177,10 +204,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             outln!(
-                "{} clip(s) in {} file(s){}",
+                "{} clip(s) in {} file(s){}{}",
                 report.clips().count(),
                 report.files.len() - failed,
-                if failed > 0 { format!(", {failed} unreadable") } else { String::new() }
+                if failed > 0 { format!(", {failed} unreadable") } else { String::new() },
+                kind_counts(&report)
             );
         }
     }

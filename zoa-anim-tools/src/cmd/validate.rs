@@ -15,6 +15,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use zoa_anim_assets::authoring::cross_modal;
 use zoa_anim_assets::defs::{Code, DefinitionSet, Diagnostic, Severity, load_folder, render_human, render_json};
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::RigPolicy;
@@ -33,7 +34,9 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     /// Also report per animation profile the states that resolve only by fallback or to nothing, and rows
-    /// that can never win (json: a `coverage` key). Does not change the exit code.
+    /// that can never win, and per semantic event and slot whether every weapon class has a clip and a
+    /// sound (json: `"coverage": {"profiles": [..], "cross_modal": [{"id","kind","class","clip","sound"}]}`).
+    /// Does not change the exit code.
     #[arg(long)]
     pub coverage: bool,
 }
@@ -57,19 +60,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         set.diagnostics.extend(notes);
         set.diagnostics.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
     }
-    let coverage = args.coverage.then(|| zoa_anim_assets::authoring::coverage(&set));
+    let coverage = args.coverage.then(|| (zoa_anim_assets::authoring::coverage(&set), cross_modal::cross_modal(&set)));
     match args.format {
         Format::Json => {
             let mut out = render_json(&set.diagnostics);
-            if let Some(c) = &coverage {
-                out["coverage"] = c.to_json();
+            if let Some((c, cm)) = &coverage {
+                out["coverage"] =
+                    serde_json::json!({ "profiles": c.to_json(), "cross_modal": cross_modal::to_json(cm) });
             }
             outln!("{}", serde_json::to_string_pretty(&out)?)
         }
         Format::Human => {
             out!("{}", render_human(&args.dir, &set.diagnostics, std::io::stdout().is_terminal()));
-            if let Some(c) = &coverage {
+            if let Some((c, cm)) = &coverage {
                 out!("{}", c.to_human());
+                out!("{}", cross_modal::to_human(cm));
             }
         }
     }

@@ -11,7 +11,7 @@ use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
 use crate::defs::read::{Obj, Rule};
 use crate::defs::spec::{Enum, Field, KindSpec, Table, Ty};
-use crate::defs::{Kind, Shared, Target};
+use crate::defs::{BindingRowAt, Kind, Shared, Target};
 
 /// Parameter types, as `AnimationParameterType::from_name` reads them.
 pub(crate) static PARAMETER_TYPE: Enum =
@@ -53,6 +53,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
     let display = root.str(ctx, "display_name").map(|s| (*s.get_ref()).to_owned()).unwrap_or_else(|| id.to_owned());
     let mut builder = BindingProfileBuilder::new(id, display);
     let mut names = Names::new("binding");
+    let mut rows = Vec::new();
     for mut b in root.tables(ctx, "bindings") {
         let bid = b.str(ctx, "id");
         let param = b.str(ctx, "parameter");
@@ -95,10 +96,16 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
                 }
             }
         }
-        if let (Some(param), Some((ty, _))) = (param, ty) {
+        if let (Some(param), Some((ty, ty_span))) = (param, ty) {
+            rows.push(BindingRowAt {
+                id: (*bid.get_ref()).to_owned(),
+                parameter: ctx.at(param.span(), &b.field("parameter")),
+                ty: ctx.at(ty_span, &b.field("type")),
+            });
             builder = builder.add_binding(parsed, *param.get_ref(), ty, layer);
         }
     }
+    sh.binding_rows.entry(id.to_owned()).or_insert(rows);
     let mut names = Names::new("slot");
     for mut s in root.tables(ctx, "slots") {
         let sid = s.str(ctx, "id");
