@@ -92,6 +92,7 @@ pub enum CrossModalKind {
 
 impl CrossModalKind {
     /// `event` or `slot`.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             CrossModalKind::Event => "event",
@@ -119,6 +120,7 @@ pub struct CrossModalRow {
 
 impl CrossModalRow {
     /// Whether the clip or the sound is missing.
+    #[must_use]
     pub fn is_gap(&self) -> bool {
         !(self.clip && self.sound)
     }
@@ -150,6 +152,7 @@ fn expects_event(class: PlayerProfileType, id: &str) -> bool {
 }
 
 /// Whether tags fit a class: the weapon flags they require are none or the class's own.
+#[must_use]
 pub fn fits_class(tags: &StateTagSet, class: PlayerProfileType) -> bool {
     let weapons = CombatTag::UNARMED.bits()
         | CombatTag::ARMED_PISTOL.bits()
@@ -246,6 +249,7 @@ pub fn cross_modal(set: &DefinitionSet) -> Vec<CrossModalRow> {
 }
 
 /// JSON form: `[{"id", "kind", "class", "clip": bool, "sound": bool}]`.
+#[must_use]
 pub fn to_json(rows: &[CrossModalRow]) -> serde_json::Value {
     rows.iter()
         .map(|r| {
@@ -255,6 +259,7 @@ pub fn to_json(rows: &[CrossModalRow]) -> serde_json::Value {
 }
 
 /// Readable form: a count, then the table of gaps (only rows missing something).
+#[must_use]
 pub fn to_human(rows: &[CrossModalRow]) -> String {
     use std::fmt::Write;
     let gaps: Vec<&CrossModalRow> = rows.iter().filter(|r| r.is_gap()).collect();

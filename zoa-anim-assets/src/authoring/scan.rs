@@ -153,6 +153,7 @@ pub enum ModelKind {
 
 impl ModelKind {
     /// Classifies a file by whether it has a skin and how many clips it has.
+    #[must_use]
     pub fn classify(has_skin: bool, clip_count: usize) -> ModelKind {
         match (has_skin, clip_count) {
             (true, _) => ModelKind::Skinned,
@@ -162,6 +163,7 @@ impl ModelKind {
     }
 
     /// The name used in `--format json` (`skinned`, `animation_only`, `static`).
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             ModelKind::Skinned => "skinned",
@@ -171,6 +173,7 @@ impl ModelKind {
     }
 
     /// The words the human output uses (`skinned`, `animation only`, `static`).
+    #[must_use]
     pub fn label(self) -> &'static str {
         match self {
             ModelKind::Skinned => "skinned",
