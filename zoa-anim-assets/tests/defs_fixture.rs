@@ -58,7 +58,8 @@ fn bindings_timing_rig_and_player_set() {
     let set = load();
     let rifle = set.binding_profile("rifle").unwrap();
     assert_eq!(rifle.binding(DefaultBindings::FIRE).unwrap().layer_index, 1);
-    assert_eq!(rifle.binding(DefaultBindings::SPEED).unwrap().layer_index, -1);
+    assert_eq!(rifle.binding(DefaultBindings::IS_GROUNDED).unwrap().layer_index, -1);
+    assert!(rifle.binding(DefaultBindings::SPEED).is_none(), "the rifle graph strafes on move_x / move_y");
     assert!(rifle.slots().iter().any(|s| s.additive && s.clip_reference == "fire_recoil"));
     let heavy = set.state_graph("heavy").unwrap();
     assert_eq!(heavy.resolve_policy(StateDimension::Posture).min_hold_seconds, 0.6);
