@@ -235,3 +235,66 @@ fn hit_and_die_plays_the_hit_then_dying() {
     let (first, last) = (c.tick_joints(0), c.tick_joints(c.ticks.len() - 1));
     assert_ne!(first, last);
 }
+
+/// The binding sub-phase events of a capture, as `(kind, binding, time)`.
+fn binding_events(c: &Capture) -> Vec<(&'static str, &str, f64)> {
+    c.events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel
+            )
+        })
+        .map(|e| (e.kind.as_str(), c.name(e.name), e.time))
+        .collect()
+}
+
+/// Time of the first event of `kind` named `name` at or after `from`.
+fn event_time(c: &Capture, kind: CaptureEventKind, name: &str, from: f64) -> f64 {
+    c.events
+        .iter()
+        .find(|e| e.kind == kind && c.name(e.name) == name && e.time >= from - 1e-9)
+        .unwrap_or_else(|| panic!("a {} `{name}` event after {from} s", kind.as_str()))
+        .time
+}
+
+#[test]
+fn binding_sub_phases_are_recorded_with_the_graph_events_that_cause_them() {
+    let (setup, presets) = setup(30.0);
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let preset = |id: &str| presets.iter().find(|p| p.id == id).expect("fixture preset");
+
+    // hit_and_die: `hit` starts hit_react, which plays out (left at its exit time); then `die` starts death.
+    let c = sim.run(preset("hit_and_die")).unwrap().clone();
+    let hit_at = event_time(&c, CaptureEventKind::Trigger, "hit", 0.0);
+    let back_at = event_time(&c, CaptureEventKind::TransitionStarted, "locomotion", hit_at);
+    let die_at = event_time(&c, CaptureEventKind::Trigger, "die", 0.0);
+    let phases = binding_events(&c);
+    let names: Vec<(&str, &str)> = phases.iter().map(|(k, n, _)| (*k, *n)).collect();
+    assert_eq!(names, [("binding_start", "hit"), ("binding_complete", "hit"), ("binding_start", "die")]);
+    // Animation events carry the character's clock, steps the preview's: equal to float round-off.
+    let same = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    assert!(same(event_time(&c, CaptureEventKind::TransitionStarted, "hit_react", 0.0), hit_at));
+    assert!(same(phases[0].2, hit_at), "hit starts when its transition starts: {phases:?}");
+    assert!(same(phases[1].2, back_at), "hit completes when hit_react is left at its exit time: {phases:?}");
+    assert!(back_at < die_at);
+    assert!(same(phases[2].2, die_at), "death interrupts the way back at once: {phases:?}");
+    // Each is recorded with the tick it fell in.
+    for (kind, name, time) in &phases {
+        let tick = c.ticks.iter().position(|t| t.time >= *time - 1e-9).unwrap();
+        assert!(
+            c.tick_events(tick).iter().any(|e| e.kind.as_str() == *kind && c.name(e.name) == *name),
+            "{kind} {name} in tick {tick}"
+        );
+    }
+
+    // rifle_fire_cycle: `equip` raises the rifle; aiming takes over before the raise plays out (cancel).
+    let c = sim.run(preset("rifle_fire_cycle")).unwrap().clone();
+    let aim_at = event_time(&c, CaptureEventKind::TransitionStarted, "aiming", 0.0);
+    let equip: Vec<(&str, f64)> =
+        binding_events(&c).into_iter().filter(|(_, n, _)| *n == "equip").map(|(k, _, t)| (k, t)).collect();
+    assert_eq!(equip.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["binding_start", "binding_cancel"]);
+    assert_eq!(equip[0].1, 0.0);
+    assert!(same(equip[1].1, aim_at), "the raise is cut short when aiming starts: {equip:?}");
+}

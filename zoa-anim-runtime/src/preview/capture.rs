@@ -36,6 +36,13 @@ pub enum CaptureEventKind {
     StateEntered,
     /// A state stopped contributing (name: the state).
     StateExited,
+    /// The action a fired trigger binding started began: its transition
+    /// started (name: binding id).
+    BindingStart,
+    /// That action's state was left at its exit time: it played out (name: binding id).
+    BindingComplete,
+    /// That action's state was left early (name: binding id).
+    BindingCancel,
     /// Playback crossed a clip notify (name: the notify).
     Notify,
     /// A slot played to its end (name: slot id).
@@ -57,6 +64,9 @@ impl CaptureEventKind {
             CaptureEventKind::TransitionFinished => "transition_finished",
             CaptureEventKind::StateEntered => "state_entered",
             CaptureEventKind::StateExited => "state_exited",
+            CaptureEventKind::BindingStart => "binding_start",
+            CaptureEventKind::BindingComplete => "binding_complete",
+            CaptureEventKind::BindingCancel => "binding_cancel",
             CaptureEventKind::Notify => "notify",
             CaptureEventKind::SlotEnd => "slot_end",
         }

@@ -21,7 +21,8 @@
 //!  steps ─► Character (set_tags, fire, set_*, play_slot, equip, entity speed)
 //!                │ update(dt)
 //!                ├─► graph states, slot, selector rows, binding values ─► Capture
-//!                ├─► events (deliver_events) ──────────────────────────► Capture
+//!                ├─► events (deliver_events; binding start/complete/cancel
+//!                │   of fired triggers included) ─────────────────────► Capture
 //!                └─► local pose, model matrices, root motion ──────────► Capture
 //! ```
 //!
@@ -59,7 +60,7 @@ use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator}
 use zoa_anim_core::preview::{BindingValue, PreviewPreset, PreviewStep};
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId, CharacterBundle, CombatTag, PlayerProfileType, StateTagSet};
 
-use crate::character::{CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+use crate::character::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
 use crate::graph::{ContributionSource, GraphInstance, ParamValue, SLOT_LAYER};
@@ -527,6 +528,7 @@ impl PreviewSim {
             graph_names: &self.graph_names,
             notify_names: &self.notify_names,
             slot_names: &self.slot_names,
+            binding_names: &self.columns,
         };
         self.character.deliver_events(0, &mut sink);
         // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
@@ -632,6 +634,8 @@ struct EventSink<'a> {
     graph_names: &'a [GraphNames],
     notify_names: &'a [Vec<NameId>],
     slot_names: &'a [(AnimationSlotId, NameId)],
+    /// The preset's bindings (every fired one among them), interned beforehand.
+    binding_names: &'a [(AnimationBindingId, NameId)],
 }
 
 impl CharacterEventReceiver for EventSink<'_> {
@@ -657,7 +661,15 @@ impl CharacterEventReceiver for EventSink<'_> {
             CharacterEventKind::SlotProgress { slot, normalized } if normalized >= 1.0 => {
                 (CaptureEventKind::SlotEnd, self.slot_names.iter().find(|(s, _)| *s == slot).map(|(_, n)| *n))
             }
-            CharacterEventKind::SlotProgress { .. } | CharacterEventKind::Binding { .. } => return,
+            CharacterEventKind::Binding { binding, phase } => (
+                match phase {
+                    BindingPhase::Start => CaptureEventKind::BindingStart,
+                    BindingPhase::Complete => CaptureEventKind::BindingComplete,
+                    BindingPhase::Cancel => CaptureEventKind::BindingCancel,
+                },
+                self.binding_names.iter().find(|(b, _)| *b == binding).map(|(_, n)| *n),
+            ),
+            CharacterEventKind::SlotProgress { .. } => return,
         };
         if let Some(name) = name {
             self.events.push(EventRecord { kind, name, time: e.time });

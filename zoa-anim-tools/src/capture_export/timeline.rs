@@ -8,7 +8,7 @@
 //! BINDINGS   ~~~~~~~~~~~~ (each scaled to its own range, shown in the legend)
 //! layer/state ▇▇▇▇▇▆▄▂    (one lane per graph state, slot clip and selector
 //!                          clip; bar height = weight 0..1)
-//! EVENTS     • footstep  • entered walk
+//! EVENTS     • footstep  • > walk  • reload start
 //! 0s ─────── 1s ─────── 2s
 //! ```
 
@@ -54,6 +54,13 @@ fn stagger(xs: &[(i32, i32)], max_rows: usize) -> Vec<usize> {
         .collect()
 }
 
+/// Left edge of a marker's label `w` pixels wide: `gap` pixels right of the
+/// marker at `x`, or ending `gap` pixels left of it when it would run past the
+/// plot's right edge `right` (into the legend).
+fn label_left(x: i32, w: i32, gap: i32, right: i32) -> i32 {
+    if x + gap + w > right { (x - gap - w).max(LEFT) } else { x + gap }
+}
+
 fn event_label(kind: CaptureEventKind, name: &str) -> String {
     match kind {
         CaptureEventKind::Set => format!("set {name}"),
@@ -65,6 +72,9 @@ fn event_label(kind: CaptureEventKind, name: &str) -> String {
         CaptureEventKind::Notify => name.to_owned(),
         CaptureEventKind::StateEntered => format!("> {name}"),
         CaptureEventKind::SlotEnd => format!("end {name}"),
+        CaptureEventKind::BindingStart => format!("{name} start"),
+        CaptureEventKind::BindingComplete => format!("{name} complete"),
+        CaptureEventKind::BindingCancel => format!("{name} cancel"),
         CaptureEventKind::StateExited | CaptureEventKind::TransitionStarted | CaptureEventKind::TransitionFinished => {
             name.to_owned()
         }
@@ -118,17 +128,31 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         .events
         .iter()
         .filter(|e| {
-            matches!(e.kind, CaptureEventKind::Notify | CaptureEventKind::StateEntered | CaptureEventKind::SlotEnd)
+            matches!(
+                e.kind,
+                CaptureEventKind::Notify
+                    | CaptureEventKind::StateEntered
+                    | CaptureEventKind::SlotEnd
+                    | CaptureEventKind::BindingStart
+                    | CaptureEventKind::BindingComplete
+                    | CaptureEventKind::BindingCancel
+            )
         })
         .collect();
     let step_labels: Vec<String> = steps.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
     let anim_labels: Vec<String> = anim.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
+    let right = LEFT + PLOT_W;
+    // Where each label's text starts (kept inside the plot); rows are staggered by where they are drawn.
+    let step_left: Vec<i32> =
+        steps.iter().zip(&step_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1) + 1, 3, right)).collect();
+    let anim_left: Vec<i32> =
+        anim.iter().zip(&anim_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1), 4, right)).collect();
     let step_rows = stagger(
-        &steps.iter().zip(&step_labels).map(|(e, l)| (x_of(e.time), text_width(l, 1) + 4)).collect::<Vec<_>>(),
+        &step_left.iter().zip(&step_labels).map(|(x, l)| (x - 3, text_width(l, 1) + 4)).collect::<Vec<_>>(),
         8,
     );
     let anim_rows = stagger(
-        &anim.iter().zip(&anim_labels).map(|(e, l)| (x_of(e.time), text_width(l, 1) + 6)).collect::<Vec<_>>(),
+        &anim_left.iter().zip(&anim_labels).map(|(x, l)| (x - 4, text_width(l, 1) + 6)).collect::<Vec<_>>(),
         6,
     );
     let step_lane = (step_rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8;
@@ -141,7 +165,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let state_h = (states.len().max(1) as i32) * LANE_H;
     let anim_y = state_y + state_h + 14;
     let axis_y = anim_y + anim_lane + 4;
-    let legend_rows = bindings.len() + states.len() + 8;
+    let legend_rows = bindings.len() + states.len() + 10;
     let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
     let mut cv = Canvas::new(TIMELINE_WIDTH, height, 0);
 
@@ -156,7 +180,6 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     );
 
     // Panels.
-    let right = LEFT + PLOT_W;
     cv.rect(LEFT, bind_y, PLOT_W + 1, BIND_H + 1, PANEL);
     for k in 0..=4 {
         cv.rect(LEFT, bind_y + BIND_H * k / 4, PLOT_W + 1, 1, GRID);
@@ -207,10 +230,10 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     for (e, row) in steps.iter().zip(&step_rows) {
         cv.dashed_vline(x_of(e.time), steps_y + *row as i32 * ROW_H, axis_y, MUTED);
     }
-    for ((e, label), row) in steps.iter().zip(&step_labels).zip(&step_rows) {
-        let (x, y) = (x_of(e.time), steps_y + *row as i32 * ROW_H);
-        cv.rect(x + 2, y - 2, text_width(label, 1) + 2, ROW_H, 0);
-        cv.text(x + 3, y, label, 1, INK);
+    for ((label, row), x) in step_labels.iter().zip(&step_rows).zip(&step_left) {
+        let y = steps_y + *row as i32 * ROW_H;
+        cv.rect(x - 1, y - 2, text_width(label, 1) + 2, ROW_H, 0);
+        cv.text(*x, y, label, 1, INK);
     }
 
     // Lines.
@@ -246,17 +269,20 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     }
 
     // Animation events.
-    for ((e, label), row) in anim.iter().zip(&anim_labels).zip(&anim_rows) {
+    for (((e, label), row), tx) in anim.iter().zip(&anim_labels).zip(&anim_rows).zip(&anim_left) {
         let x = x_of(e.time);
         let y = anim_y + *row as i32 * ROW_H;
         let color = match e.kind {
             CaptureEventKind::Notify => series_color(1),
             CaptureEventKind::StateEntered => series_color(2),
+            CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel => {
+                series_color(3)
+            }
             _ => series_color(4),
         };
         cv.rect(x, anim_y - 10, 1, 6, color);
         cv.dot(x, y + 2, 2, color);
-        cv.text(x + 4, y, label, 1, INK);
+        cv.text(*tx, y, label, 1, INK);
     }
 
     // Legend.
@@ -284,6 +310,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
             ("- - preset step", MUTED),
             ("clip notify", series_color(1)),
             ("state entered", series_color(2)),
+            ("binding start / complete / cancel", series_color(3)),
             ("slot ended", series_color(4)),
         ],
     );
