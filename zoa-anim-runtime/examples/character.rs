@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::DefaultBindings;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
+use zoa_anim_runtime::character::{CharacterEvent, CharacterEventKind, CharacterEventReceiver};
 use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings};
 
 /// Prints every event with its time and name (a game would start sounds, VFX, gameplay).
@@ -20,7 +20,14 @@ impl CharacterEventReceiver for Print {
     fn on_character_event(&mut self, _index: usize, c: &Character, e: &CharacterEvent) {
         let kind = format!("{:?}", e.kind);
         let kind = kind.split([' ', '{']).next().unwrap_or_default();
-        println!("  {:6.3} s  {kind:<18} {}", e.time, c.event_name(e).unwrap_or(""));
+        let name = c.event_name(e).unwrap_or("");
+        match e.kind {
+            // A binding's action: which binding, and start / complete / cancel.
+            CharacterEventKind::Binding { binding, .. } => {
+                println!("  {:6.3} s  {kind:<18} {} {name}", e.time, binding.as_str())
+            }
+            _ => println!("  {:6.3} s  {kind:<18} {name}", e.time),
+        }
     }
 }
 
@@ -44,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (3.0, "locomotion=idle reaction=hit", 0.0),
     ];
     let dt = 1.0 / 60.0;
-    for frame in 0..240 {
+    for frame in 0..=270 {
         let t = frame as f32 * dt;
         // Gameplay side: meaning, never clip or parameter names.
         if let Some((_, tags, speed)) = script.iter().find(|(at, ..)| (t - at).abs() < dt / 2.0) {

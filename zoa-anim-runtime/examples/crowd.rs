@@ -24,6 +24,15 @@ impl CharacterEventReceiver for Footsteps {
     }
 }
 
+/// Forward speed as meaning: the entity speed (gait thresholds) and both
+/// bindings a class may move on (unarmed blends on `speed`, the rifle strafes
+/// on `move_y`); a binding the class lacks is a no-op.
+fn set_speed(c: &mut Character, speed: f32) {
+    c.set_entity_speed(speed);
+    c.set_float(DefaultBindings::SPEED, speed);
+    c.set_float(DefaultBindings::MOVE_Y, speed);
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(Ok(500), |a| a.parse())?;
@@ -44,8 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let class = (k % 4 == 3).then_some(PlayerProfileType::Rifle);
         let (tags, speed) = states[k % states.len()];
         let mut c = Character::spawn(&def, class, tags)?;
-        c.set_entity_speed(speed);
-        c.set_float(DefaultBindings::SPEED, speed);
+        set_speed(&mut c, speed);
         characters.push(c);
     }
     let mut crowd = CharacterCrowd::new(characters);
@@ -54,13 +62,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dt = 1.0 / 60.0;
     let start = Instant::now();
     for frame in 0..300usize {
-        // Gameplay: every second, a quarter of the crowd changes gait.
+        // Gameplay: every second, a quarter of the crowd changes gait (each to its own).
         if frame % 60 == 0 {
-            for (k, c) in crowd.characters_mut().iter_mut().enumerate().filter(|(k, _)| (k + frame / 60) % 4 == 0) {
-                let (tags, speed) = states[(k + frame / 60) % states.len()];
+            let second = frame / 60;
+            for (k, c) in crowd.characters_mut().iter_mut().enumerate().filter(|(k, _)| (k + second) % 4 == 0) {
+                let (tags, speed) = states[(k / 4 + second) % states.len()];
                 c.set_tags(tags);
-                c.set_entity_speed(speed);
-                c.set_float(DefaultBindings::SPEED, speed);
+                set_speed(c, speed);
             }
         }
         crowd.update_parallel(dt)?; // rayon's global pool; install your own pool to choose threads

@@ -147,14 +147,10 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         steps.iter().zip(&step_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1) + 1, 3, right)).collect();
     let anim_left: Vec<i32> =
         anim.iter().zip(&anim_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1), 4, right)).collect();
-    let step_rows = stagger(
-        &step_left.iter().zip(&step_labels).map(|(x, l)| (x - 3, text_width(l, 1) + 4)).collect::<Vec<_>>(),
-        8,
-    );
-    let anim_rows = stagger(
-        &anim_left.iter().zip(&anim_labels).map(|(x, l)| (x - 4, text_width(l, 1) + 6)).collect::<Vec<_>>(),
-        6,
-    );
+    let step_rows =
+        stagger(&step_left.iter().zip(&step_labels).map(|(x, l)| (x - 3, text_width(l, 1) + 4)).collect::<Vec<_>>(), 8);
+    let anim_rows =
+        stagger(&anim_left.iter().zip(&anim_labels).map(|(x, l)| (x - 4, text_width(l, 1) + 6)).collect::<Vec<_>>(), 6);
     let step_lane = (step_rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8;
     let anim_lane = (anim_rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8;
 

@@ -95,8 +95,7 @@ pub(super) fn run(
         let mut c = Character::spawn(&def, class, parsed[k % TAGS.len()])?;
         c.set_ground(Some(ground.clone()));
         c.set_look_target(Some(Vec3::new(k as f32 * 0.3 - 1.0, 1.6, 2.0)));
-        c.set_entity_speed(SPEEDS[k % SPEEDS.len()]);
-        c.set_float(DefaultBindings::SPEED, SPEEDS[k % SPEEDS.len()]);
+        set_speed(&mut c, SPEEDS[k % SPEEDS.len()]);
         characters.push(c);
     }
     let mut crowd = CharacterCrowd::new(characters);
@@ -121,6 +120,14 @@ pub(super) fn run(
     Ok(Measured { joints, frames, elapsed })
 }
 
+/// Forward speed: the entity speed and the bindings either class moves on
+/// (unarmed `speed`, rifle `move_y`; the one a class lacks is a no-op).
+fn set_speed(c: &mut Character, speed: f32) {
+    c.set_entity_speed(speed);
+    c.set_float(DefaultBindings::SPEED, speed);
+    c.set_float(DefaultBindings::MOVE_Y, speed);
+}
+
 /// Gameplay input for frame `f` (the same for every run).
 fn drive(crowd: &mut CharacterCrowd, f: usize, parsed: &[StateTagSet]) {
     for (k, c) in crowd.characters_mut().iter_mut().enumerate() {
@@ -132,9 +139,7 @@ fn drive(crowd: &mut CharacterCrowd, f: usize, parsed: &[StateTagSet]) {
             }
             40 => c.set_tags(parsed[(f / 97 + k) % parsed.len()]),
             50 => {
-                let speed = SPEEDS[(f / 97 + k) % SPEEDS.len()];
-                c.set_entity_speed(speed);
-                c.set_float(DefaultBindings::SPEED, speed);
+                set_speed(c, SPEEDS[(f / 97 + k) % SPEEDS.len()]);
             }
             60 => c.fire(DefaultBindings::JUMP),
             61 => c.set_bool(DefaultBindings::IS_GROUNDED, false),
