@@ -570,7 +570,7 @@ fn sample_batches_lanes<V: Lanes>(
                     store(out, at, new);
                 } else {
                     let old = load::<V, 3>(out, at);
-                    store(out, at, select(live, new, old));
+                    store(out, at, select(std::hint::black_box(live), new, old));
                 }
             }
         }
@@ -604,7 +604,7 @@ fn sample_batches_lanes<V: Lanes>(
                 store(out, at, new);
             } else {
                 let old = load::<V, 4>(out, at);
-                store(out, at, select(live, new, old));
+                store(out, at, select(std::hint::black_box(live), new, old));
             }
         }
     }

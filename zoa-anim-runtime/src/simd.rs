@@ -746,7 +746,14 @@ pub(crate) fn store<V: Lanes, const N: usize>(rows: &mut [Row], at: usize, v: [V
 /// CPUs (AMD Zen).
 #[inline(always)]
 pub(crate) fn store_where<V: Lanes, const N: usize>(rows: &mut [Row], at: usize, m: V::Mask, new: [V; N], old: [V; N]) {
-    if V::all(m) { store(rows, at, new) } else { store(rows, at, select(m, new, old)) }
+    if V::all(m) {
+        store(rows, at, new);
+    } else {
+        // The mask goes through `black_box`: LLVM then cannot see that the
+        // blend only keeps memory it overwrites, and emits a blend and a
+        // plain store instead of a masked store.
+        store(rows, at, select(std::hint::black_box(m), new, old));
+    }
 }
 
 /// `(block, first lane)` of each vector covering `n` joints.
