@@ -86,6 +86,16 @@ fn picks_shared_asset_clips_where_a_slot_clearly_fits() {
         result.assignments.iter().filter(|a| a.candidates.iter().any(|c| c.clip == "2_move")).map(|a| a.slot).collect();
     assert!(move_slots.iter().all(|s| s.starts_with("locomotion_")) && !move_slots.is_empty(), "{move_slots:?}");
     assert_eq!(best("melee_attack"), ("greenman.glb".into(), "3_attack".into()));
+    // An attack naming no weapon is unarmed melee: it stays in the unarmed set
+    // and makes no rifle set of its own.
+    let classes = zoa_anim_assets::authoring::write::class_bindings(&report, &result);
+    let unarmed = classes.iter().find(|c| c.class == PlayerProfileType::Unarmed).unwrap();
+    assert!(unarmed.assignments.iter().any(|a| a.slot == "melee_attack"));
+    assert!(
+        classes.iter().all(|c| c.class == PlayerProfileType::Unarmed),
+        "{:?}",
+        classes.iter().map(|c| c.class).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -137,6 +137,7 @@ pub const SLOT_SPECS: &[SlotSpec] = &[
             ("stab", 0.9),
             ("swing", 0.8),
             ("punch", 0.8),
+            ("kick", 0.8),
             ("bash", 0.8),
         ]],
         Some(false),
@@ -171,7 +172,7 @@ pub const SLOT_SPECS: &[SlotSpec] = &[
     )),
     loco(spec(
         "locomotion_sprint",
-        &[&[("sprint", 1.0), ("sprinting", 1.0), ("dash", 0.8), ("run", 0.5)]],
+        &[&[("sprint", 1.0), ("sprinting", 1.0), ("dash", 0.8), ("run", 0.5), ("running", 0.5)]],
         Some(true),
         (0.2, 3.0),
         Moving,
@@ -229,7 +230,7 @@ pub const SLOT_SPECS: &[SlotSpec] = &[
 
 /// Weapon-class alias table.
 pub const CLASS_ALIASES: &[(PlayerProfileType, &[&str])] = &[
-    (PlayerProfileType::Unarmed, &["unarmed", "fist", "fists", "barehand"]),
+    (PlayerProfileType::Unarmed, &["unarmed", "fist", "fists", "barehand", "punch", "kick"]),
     (PlayerProfileType::Pistol, &["pistol", "handgun", "revolver", "sidearm"]),
     (PlayerProfileType::Rifle, &["rifle", "ar", "smg", "carbine", "assault", "ak", "m4"]),
     (PlayerProfileType::Shotgun, &["shotgun", "sg", "pump"]),
@@ -257,6 +258,7 @@ pub fn slots_for(class: PlayerProfileType) -> &'static [&'static str] {
             "stance_crouch",
             "stance_prone",
             "stance_cover",
+            "melee_attack",
             "hit_react",
             "death",
         ],
@@ -470,6 +472,10 @@ pub fn score_clip(
             if classes.iter().any(|c| *c != want && *c != PlayerProfileType::Unarmed) {
                 put("weapon_class", -0.6);
             }
+            // A punch or a kick is unarmed melee: not a weapon set's clip.
+            if classes.contains(&PlayerProfileType::Unarmed) {
+                put("weapon_class", -0.6);
+            }
         }
     }
     if let Some(want) = spec.looping {
@@ -535,6 +541,18 @@ pub fn autobind(report: &ScanReport, opts: &AutoBindOptions) -> AutoBindResult {
     result
 }
 
+/// Whether the candidate's clip, file stem or folders name a weapon class
+/// (any class alias but the unarmed ones).
+#[must_use]
+pub fn names_weapon(report: &ScanReport, c: &Candidate) -> bool {
+    let Some(file) = report.files.iter().find(|f| f.path == c.file) else { return false };
+    tokenize(&c.clip)
+        .into_iter()
+        .chain(tokenize(&file.stem))
+        .chain(folder_tokens(file))
+        .any(|t| class_of_token(&t).is_some_and(|k| k != PlayerProfileType::Unarmed))
+}
+
 /// The weapon class most of the weapon-slot winners name (by class aliases
 /// in clip, stem and folder tokens); `None` when none names one.
 #[must_use]
@@ -571,6 +589,51 @@ mod tests {
                 assert!(slot_spec(s).is_some(), "{class}: {s}");
             }
         }
+    }
+
+    fn scanned(stem: &str, clip: &str) -> (ScannedFile, ScannedClip) {
+        let clip = ScannedClip {
+            name: clip.to_owned(),
+            index: 0,
+            named: true,
+            duration: 0.8,
+            key_count: 10,
+            joints_animated: 10,
+            loops: false,
+            root_travel: 0.0,
+            root_displacement: [0.0; 3],
+            leg_motion: 30.0,
+            arm_motion: 30.0,
+        };
+        let file = ScannedFile {
+            path: PathBuf::from(format!("{stem}.glb")),
+            relative: format!("{stem}.glb"),
+            root: 0,
+            stem: stem.to_owned(),
+            bones: Vec::new(),
+            kind: super::super::scan::ModelKind::Skinned,
+            clips: vec![clip.clone(), clip.clone()],
+            error: None,
+        };
+        (file, clip)
+    }
+
+    #[test]
+    fn common_clip_words_are_aliases() {
+        let sprint = slot_spec("locomotion_sprint").unwrap();
+        let run = slot_spec("locomotion_run").unwrap();
+        let melee = slot_spec("melee_attack").unwrap();
+        let (f, c) = scanned("Knight", "Running");
+        let as_run = score_clip(run, &f, &c, None).expect("Running is a run");
+        let as_sprint = score_clip(sprint, &f, &c, None).expect("and, weaker, a sprint");
+        assert!(as_run.score > as_sprint.score);
+        for word in ["Punch", "Kick"] {
+            let (f, c) = scanned("Knight", word);
+            let unarmed = score_clip(melee, &f, &c, Some(PlayerProfileType::Unarmed)).expect(word);
+            let rifle = score_clip(melee, &f, &c, Some(PlayerProfileType::Rifle)).expect(word);
+            assert!(rifle.score < unarmed.score && rifle.signals["weapon_class"] < 0.0, "{word}");
+        }
+        assert!(slots_for(PlayerProfileType::Unarmed).contains(&"melee_attack"));
     }
 
     #[test]

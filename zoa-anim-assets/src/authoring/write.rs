@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use zoa_anim_core::PlayerProfileType;
 
-use super::autobind::{AutoBindOptions, AutoBindResult, SlotAssignment, autobind, detect_weapon_class, slots_for};
+use super::autobind::{
+    AutoBindOptions, AutoBindResult, SlotAssignment, autobind, detect_weapon_class, names_weapon, slots_for,
+};
 use super::import::plan_cuts;
 use super::scan::ScanReport;
 use super::tokens::to_id;
@@ -32,21 +34,32 @@ pub struct ClassBinding {
 /// Splits a binding run into per-class bindings.
 ///
 /// With a profile type: that class alone. Without: `unarmed` takes its slots
-/// (locomotion, stances, reactions), and when any weapon slot was bound, the
+/// (locomotion, stances, reactions, and a melee attack whose clip names no
+/// weapon: a punch or a kick), and when any weapon slot was bound, the
 /// weapon class the winning clips name (rifle when they name none) takes
-/// the weapon slots and the reactions.
+/// the weapon slots and the reactions (and the melee attack only when its
+/// clip names a weapon).
 #[must_use]
 pub fn class_bindings(report: &ScanReport, result: &AutoBindResult) -> Vec<ClassBinding> {
+    if let Some(class) = result.profile_type {
+        let assignments = result.assignments.iter().filter(|a| slots_for(class).contains(&a.slot)).cloned().collect();
+        return vec![ClassBinding { class, assignments }];
+    }
+    // Melee: unarmed unless the winning clip names a weapon (a punch, a kick).
+    let weapon_melee = |a: &SlotAssignment| a.slot == "melee_attack" && names_weapon(report, a.best());
     let pick = |class: PlayerProfileType| ClassBinding {
         class,
-        assignments: result.assignments.iter().filter(|a| slots_for(class).contains(&a.slot)).cloned().collect(),
+        assignments: result
+            .assignments
+            .iter()
+            .filter(|a| slots_for(class).contains(&a.slot))
+            .filter(|a| a.slot != "melee_attack" || weapon_melee(a) == (class != PlayerProfileType::Unarmed))
+            .cloned()
+            .collect(),
     };
-    if let Some(class) = result.profile_type {
-        return vec![pick(class)];
-    }
     let mut out = vec![pick(PlayerProfileType::Unarmed)];
     let unarmed = slots_for(PlayerProfileType::Unarmed);
-    if result.assignments.iter().any(|a| !unarmed.contains(&a.slot)) {
+    if result.assignments.iter().any(|a| !unarmed.contains(&a.slot) || weapon_melee(a)) {
         let weapon = detect_weapon_class(result, report).unwrap_or(PlayerProfileType::Rifle);
         out.push(pick(weapon));
     }
