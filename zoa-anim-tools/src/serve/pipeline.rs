@@ -4,8 +4,11 @@
 //! [`InertBinding`], so moving to another runtime API changes this file
 //! alone.
 //!
-//! Today it builds the `zoa-anim preview` set-up (`cmd::preview::build_setup`)
-//! and runs `zoa_anim_runtime::preview::PreviewSim`, exactly as the CLI does.
+//! It builds the `zoa-anim preview` set-up (`cmd::preview::build_setup`: the
+//! definition folder loaded into a character bundle) and runs
+//! `zoa_anim_runtime::preview::PreviewSim`, exactly as the CLI does; the
+//! simulator drives one `Character` of the public character API, so what the
+//! Lab shows is what a game gets from that API.
 //!
 //! Models are read only from inside `--defs`/`--assets`: a clip whose model
 //! lies elsewhere is refused with a note naming the folder to pass.
