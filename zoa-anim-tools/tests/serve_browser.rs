@@ -448,6 +448,12 @@ async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     // The timeline shows the state at the scrubbed tick.
     let time = css(c, "#lab-time").await.text().await.unwrap();
     assert!(time.starts_with("2.500 s"), "{time}");
+    // Half a second after the sprint tags, the character's selector plays the sprint row.
+    let rows = c
+        .execute("return [...document.querySelectorAll('#lab-tick tr')].map(r => r.textContent).join(' | ');", vec![])
+        .await
+        .unwrap();
+    assert!(rows.as_str().unwrap().contains("selectorsprint"), "{rows}");
 }
 
 async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
