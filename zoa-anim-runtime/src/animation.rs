@@ -41,6 +41,7 @@ pub struct ClipId(pub u32);
 
 impl ClipId {
     /// As a `usize` for indexing.
+    #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -315,22 +316,27 @@ impl Animation {
     }
 
     /// Clip name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
     /// Duration in seconds (largest key time of the source clip).
+    #[must_use]
     pub fn duration(&self) -> f32 {
         self.duration
     }
     /// Joint count of the skeleton this animation is bound to.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.joint_count
     }
     /// Number of bound tracks (the size a [`SamplingContext`] needs).
+    #[must_use]
     pub fn track_count(&self) -> usize {
         self.track_count
     }
     /// Tracks of the source clip that targeted no joint of the skeleton.
+    #[must_use]
     pub fn unbound_tracks(&self) -> usize {
         self.unbound
     }
@@ -338,6 +344,7 @@ impl Animation {
     /// ([`ANIMATES_TRANSLATION`] | [`ANIMATES_ROTATION`] | [`ANIMATES_SCALE`]).
     /// Blending skips the others: an input contributes nothing to a property it
     /// does not animate.
+    #[must_use]
     pub fn animated(&self) -> &[u8] {
         &self.animated
     }
@@ -374,14 +381,17 @@ pub struct SamplingContext {
 
 impl SamplingContext {
     /// A context for animations of at most `max_tracks` tracks.
+    #[must_use]
     pub fn new(max_tracks: usize) -> SamplingContext {
         SamplingContext { cursors: vec![0; max_tracks] }
     }
     /// A context sized for `animation`.
+    #[must_use]
     pub fn for_animation(animation: &Animation) -> SamplingContext {
         SamplingContext::new(animation.track_count())
     }
     /// Largest track count this context can serve.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.cursors.len()
     }

@@ -80,6 +80,7 @@ pub struct ReferencePose {
 
 impl ReferencePose {
     /// Prepares `pose` as a reference (allocates; set-up time).
+    #[must_use]
     pub fn from_pose(pose: &Pose) -> ReferencePose {
         let mut prepared = pose.clone();
         for j in 0..pose.len() {
@@ -88,6 +89,7 @@ impl ReferencePose {
         ReferencePose { pose: prepared }
     }
     /// Number of joints.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.pose.len()
     }
@@ -96,6 +98,7 @@ impl ReferencePose {
         self.pose.prefetch(max_bytes);
     }
     /// Whether the reference has no joints.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.pose.is_empty()
     }
@@ -119,15 +122,18 @@ pub struct BlendInput<'a> {
 
 impl<'a> BlendInput<'a> {
     /// An input without mask or reference.
+    #[must_use]
     pub fn new(pose: &'a Pose, animated: &'a [u8], weight: f32) -> BlendInput<'a> {
         BlendInput { pose, animated, weight, mask: None, reference: None }
     }
     /// Builder: per-joint mask.
+    #[must_use]
     pub fn with_mask(mut self, mask: &'a [f32]) -> BlendInput<'a> {
         self.mask = Some(mask);
         self
     }
     /// Builder: additive reference.
+    #[must_use]
     pub fn with_reference(mut self, reference: &'a ReferencePose) -> BlendInput<'a> {
         self.reference = Some(reference);
         self
@@ -168,6 +174,7 @@ impl Default for BlendingContext {
 
 impl BlendingContext {
     /// A context for skeletons of at most `max_joints` joints.
+    #[must_use]
     pub fn new(max_joints: usize) -> BlendingContext {
         let rows = 3 * blocks_for(max_joints);
         BlendingContext {
@@ -180,6 +187,7 @@ impl BlendingContext {
     }
 
     /// Largest joint count this context can serve.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.capacity
     }

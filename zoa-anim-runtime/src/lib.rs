@@ -64,16 +64,8 @@
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
 
-#[allow(
-    clippy::must_use_candidate,
-    reason = "#[must_use] still to add: the pose kernels were being optimized concurrently"
-)]
 pub mod animation;
 pub mod blend_tree;
-#[allow(
-    clippy::must_use_candidate,
-    reason = "#[must_use] still to add: the pose kernels were being optimized concurrently"
-)]
 pub mod blending;
 pub mod character;
 pub mod driver;
@@ -87,18 +79,10 @@ pub mod loadout;
 pub mod mask;
 pub mod math;
 pub mod model;
-#[allow(
-    clippy::must_use_candidate,
-    reason = "#[must_use] still to add: the pose kernels were being optimized concurrently"
-)]
 pub mod pose;
 pub mod preview;
 pub mod retarget;
 pub mod selector;
-#[allow(
-    clippy::must_use_candidate,
-    reason = "#[must_use] still to add: the pose kernels were being optimized concurrently"
-)]
 pub mod simd;
 
 pub use animation::{

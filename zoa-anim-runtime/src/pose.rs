@@ -42,6 +42,7 @@ fn at(j: usize, k: usize, c: usize) -> (usize, usize) {
 
 impl Pose {
     /// `joints` identity transforms.
+    #[must_use]
     pub fn identity(joints: usize) -> Pose {
         let blocks = blocks_for(joints);
         let rows = |values: &'static [f32]| (0..blocks).flat_map(|_| values.iter().map(|&v| Row::splat(v)));
@@ -63,15 +64,18 @@ impl Pose {
     }
 
     /// The skeleton's rest pose (glTF node TRS).
+    #[must_use]
     pub fn rest(skeleton: &Skeleton) -> Pose {
         Pose::from_transforms(skeleton.rest_pose())
     }
 
     /// Number of joints.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.len
     }
     /// Whether the pose has no joints.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -80,6 +84,7 @@ impl Pose {
     ///
     /// # Panics
     /// When `i` is out of range.
+    #[must_use]
     pub fn get(&self, i: usize) -> Transform {
         Transform { translation: self.translation(i).into(), rotation: self.rotation(i), scale: self.scale(i).into() }
     }
@@ -95,6 +100,7 @@ impl Pose {
     }
 
     /// All transforms in joint order.
+    #[must_use]
     pub fn transforms(&self) -> impl ExactSizeIterator<Item = Transform> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
@@ -113,6 +119,7 @@ impl Pose {
     /// # Panics
     /// When `i` is out of range.
     #[inline]
+    #[must_use]
     pub fn translation(&self, i: usize) -> Vec3A {
         Vec3A::from_array(self.vec3(self.rows().0, i))
     }
@@ -121,6 +128,7 @@ impl Pose {
     /// # Panics
     /// When `i` is out of range.
     #[inline]
+    #[must_use]
     pub fn rotation(&self, i: usize) -> Quat {
         self.check(i);
         Quat::from_array(std::array::from_fn(|c| {
@@ -133,6 +141,7 @@ impl Pose {
     /// # Panics
     /// When `i` is out of range.
     #[inline]
+    #[must_use]
     pub fn scale(&self, i: usize) -> Vec3A {
         Vec3A::from_array(self.vec3(self.rows().2, i))
     }
@@ -238,6 +247,7 @@ pub const NO_PARENT: u16 = u16::MAX;
 
 impl RuntimeSkeleton {
     /// Flattens `skeleton` (which core already validated).
+    #[must_use]
     pub fn new(skeleton: Skeleton) -> RuntimeSkeleton {
         let order = skeleton
             .eval_order()
@@ -250,23 +260,28 @@ impl RuntimeSkeleton {
     }
 
     /// The core skeleton.
+    #[must_use]
     pub fn skeleton(&self) -> &Skeleton {
         &self.skeleton
     }
     /// Number of joints.
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.rest.len()
     }
     /// `(joint, parent)` pairs with every parent before its children;
     /// [`NO_PARENT`] marks roots.
+    #[must_use]
     pub fn hierarchy(&self) -> &[(u16, u16)] {
         &self.order
     }
     /// Rest pose (glTF node TRS), the fallback of blending.
+    #[must_use]
     pub fn rest(&self) -> &Pose {
         &self.rest
     }
     /// Inverse bind matrices in joint order.
+    #[must_use]
     pub fn inverse_binds(&self) -> &[Mat4] {
         &self.inverse_binds
     }

@@ -44,6 +44,7 @@ pub fn set_simd(choice: Simd) {
 
 /// The name of the path the pose jobs run: `scalar`, `sse2`, `avx2+fma`,
 /// `neon` or `portable` (four lanes through `glam` on other targets).
+#[must_use]
 pub fn simd_path() -> &'static str {
     match level() {
         Level::Scalar => "scalar",
