@@ -19,5 +19,7 @@ mod error;
 pub mod export;
 pub mod files;
 pub mod gltf;
+pub mod mix;
+pub mod sound_script;
 
 pub use error::{AssetError, GltfProblem, MAX_REPORTED_PROBLEMS};

@@ -8,6 +8,7 @@
 //! from files and flags; overwrites without `--force` and partial output;
 //! numbers the runtime would refuse.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -27,16 +28,31 @@ const MAX_CPU_SECONDS: u64 = 60;
 
 /// The binary, run under the memory and CPU caps above (through util-linux's
 /// `prlimit`; without it, uncapped with a note).
+///
+/// For measuring the corpus against another build (the 10 s bound is stated
+/// for a release build): `ZOA_HOSTILE_BIN` names the binary to run instead of
+/// this test's debug build, and `ZOA_HOSTILE_MEASURE` names a file to which
+/// GNU time (`/usr/bin/time`) appends one line per run: wall seconds, peak
+/// RSS in KiB, exit status and the command line. Both are unset in CI.
 fn bin() -> Command {
-    let exe = env!("CARGO_BIN_EXE_zoa-anim");
+    let exe = std::env::var_os("ZOA_HOSTILE_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_zoa-anim").into());
+    let mut argv: Vec<OsString> = Vec::new();
+    if let Some(log) = std::env::var_os("ZOA_HOSTILE_MEASURE") {
+        argv.extend(["/usr/bin/time".into(), "--append".into(), "--output".into(), log]);
+        argv.push("--format=%e s %M KiB exit %x: %C".into());
+    }
     if Path::new("/usr/bin/prlimit").is_file() {
-        let mut c = Command::new("/usr/bin/prlimit");
-        c.arg(format!("--data={MAX_DATA_BYTES}")).arg(format!("--cpu={MAX_CPU_SECONDS}")).arg("--").arg(exe);
-        c
+        argv.push("/usr/bin/prlimit".into());
+        argv.push(format!("--data={MAX_DATA_BYTES}").into());
+        argv.push(format!("--cpu={MAX_CPU_SECONDS}").into());
+        argv.push("--".into());
     } else {
         eprintln!("note: /usr/bin/prlimit is absent; cases run without the memory and CPU caps");
-        Command::new(exe)
     }
+    argv.push(exe);
+    let mut c = Command::new(&argv[0]);
+    c.args(&argv[1..]);
+    c
 }
 
 /// Runs a case; it must end by itself (an exit code), not be killed by a

@@ -1,7 +1,8 @@
 //! Offline rendering of a scripted sequence of events: the deterministic
 //! clock drives the player frame by frame, each event is applied at the
 //! first frame at or after its time, and the mix is collected in memory.
-//! The script *format* (TOML) belongs to the CLI; this is the typed form.
+//! The script *file format* (TOML) is read by `zoa_anim_assets::sound_script`
+//! (this crate reads no files); this is the typed form the player runs.
 
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{SoundEventId, StateTagSet};

@@ -8,19 +8,9 @@
 //! the sampler produced them (no sign canonicalization). Joints a clip does not
 //! animate show their rest pose.
 //!
-//! Mix file (`--mix`), one `[[layer]]` table per layer, in blending order:
-//!
-//! ```toml
-//! [[layer]]
-//! clip = "Walk"        # name or index
-//! time = 0.4           # seconds, before looping/clamping
-//! weight = 0.25
-//! loop = true          # default true
-//! additive = false     # true: made additive against reference_time of the same clip
-//! reference_time = 0.0
-//! include = []         # optional mask: joint names whose subtrees are kept
-//! exclude = []         # optional mask: joint names whose subtrees are removed
-//! ```
+//! Mix file (`--mix`): one `[[layer]]` table per layer, in blending order
+//! (format and checks: `zoa_anim_assets::mix`); the clips and mask joints it
+//! names are looked up in FILE.
 //!
 //! Retargeting (`--retarget-from OTHER.glb`): `--clip` is a clip of OTHER,
 //! sampled on OTHER's first skin, and carried onto FILE's skeleton by bone
@@ -43,8 +33,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use serde::Deserialize;
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
+use zoa_anim_assets::mix::{ClipKey, parse_mix};
 use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Joint, Skeleton};
@@ -164,42 +154,6 @@ pub(crate) fn node_skeleton(asset: &GltfAsset) -> anyhow::Result<Skeleton> {
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(Skeleton::new(format!("{}_nodes", asset.stem), joints)?)
-}
-
-/// One `[[layer]]` of a mix file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MixLayer {
-    clip: ClipKey,
-    time: f32,
-    weight: f32,
-    #[serde(default = "yes", rename = "loop")]
-    looping: bool,
-    #[serde(default)]
-    additive: bool,
-    #[serde(default)]
-    reference_time: f32,
-    #[serde(default)]
-    include: Vec<String>,
-    #[serde(default)]
-    exclude: Vec<String>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum ClipKey {
-    Index(usize),
-    Name(String),
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MixFile {
-    layer: Vec<MixLayer>,
 }
 
 /// Samples or blends, then prints the reported joints.
@@ -322,10 +276,6 @@ fn parse_seconds(s: &str) -> Result<f32, String> {
     }
 }
 
-/// Most `[[layer]]` tables a mix file may have (each layer owns a sampling
-/// context sized to the skeleton, about 20 KiB for a 24-joint rig).
-pub const MAX_MIX_LAYERS: usize = 256;
-
 enum MixError {
     /// The file could not be read: usage / IO (exit 2).
     Io(anyhow::Error),
@@ -337,30 +287,12 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
     let text = zoa_anim_assets::files::read_to_string(path, zoa_anim_assets::files::FileKind::SmallText)
         .map_err(|e| MixError::Io(anyhow::Error::new(e).context("cannot read the mix file")))?;
     let file = path.display();
-    let mix: MixFile = toml::from_str(&text).map_err(|e| MixError::Input(vec![format!("{file}: {e}")]))?;
+    let mix = parse_mix(&text).map_err(|problems| MixError::Input(prefixed(&file, problems)))?;
     let mut problems = Vec::new();
-    if mix.layer.is_empty() {
-        problems.push(format!("{file}: no [[layer]] tables"));
-    }
-    if mix.layer.len() > MAX_MIX_LAYERS {
-        // Each layer owns a sampling context sized to the skeleton: refuse before building any.
-        return Err(MixError::Input(vec![format!(
-            "{file}: {} layers; a mix has at most {MAX_MIX_LAYERS}",
-            mix.layer.len()
-        )]));
-    }
     let mut layers = Vec::new();
-    for (i, l) in mix.layer.iter().enumerate() {
+    for (i, l) in mix.layers.iter().enumerate() {
         let at = format!("{file}: layer[{i}]");
-        if !l.time.is_finite() {
-            problems.push(format!("{at}.time: {} is not a finite number of seconds", l.time));
-        }
-        if !(0.0..=1.0).contains(&l.weight) {
-            problems.push(format!("{at}.weight: {} is outside 0..=1", l.weight));
-        }
-        if !l.reference_time.is_finite() {
-            problems.push(format!("{at}.reference_time: {} is not finite", l.reference_time));
-        }
+        problems.extend(prefixed(&file, l.problems(i)));
         let mask = if l.include.is_empty() && l.exclude.is_empty() {
             None
         } else {
@@ -377,11 +309,7 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
             ClipKey::Name(n) => asset.clip(n),
         };
         let Some((_, clip)) = clip else {
-            let key = match &l.clip {
-                ClipKey::Index(k) => k.to_string(),
-                ClipKey::Name(n) => format!("`{n}`"),
-            };
-            problems.push(format!("{at}.clip: {} has no clip {key} ({})", asset.file_name, clip_list(asset)));
+            problems.push(format!("{at}.clip: {} has no clip {} ({})", asset.file_name, l.clip, clip_list(asset)));
             continue;
         };
         let animation = match Animation::bind(clip, skeleton.skeleton(), BindBy::Node) {
@@ -401,6 +329,11 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
         layers.push(layer);
     }
     if problems.is_empty() { Ok(layers) } else { Err(MixError::Input(problems)) }
+}
+
+/// `problems` each prefixed with the mix file's path.
+fn prefixed(file: &impl std::fmt::Display, problems: Vec<String>) -> Vec<String> {
+    problems.into_iter().map(|p| format!("{file}: {p}")).collect()
 }
 
 /// One reported joint; serialized directly (not through `serde_json::Value`)

@@ -19,42 +19,22 @@
 //! `throttled_voices` (a prefix throttle of the profile refused it), `rejected_entry_cap`,
 //! `rejected_bus_cap`, `rejected_voice_pool`, `no_match`, `unknown_emitter` or `stopped`.
 //!
-//! The render script is TOML:
-//!
-//! ```toml
-//! length = 4.0          # seconds; default: last event + 1 s
-//! sample_rate = 48000   # default 48000
-//! seed = 7              # variant/volume/pitch random stream; default fixed
-//! [listener]            # optional; defaults: origin, facing -Z, up +Y
-//! position = [0, 0, 0]
-//! forward = [0, 0, -1]
-//! up = [0, 1, 0]
-//! [[events]]
-//! time = 0.5            # seconds
-//! event = "footstep"
-//! emitter = "hero"      # default "emitter"; emitters are created on first use
-//! position = [1, 0, -2] # moves the emitter (metres)
-//! state = "locomotion=walk"
-//! surface = "grass"
-//! action = "trigger"    # or "stop": stops the emitter's voices of the event
-//! ```
-//!
-//! Budgets: at most [`MAX_SCRIPT_EVENTS`] events and [`MAX_SCRIPT_EMITTERS`]
-//! emitters per script, a script file of at most 4 MiB, sound files of at most
-//! 64 MiB, and the audio crate's player and render budgets
-//! (`MAX_COOLDOWN_CELLS`, `MAX_RENDER_SAMPLES`, `MAX_CLIP_SAMPLES`,
-//! `MAX_BANK_SAMPLES`).
+//! The render script is TOML (format, checks and the event and emitter
+//! budgets: `zoa_anim_assets::sound_script`). Budgets here: a script file of
+//! at most 4 MiB, sound files of at most 64 MiB, and the audio crate's player
+//! and render budgets (`MAX_COOLDOWN_CELLS`, `MAX_RENDER_SAMPLES`,
+//! `MAX_CLIP_SAMPLES`, `MAX_BANK_SAMPLES`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use zoa_anim_assets::AssetError;
 use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
 use zoa_anim_assets::files::{self, FileKind};
-use zoa_anim_core::glam::Vec3;
+use zoa_anim_assets::sound_script::{ScriptFileAction, parse_sound_script};
 use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
@@ -277,111 +257,27 @@ fn read_reason(e: &AssetError) -> String {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScriptFile {
-    length: Option<f64>,
-    sample_rate: Option<u32>,
-    seed: Option<u64>,
-    listener: Option<ListenerFile>,
-    #[serde(default)]
-    events: Vec<EventFile>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListenerFile {
-    position: Option<[f32; 3]>,
-    forward: Option<[f32; 3]>,
-    up: Option<[f32; 3]>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EventFile {
-    time: f64,
-    event: String,
-    emitter: Option<String>,
-    position: Option<[f32; 3]>,
-    #[serde(default)]
-    state: String,
-    surface: Option<String>,
-    action: Option<String>,
-}
-
-/// Most events one render script may hold (each costs its parsed form, its
-/// report line and its JSON: about 1.7 KiB).
-pub const MAX_SCRIPT_EVENTS: usize = 50_000;
-/// Most distinct emitters one render script may name (each is a column of
-/// the player's cooldown table, see `zoa_audio_profile::MAX_COOLDOWN_CELLS`).
-pub const MAX_SCRIPT_EMITTERS: usize = 4096;
-
-/// Parses and checks a script; every problem is listed.
+/// The script file's content as the audio crate's `Script`, with its
+/// sample rate and seed.
 fn parse_script(text: &str) -> Result<(Script, Option<u32>, Option<u64>), Vec<String>> {
-    let file: ScriptFile = toml::from_str(text).map_err(|e| vec![e.to_string()])?;
-    if file.events.len() > MAX_SCRIPT_EVENTS {
-        return Err(vec![format!("{} events; a script has at most {MAX_SCRIPT_EVENTS}", file.events.len())]);
-    }
-    let emitters: BTreeSet<&str> = file.events.iter().map(|e| e.emitter.as_deref().unwrap_or("emitter")).collect();
-    if emitters.len() > MAX_SCRIPT_EMITTERS {
-        return Err(vec![format!("{} emitters; a script names at most {MAX_SCRIPT_EMITTERS}", emitters.len())]);
-    }
-    let mut problems = Vec::new();
-    let mut events = Vec::new();
-    for (i, e) in file.events.iter().enumerate() {
-        let event = match SoundEventId::new(&e.event) {
-            Ok(id) => id,
-            Err(err) => {
-                problems.push(format!("events[{i}].event: {err}"));
-                continue;
-            }
-        };
-        if !(e.time.is_finite() && e.time >= 0.0) {
-            problems.push(format!("events[{i}].time: must be a finite number of seconds >= 0"));
-        }
-        if e.position.is_some_and(|p| p.iter().any(|c| !c.is_finite())) {
-            problems.push(format!("events[{i}].position: coordinates must be finite"));
-        }
-        let action = match e.action.as_deref().unwrap_or("trigger") {
-            "trigger" => match e.state.parse::<StateTagSet>() {
-                Ok(state) => ScriptAction::Trigger { state, surface: e.surface.clone() },
-                Err(err) => {
-                    problems.push(format!("events[{i}].state: {err}"));
-                    continue;
-                }
-            },
-            "stop" => ScriptAction::Stop,
-            other => {
-                problems.push(format!("events[{i}].action: `{other}`; expected `trigger` or `stop`"));
-                continue;
-            }
-        };
-        events.push(ScriptEvent {
+    let file = parse_sound_script(text)?;
+    let events = file
+        .events
+        .into_iter()
+        .map(|e| ScriptEvent {
             time: e.time,
-            event,
-            emitter: e.emitter.clone().unwrap_or_else(|| "emitter".to_owned()),
-            position: e.position.map(Vec3::from_array),
-            action,
-        });
-    }
-    let mut listener = Listener::default();
-    if let Some(l) = &file.listener {
-        listener.position = l.position.map_or(listener.position, Vec3::from_array);
-        listener.forward = l.forward.map_or(listener.forward, Vec3::from_array);
-        listener.up = l.up.map_or(listener.up, Vec3::from_array);
-        let (f, u) = (listener.forward, listener.up);
-        if !(listener.position.is_finite() && f.is_finite() && u.is_finite()) || f.cross(u).length_squared() < 1e-12 {
-            problems.push("listener: position, forward and up must be finite; forward and up not parallel".into());
-        }
-    }
-    if file.sample_rate.is_some_and(|r| !(8_000..=192_000).contains(&r)) {
-        problems.push("sample_rate: must be within 8000 ..= 192000".into());
-    }
-    if problems.is_empty() {
-        Ok((Script { events, listener, length: file.length }, file.sample_rate, file.seed))
-    } else {
-        Err(problems)
-    }
+            event: e.event,
+            emitter: e.emitter,
+            position: e.position,
+            action: match e.action {
+                ScriptFileAction::Trigger { state, surface } => ScriptAction::Trigger { state, surface },
+                ScriptFileAction::Stop => ScriptAction::Stop,
+            },
+        })
+        .collect();
+    let l = file.listener;
+    let listener = Listener { position: l.position, forward: l.forward, up: l.up };
+    Ok((Script { events, listener, length: file.length }, file.sample_rate, file.seed))
 }
 
 #[derive(Serialize)]
