@@ -897,12 +897,11 @@ mod kernel_tests {
     use glam::{Quat, Vec3};
     use proptest::prelude::*;
     use zoa_anim_core::Transform;
+    use zoa_test_support::three::{self, Q};
 
     use super::*;
     use crate::simd::Level;
     use crate::simd::tests::each_path;
-
-    type Q = [f64; 4];
 
     thread_local! {
         /// Set when a reference slerp had operands 90° apart (|cos| < 1e-6):
@@ -911,58 +910,13 @@ mod kernel_tests {
         static AMBIGUOUS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
-    /// Three.js `Quaternion.slerpFlat`, in `f64`. Three.js renormalizes when
-    /// its sine ratios equal the linear weights (`s == 1 − t`), meant for its
-    /// small-angle branch; the ratios also round to them for `t` below about
-    /// 1e-16, where renormalizing moves only a non-unit input. The reference
-    /// renormalizes in the small-angle branch only.
+    /// three.js `Quaternion.slerpFlat` in `f64`, noting operands 90° apart.
     fn slerp64(a: Q, b: Q, t: f64) -> Q {
-        if t == 0.0 {
-            return a;
-        }
-        if t == 1.0 {
-            return b;
-        }
-        if a == b {
-            return a;
-        }
-        let mut s = 1.0 - t;
-        let mut tt = t;
-        let cos = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-        if cos.abs() < 1e-6 {
+        if t != 0.0 && t != 1.0 && a != b && three::dot(a, b).abs() < 1e-6 {
             AMBIGUOUS.set(true);
         }
-        let dir = if cos >= 0.0 { 1.0 } else { -1.0 };
-        let sqr_sin = 1.0 - cos * cos;
-        let small_angle = sqr_sin <= f64::EPSILON;
-        if !small_angle {
-            let sin = sqr_sin.sqrt();
-            let len = sin.atan2(cos * dir);
-            s = (s * len).sin() / sin;
-            tt = (tt * len).sin() / sin;
-        }
-        let td = tt * dir;
-        let mut r: Q = std::array::from_fn(|i| a[i] * s + b[i] * td);
-        if small_angle {
-            let f = 1.0 / r.iter().map(|x| x * x).sum::<f64>().sqrt();
-            r = r.map(|x| x * f);
-        }
-        r
+        three::slerp(a, b, t)
     }
-    fn mul64(a: Q, b: Q) -> Q {
-        let [ax, ay, az, aw] = a;
-        let [bx, by, bz, bw] = b;
-        [
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz,
-        ]
-    }
-    fn lerp64(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
-        std::array::from_fn(|i| a[i] * (1.0 - t) + b[i] * t)
-    }
-
     /// One joint's properties in `f64`.
     #[derive(Debug, Clone, Copy)]
     struct J {
@@ -1126,9 +1080,9 @@ mod kernel_tests {
                     let (total, t) = if acc == 0.0 { (w, 1.0) } else { (acc + w, w / (acc + w)) };
                     want_acc[j][p] = total;
                     match p {
-                        0 => want[j].t = if acc == 0.0 { input[j].t } else { lerp64(want[j].t, input[j].t, t) },
+                        0 => want[j].t = if acc == 0.0 { input[j].t } else { three::lerp(want[j].t, input[j].t, t) },
                         1 => want[j].r = if acc == 0.0 { input[j].r } else { slerp64(want[j].r, input[j].r, t) },
-                        _ => want[j].s = if acc == 0.0 { input[j].s } else { lerp64(want[j].s, input[j].s, t) },
+                        _ => want[j].s = if acc == 0.0 { input[j].s } else { three::lerp(want[j].s, input[j].s, t) },
                     }
                 }
             }
@@ -1156,11 +1110,11 @@ mod kernel_tests {
             let mut over = out.clone();
             for j in 0..n {
                 let [wt, wr, ws] = c.acc[j].map(f64::from);
-                let fill3 = |v: [f64; 3], r: [f64; 3], w: f64| if w == 0.0 { r } else if w < 1.0 { lerp64(v, r, 1.0 - w) } else { v };
+                let fill3 = |v: [f64; 3], r: [f64; 3], w: f64| if w == 0.0 { r } else if w < 1.0 { three::lerp(v, r, 1.0 - w) } else { v };
                 filled[j].t = fill3(out[j].t, rest[j].t, wt);
                 filled[j].s = fill3(out[j].s, rest[j].s, ws);
                 filled[j].r = if wr == 0.0 { rest[j].r } else if wr < 1.0 { slerp64(out[j].r, rest[j].r, 1.0 - wr) } else { out[j].r };
-                let over3 = |v: [f64; 3], l: [f64; 3], w: f64| if w >= 1.0 { l } else if w > 0.0 { lerp64(v, l, w) } else { v };
+                let over3 = |v: [f64; 3], l: [f64; 3], w: f64| if w >= 1.0 { l } else if w > 0.0 { three::lerp(v, l, w) } else { v };
                 over[j].t = over3(out[j].t, rest[j].t, wt);
                 over[j].s = over3(out[j].s, rest[j].s, ws);
                 over[j].r = if wr >= 1.0 { rest[j].r } else if wr > 0.0 { slerp64(out[j].r, rest[j].r, wr) } else { out[j].r };
@@ -1206,8 +1160,8 @@ mod kernel_tests {
                     want[j].s = step3(input[j].s, inv[j].s, delta[j].s, held[j][2] > 0.0);
                 }
                 if bits & ANIMATES_ROTATION != 0 {
-                    let acc = if held[j][1] > 0.0 { delta[j].r } else { [0.0, 0.0, 0.0, 1.0] };
-                    want[j].r = slerp64(acc, mul64(acc, mul64(inv[j].r, input[j].r)), w);
+                    let acc = if held[j][1] > 0.0 { delta[j].r } else { three::IDENTITY };
+                    want[j].r = slerp64(acc, three::mul(acc, three::mul(inv[j].r, input[j].r)), w);
                 }
             }
             prop_assume!(!AMBIGUOUS.get());
@@ -1229,7 +1183,7 @@ mod kernel_tests {
                         }
                         match p {
                             0 => want[j].t = std::array::from_fn(|i| below[j].t[i] + delta[j].t[i]),
-                            1 => want[j].r = mul64(below[j].r, delta[j].r),
+                            1 => want[j].r = three::mul(below[j].r, delta[j].r),
                             _ => want[j].s = std::array::from_fn(|i| below[j].s[i] + delta[j].s[i]),
                         }
                     }

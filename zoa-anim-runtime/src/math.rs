@@ -145,31 +145,11 @@ pub fn clamp_time(t: f32, duration: f32) -> f32 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use zoa_test_support::three;
 
     /// Reference: three.js `slerpFlat` in `f64` with real trigonometry.
     fn slerp_f64(a: Quat, b: Quat, t: f64) -> [f64; 4] {
-        let a = a.to_array().map(f64::from);
-        let b = b.to_array().map(f64::from);
-        let cos: f64 = (0..4).map(|i| a[i] * b[i]).sum();
-        let dir = if cos >= 0.0 { 1.0 } else { -1.0 };
-        let sqr_sin = 1.0 - cos * cos;
-        let (mut s, mut tt) = (1.0 - t, t);
-        if sqr_sin > f64::EPSILON {
-            let sin = sqr_sin.sqrt();
-            let len = sin.atan2(cos * dir);
-            s = ((1.0 - t) * len).sin() / sin;
-            tt = (t * len).sin() / sin;
-        }
-        let td = tt * dir;
-        let mut r = [0.0; 4];
-        for i in 0..4 {
-            r[i] = a[i] * s + b[i] * td;
-        }
-        if s == 1.0 - t {
-            let n = r.iter().map(|x| x * x).sum::<f64>().sqrt();
-            r = r.map(|x| x / n);
-        }
-        r
+        three::slerp(three::from_f32(a.to_array()), three::from_f32(b.to_array()), t)
     }
 
     fn unit_quat() -> impl Strategy<Value = Quat> {

@@ -428,100 +428,10 @@ mod blending {
         assert!(job.run().is_err());
     }
 
-    /// A literal f64 transcription of three.js's `PropertyMixer` (accumulate,
-    /// accumulateAdditive, apply) and `Quaternion.slerpFlat`, as the oracle.
-    mod three {
-        pub type Q = [f64; 4];
-
-        pub fn slerp(a: Q, b: Q, t: f64) -> Q {
-            if t == 0.0 {
-                return a;
-            }
-            if t == 1.0 {
-                return b;
-            }
-            if a == b {
-                return a;
-            }
-            let mut s = 1.0 - t;
-            let mut t = t;
-            let cos = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-            let dir = if cos >= 0.0 { 1.0 } else { -1.0 };
-            let sqr_sin = 1.0 - cos * cos;
-            if sqr_sin > f64::EPSILON {
-                let sin = sqr_sin.sqrt();
-                let len = sin.atan2(cos * dir);
-                s = (s * len).sin() / sin;
-                t = (t * len).sin() / sin;
-            }
-            let td = t * dir;
-            let mut r = [0.0; 4];
-            for i in 0..4 {
-                r[i] = a[i] * s + b[i] * td;
-            }
-            if s == 1.0 - t {
-                let l = r.iter().map(|x| x * x).sum::<f64>().sqrt();
-                r.iter_mut().for_each(|x| *x /= l);
-            }
-            r
-        }
-
-        pub fn mul(a: Q, b: Q) -> Q {
-            let [ax, ay, az, aw] = a;
-            let [bx, by, bz, bw] = b;
-            [
-                ax * bw + aw * bx + ay * bz - az * by,
-                ay * bw + aw * by + az * bx - ax * bz,
-                az * bw + aw * bz + ax * by - ay * bx,
-                aw * bw - ax * bx - ay * by - az * bz,
-            ]
-        }
-
-        pub fn conj(q: Q) -> Q {
-            let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-            [-q[0] / l, -q[1] / l, -q[2] / l, q[3] / l]
-        }
-
-        /// One rotation property's mixer: `(value, W)`, the additive buffer and its weight.
-        pub struct Mixer {
-            pub value: Q,
-            pub weight: f64,
-            pub add: Q,
-            pub add_weight: f64,
-        }
-
-        impl Mixer {
-            pub fn new() -> Mixer {
-                Mixer { value: [0.0; 4], weight: 0.0, add: [0.0, 0.0, 0.0, 1.0], add_weight: 0.0 }
-            }
-            pub fn accumulate(&mut self, x: Q, w: f64) {
-                if self.weight == 0.0 {
-                    self.value = x;
-                    self.weight = w;
-                } else {
-                    self.weight += w;
-                    self.value = slerp(self.value, x, w / self.weight);
-                }
-            }
-            pub fn accumulate_additive(&mut self, x: Q, w: f64) {
-                if self.add_weight == 0.0 {
-                    self.add = [0.0, 0.0, 0.0, 1.0];
-                }
-                self.add = slerp(self.add, mul(self.add, x), w);
-                self.add_weight += w;
-            }
-            pub fn apply(&self, rest: Q) -> Q {
-                let mut v = self.value;
-                if self.weight < 1.0 {
-                    v = slerp(v, rest, 1.0 - self.weight);
-                }
-                if self.add_weight > 0.0 { mul(v, self.add) } else { v }
-            }
-        }
-    }
+    use zoa_test_support::three;
 
     fn q64(q: Quat) -> three::Q {
-        q.to_array().map(f64::from)
+        three::from_f32(q.to_array())
     }
 
     fn close64(got: Quat, want: three::Q, eps: f64) -> bool {
@@ -560,7 +470,8 @@ mod blending {
         }
         .run()
         .unwrap();
-        let delta = |k: usize, j: usize| three::mul(three::conj(q64(refs[k].rotation(j))), q64(poses[k].rotation(j)));
+        let delta =
+            |k: usize, j: usize| three::mul(three::inverse(q64(refs[k].rotation(j))), q64(poses[k].rotation(j)));
         for j in 0..rest.len() {
             let mut m = three::Mixer::new();
             m.accumulate(q64(poses[0].rotation(j)), 0.3);

@@ -11,6 +11,8 @@
 //! - [`cli`]: running the `zoa-anim` binary and reading its output.
 //! - [`paths`]: the repository, its fixtures, the optional shared assets and
 //!   fresh temporary folders.
+//! - [`three`]: three.js's quaternion and property-mixer arithmetic in `f64`,
+//!   the oracle for pose blending.
 //!
 //! ```
 //! use zoa_test_support::{alloc, skeletons};
@@ -30,6 +32,7 @@ pub mod clips;
 pub mod gltf;
 pub mod paths;
 pub mod skeletons;
+pub mod three;
 
 /// The `tempfile` crate, for [`tempfile::TempDir`] in signatures.
 pub use tempfile;
