@@ -19,6 +19,8 @@
 //!   SamplingContext (cursors) --> SamplingJob(time) --> Pose (animated slots only)
 //! ```
 
+use std::sync::{Arc, Mutex};
+
 use glam::{Quat, Vec3A};
 use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
 
@@ -122,6 +124,38 @@ pub struct Animation {
     quats: Vec<Quat>,
     animated: Vec<u8>,
     unbound: usize,
+    references: SharedReferences,
+}
+
+/// Additive reference poses made from an animation's own keys, by clip time:
+/// made once at set-up and shared by every instance that plays the
+/// animation against that time (a cache: never part of equality).
+#[derive(Default)]
+struct SharedReferences(Mutex<Vec<(u32, Arc<Pose>)>>);
+
+impl SharedReferences {
+    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<(u32, Arc<Pose>)>> {
+        // A panic while the lock was held cannot leave an entry half-made.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Clone for SharedReferences {
+    fn clone(&self) -> Self {
+        SharedReferences(Mutex::new(self.entries().clone()))
+    }
+}
+
+impl PartialEq for SharedReferences {
+    fn eq(&self, _: &SharedReferences) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SharedReferences {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} shared references", self.entries().len())
+    }
 }
 
 impl Animation {
@@ -143,6 +177,7 @@ impl Animation {
             quats: Vec::new(),
             animated: vec![0; n],
             unbound: 0,
+            references: SharedReferences::default(),
         };
         // (start, length) of each distinct key-time array in `times`.
         let mut time_runs: Vec<(u32, u32)> = Vec::new();
@@ -347,6 +382,25 @@ impl Animation {
     #[must_use]
     pub fn animated(&self) -> &[u8] {
         &self.animated
+    }
+
+    /// The additive reference of this animation against its own keys at clip
+    /// time `time`: made by `make` on the first call for that time (set-up
+    /// work; allocates), then shared. Only the properties the animation
+    /// animates may be read from it: an additive input of this animation
+    /// reads nothing else, so the rest pose it was sampled over does not matter.
+    pub(crate) fn shared_reference(
+        &self,
+        time: f32,
+        make: impl FnOnce() -> Result<Pose, RuntimeError>,
+    ) -> Result<Arc<Pose>, RuntimeError> {
+        let mut entries = self.references.entries();
+        if let Some((_, pose)) = entries.iter().find(|(t, _)| *t == time.to_bits()) {
+            return Ok(Arc::clone(pose));
+        }
+        let pose = Arc::new(make()?);
+        entries.push((time.to_bits(), Arc::clone(&pose)));
+        Ok(pose)
     }
 
     /// Samples at clip time `time` into a copy of `rest` (allocates; meant for

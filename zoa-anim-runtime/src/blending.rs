@@ -44,6 +44,8 @@
 //! so a character needs one scratch pose instead of one per clip. Neither
 //! allocates once the context is sized.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec4};
 
 use crate::animation::{ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION};
@@ -74,19 +76,19 @@ pub enum Composition {
 /// (three.js `makeClipAdditive`), so a frame never inverts anything.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReferencePose {
-    /// The reference with its rotations inverted.
-    pose: Pose,
+    /// The reference with its rotations inverted (shared: clones are cheap).
+    pose: Arc<Pose>,
 }
 
 impl ReferencePose {
     /// Prepares `pose` as a reference (allocates; set-up time).
     #[must_use]
     pub fn from_pose(pose: &Pose) -> ReferencePose {
-        let mut prepared = pose.clone();
-        for j in 0..pose.len() {
-            prepared.set_rotation(j, Quat::from_vec4(Vec4::from(pose.rotation(j)).normalize()).conjugate());
-        }
-        ReferencePose { pose: prepared }
+        ReferencePose { pose: Arc::new(prepare_reference(pose)) }
+    }
+    /// A reference already prepared by [`prepare_reference`].
+    pub(crate) fn from_prepared(pose: Arc<Pose>) -> ReferencePose {
+        ReferencePose { pose }
     }
     /// Number of joints.
     #[must_use]
@@ -102,6 +104,16 @@ impl ReferencePose {
     pub fn is_empty(&self) -> bool {
         self.pose.is_empty()
     }
+}
+
+/// `pose` with its rotations normalized and inverted (three.js
+/// `makeClipAdditive`): what a [`ReferencePose`] holds.
+pub(crate) fn prepare_reference(pose: &Pose) -> Pose {
+    let mut prepared = pose.clone();
+    for j in 0..pose.len() {
+        prepared.set_rotation(j, Quat::from_vec4(Vec4::from(pose.rotation(j)).normalize()).conjugate());
+    }
+    prepared
 }
 
 /// One weighted input of a layer.
@@ -190,13 +202,6 @@ impl BlendingContext {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.capacity
-    }
-
-    /// Starts loading what a blend with additive inputs touches into cache.
-    pub(crate) fn prefetch(&self, max_bytes: usize) {
-        crate::simd::prefetch(&self.weights, max_bytes);
-        crate::simd::prefetch(&self.held, max_bytes);
-        self.delta.prefetch(max_bytes);
     }
 
     /// Starts a blend of `rest.len()` joints into `output` with `composition`:

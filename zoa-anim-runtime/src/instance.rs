@@ -1,9 +1,14 @@
 //! Characters with layer stacks, and the crowd evaluator.
 //!
 //! An [`Instance`] owns everything one character needs per frame (sampling
-//! contexts, one pose buffer per playing clip, blending weights, model
-//! matrices), all sized in [`Instance::new`]; [`Instance::advance`] and
-//! [`Instance::evaluate`] then allocate nothing. Shared read-only data
+//! contexts, a scratch pose each clip is sampled into before it is blended,
+//! blending weights, model matrices), all sized in [`Instance::new`];
+//! [`Instance::advance`] and [`Instance::evaluate`] then allocate nothing.
+//! What a frame keeps (key cursors, the local pose, the model matrices) is
+//! per instance; the scratch pose and the blending state are rewritten before
+//! they are read every frame, so a [`Crowd`] lends the first instance's to the
+//! next instances of a run (they stay in cache instead of streaming every
+//! character's own copies through memory). Shared read-only data
 //! (skeletons, animations, masks) sits behind `Arc`, so a crowd of thousands
 //! stores one copy.
 //!
@@ -23,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::animation::{Animation, SamplingContext, SamplingJob};
 use crate::blend_tree::{CompiledBlendTree, SyncClock};
-use crate::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
+use crate::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose, prepare_reference};
 use crate::error::RuntimeError;
 use crate::ik_stage::IkStage;
 use crate::mask::BoneWeights;
@@ -177,8 +182,25 @@ impl Layer {
 #[derive(Debug, Clone)]
 struct Slot {
     context: SamplingContext,
-    pose: Pose,
+    /// Against the layer's own clip, shared by every instance that plays it
+    /// against the same time.
     reference: Option<ReferencePose>,
+}
+
+/// What a frame writes before it reads: the pose each clip is sampled into
+/// (only its animated properties are read back, by the blend) and the
+/// blending state.
+#[derive(Debug, Clone)]
+struct Scratch {
+    sampled: Pose,
+    blending: BlendingContext,
+}
+
+impl Scratch {
+    /// Whether this scratch serves an instance of `joints` joints.
+    fn fits(&self, joints: usize) -> bool {
+        self.sampled.len() == joints && self.blending.capacity() >= joints
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -193,7 +215,7 @@ pub struct Instance {
     skeleton: Arc<RuntimeSkeleton>,
     layers: Vec<Layer>,
     states: Vec<LayerState>,
-    blending: BlendingContext,
+    scratch: Scratch,
     composition: Composition,
     local: Pose,
     model: Vec<Mat4>,
@@ -234,7 +256,8 @@ impl Instance {
                 let reference = match (layer.mode, &layer.reference) {
                     (BlendMode::Override, _) => None,
                     (BlendMode::Additive, AdditiveReference::Time(t)) => {
-                        Some(ReferencePose::from_pose(&a.sample_to_new(*t, skeleton.rest())?))
+                        let make = || Ok(prepare_reference(&a.sample_to_new(*t, skeleton.rest())?));
+                        Some(ReferencePose::from_prepared(a.shared_reference(*t, make)?))
                     }
                     (BlendMode::Additive, AdditiveReference::Clip { animation, time }) => {
                         if animation.joint_count() != n {
@@ -243,17 +266,13 @@ impl Instance {
                         Some(ReferencePose::from_pose(&animation.sample_to_new(*time, skeleton.rest())?))
                     }
                 };
-                slots.push(Slot {
-                    context: SamplingContext::for_animation(a),
-                    pose: skeleton.rest().clone(),
-                    reference,
-                });
+                slots.push(Slot { context: SamplingContext::for_animation(a), reference });
             }
             let weights = vec![0.0; slots.len()];
             states.push(LayerState { slots, weights });
         }
         Ok(Instance {
-            blending: BlendingContext::new(n),
+            scratch: Scratch { sampled: skeleton.rest().clone(), blending: BlendingContext::new(n) },
             composition: Composition::Mixer,
             local: skeleton.rest().clone(),
             model: vec![Mat4::IDENTITY; n],
@@ -370,34 +389,52 @@ impl Instance {
 
     /// Samples every layer, blends, applies the IK stage (when installed),
     /// and (when enabled) computes model-space matrices. Does not allocate.
+    /// On an error (a layer time that is not finite, a tree whose child count
+    /// changed) the local pose is left part-way and the model matrices as
+    /// they were.
     pub fn evaluate(&mut self) -> Result<(), RuntimeError> {
-        self.evaluate_with(false)
+        self.evaluate_with(false, None)
     }
 
     /// [`evaluate`](Self::evaluate); `tree_weights_fresh` when
     /// [`advance`](Self::advance) has just computed every tree's weights
-    /// (nothing could change the parameters in between).
-    fn evaluate_with(&mut self, tree_weights_fresh: bool) -> Result<(), RuntimeError> {
+    /// (nothing could change the parameters in between). `lent`: another
+    /// instance's scratch to use instead of this one's (when it fits).
+    fn evaluate_with(&mut self, tree_weights_fresh: bool, lent: Option<&mut Scratch>) -> Result<(), RuntimeError> {
+        let n = self.skeleton.joint_count();
+        let Scratch { sampled, blending } = match lent {
+            Some(s) if s.fits(n) => s,
+            _ => &mut self.scratch,
+        };
+        // Each clip is sampled into the scratch pose and added to the blend
+        // before the next is sampled. Masked layers skip the joints they
+        // cannot show, and zero-weight layers and tree children sample nothing.
+        let mut blender = blending.begin(self.composition, self.skeleton.rest(), &mut self.local)?;
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
-            // Masked layers skip the joints they cannot show (and zero-weight layers sample nothing).
+            blender.layer(layer.mode, layer.weight);
             if layer.weight <= 0.0 {
                 continue;
             }
             let mask = layer.mask.as_deref().map(BoneWeights::weights);
+            let mut add = |motion: &BoundMotion, time: f32, slot: &mut Slot, weight: f32| {
+                let job =
+                    SamplingJob { animation: &motion.animation, time, context: &mut slot.context, output: sampled };
+                match mask {
+                    Some(m) => job.run_masked(m)?,
+                    None => job.run()?,
+                }
+                blender.add(&BlendInput {
+                    pose: sampled,
+                    animated: motion.animation.animated(),
+                    weight,
+                    mask,
+                    reference: slot.reference.as_ref(),
+                })
+            };
             match &layer.source {
                 LayerSource::Clip { motion, time, .. } => {
                     state.weights[0] = 1.0;
-                    let slot = &mut state.slots[0];
-                    let job = SamplingJob {
-                        animation: &motion.animation,
-                        time: motion.clip_time(*time),
-                        context: &mut slot.context,
-                        output: &mut slot.pose,
-                    };
-                    match mask {
-                        Some(m) => job.run_masked(m)?,
-                        None => job.run()?,
-                    }
+                    add(motion, motion.clip_time(*time), &mut state.slots[0], 1.0)?;
                 }
                 LayerSource::Tree { tree, motions, x, y, clock, .. } => {
                     if tree.child_count() != state.slots.len() || motions.len() != state.slots.len() {
@@ -411,38 +448,10 @@ impl Instance {
                     }
                     for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
                         if w > 0.0 {
-                            let d = motion.animation.duration();
-                            let job = SamplingJob {
-                                animation: &motion.animation,
-                                time: clock.child_time(d),
-                                context: &mut slot.context,
-                                output: &mut slot.pose,
-                            };
-                            match mask {
-                                Some(m) => job.run_masked(m)?,
-                                None => job.run()?,
-                            }
+                            add(motion, clock.child_time(motion.animation.duration()), slot, w)?;
                         }
                     }
                 }
-            }
-        }
-        let mut blender = self.blending.begin(self.composition, self.skeleton.rest(), &mut self.local)?;
-        for (layer, state) in self.layers.iter().zip(&self.states) {
-            blender.layer(layer.mode, layer.weight);
-            if layer.weight <= 0.0 {
-                continue;
-            }
-            let mask = layer.mask.as_deref().map(BoneWeights::weights);
-            for ((motion, slot), &w) in layer.source.motions().iter().zip(&state.slots).zip(&state.weights) {
-                let input = BlendInput {
-                    pose: &slot.pose,
-                    animated: motion.animation.animated(),
-                    weight: w,
-                    mask,
-                    reference: slot.reference.as_ref(),
-                };
-                blender.add(&input)?;
             }
         }
         blender.finish();
@@ -485,13 +494,11 @@ impl Instance {
                 for state in &self.states {
                     for slot in &state.slots {
                         slot.context.prefetch(HEAD);
-                        slot.pose.prefetch(HEAD);
                         if let Some(r) = &slot.reference {
                             r.prefetch(HEAD);
                         }
                     }
                 }
-                self.blending.prefetch(HEAD);
                 self.local.prefetch(HEAD);
                 crate::simd::prefetch(&self.model, HEAD);
             }
@@ -500,9 +507,14 @@ impl Instance {
 
     /// [`advance`](Self::advance) then [`evaluate`](Self::evaluate).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        self.update_with(dt, None)
+    }
+
+    /// [`update`](Self::update) with another instance's scratch (when it fits).
+    fn update_with(&mut self, dt: f32, lent: Option<&mut Scratch>) -> Result<(), RuntimeError> {
         self.advance(dt);
         // `advance` computed the tree weights and nothing ran since.
-        self.evaluate_with(true)
+        self.evaluate_with(true, lent)
     }
 }
 
@@ -536,10 +548,10 @@ impl Crowd {
     /// Updates every instance on the calling thread. Does not allocate.
     /// Stops at, and returns, the first instance's error.
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
-        let run = &mut self.instances;
-        for k in 0..run.len() {
-            prefetch_ahead(run, k);
-            run[k].update(dt)?;
+        for (c, run) in self.instances.chunks_mut(RUN).enumerate() {
+            if let Some((_, e)) = update_run(run, c * RUN, dt, true) {
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -553,7 +565,7 @@ impl Crowd {
             .instances
             .par_chunks_mut(RUN)
             .enumerate()
-            .filter_map(|(c, run)| update_run(run, c * RUN, dt))
+            .filter_map(|(c, run)| update_run(run, c * RUN, dt, false))
             .min_by_key(|(k, _)| *k);
         match first {
             Some((_, e)) => Err(e),
@@ -562,20 +574,31 @@ impl Crowd {
     }
 }
 
-/// Instances a crowd worker updates in a row, prefetching the next one.
+/// Instances a crowd worker updates in a row, prefetching the next one; the
+/// serial and parallel passes use the same runs.
 const RUN: usize = 16;
 
 /// Updates `run` in order, each instance's buffers prefetched while the one
-/// before it updates; every instance is updated. Returns the first error
-/// with its index in the crowd (`first` is the index of `run[0]`).
-fn update_run(run: &mut [Instance], first: usize, dt: f32) -> Option<(usize, RuntimeError)> {
+/// before it updates, and every instance after the first using the first's
+/// scratch (which stays in cache). Returns the first error with its index in
+/// the crowd (`first` is the index of `run[0]`); with `stop`, at that error,
+/// else after updating every instance.
+fn update_run(run: &mut [Instance], first: usize, dt: f32, stop: bool) -> Option<(usize, RuntimeError)> {
     let mut error = None;
     for k in 0..run.len() {
         prefetch_ahead(run, k);
-        if let Err(e) = run[k].update(dt)
+        let (lender, rest) = run.split_at_mut(k);
+        let result = match lender.first_mut() {
+            Some(l) => rest[0].update_with(dt, Some(&mut l.scratch)),
+            None => rest[0].update(dt),
+        };
+        if let Err(e) = result
             && error.is_none()
         {
             error = Some((first + k, e));
+            if stop {
+                break;
+            }
         }
     }
     error
