@@ -33,6 +33,11 @@ fn humanoid_clip_facts() {
     assert!(clip("walk").leg_motion > 30.0);
     assert!((clip("walk").duration - 1.0).abs() < 1e-4);
     assert!(clip("walk").key_count > 0 && clip("walk").joints_animated > 10);
+    // The animated node names (how an animation-only file finds its skeleton):
+    // sorted, unique, and here all of them joints of the skin.
+    let file = &r.files[0];
+    assert!(file.animated.len() > 10 && file.animated.windows(2).all(|w| w[0] < w[1]));
+    assert!(file.animated.iter().all(|n| file.bones.contains(n)), "{:?}", file.animated);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::process::Output;
 use serde_json::Value;
 use zoa_test_support::cli::{self, arg, keys, stdout_json};
 use zoa_test_support::gltf::minimal;
-use zoa_test_support::paths::{repo, temp_dir};
+use zoa_test_support::paths::{repo, shared_assets, temp_dir};
 
 fn zoa(args: &[&str]) -> Output {
     cli::run(env!("CARGO_BIN_EXE_zoa-anim"), args)
@@ -106,7 +106,8 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
         zoa(&["autobind", arg(&repo("fixtures/models")), "--out", arg(&out_file), "--format", "json", "--no-cache"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v = stdout_json(&out);
-    assert_eq!(keys(&v), ["assignments"]);
+    assert_eq!(keys(&v), ["assignments", "skeletons"]);
+    assert_eq!(v["skeletons"].as_array().unwrap().len(), 1, "one character: one skeleton, one set at --out");
     let list = v["assignments"].as_array().unwrap();
     for a in list {
         assert_eq!(keys(a), ["clip", "file", "runner_up", "score", "signals", "slot"]);
@@ -147,6 +148,172 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
     assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
     assert!(std::fs::read_to_string(&out_file).unwrap().contains("default_profile = \"rifle\""));
     assert_eq!(zoa(&["autobind", "x", "--profile-type", "laser"]).status.code(), Some(2));
+}
+
+/// A skinned model on the two-joint test rig with its joints renamed
+/// (`prefix` + hip/spine) and clips `names` (each the same motion).
+fn character(prefix: &str, names: &[&str]) -> zoa_test_support::gltf::Doc {
+    use zoa_test_support::gltf::{ROTATIONS, TIMES, TRANSLATIONS};
+    let mut doc = minimal();
+    for (node, name) in [(1, "hip"), (2, "spine")] {
+        doc.json["nodes"][node]["name"] = Value::from(format!("{prefix}{name}"));
+    }
+    doc.json["animations"] = serde_json::json!([]);
+    for name in names {
+        doc.add_animation(
+            Some(name),
+            &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
+        );
+    }
+    doc
+}
+
+fn file_names(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| Path::new(f.as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// File names of the `source` of every clip definition a written binding profile uses.
+fn sources_of_set(dir: &Path, set: &str) -> Vec<String> {
+    let set_text = std::fs::read_to_string(dir.join(format!("{set}.toml"))).unwrap();
+    let mut sources = Vec::new();
+    for line in set_text.lines().filter(|l| l.starts_with("binding_profile = ")) {
+        let profile = line.trim_start_matches("binding_profile = ").trim_matches('"');
+        let text = std::fs::read_to_string(dir.join(format!("{profile}.toml"))).unwrap();
+        for clip in text.lines().filter(|l| l.starts_with("clip = ")) {
+            let id = clip.trim_start_matches("clip = ").trim_matches('"');
+            let def = std::fs::read_to_string(dir.join(format!("{id}.toml"))).unwrap();
+            let src = def.lines().find(|l| l.starts_with("source = ")).unwrap();
+            let src = src.trim_start_matches("source = ").trim_matches('"');
+            sources.push(Path::new(src).file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    sources.sort();
+    sources.dedup();
+    sources
+}
+
+#[test]
+fn autobind_writes_one_set_per_skeleton_unless_told_otherwise() {
+    let tmp = temp_dir("autobind-skeletons");
+    let dir = tmp.path();
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(models.join("knight.glb"), character("", &["Idle", "Walk"]).to_glb()).unwrap();
+    std::fs::write(models.join("fox.glb"), character("b_", &["Idle", "Walk", "Run"]).to_glb()).unwrap();
+    // An animation-only export of the knight's rig (no skin): joins the knight by its animated names.
+    let mut run = character("", &["Run"]);
+    run.json.as_object_mut().unwrap().remove("skins");
+    run.json["nodes"][3].as_object_mut().unwrap().remove("skin");
+    std::fs::write(models.join("knight_run.glb"), run.to_glb()).unwrap();
+    // A static prop is no skeleton at all.
+    let mut hat = character("", &[]);
+    hat.json.as_object_mut().unwrap().remove("skins");
+    hat.json["nodes"][3].as_object_mut().unwrap().remove("skin");
+    std::fs::write(models.join("hat.glb"), hat.to_glb()).unwrap();
+
+    let out_file = dir.join("defs/player.toml");
+    let out = zoa(&["autobind", arg(&models), "--out", arg(&out_file), "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = stdout_json(&out);
+    assert_eq!(keys(&v), ["assignments", "skeletons"]);
+    let skeletons: Vec<(&str, Vec<String>)> = v["skeletons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            assert_eq!(keys(s), ["files", "id"]);
+            (s["id"].as_str().unwrap(), file_names(&s["files"]))
+        })
+        .collect();
+    assert_eq!(
+        skeletons,
+        [("fox", vec!["fox.glb".to_owned()]), ("knight", vec!["knight.glb".to_owned(), "knight_run.glb".to_owned()])]
+    );
+    for a in v["assignments"].as_array().unwrap() {
+        assert_eq!(keys(a), ["clip", "file", "runner_up", "score", "signals", "slot"]);
+    }
+    // Each skeleton has its own idle and walk, and the knight's run comes from its animation-only file.
+    let picks: Vec<(String, String, String)> = v["assignments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| ["locomotion_idle", "locomotion_walk", "locomotion_run"].contains(&a["slot"].as_str().unwrap()))
+        .map(|a| {
+            let file = Path::new(a["file"].as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned();
+            (a["slot"].as_str().unwrap().to_owned(), a["clip"].as_str().unwrap().to_owned(), file)
+        })
+        .collect();
+    let pick = |slot: &str, file: &str| picks.iter().find(|p| p.0 == slot && p.2 == file).map(|p| p.1.as_str());
+    assert_eq!(pick("locomotion_idle", "fox.glb"), Some("Idle"), "{picks:?}");
+    assert_eq!(pick("locomotion_idle", "knight.glb"), Some("Idle"), "{picks:?}");
+    assert_eq!(pick("locomotion_walk", "fox.glb"), Some("Walk"), "{picks:?}");
+    assert_eq!(pick("locomotion_walk", "knight.glb"), Some("Walk"), "{picks:?}");
+    assert_eq!(pick("locomotion_run", "knight_run.glb"), Some("Run"), "{picks:?}");
+    assert_eq!(pick("locomotion_run", "fox.glb"), Some("Run"), "{picks:?}");
+
+    // Two sets, named after the skeletons; neither uses a clip of the other character.
+    let defs = dir.join("defs");
+    assert!(!out_file.exists());
+    assert_eq!(sources_of_set(&defs, "player_fox"), ["fox.glb"]);
+    assert_eq!(sources_of_set(&defs, "player_knight"), ["knight.glb", "knight_run.glb"]);
+    let validate = zoa(&["validate", arg(&defs), "--format", "json"]);
+    assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
+
+    // Again without --force: refused, nothing changed (all or nothing).
+    let before = std::fs::read_to_string(defs.join("player_fox.toml")).unwrap();
+    std::fs::remove_file(defs.join("player_knight.toml")).unwrap();
+    let again = zoa(&["autobind", arg(&models), "--out", arg(&out_file), "--no-cache"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    assert!(!defs.join("player_knight.toml").exists(), "a refused run wrote nothing");
+    assert_eq!(std::fs::read_to_string(defs.join("player_fox.toml")).unwrap(), before);
+    let forced = zoa(&["autobind", arg(&models), "--out", arg(&out_file), "--no-cache", "--force", "-q"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(defs.join("player_knight.toml").is_file());
+
+    // --one-set: today's single set over every file (it mixes the characters).
+    let one = dir.join("one/player.toml");
+    let out = zoa(&["autobind", arg(&models), "--out", arg(&one), "--one-set", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let written: Vec<String> = std::fs::read_dir(dir.join("one"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("player"))
+        .collect();
+    assert_eq!(written.len(), 2, "{written:?}");
+    assert!(one.is_file());
+    let human = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(human.contains("slot(s) bound from 6 clip(s)\n"), "{human}");
+}
+
+/// Two characters with different skeletons in one real asset folder (the
+/// glTF sample Fox and greenman): each gets its own set.
+#[test]
+fn autobind_keeps_real_characters_apart() {
+    let Some(assets) = shared_assets() else { return };
+    let tmp = temp_dir("autobind-real");
+    let out_file = tmp.path().join("defs/player.toml");
+    let out = zoa(&["autobind", arg(&assets), "--out", arg(&out_file), "--format", "json", "--no-cache"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = stdout_json(&out);
+    let ids: Vec<&str> = v["skeletons"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    for id in ["fox", "greenman", "cesiumman", "riggedfigure"] {
+        assert!(ids.contains(&id), "{ids:?}");
+    }
+    // Every skeleton's files share bones with nobody else's: one file each here
+    // (greenman's hat, shield and sword are static props, no skeleton).
+    for s in v["skeletons"].as_array().unwrap() {
+        assert_eq!(s["files"].as_array().unwrap().len(), 1, "{s}");
+    }
+    let defs = tmp.path().join("defs");
+    assert_eq!(sources_of_set(&defs, "player_fox"), ["Fox.glb"]);
+    assert_eq!(sources_of_set(&defs, "player_greenman"), ["greenman.glb"]);
+    let validate = zoa(&["validate", arg(&defs), "--format", "json"]);
+    assert_eq!(validate.status.code(), Some(0), "{}", String::from_utf8_lossy(&validate.stdout));
 }
 
 #[test]

@@ -611,6 +611,7 @@ mod tests {
             root: 0,
             stem: stem.to_owned(),
             bones: Vec::new(),
+            animated: Vec::new(),
             kind: super::super::scan::ModelKind::Skinned,
             clips: vec![clip.clone(), clip.clone()],
             error: None,

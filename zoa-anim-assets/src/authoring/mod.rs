@@ -4,6 +4,7 @@
 //! - [`scan`]: clip library scanner over folders of glTF files, cached per root set.
 //! - [`import`]: cuts every embedded animation into a `clip` definition file.
 //! - [`autobind`]: ranks clips against the canonical slots with weak signals.
+//! - [`skeletons`]: groups scanned files by skeleton (shared bone names), so one set never mixes characters.
 //! - [`write`]: turns an auto-bind result into `player_profile_set` / `binding_profile` TOML.
 //! - [`neighbourhood`]: what sits around a model file (clips, sounds, definitions).
 //! - [`graph_builder`]: idempotent animation-graph builder, TOML writer, locomotion + weapon generator.
@@ -25,6 +26,7 @@ pub mod neighbourhood;
 
 pub mod scan;
 pub mod schema;
+pub mod skeletons;
 pub mod write;
 
 pub mod tokens;

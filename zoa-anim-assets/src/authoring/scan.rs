@@ -123,6 +123,11 @@ pub struct ScannedFile {
     pub stem: String,
     /// Named joints of every skin, sorted, deduplicated.
     pub bones: Vec<String>,
+    /// Names of the nodes any of the file's clips animates (preview takes
+    /// included), sorted, deduplicated; how an animation-only file is
+    /// matched to the skeleton it was made for.
+    #[serde(default)]
+    pub animated: Vec<String>,
     /// What the file is: a skinned model, an animation-only export (clips
     /// but no skin) or a static model (neither skin nor clips, e.g. a prop).
     pub kind: ModelKind,
@@ -283,6 +288,7 @@ pub fn scan_file(found: &FoundFile) -> ScannedFile {
         root: found.root,
         stem,
         bones: Vec::new(),
+        animated: Vec::new(),
         kind: ModelKind::Static,
         clips: Vec::new(),
         error: None,
@@ -290,6 +296,7 @@ pub fn scan_file(found: &FoundFile) -> ScannedFile {
     match load_gltf(&found.path) {
         Ok(asset) => {
             file.bones = bone_names(&asset);
+            file.animated = animated_names(&asset);
             file.clips = summarize_clips(&asset);
             file.kind = ModelKind::classify(!asset.skeletons.is_empty(), file.clips.len());
         }
@@ -306,6 +313,21 @@ pub fn bone_names(asset: &GltfAsset) -> Vec<String> {
     bones.sort();
     bones.dedup();
     bones
+}
+
+/// Names of the nodes any clip of the asset animates, sorted and deduplicated
+/// (a track's own node name, else its node's name; unnamed nodes left out).
+#[must_use]
+pub fn animated_names(asset: &GltfAsset) -> Vec<String> {
+    let mut names: Vec<String> = asset
+        .clips
+        .iter()
+        .flat_map(|c| c.tracks())
+        .filter_map(|t| t.node_name.clone().or_else(|| asset.nodes.get(t.node as usize)?.name.clone()))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Scans every clip of a loaded asset (preview takes left out).
@@ -656,7 +678,7 @@ pub const CACHE_FILE_NAME: &str = "scan-cache.json";
 /// The `format` of a cache file's header line.
 pub const CACHE_FORMAT: &str = "zoa-anim-scan-cache";
 /// The cache format version; a file of another version is ignored.
-pub const CACHE_VERSION: u32 = 3;
+pub const CACHE_VERSION: u32 = 4;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct CacheHeader {

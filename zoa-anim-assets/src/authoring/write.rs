@@ -3,6 +3,11 @@
 //! the `clip` definitions the slots refer to (cut like [`super::import`]
 //! does, so the folder validates on its own).
 //!
+//! By default the binder runs once per skeleton ([`bind_skeletons`], see
+//! [`super::skeletons`]) and each skeleton gets a set of its own
+//! ([`set_paths`] names them); one set over every file is the `--one-set`
+//! choice ([`bind_classes`]).
+//!
 //! Profile files are never overwritten unless `force` is set; clip
 //! definitions follow the import rule and are never overwritten. Every file
 //! of one run (profiles and clips) is written all or nothing
@@ -19,6 +24,7 @@ use super::autobind::{
 };
 use super::import::plan_cuts;
 use super::scan::ScanReport;
+use super::skeletons::{SkeletonGroup, group_by_skeleton};
 use super::tokens::to_id;
 use crate::AssetError;
 
@@ -73,6 +79,45 @@ pub fn bind_classes(report: &ScanReport, opts: &AutoBindOptions) -> (AutoBindRes
     let result = autobind(report, opts);
     let classes = class_bindings(report, &result);
     (result, classes)
+}
+
+/// One skeleton's binding run.
+#[derive(Debug, Clone)]
+pub struct SkeletonBinding {
+    /// The skeleton and its files.
+    pub group: SkeletonGroup,
+    /// The binder's ranking over the group's files only.
+    pub result: AutoBindResult,
+    /// Its per-class split ([`class_bindings`]); empty when no slot was bound.
+    pub classes: Vec<ClassBinding>,
+}
+
+/// Groups the report's files by skeleton and binds each group on its own, so
+/// no set mixes clips of two characters. Groups are in
+/// [`group_by_skeleton`] order, including those where nothing was bound.
+#[must_use]
+pub fn bind_skeletons(report: &ScanReport, opts: &AutoBindOptions) -> Vec<SkeletonBinding> {
+    group_by_skeleton(report)
+        .into_iter()
+        .map(|group| {
+            let sub = group.report(report);
+            let (result, classes) = bind_classes(&sub, opts);
+            SkeletonBinding { group, result, classes }
+        })
+        .collect()
+}
+
+/// Where the sets of `skeleton_ids` go for `--out out`: `out` itself for one
+/// set; for several, `<out stem>_<skeleton id>.toml` beside `out` each (the
+/// set id is the file stem, as always).
+#[must_use]
+pub fn set_paths(out: &Path, skeleton_ids: &[&str]) -> Vec<PathBuf> {
+    if skeleton_ids.len() == 1 {
+        return vec![out.to_path_buf()];
+    }
+    let dir = out.parent().unwrap_or(Path::new(""));
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    skeleton_ids.iter().map(|id| dir.join(format!("{stem}_{id}.toml"))).collect()
 }
 
 /// A file the writer intends to write.
@@ -153,13 +198,22 @@ pub fn write_planned(files: &[PlannedFile], force: bool) -> Result<(), AssetErro
     crate::files::write_all_or_nothing(&files, force).map(|_| ())
 }
 
-/// What [`write_profile_set`] wrote.
+/// What [`write_profile_set`] / [`write_profile_sets`] wrote.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WrittenSet {
-    /// Profile files written (binding profiles, then the set).
+    /// Profile files written (per set: binding profiles, then the set).
     pub profiles: Vec<PathBuf>,
     /// Clip definitions newly cut.
     pub clips_written: Vec<PathBuf>,
+}
+
+/// One player profile set to write: its file and its per-class bindings.
+#[derive(Debug, Clone)]
+pub struct SetToWrite {
+    /// The set's file (its id is the file stem as an id).
+    pub out: PathBuf,
+    /// One binding profile per class, written beside `out`.
+    pub classes: Vec<ClassBinding>,
 }
 
 /// Writes the player profile set `out` (its id is the file stem as an id),
@@ -171,39 +225,68 @@ pub fn write_profile_set(
     out: &Path,
     force: bool,
 ) -> Result<WrittenSet, AssetError> {
-    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    write_profile_sets(report, &[SetToWrite { out: out.to_path_buf(), classes: classes.to_vec() }], force)
+}
+
+fn out_dir(out: &Path) -> PathBuf {
+    out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+}
+
+/// The profile files every set needs, planned with `clip_id` for the clips.
+fn plan_sets(sets: &[SetToWrite], clip_id: &dyn Fn(&Path, &SlotAssignment) -> String) -> Vec<PlannedFile> {
+    sets.iter()
+        .flat_map(|s| {
+            let dir = out_dir(&s.out);
+            plan_profile_files(&s.out, &s.classes, &|a| clip_id(&dir, a))
+        })
+        .collect()
+}
+
+/// Writes several sets as [`write_profile_set`] writes one, all or nothing:
+/// a clip two sets use is cut once per folder, and when any profile file of
+/// any set exists (without `force`) or two sets would write the same file,
+/// nothing is written.
+pub fn write_profile_sets(report: &ScanReport, sets: &[SetToWrite], force: bool) -> Result<WrittenSet, AssetError> {
     // Plan first (with the ids the clips will have) so a refusal writes nothing.
-    let files = plan_profile_files(out, classes, &|a| a.best().clip_id.clone());
+    let files = plan_sets(sets, &|_, a| a.best().clip_id.clone());
+    let mut seen = HashSet::new();
+    if let Some(f) = files.iter().find(|f| !seen.insert(f.path.clone())) {
+        return Err(AssetError::WouldOverwrite { path: f.path.clone() });
+    }
     if !force && let Some(f) = files.iter().find(|f| crate::files::occupied(&f.path)) {
         return Err(AssetError::WouldOverwrite { path: f.path.clone() });
     }
-    let mut ids: HashMap<(PathBuf, usize), String> = HashMap::new();
-    let mut used = HashSet::new();
+    let mut ids: HashMap<(PathBuf, PathBuf, usize), String> = HashMap::new();
+    let mut used: HashMap<PathBuf, HashSet<String>> = HashMap::new();
     let mut clip_files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    for a in classes.iter().flat_map(|c| &c.assignments) {
-        let best = a.best();
-        let key = (best.file.clone(), best.index);
-        if ids.contains_key(&key) {
-            continue;
-        }
-        let Some(clip) = report
-            .files
-            .iter()
-            .find(|f| f.path == best.file)
-            .and_then(|f| f.clips.iter().find(|c| c.index == best.index))
-        else {
-            continue;
-        };
-        for c in plan_cuts(&best.file, std::slice::from_ref(clip), &dir, &mut used) {
-            if let Some(text) = c.text {
-                clip_files.push((c.clip.path.clone(), text.into_bytes()));
+    for set in sets {
+        let dir = out_dir(&set.out);
+        for a in set.classes.iter().flat_map(|c| &c.assignments) {
+            let best = a.best();
+            let key = (dir.clone(), best.file.clone(), best.index);
+            if ids.contains_key(&key) {
+                continue;
             }
-            ids.insert(key.clone(), c.clip.id);
+            let Some(clip) = report
+                .files
+                .iter()
+                .find(|f| f.path == best.file)
+                .and_then(|f| f.clips.iter().find(|c| c.index == best.index))
+            else {
+                continue;
+            };
+            let used = used.entry(dir.clone()).or_default();
+            for c in plan_cuts(&best.file, std::slice::from_ref(clip), &dir, used) {
+                if let Some(text) = c.text {
+                    clip_files.push((c.clip.path.clone(), text.into_bytes()));
+                }
+                ids.insert(key.clone(), c.clip.id);
+            }
         }
     }
-    let files = plan_profile_files(out, classes, &|a| {
+    let files = plan_sets(sets, &|dir, a| {
         let b = a.best();
-        ids.get(&(b.file.clone(), b.index)).cloned().unwrap_or_else(|| b.clip_id.clone())
+        ids.get(&(dir.to_path_buf(), b.file.clone(), b.index)).cloned().unwrap_or_else(|| b.clip_id.clone())
     });
     // One write for everything: profiles (replaced only with force) and new clips.
     let clips_written: Vec<PathBuf> = clip_files.iter().map(|(p, _)| p.clone()).collect();

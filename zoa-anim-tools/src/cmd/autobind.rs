@@ -2,6 +2,13 @@
 //! canonical slots and, with `--out`, write a `player_profile_set` with one
 //! binding profile per weapon class (and the clip definitions they use).
 //!
+//! The files are grouped by skeleton first (shared bone names, see
+//! `zoa_anim_assets::authoring::skeletons`) and each skeleton is bound on its
+//! own, so a set never mixes an idle of one character with a walk of
+//! another. With one skeleton the set is written at `--out`; with several,
+//! each goes to `<stem>_<skeleton id>.toml` beside it. `--one-set` binds every
+//! file together into the one set at `--out` (the old behaviour).
+//!
 //! Exit codes: 0 done, 1 the written folder does not validate, 2 a root is
 //! unreadable, an output file exists without `--force`, or IO failure.
 
@@ -9,7 +16,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use zoa_anim_assets::authoring::autobind::AutoBindOptions;
-use zoa_anim_assets::authoring::write::{bind_classes, write_profile_set};
+use zoa_anim_assets::authoring::ScanReport;
+use zoa_anim_assets::authoring::autobind::AutoBindResult;
+use zoa_anim_assets::authoring::skeletons::SkeletonGroup;
+use zoa_anim_assets::authoring::write::{ClassBinding, SetToWrite, bind_classes, bind_skeletons, set_paths, write_profile_sets};
 use zoa_anim_assets::defs::{Severity, load_folder};
 use zoa_anim_core::PlayerProfileType;
 
@@ -36,7 +46,11 @@ pub struct Args {
     /// Lowest score a clip needs to be a candidate (a finite number).
     #[arg(long, default_value_t = 0.3, value_parser = parse_min_score)]
     pub min_score: f32,
-    /// Output format (json: `{"assignments":[{"slot","clip","file","score","runner_up","signals"}]}`).
+    /// Bind every file into one set, whatever skeletons they are on (default: one set per skeleton).
+    #[arg(long)]
+    pub one_set: bool,
+    /// Output format (json: `{"assignments":[{"slot","clip","file","score","runner_up","signals"}],
+    /// "skeletons":[{"id","files"}]}`; an assignment belongs to the skeleton listing its file).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     /// Scan every file again instead of reusing the scan cache.
@@ -70,6 +84,29 @@ fn round3(x: f32) -> f64 {
     (f64::from(x) * 1000.0).round() / 1000.0
 }
 
+/// One binder run: a skeleton's (or, with `--one-set`, every file's).
+struct Run {
+    group: Option<SkeletonGroup>,
+    result: AutoBindResult,
+    classes: Vec<ClassBinding>,
+}
+
+/// `(id, files)` per skeleton of the scan (with `--one-set` still listed, so
+/// the user sees what the one set mixes).
+fn skeleton_list(report: &ScanReport, runs: &[Run]) -> Vec<(String, Vec<String>)> {
+    let owned;
+    let groups: Vec<&SkeletonGroup> = if runs.iter().any(|r| r.group.is_some()) {
+        runs.iter().filter_map(|r| r.group.as_ref()).collect()
+    } else {
+        owned = zoa_anim_assets::authoring::skeletons::group_by_skeleton(report);
+        owned.iter().collect()
+    };
+    groups
+        .iter()
+        .map(|g| (g.id.clone(), g.files.iter().map(|&i| report.files[i].path.display().to_string()).collect()))
+        .collect()
+}
+
 /// Binds, prints the assignments, writes the TOML when asked.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
@@ -82,12 +119,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let opts = AutoBindOptions { profile_type: args.profile_type, min_score: args.min_score };
-    let (result, classes) = bind_classes(&report, &opts);
+    let runs: Vec<Run> = if args.one_set {
+        let (result, classes) = bind_classes(&report, &opts);
+        vec![Run { group: None, result, classes }]
+    } else {
+        bind_skeletons(&report, &opts)
+            .into_iter()
+            .map(|s| Run { group: Some(s.group), result: s.result, classes: s.classes })
+            .collect()
+    };
+    let groups: Vec<&SkeletonGroup> = runs.iter().filter_map(|r| r.group.as_ref()).collect();
     match args.format {
         Format::Json => {
-            let list: Vec<serde_json::Value> = result
-                .assignments
+            let list: Vec<serde_json::Value> = runs
                 .iter()
+                .flat_map(|r| &r.result.assignments)
                 .map(|a| {
                     let b = a.best();
                     let runner = a.runner_up().map(|r| serde_json::json!({ "clip": r.clip, "score": round3(r.score) }));
@@ -103,37 +149,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list }))?);
+            let skeletons: Vec<serde_json::Value> =
+                skeleton_list(&report, &runs).into_iter().map(|(id, files)| serde_json::json!({ "id": id, "files": files })).collect();
+            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?);
         }
         Format::Human => {
-            if !args.quiet {
-                for a in &result.assignments {
-                    let b = a.best();
-                    let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
-                    outln!(
-                        "{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})",
-                        a.slot,
-                        b.clip,
-                        b.score,
-                        b.file.display()
-                    );
-                    if args.verbose {
-                        let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
-                        outln!("{:<24} {}", "", s.join(", "));
+            let bound = runs.iter().filter(|r| !r.result.assignments.is_empty()).count();
+            for r in &runs {
+                if !args.quiet && bound > 1 && !r.result.assignments.is_empty() {
+                    if let Some(g) = &r.group {
+                        outln!("skeleton {} ({} file(s)):", g.id, g.files.len());
                     }
                 }
-                if args.verbose && !result.unassigned.is_empty() {
-                    outln!("no candidate: {}", result.unassigned.join(", "));
+                if !args.quiet {
+                    for a in &r.result.assignments {
+                        let b = a.best();
+                        let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
+                        outln!(
+                            "{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})",
+                            a.slot,
+                            b.clip,
+                            b.score,
+                            b.file.display()
+                        );
+                        if args.verbose {
+                            let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
+                            outln!("{:<24} {}", "", s.join(", "));
+                        }
+                    }
+                    if args.verbose && !r.result.unassigned.is_empty() && (bound <= 1 || !r.result.assignments.is_empty()) {
+                        outln!("no candidate: {}", r.result.unassigned.join(", "));
+                    }
                 }
             }
-            outln!("{} slot(s) bound from {} clip(s)", result.assignments.len(), report.clips().count());
+            let slots: usize = runs.iter().map(|r| r.result.assignments.len()).sum();
+            let on = if args.one_set { String::new() } else { format!(" on {} skeleton(s)", groups.len()) };
+            outln!("{slots} slot(s) bound from {} clip(s){on}", report.clips().count());
         }
     }
     let Some(out) = &args.out else { return Ok(ExitCode::SUCCESS) };
-    if classes.is_empty() {
+    let bound: Vec<&Run> = runs.iter().filter(|r| !r.classes.is_empty()).collect();
+    if bound.is_empty() {
         return Err(fail(1, "invalid-input", "no slot was bound; nothing written").into());
     }
-    let written = match write_profile_set(&report, &classes, out, args.force) {
+    let ids: Vec<&str> = bound.iter().map(|r| r.group.as_ref().map_or("", |g| g.id.as_str())).collect();
+    let sets: Vec<SetToWrite> = set_paths(out, &ids)
+        .into_iter()
+        .zip(&bound)
+        .map(|(out, r)| SetToWrite { out, classes: r.classes.clone() })
+        .collect();
+    let written = match write_profile_sets(&report, &sets, args.force) {
         Ok(w) => w,
         Err(e) => {
             return Err(e.into());
