@@ -473,6 +473,9 @@ async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {
     assert_eq!(roots.prop("value").await.unwrap().as_deref(), Some("assets"));
     css(c, "#ab-scan").await.click().await.unwrap();
     until(c, "the candidates", "document.querySelectorAll('tr.ab-slot').length >= 10").await;
+    // One skeleton in the folder: it is the one ranked (a set per skeleton).
+    let skeleton = css(c, "#ab-skeleton").await;
+    assert_eq!(skeleton.prop("value").await.unwrap().as_deref(), Some("humanoid"));
     // Change one pick (run → the sprint clip) and leave one slot out.
     css(c, "tr.ab-slot[data-slot='locomotion_run'] .ab-choice")
         .await

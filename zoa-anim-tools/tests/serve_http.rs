@@ -419,6 +419,78 @@ fn auto_binding_ranks_candidates_with_their_signals() {
     assert_eq!(s.post("/api/autobind/scan", &json!({ "roots": ["assets"], "profile_type": "laser" })).status, 400);
 }
 
+/// A second character on another skeleton (the two-joint test rig, bones
+/// renamed) with an idle and a walk, dropped into the served models folder.
+fn add_fox(s: &Server) {
+    use zoa_test_support::gltf::{ROTATIONS, TIMES, TRANSLATIONS, minimal};
+    let mut doc = minimal();
+    doc.json["nodes"][1]["name"] = json!("b_hip");
+    doc.json["nodes"][2]["name"] = json!("b_spine");
+    doc.json["animations"] = json!([]);
+    for name in ["Idle", "Walk"] {
+        doc.add_animation(
+            Some(name),
+            &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
+        );
+    }
+    std::fs::write(s.defs().join("../../models/fox.glb"), doc.to_glb()).unwrap();
+}
+
+#[test]
+fn auto_binding_ranks_one_skeleton_at_a_time() {
+    let s = Server::start();
+    add_fox(&s);
+    let scan = |extra: Value| {
+        let mut b = scan_body();
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        s.post("/api/autobind/scan", &b)
+    };
+    let files_of = |r: &Value| -> Vec<String> {
+        let mut f: Vec<String> = r["slots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|x| x["candidates"].as_array().unwrap().iter().map(|c| c["file"].as_str().unwrap().to_owned()))
+            .collect();
+        f.sort();
+        f.dedup();
+        f
+    };
+    // Default: the first skeleton where a slot binds (files in path order: the fox).
+    let r = ok(&scan(json!({})));
+    let skeletons: Vec<(&str, u64)> = r["skeletons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["id"].as_str().unwrap(), k["files"].as_array().unwrap().len() as u64))
+        .collect();
+    assert_eq!(skeletons, [("fox", 1), ("humanoid", 1)]);
+    assert_eq!(r["skeleton"], "fox");
+    assert_eq!(files_of(&r), ["assets/fox.glb"]);
+    // The humanoid on its own: none of the fox's clips is a candidate.
+    let r = ok(&scan(json!({ "skeleton": "humanoid" })));
+    assert_eq!(r["skeleton"], "humanoid");
+    assert_eq!(files_of(&r), ["assets/humanoid.glb"]);
+    // One set over every file mixes them, as `autobind --one-set` does.
+    let r = ok(&scan(json!({ "one_set": true })));
+    assert!(r["skeleton"].is_null());
+    assert_eq!(files_of(&r), ["assets/fox.glb", "assets/humanoid.glb"]);
+    let r = scan(json!({ "skeleton": "wolf" }));
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("no skeleton `wolf`"), "{}", r.text());
+    // Writing the fox's set uses the fox's clips only.
+    let mut b = scan_body();
+    b["skeleton"] = json!("fox");
+    b["out"] = json!("defs/auto/fox.toml");
+    let r = ok(&s.post("/api/autobind/write", &b));
+    assert!(r["diagnostics"].as_array().unwrap().iter().all(|d| d["severity"] != "error"), "{r}");
+    let profile = read(&s, "auto/fox_unarmed.toml");
+    assert!(profile.contains("clip = \"fox_idle\"") && profile.contains("clip = \"fox_walk\""), "{profile}");
+    assert!(!profile.contains("humanoid"), "{profile}");
+}
+
 #[test]
 fn approved_choices_are_written_and_existing_files_need_a_confirmed_overwrite() {
     let s = Server::start();

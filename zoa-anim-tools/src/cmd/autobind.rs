@@ -15,11 +15,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use zoa_anim_assets::authoring::autobind::AutoBindOptions;
 use zoa_anim_assets::authoring::ScanReport;
+use zoa_anim_assets::authoring::autobind::AutoBindOptions;
 use zoa_anim_assets::authoring::autobind::AutoBindResult;
 use zoa_anim_assets::authoring::skeletons::SkeletonGroup;
-use zoa_anim_assets::authoring::write::{ClassBinding, SetToWrite, bind_classes, bind_skeletons, set_paths, write_profile_sets};
+use zoa_anim_assets::authoring::write::{
+    ClassBinding, SetToWrite, bind_classes, bind_skeletons, set_paths, write_profile_sets,
+};
 use zoa_anim_assets::defs::{Severity, load_folder};
 use zoa_anim_core::PlayerProfileType;
 
@@ -149,9 +151,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            let skeletons: Vec<serde_json::Value> =
-                skeleton_list(&report, &runs).into_iter().map(|(id, files)| serde_json::json!({ "id": id, "files": files })).collect();
-            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?);
+            let skeletons: Vec<serde_json::Value> = skeleton_list(&report, &runs)
+                .into_iter()
+                .map(|(id, files)| serde_json::json!({ "id": id, "files": files }))
+                .collect();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?
+            );
         }
         Format::Human => {
             let bound = runs.iter().filter(|r| !r.result.assignments.is_empty()).count();
@@ -177,7 +184,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             outln!("{:<24} {}", "", s.join(", "));
                         }
                     }
-                    if args.verbose && !r.result.unassigned.is_empty() && (bound <= 1 || !r.result.assignments.is_empty()) {
+                    if args.verbose
+                        && !r.result.unassigned.is_empty()
+                        && (bound <= 1 || !r.result.assignments.is_empty())
+                    {
                         outln!("no candidate: {}", r.result.unassigned.join(", "));
                     }
                 }

@@ -1,9 +1,13 @@
 //! The Auto Binding panel.
 //!
-//! - `POST /api/autobind/scan {roots, profile_type, min_score}`: scans the roots (folders or
-//!   model files inside `--defs`/`--assets`) with the clip library scanner and ranks every clip
-//!   against the canonical slots, as `zoa-anim autobind` does. Each slot lists its candidates
-//!   (best first) with the score and every signal; candidates are keyed `file#index`.
+//! - `POST /api/autobind/scan {roots, profile_type, min_score, skeleton, one_set}`: scans the roots
+//!   (folders or model files inside `--defs`/`--assets`) with the clip library scanner, groups the
+//!   files by skeleton (shared bone names) and ranks the clips of one skeleton against the
+//!   canonical slots, as `zoa-anim autobind` does per skeleton. `skeleton` picks the group by id;
+//!   without it, the first group where a slot binds. `one_set: true` ranks every file together
+//!   (`autobind --one-set`). The answer lists `skeletons: [{id, files, slots}]` (`slots` = how many
+//!   bind on that skeleton) and the `skeleton` ranked (null with `one_set`). Each slot lists its
+//!   candidates (best first) with the score and every signal; candidates are keyed `file#index`.
 //! - `POST /api/autobind/write {roots, profile_type, min_score, choices, out, overwrite}`: the
 //!   same ranking with the user's choices (`slot → key` to pick a candidate, `slot → null` to
 //!   leave the slot out), written as a player profile set at `out` (under `defs/`) with one
@@ -21,7 +25,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use zoa_anim_assets::authoring::ScanReport;
 use zoa_anim_assets::authoring::autobind::{AutoBindOptions, Candidate};
-use zoa_anim_assets::authoring::write::{ClassBinding, bind_classes, plan_profile_files, write_profile_set};
+use zoa_anim_assets::authoring::write::{
+    ClassBinding, bind_classes, bind_skeletons, plan_profile_files, write_profile_set,
+};
 use zoa_anim_core::PlayerProfileType;
 
 use super::api_defs::load;
@@ -36,6 +42,12 @@ pub struct ScanParams {
     profile_type: Option<String>,
     #[serde(default)]
     min_score: Option<f32>,
+    /// The skeleton (group id) to rank; none: the first where a slot binds.
+    #[serde(default)]
+    skeleton: Option<String>,
+    /// Rank every file together, whatever their skeletons.
+    #[serde(default)]
+    one_set: bool,
 }
 
 /// What a scan produced, with every file inside the roots.
@@ -43,6 +55,10 @@ struct Ranked {
     report: ScanReport,
     classes: Vec<ClassBinding>,
     result: zoa_anim_assets::authoring::autobind::AutoBindResult,
+    /// Every skeleton with its files (virtual paths) and how many slots bind on it.
+    skeletons: Vec<Value>,
+    /// The skeleton ranked (None with `one_set`).
+    skeleton: Option<String>,
 }
 
 fn options(p: &ScanParams) -> Result<AutoBindOptions, ApiError> {
@@ -75,8 +91,38 @@ fn rank(app: &App, p: &ScanParams) -> Result<Ranked, ApiError> {
     };
     // Symlinks under a root may lead elsewhere: only files inside the roots count.
     report.files.retain(|f| app.roots.contains(&f.path));
-    let (result, classes) = bind_classes(&report, &opts);
-    Ok(Ranked { report, classes, result })
+    let runs = bind_skeletons(&report, &opts);
+    let skeletons: Vec<Value> = runs
+        .iter()
+        .map(|r| {
+            let files: Vec<Option<String>> =
+                r.group.files.iter().map(|&i| app.roots.to_virtual(&report.files[i].path)).collect();
+            json!({ "id": r.group.id, "files": files, "slots": r.result.assignments.len() })
+        })
+        .collect();
+    if p.one_set {
+        let (result, classes) = bind_classes(&report, &opts);
+        return Ok(Ranked { report, classes, result, skeletons, skeleton: None });
+    }
+    let chosen = match p.skeleton.as_deref().filter(|s| !s.is_empty()) {
+        Some(id) => runs
+            .into_iter()
+            .find(|r| r.group.id == id)
+            .ok_or_else(|| ApiError::bad(format!("no skeleton `{id}` in these roots; scan again to list them")))?,
+        None => {
+            let first = runs.iter().position(|r| !r.result.assignments.is_empty()).unwrap_or(0);
+            match runs.into_iter().nth(first) {
+                Some(r) => r,
+                // No skeleton at all (nothing readable): an empty ranking over every file.
+                None => {
+                    let (result, classes) = bind_classes(&report, &opts);
+                    return Ok(Ranked { report, classes, result, skeletons, skeleton: None });
+                }
+            }
+        }
+    };
+    let skeleton = Some(chosen.group.id);
+    Ok(Ranked { report, classes: chosen.classes, result: chosen.result, skeletons, skeleton })
 }
 
 fn key(app: &App, c: &Candidate) -> String {
@@ -129,6 +175,8 @@ pub async fn scan(State(app): State<Arc<App>>, Json(p): Json<ScanParams>) -> Api
                 "slots": slots,
                 "unassigned": r.result.unassigned,
                 "classes": r.classes.iter().map(|c| c.class.name()).collect::<Vec<_>>(),
+                "skeletons": r.skeletons,
+                "skeleton": r.skeleton,
             }))
         })
         .await?;

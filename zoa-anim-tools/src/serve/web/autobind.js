@@ -15,6 +15,7 @@ export async function start(session) {
   for (const t of types) $('#ab-type').append(el('option', { value: t, text: t }));
   $('#ab-scan').addEventListener('click', scan);
   $('#ab-write').addEventListener('click', () => write(false));
+  $('#ab-skeleton').addEventListener('change', scan);
 }
 
 function params() {
@@ -22,15 +23,30 @@ function params() {
     roots: $('#ab-roots').value.split(',').map((s) => s.trim()).filter(Boolean),
     profile_type: $('#ab-type').value || null,
     min_score: parseFloat($('#ab-min').value),
+    skeleton: ['', '*'].includes($('#ab-skeleton').value) ? null : $('#ab-skeleton').value,
+    one_set: $('#ab-skeleton').value === '*',
   };
+}
+
+// One option per skeleton of the last scan, and "every file" (one set mixing them).
+function skeletonOptions(d) {
+  const sel = $('#ab-skeleton');
+  sel.replaceChildren(...d.skeletons.map((k) =>
+    el('option', { value: k.id, text: `${k.id} (${k.files.length} file(s), ${k.slots} slot(s))` })),
+  el('option', { value: '*', text: 'every file (one set)' }));
+  sel.value = d.skeleton ?? '*';
 }
 
 async function scan() {
   const req = params();
+  // Other roots: their skeletons are not the ones listed.
+  if (last && req.roots.join(',') !== last.req.roots.join(',')) req.skeleton = null;
   $('#ab-summary').textContent = 'scanning…';
   const res = await api.post('/api/autobind/scan', req);
   if (!res.ok) { $('#ab-summary').textContent = ''; return failed(res, 'scan'); }
-  last = { req, data: res.data };
+  skeletonOptions(res.data);
+  // Writing ranks the skeleton shown, whichever the scan picked.
+  last = { req: params(), data: res.data };
   render();
 }
 
@@ -44,7 +60,8 @@ function render() {
   const failedFiles = d.failed.length ? `, ${d.failed.length} unreadable` : '';
   $('#ab-summary').textContent = `${d.clips} clip(s) in ${d.files} file(s)${failedFiles}; ${d.slots.length} slot(s) with candidates` +
     (d.unassigned.length ? `; no candidate for: ${d.unassigned.join(', ')}` : '') +
-    (d.classes.length ? `; classes: ${d.classes.join(', ')}` : '');
+    (d.classes.length ? `; classes: ${d.classes.join(', ')}` : '') +
+    (d.skeletons.length > 1 ? `; skeleton ${d.skeleton ?? 'every file'} of ${d.skeletons.length} (one set per skeleton)` : '');
   const body = $('#ab-table tbody');
   body.replaceChildren();
   for (const s of d.slots) {
