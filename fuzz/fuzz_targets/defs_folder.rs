@@ -14,11 +14,12 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use zoa_anim_assets::authoring::schema::KINDS;
 
-/// An empty folder: the overlay supplies every file.
+/// An empty folder (the overlay supplies every file), inside the fuzz crate's
+/// git-ignored `target/`, so nothing is left in the system temp folder.
 fn folder() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("zoa-anim-fuzz-defs-{}", std::process::id()));
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/empty-defs-folder");
         std::fs::create_dir_all(&dir).expect("an empty folder for the fuzz target");
         dir
     })

@@ -387,9 +387,12 @@ fn preview_refuses_rates_that_stop_time_and_presets_that_never_end() {
     let diag = v["diagnostics"].as_array().unwrap().iter().find(|x| x["file"] == "presets/forever.toml").cloned();
     let diag = diag.expect("the infinite preset is a validate diagnostic");
     assert_eq!((diag["code"].as_str(), diag["field"].as_str()), (Some("E008"), Some("steps")), "{diag}");
+    // A preset with errors is not played, and the message says where its errors are listed.
     let out = zoa(&["preview", "--defs", d, "--preset", "forever", "--format", "json"]);
-    no_panic(&out);
-    assert_ne!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = json_error(&out)["error"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("no valid preview preset `forever`"), "{message}");
+    assert!(message.contains("error(s), `zoa-anim validate "), "{message}");
 
     // A legal preset whose capture at a high rate is over the memory budget.
     write(&defs, "presets/long.toml", "kind = \"preview_preset\"\nid = \"long\"\nsteps = [{ wait = 3000.0 }]\n");

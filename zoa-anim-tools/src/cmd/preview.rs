@@ -149,9 +149,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut known: Vec<&str> = set.preview_presets.iter().map(|p| p.value.id.as_str()).collect();
         known.sort_unstable();
         let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-        return Err(
-            fail(2, "not-found", format!("no valid preview preset `{}`; available: {available}", args.preset)).into()
-        );
+        // A preset with errors is left out of the set: point at them.
+        let errors = match set.error_count() {
+            0 => String::new(),
+            n => format!("; the folder has {n} error(s), `zoa-anim validate {}` lists them", args.defs.display()),
+        };
+        return Err(fail(
+            2,
+            "not-found",
+            format!("no valid preview preset `{}`; available: {available}{errors}", args.preset),
+        )
+        .into());
     };
     if set.error_count() > 0 {
         errln!(
