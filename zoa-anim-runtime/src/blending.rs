@@ -95,10 +95,6 @@ impl ReferencePose {
     pub fn len(&self) -> usize {
         self.pose.len()
     }
-    /// Starts loading the reference into cache (see [`crate::simd::prefetch`]).
-    pub(crate) fn prefetch(&self, max_bytes: usize) {
-        self.pose.prefetch(max_bytes);
-    }
     /// Whether the reference has no joints.
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -469,10 +469,10 @@ impl Instance {
     /// [`crate::simd::prefetch`]), in three stages so that no stage waits on
     /// memory the stage before did not ask for: `stage` 0 asks for the
     /// instance's layer arrays, 1 (an instance later) for the arrays they
-    /// point to, 2 (an instance before it updates) for the head of every
-    /// per-frame buffer; the hardware prefetcher streams the rest.
+    /// point to, 2 (an instance before it updates) for everything the frame
+    /// keeps per instance (key cursors, local pose, model matrices: a few
+    /// KiB now that the scratch is shared; shared references stay in cache).
     fn prefetch(&self, stage: u8) {
-        const HEAD: usize = 256;
         match stage {
             0 => {
                 crate::simd::prefetch(&self.states, usize::MAX);
@@ -493,14 +493,11 @@ impl Instance {
             _ => {
                 for state in &self.states {
                     for slot in &state.slots {
-                        slot.context.prefetch(HEAD);
-                        if let Some(r) = &slot.reference {
-                            r.prefetch(HEAD);
-                        }
+                        slot.context.prefetch(usize::MAX);
                     }
                 }
-                self.local.prefetch(HEAD);
-                crate::simd::prefetch(&self.model, HEAD);
+                self.local.prefetch(usize::MAX);
+                crate::simd::prefetch(&self.model, usize::MAX);
             }
         }
     }
