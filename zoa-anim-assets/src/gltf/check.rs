@@ -1,8 +1,57 @@
 //! Document-level checks that do not belong to one skin or animation.
 
 use gltf::json;
+use serde::Deserialize;
 
 use super::{Problems, node_label};
+
+/// A node's transform numbers as the JSON has them, in `f64`.
+#[derive(Deserialize)]
+struct RawNode {
+    name: Option<String>,
+    matrix: Option<Vec<f64>>,
+    translation: Option<Vec<f64>>,
+    rotation: Option<Vec<f64>>,
+    scale: Option<Vec<f64>>,
+}
+
+/// The part of the document [`node_numbers`] reads.
+#[derive(Deserialize)]
+struct RawNodes {
+    #[serde(default)]
+    nodes: Vec<RawNode>,
+}
+
+/// Node transform components must be finite 32-bit floats. Read here as
+/// `f64` from the JSON text and narrowed by the loader itself, so the check
+/// does not depend on how `serde_json` is built: with its `float_roundtrip`
+/// feature (which any crate in a build can turn on) it rejects a number beyond
+/// `f32` range inside the `gltf` crate's parse, without the feature it yields
+/// infinity. Runs before that parse; a document that is not JSON of this shape
+/// is left to the parse to report.
+pub(crate) fn node_numbers(json_text: &[u8], problems: &mut Problems) {
+    let Ok(raw) = serde_json::from_slice::<RawNodes>(json_text) else {
+        return;
+    };
+    for (i, node) in raw.nodes.iter().enumerate() {
+        let fields = [
+            ("matrix", &node.matrix),
+            ("translation", &node.translation),
+            ("rotation", &node.rotation),
+            ("scale", &node.scale),
+        ];
+        for (field, values) in fields {
+            let values = values.as_deref().unwrap_or_default();
+            if let Some(k) = values.iter().position(|&x| !(x as f32).is_finite()) {
+                let label = match &node.name {
+                    Some(name) => format!("node {i} {name:?}"),
+                    None => format!("node {i}"),
+                };
+                problems.push(label, format!("{field} component {k} is not a finite 32-bit float"));
+            }
+        }
+    }
+}
 
 /// Checks that must pass before the `gltf` crate's own validation runs,
 /// because that validation indexes without bounds checks: a mesh primitive's
@@ -35,18 +84,6 @@ pub(crate) fn check_nodes(root: &json::Root, problems: &mut Problems) {
     let mut parent: Vec<Option<usize>> = vec![None; n];
     let mut structural = false;
     for (i, node) in root.nodes.iter().enumerate() {
-        // JSON has no NaN, but numbers beyond f32 range parse as infinity.
-        let fields: [(&str, Option<&[f32]>); 4] = [
-            ("matrix", node.matrix.as_ref().map(|m| &m[..])),
-            ("translation", node.translation.as_ref().map(|t| &t[..])),
-            ("rotation", node.rotation.as_ref().map(|r| &r.0[..])),
-            ("scale", node.scale.as_ref().map(|s| &s[..])),
-        ];
-        for (field, values) in fields {
-            if let Some(k) = values.and_then(|v| v.iter().position(|x| !x.is_finite())) {
-                problems.push(node_label(root, i), format!("{field} component {k} is not a finite 32-bit float"));
-            }
-        }
         for child in node.children.iter().flatten() {
             let c = child.value();
             if c >= n {

@@ -265,8 +265,9 @@ pub fn load_gltf_slice_with(
     })
 }
 
-/// Parses the JSON chunk, then runs the `gltf` crate's own validation behind
-/// the pre-checks that keep it from panicking.
+/// Checks the node transform numbers (see [`check::node_numbers`]), parses the
+/// JSON chunk, then runs the `gltf` crate's own validation behind the
+/// pre-checks that keep it from panicking.
 fn parse_document(json_bytes: &[u8], file: &str) -> Result<json::Root, AssetError> {
     let mut text = json_bytes;
     if let Some(rest) = text.strip_prefix(b"\xEF\xBB\xBF".as_slice()) {
@@ -280,10 +281,12 @@ fn parse_document(json_bytes: &[u8], file: &str) -> Result<json::Root, AssetErro
             break;
         }
     }
+    let mut problems = Problems::default();
+    check::node_numbers(text, &mut problems);
+    problems.flush(file)?;
     let root: json::Root =
         json::deserialize::from_slice(text).map_err(|e| AssetError::gltf(file, "JSON", e.to_string()))?;
 
-    let mut problems = Problems::default();
     check::pre_validate(&root, &mut problems);
     problems.flush(file)?;
     {
