@@ -16,9 +16,10 @@
 //! blending and before local-to-model, inside the same per-instance
 //! evaluation (so also inside the parallel crowd pass).
 //!
-//! A [`Crowd`] runs instances serially or with rayon `par_iter_mut`. Each
-//! instance is evaluated start to finish by one thread with no shared mutable
-//! state and no cross-instance reduction, so the results are bit-identical for
+//! A [`Crowd`] runs instances serially or with rayon, in runs of 16 whose
+//! instances share the first one's scratch. Each run is evaluated start to
+//! finish by one thread, the runs are the same serially and in parallel, and
+//! there is no cross-instance reduction, so the results are bit-identical for
 //! any thread count.
 
 use std::sync::Arc;

@@ -52,7 +52,9 @@
 //!   scratch and per-frame [`IkInputs`] (ground probe, look target, grip and
 //!   ledge targets, locomotion speed) belong to the instance and are sized
 //!   once, so IK adds no allocation and no shared mutable state.
-//! - Instances share nothing mutable, so [`Crowd::update_parallel`] gives
+//! - Instances share nothing mutable across threads (a crowd worker lends the
+//!   first instance of a run of 16 its scratch for the rest of the run, the
+//!   same runs serially and in parallel), so [`Crowd::update_parallel`] gives
 //!   bit-identical results to [`Crowd::update`] for any thread count.
 //!
 //! ```text
