@@ -69,6 +69,7 @@
 pub mod animation;
 pub mod blend_tree;
 pub mod blending;
+pub mod bone_weights;
 pub mod character;
 pub mod driver;
 mod error;
@@ -78,7 +79,6 @@ pub mod graph;
 pub mod ik_stage;
 pub mod instance;
 pub mod loadout;
-pub mod mask;
 pub mod math;
 pub mod model;
 pub mod pose;
@@ -94,12 +94,14 @@ pub use blend_tree::{CompiledBlendTree, CompiledBlendTreeKind, SyncClock, Weight
 pub use blending::{
     BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose, blend_into,
 };
+/// The module's former name, kept so `mask::BoneWeights` paths still resolve.
+pub use bone_weights as mask;
+pub use bone_weights::BoneWeights;
 pub use character::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 pub use error::RuntimeError;
 pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
 pub use instance::{AdditiveReference, BoundMotion, Crowd, Instance, Layer, LayerSource};
 pub use loadout::{LoadoutChange, ProfileSetSwitcher};
-pub use mask::BoneWeights;
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};

@@ -5,8 +5,8 @@ use zoa_anim_core::graph::BoneMask;
 
 use super::definition::GraphDefinition;
 use super::output::MaskRef;
+use crate::bone_weights::BoneWeights;
 use crate::error::RuntimeError;
-use crate::mask::BoneWeights;
 use crate::pose::RuntimeSkeleton;
 
 /// Resolved bone masks of one graph (`None` = every bone).

@@ -1,4 +1,4 @@
-//! Bone masks: which joints a layer may touch, precomputed to per-joint weights.
+//! Bone weights: which joints a layer may touch (a bone mask), precomputed to per-joint weights.
 
 use zoa_anim_core::Skeleton;
 
