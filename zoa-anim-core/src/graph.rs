@@ -149,7 +149,7 @@ pub struct Crossfade {
 pub enum BlendTreeKind {
     /// Linear interpolation between the two children bracketing the parameter (≥ 2 children).
     OneD,
-    /// Inverse-distance weights by `(parameter, parameter_y)` position (≥ 1 child).
+    /// Weights by the `(parameter, parameter_y)` position, as [`BlendTree::weighting`] says (≥ 1 child).
     TwoD,
     /// Each child has an explicit weight, normalized to sum to 1 (≥ 1 child).
     Direct,
@@ -163,6 +163,43 @@ impl BlendTreeKind {
             BlendTreeKind::OneD => "1D",
             BlendTreeKind::TwoD => "2D",
             BlendTreeKind::Direct => "direct",
+        }
+    }
+}
+
+/// How a 2D blend tree weights its children by the parameter position
+/// (`blend_tree.weighting`, with `blend_tree.power`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Weighting2D {
+    /// Inverse distance: `wᵢ ∝ 1 / dᵢ^power` of the distance `dᵢ` from the
+    /// parameter position to child `i`; exactly at a child, that child alone.
+    /// Simple, but far children always keep some weight.
+    InverseDistance {
+        /// Exponent, finite and `> 0` (1 = plain inverse distance; larger
+        /// values favour the nearest child more).
+        power: f32,
+    },
+    /// Gradient band interpolation in cartesian space (Johansen 2009; Unity's
+    /// "Freeform Cartesian"): `hᵢ = max(0, min_{j≠i} 1 − (p − pᵢ)·(pⱼ − pᵢ) / |pⱼ − pᵢ|²)`,
+    /// normalized. A child's influence ends at its neighbours, so nothing leaks
+    /// to far children.
+    GradientBand,
+}
+
+impl Default for Weighting2D {
+    /// Inverse distance, power 1 (what a file gets without `weighting`).
+    fn default() -> Self {
+        Weighting2D::InverseDistance { power: 1.0 }
+    }
+}
+
+impl Weighting2D {
+    /// `inverse_distance` or `gradient_band` (the `weighting` value in files).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Weighting2D::InverseDistance { .. } => "inverse_distance",
+            Weighting2D::GradientBand => "gradient_band",
         }
     }
 }
@@ -189,6 +226,8 @@ pub struct BlendTree {
     pub parameter: Option<ParameterIndex>,
     /// Secondary axis parameter (2D only).
     pub parameter_y: Option<ParameterIndex>,
+    /// How a 2D tree weights its children (ignored by 1D and direct trees).
+    pub weighting: Weighting2D,
     /// Children; for 1D trees sorted by threshold (stable).
     pub children: Vec<BlendChild>,
 }

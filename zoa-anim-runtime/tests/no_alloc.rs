@@ -31,8 +31,12 @@ fn instance(k: usize) -> Instance {
         Layer::new(
             "loco",
             LayerSource::Tree {
-                tree: CompiledBlendTree::two_d(&[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], Weighting2D::GradientBand)
-                    .unwrap(),
+                // Both 2D weightings: gradient bands, and inverse distance with a power.
+                tree: CompiledBlendTree::two_d(
+                    &[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+                    if k % 2 == 0 { Weighting2D::GradientBand } else { Weighting2D::InverseDistance { power: 2.5 } },
+                )
+                .unwrap(),
                 motions: clips[..3].iter().cloned().map(BoundMotion::looping).collect(),
                 x: 0.3,
                 y: 0.2 + k as f32 * 0.1,

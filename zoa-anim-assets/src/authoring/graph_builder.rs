@@ -18,7 +18,7 @@
 use zoa_anim_core::graph::{
     AnimationGraph, BlendChild, BlendMode, BlendTree, BlendTreeKind, BoneMask, CompareOp, Condition, ConditionTest,
     Crossfade, GraphLayer, GraphParameter, GraphState, GraphTransition, Interruption, Motion, ParameterDefault,
-    ParameterIndex, StateIndex, TransitionMode, TransitionSource,
+    ParameterIndex, StateIndex, TransitionMode, TransitionSource, Weighting2D,
 };
 use zoa_anim_core::{AnimationBindingProfile, PlayerProfileSet, PlayerProfileType};
 
@@ -183,7 +183,13 @@ impl GraphBuilder {
             .map(|(c, t)| BlendChild { clip: (*c).to_owned(), threshold: *t, threshold_y: None, weight: None })
             .collect();
         kids.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
-        let tree = BlendTree { kind: BlendTreeKind::OneD, parameter: Some(p), parameter_y: None, children: kids };
+        let tree = BlendTree {
+            kind: BlendTreeKind::OneD,
+            parameter: Some(p),
+            parameter_y: None,
+            weighting: Weighting2D::default(),
+            children: kids,
+        };
         self.state(layer, name, Motion::BlendTree(tree), true)
     }
 
@@ -205,7 +211,13 @@ impl GraphBuilder {
             .iter()
             .map(|(c, x, y)| BlendChild { clip: (*c).to_owned(), threshold: *x, threshold_y: Some(*y), weight: None })
             .collect();
-        let tree = BlendTree { kind: BlendTreeKind::TwoD, parameter: Some(px), parameter_y: Some(py), children: kids };
+        let tree = BlendTree {
+            kind: BlendTreeKind::TwoD,
+            parameter: Some(px),
+            parameter_y: Some(py),
+            weighting: Weighting2D::default(),
+            children: kids,
+        };
         self.state(layer, name, Motion::BlendTree(tree), true)
     }
 
@@ -417,6 +429,12 @@ pub fn graph_toml(graph: &AnimationGraph, model: &str) -> String {
             }
             if tree.parameter_y.is_some() {
                 t.push_str(&format!("parameter_y = {}\n", q(&pname(tree.parameter_y))));
+            }
+            if tree.kind == BlendTreeKind::TwoD && tree.weighting != Weighting2D::default() {
+                t.push_str(&format!("weighting = \"{}\"\n", tree.weighting.name()));
+                if let Weighting2D::InverseDistance { power } = tree.weighting {
+                    t.push_str(&format!("power = {}\n", f(power)));
+                }
             }
             t.push_str("children = [\n");
             for c in &tree.children {

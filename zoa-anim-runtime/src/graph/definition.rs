@@ -14,7 +14,7 @@ use zoa_anim_core::graph::{
 };
 
 use super::clips::{ClipId, ClipTable};
-use crate::blend_tree::{CompiledBlendTree, Weighting2D};
+use crate::blend_tree::CompiledBlendTree;
 use crate::error::RuntimeError;
 
 /// A state's motion, resolved.
@@ -112,7 +112,7 @@ impl GraphDefinition {
                         }
                         BlendTreeKind::TwoD => CompiledBlendTree::two_d(
                             &t.children.iter().map(|c| [c.threshold, c.threshold_y.unwrap_or(0.0)]).collect::<Vec<_>>(),
-                            Weighting2D::InverseDistance { power: 1.0 },
+                            t.weighting,
                         ),
                         BlendTreeKind::Direct => CompiledBlendTree::direct(
                             &t.children.iter().map(|c| c.weight.unwrap_or(0.0)).collect::<Vec<_>>(),

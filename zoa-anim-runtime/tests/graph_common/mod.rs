@@ -32,6 +32,7 @@ pub fn walk_run_tree(parameter: u16) -> BlendTree {
         kind: BlendTreeKind::OneD,
         parameter: Some(ParameterIndex(parameter)),
         parameter_y: None,
+        weighting: Default::default(),
         children: vec![
             BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
             BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },

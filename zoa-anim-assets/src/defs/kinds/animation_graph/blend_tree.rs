@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind};
+use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind, Weighting2D};
 
 use super::params::Params;
 use crate::defs::codes::Code;
@@ -14,6 +14,13 @@ use crate::defs::{Shared, Target};
 /// Blend tree flavours (`1d` and `2d` are accepted too).
 pub(crate) static KIND: Enum =
     Enum { noun: "blend tree type", values: &["1D", "2D", "direct"], aliases: &[("1d", "1D"), ("2d", "2D")] };
+
+/// How a 2D tree weights its children (`freeform_cartesian` is Unity's name for gradient bands).
+pub(crate) static WEIGHTING: Enum = Enum {
+    noun: "2D blend weighting",
+    values: &["inverse_distance", "gradient_band"],
+    aliases: &[("freeform_cartesian", "gradient_band")],
+};
 
 static CHILD: Table = Table::of(&[
     Field::req("clip", Ty::Text, "the clip this child plays", "clip reference"),
@@ -27,6 +34,20 @@ pub(crate) static TABLE: Table = Table::of(&[
     Field::req("type", Ty::Enum(&KIND), "`1D`, `2D` or `direct`", ""),
     Field::opt("parameter", Ty::Text, "required (optional for direct)", "a float or int parameter (E018)"),
     Field::opt("parameter_y", Ty::Text, "2D only, required there", "a float or int parameter"),
+    Field::opt(
+        "weighting",
+        Ty::Enum(&WEIGHTING),
+        "`inverse_distance`",
+        "2D only: `inverse_distance` (wᵢ ∝ 1/dᵢ^power; far children keep some weight) or `gradient_band` \
+         (Johansen's gradient bands, Unity's Freeform Cartesian, alias `freeform_cartesian`: a child's \
+         influence ends at its neighbours)",
+    ),
+    Field::opt(
+        "power",
+        Ty::Num(Rule::Positive),
+        "`1`",
+        "2D `inverse_distance` only: the exponent of 1/d (larger favours the nearest child more)",
+    ),
     Field::req(
         "children",
         Ty::Rows(&CHILD),
@@ -45,6 +66,10 @@ pub(crate) fn read(
     let ty = t.choice(ctx, "type");
     let p = t.str(ctx, "parameter");
     let py = t.str(ctx, "parameter_y");
+    let weighting = t.choice(ctx, "weighting");
+    let has_power = t.has("power");
+    let power_span = t.raw("power").map_or_else(|| t.span.clone(), |v| v.span());
+    let power = t.num(ctx, "power");
     let children_v = t.raw("children");
     let children_field = t.field("children");
     t.finish(ctx);
@@ -180,11 +205,49 @@ pub(crate) fn read(
         }
         (None, _) => None,
     };
-    if !ok {
+    // `weighting` and `power` belong to 2D trees; `power` to inverse distance only.
+    let mut weighting_ok = true;
+    if let Some(w) = &weighting
+        && kind != BlendTreeKind::TwoD
+    {
+        ctx.report(
+            Code::ConflictingFields,
+            w.span(),
+            &t.field("weighting"),
+            format!("`weighting` belongs to 2D trees, not {}", kind.name()),
+        );
+        weighting_ok = false;
+    }
+    if has_power && kind != BlendTreeKind::TwoD {
+        ctx.report(
+            Code::ConflictingFields,
+            power_span.clone(),
+            &t.field("power"),
+            format!("`power` belongs to 2D inverse-distance trees, not {}", kind.name()),
+        );
+        weighting_ok = false;
+    } else if has_power && weighting.as_ref().is_some_and(|w| *w.get_ref() == "gradient_band") {
+        ctx.report(
+            Code::ConflictingFields,
+            power_span,
+            &t.field("power"),
+            "`power` belongs to `inverse_distance` weighting; gradient bands have no power",
+        );
+        weighting_ok = false;
+    }
+    if has_power && power.is_none() {
+        // Reported by the reader (not a number > 0).
+        weighting_ok = false;
+    }
+    if !ok || !weighting_ok {
         return None;
     }
+    let weighting = match weighting.as_ref().map(|w| *w.get_ref()) {
+        Some("gradient_band") => Weighting2D::GradientBand,
+        _ => Weighting2D::InverseDistance { power: power.unwrap_or(1.0) },
+    };
     if kind == BlendTreeKind::OneD {
         children.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
     }
-    Some(BlendTree { kind, parameter, parameter_y, children })
+    Some(BlendTree { kind, parameter, parameter_y, weighting, children })
 }
