@@ -150,6 +150,28 @@ fn autobind_prints_the_assignment_contract_and_writes_valid_toml() {
     assert_eq!(zoa(&["autobind", "x", "--profile-type", "laser"]).status.code(), Some(2));
 }
 
+#[test]
+fn autobind_out_names_a_toml_file_or_a_folder() {
+    let tmp = temp_dir("autobind-out");
+    let dir = tmp.path();
+    let models = repo("fixtures/models");
+    // A path without extension is a folder: the set is `player.toml` inside it.
+    let out = zoa(&["autobind", arg(&models), "--out", arg(&dir.join("defs")), "--no-cache", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("defs").is_dir() && dir.join("defs/player.toml").is_file());
+    assert!(dir.join("defs/player_unarmed.toml").is_file());
+    // An existing folder too (a name with a dot is still a folder when it exists).
+    std::fs::create_dir_all(dir.join("v1.2")).unwrap();
+    let out = zoa(&["autobind", arg(&models), "--out", arg(&dir.join("v1.2")), "--no-cache", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("v1.2/player.toml").is_file());
+    // Another extension is refused before anything is scanned or written.
+    let out = zoa(&["autobind", arg(&models), "--out", arg(&dir.join("set.json")), "--no-cache"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not .json"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join("set.json").exists());
+}
+
 /// A skinned model on the two-joint test rig with its joints renamed
 /// (`prefix` + hip/spine) and clips `names` (each the same motion).
 fn character(prefix: &str, names: &[&str]) -> zoa_test_support::gltf::Doc {

@@ -374,6 +374,15 @@ async fn stale_save_duplicate_delete_and_coverage(c: &Client, s: &Server, shots:
     assert_eq!(profiles, json!(["humanoid_base", "humanoid_wounded"]));
     let bars = c.execute("return document.querySelectorAll('#coverage .cov-bar').length;", vec![]).await.unwrap();
     assert_eq!(bars, json!(2));
+    // The cross-modal table below: its gap rows match the API's.
+    let gaps = c.execute("return document.querySelectorAll('#coverage tr.cm-gap').length;", vec![]).await.unwrap();
+    let api = s.get("/api/coverage").json();
+    let want =
+        api["cross_modal"].as_array().unwrap().iter().filter(|r| r["clip"] == false || r["sound"] == false).count();
+    assert_eq!(gaps, json!(want));
+    let heading =
+        c.execute("return document.querySelector('#coverage .cross-modal h4').textContent;", vec![]).await.unwrap();
+    assert!(heading.as_str().unwrap().contains("Cross-modal"), "{heading}");
     save_shot("coverage.png", &c.screenshot().await.unwrap(), shots);
     css(c, "#btn-coverage").await.click().await.unwrap();
 }

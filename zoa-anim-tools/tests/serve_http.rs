@@ -380,6 +380,8 @@ fn coverage_and_overview_agree_with_the_cli() {
     let cov = ok(&s.get("/api/coverage"));
     let cli = validate_cli(&s.defs());
     assert_eq!(cov["profiles"], cli["coverage"]["profiles"]);
+    assert_eq!(cov["cross_modal"], cli["coverage"]["cross_modal"]);
+    assert!(!cov["cross_modal"].as_array().unwrap().is_empty());
     assert_eq!(cov["files"]["humanoid_base"], "defs/profiles/humanoid_base.toml");
     let o = ok(&s.get("/api/overview"));
     assert_eq!(o["counts"]["binding_profile"], 2);

@@ -342,7 +342,8 @@ fn article(type_name: &str) -> &'static str {
 /// entry's `animation_graph`, else the graph of the set's default class (the
 /// runtime's rule). Per binding row and graph, a parameter the graph does not
 /// have, or has with another type, is one warning at the row's `parameter`
-/// (missing) or `type` (other type) value, naming the classes concerned. A
+/// (missing) or `type` (other type) value, naming the classes concerned; a
+/// `layer` at or past the graph's layer count is one warning at that value. A
 /// profile no set entry ties to a graph is not checked (nothing drives it);
 /// unknown ids are the reference check's business (E012).
 fn binding_parameters(set: &DefinitionSet, sh: &Shared, out: &mut Vec<Diagnostic>) {
@@ -405,6 +406,24 @@ fn binding_parameters(set: &DefinitionSet, sh: &Shared, out: &mut Vec<Diagnostic
                     ));
                 }
                 Some(_) => {}
+            }
+            // The layer it targets (>= 0; -1 = the base layer) must be one of the graph's.
+            if let Some(layer_at) = &at.layer
+                && b.layer_index >= 0
+                && b.layer_index as usize >= g.layers.len()
+            {
+                out.push(layer_at.diagnostic(
+                    Code::BindingGraphMismatch,
+                    format!(
+                        "binding `{}` targets layer {}, but graph `{}` (driven for {classes}) has {} layer(s) \
+                         (0..={}); the binding does nothing there",
+                        b.id,
+                        b.layer_index,
+                        g.id,
+                        g.layers.len(),
+                        g.layers.len().saturating_sub(1)
+                    ),
+                ));
             }
         }
     }

@@ -258,6 +258,8 @@ pub(crate) struct BindingRowAt {
     pub id: String,
     pub parameter: Location,
     pub ty: Location,
+    /// The `layer` value, when the row gives one.
+    pub layer: Option<Location>,
 }
 
 impl Shared {

@@ -39,7 +39,8 @@ pub struct Args {
     /// Bind for one weapon class (unarmed, pistol, rifle, shotgun, melee, heavy, throwable); default: every slot.
     #[arg(long, value_parser = parse_type)]
     pub profile_type: Option<PlayerProfileType>,
-    /// Write the player profile set here (binding profiles and clip definitions go beside it).
+    /// Write the player profile set here (binding profiles and clip definitions go beside it): a `.toml`
+    /// file, or a folder (an existing one, or a path without extension) for `<folder>/player.toml`.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Overwrite existing profile files.
@@ -109,11 +110,34 @@ fn skeleton_list(report: &ScanReport, runs: &[Run]) -> Vec<(String, Vec<String>)
         .collect()
 }
 
+/// Set file name `--out FOLDER` writes.
+pub const SET_FILE_IN_FOLDER: &str = "player.toml";
+
+/// The set file `--out` names: a `.toml` file as given; a folder (an
+/// existing one, or a path without extension) means
+/// `<folder>/`[`SET_FILE_IN_FOLDER`]; another extension is refused.
+fn set_file(out: &std::path::Path) -> Result<PathBuf, String> {
+    match out.extension() {
+        _ if out.is_dir() => Ok(out.join(SET_FILE_IN_FOLDER)),
+        None => Ok(out.join(SET_FILE_IN_FOLDER)),
+        Some(e) if e.eq_ignore_ascii_case("toml") => Ok(out.to_path_buf()),
+        Some(e) => Err(format!(
+            "--out `{}`: a player profile set is a .toml file, not .{}; give a .toml path or a folder",
+            out.display(),
+            e.to_string_lossy()
+        )),
+    }
+}
+
 /// Binds, prints the assignments, writes the TOML when asked.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
         return Err(fail(2, "io", format!("`{}` does not exist", bad.display())).at(bad).into());
     }
+    let out = match args.out.as_deref().map(set_file).transpose() {
+        Ok(o) => o,
+        Err(e) => return Err(fail(2, "usage", e).into()),
+    };
     let report = match super::scan::scan_with_cache(&args.roots, args.no_cache, None, args.quiet) {
         Ok(r) => r,
         Err(e) => {
@@ -197,7 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             outln!("{slots} slot(s) bound from {} clip(s){on}", report.clips().count());
         }
     }
-    let Some(out) = &args.out else { return Ok(ExitCode::SUCCESS) };
+    let Some(out) = &out else { return Ok(ExitCode::SUCCESS) };
     let bound: Vec<&Run> = runs.iter().filter(|r| !r.classes.is_empty()).collect();
     if bound.is_empty() {
         return Err(fail(1, "invalid-input", "no slot was bound; nothing written").into());

@@ -9,7 +9,9 @@
 //!   409 when the disk changed since `version` (or the file exists, for a new one).
 //! - `POST /api/duplicate {path, new_path, new_id}`: a copy with a new id; never overwrites.
 //! - `POST /api/delete {path, version, confirm: true}`: only with `confirm` and an unchanged file.
-//! - `GET /api/coverage`: `zoa-anim validate --coverage`'s report.
+//! - `GET /api/coverage`: `zoa-anim validate --coverage`'s report: `profiles` (clip-table
+//!   coverage), `cross_modal` (per semantic event and slot and weapon class: a clip row? a
+//!   sound?), plus `has_gaps` and the profiles' `files`.
 //! - `GET /api/overview`: counts per kind, problems per file, coverage gaps, profile sets, models.
 
 use std::collections::BTreeMap;
@@ -20,6 +22,7 @@ use axum::Json;
 use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use zoa_anim_assets::authoring::cross_modal;
 use zoa_anim_assets::authoring::schema::KINDS;
 use zoa_anim_assets::defs::{DefinitionSet, load_folder_with_overlay};
 
@@ -286,7 +289,13 @@ pub async fn coverage(State(app): State<Arc<App>>) -> ApiResult {
             let c = zoa_anim_assets::authoring::coverage(&set);
             let files: BTreeMap<String, String> =
                 set.animation_profiles.iter().map(|p| (p.value.id.clone(), defs_virtual(app, &p.file))).collect();
-            Ok(json!({ "profiles": c.to_json(), "has_gaps": c.has_gaps(), "files": files }))
+            let cross = cross_modal::cross_modal(&set);
+            Ok(json!({
+                "profiles": c.to_json(),
+                "has_gaps": c.has_gaps(),
+                "files": files,
+                "cross_modal": cross_modal::to_json(&cross),
+            }))
         })
         .await?;
     Ok(Json(out))

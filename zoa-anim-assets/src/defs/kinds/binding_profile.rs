@@ -58,6 +58,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         let bid = b.str(ctx, "id");
         let param = b.str(ctx, "parameter");
         let ty = b.choice(ctx, "type");
+        let layer_at = b.raw("layer").map(|v| ctx.at(v.span(), &b.field("layer")));
         let layer = b.int(ctx, "layer").unwrap_or(-1) as i32;
         b.finish(ctx);
         let ty = ty.and_then(|t| AnimationParameterType::from_name(t.get_ref()).map(|ty| (ty, t.span())));
@@ -101,6 +102,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
                 id: (*bid.get_ref()).to_owned(),
                 parameter: ctx.at(param.span(), &b.field("parameter")),
                 ty: ctx.at(ty_span, &b.field("type")),
+                layer: layer_at,
             });
             builder = builder.add_binding(parsed, *param.get_ref(), ty, layer);
         }

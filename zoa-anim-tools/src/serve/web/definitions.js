@@ -253,5 +253,21 @@ export function renderCoverage(data, openPath) {
       root.append(el('div.flag', { text: `row ${d.source}[${d.index}] \`${d.pattern}\` → ${d.clip} can never win (beaten by ${d.beaten_by})` }));
     }
   }
+  if (data.cross_modal) root.append(renderCrossModal(data.cross_modal));
   return root;
+}
+
+/// The cross-modal table: per semantic event and slot and weapon class, is there a clip row and a sound?
+/// Only the gaps are listed, with the count of rows checked.
+function renderCrossModal(rows) {
+  const gaps = rows.filter((r) => !r.clip || !r.sound);
+  const box = el('div.cross-modal', {}, el('h4', { text: 'Cross-modal coverage (clip and sound per event, slot and class)' }),
+    el('div.note', { text: `${rows.length} row(s) checked, ${gaps.length} with a gap` }));
+  if (!gaps.length) return box;
+  const mark = (ok) => el(ok ? 'td' : 'td.flag', { text: ok ? 'yes' : 'missing' });
+  box.append(el('table.grid.compact', {},
+    el('thead', {}, el('tr', {}, ...['Id', 'Kind', 'Class', 'Clip', 'Sound'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, ...gaps.map((r) => el('tr.cm-gap', {}, el('td.mono', { text: r.id }), el('td', { text: r.kind }),
+      el('td', { text: r.class }), mark(r.clip), mark(r.sound))))));
+  return box;
 }
