@@ -34,7 +34,11 @@ fn instance(k: usize) -> Instance {
                 // Both 2D weightings: gradient bands, and inverse distance with a power.
                 tree: CompiledBlendTree::two_d(
                     &[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
-                    if k % 2 == 0 { Weighting2D::GradientBand } else { Weighting2D::InverseDistance { power: 2.5 } },
+                    if k.is_multiple_of(2) {
+                        Weighting2D::GradientBand
+                    } else {
+                        Weighting2D::InverseDistance { power: 2.5 }
+                    },
                 )
                 .unwrap(),
                 motions: clips[..3].iter().cloned().map(BoundMotion::looping).collect(),
