@@ -2,14 +2,14 @@
 //! of `fixtures/invalid/` that the validator rejects for a reason a schema
 //! can express is rejected by the schema for that same reason.
 //!
-//! The schemas are checked with a small draft-07 subset validator below
-//! (the keywords the generated schemas use) instead of a full JSON Schema
-//! crate, to keep the dependency tree lean.
+//! The schemas are checked by the `jsonschema` crate (the draft their
+//! `$schema` names), so the test also proves they are valid JSON Schemas.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
 use zoa_anim_assets::authoring::schema::definition_schema;
 use zoa_anim_assets::defs::{Severity, load_folder};
 
@@ -17,145 +17,35 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
-fn fail(out: &mut BTreeSet<String>, k: &str) {
-    out.insert(k.to_owned());
-}
-
-/// Keywords of the failed checks (deduplicated).
-fn validate(schema: &Value, root: &Value, v: &Value, out: &mut BTreeSet<String>) {
-    let Some(map) = schema.as_object() else { return };
-    if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-        let name = r.strip_prefix("#/definitions/").expect("local ref");
-        validate(&root["definitions"][name], root, v, out);
-    }
-    if let Some(t) = map.get("type") {
-        let types: Vec<&str> = match t {
-            Value::String(s) => vec![s.as_str()],
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            _ => vec![],
-        };
-        let ok = types.iter().any(|t| match *t {
-            "string" => v.is_string(),
-            "number" => v.is_number(),
-            "integer" => v.is_i64() || v.is_u64(),
-            "boolean" => v.is_boolean(),
-            "array" => v.is_array(),
-            "object" => v.is_object(),
-            _ => false,
-        });
-        if !ok {
-            fail(out, "type");
-            return;
-        }
-    }
-    if let Some(e) = map.get("enum").and_then(Value::as_array)
-        && !e.contains(v)
+/// Adds the keyword of `e` and, for `anyOf` / `oneOf`, of the errors in
+/// their branches (the reason a branch failed is the reason that names the
+/// validator's code).
+fn keywords(e: &ValidationError<'_>, out: &mut BTreeSet<String>) {
+    out.insert(e.kind().keyword().to_owned());
+    if let ValidationErrorKind::AnyOf { context }
+    | ValidationErrorKind::OneOfNotValid { context }
+    | ValidationErrorKind::OneOfMultipleValid { context } = e.kind()
     {
-        fail(out, "enum");
-    }
-    if let Some(c) = map.get("const")
-        && c != v
-    {
-        fail(out, "const");
-    }
-    if let Some(s) = v.as_str() {
-        if let Some(p) = map.get("pattern").and_then(Value::as_str)
-            && !regex_lite::Regex::new(p).unwrap().is_match(s)
-        {
-            fail(out, "pattern");
+        for inner in context.iter().flatten() {
+            keywords(inner, out);
         }
-        if map.get("minLength").and_then(Value::as_u64).is_some_and(|m| (s.chars().count() as u64) < m) {
-            fail(out, "minLength");
-        }
-        if map.get("maxLength").and_then(Value::as_u64).is_some_and(|m| (s.chars().count() as u64) > m) {
-            fail(out, "maxLength");
-        }
-    }
-    if let Some(x) = v.as_f64() {
-        let num = |k: &str| map.get(k).and_then(Value::as_f64);
-        if num("minimum").is_some_and(|m| x < m) {
-            fail(out, "minimum");
-        }
-        if num("maximum").is_some_and(|m| x > m) {
-            fail(out, "maximum");
-        }
-        if num("exclusiveMinimum").is_some_and(|m| x <= m) {
-            fail(out, "exclusiveMinimum");
-        }
-    }
-    if let Some(items) = v.as_array() {
-        if map.get("minItems").and_then(Value::as_u64).is_some_and(|m| (items.len() as u64) < m) {
-            fail(out, "minItems");
-        }
-        if let Some(s) = map.get("items") {
-            for item in items {
-                validate(s, root, item, out);
-            }
-        }
-    }
-    if let Some(o) = v.as_object() {
-        for r in map.get("required").and_then(Value::as_array).into_iter().flatten() {
-            if !o.contains_key(r.as_str().unwrap()) {
-                fail(out, "required");
-            }
-        }
-        let props = map.get("properties").and_then(Value::as_object);
-        for (k, val) in o {
-            match props.and_then(|p| p.get(k)) {
-                Some(s) => validate(s, root, val, out),
-                None => match map.get("additionalProperties") {
-                    Some(Value::Bool(false)) => fail(out, "additionalProperties"),
-                    Some(s @ Value::Object(_)) => validate(s, root, val, out),
-                    _ => {}
-                },
-            }
-        }
-    }
-    let passes = |s: &Value| {
-        let mut errs = BTreeSet::new();
-        validate(s, root, v, &mut errs);
-        errs.is_empty()
-    };
-    if let Some(all) = map.get("allOf").and_then(Value::as_array) {
-        for s in all {
-            validate(s, root, v, out);
-        }
-    }
-    if let Some(any) = map.get("anyOf").and_then(Value::as_array)
-        && !any.iter().any(passes)
-    {
-        // Report the inner reasons of a single-branch-relevant anyOf too.
-        out.insert("anyOf".into());
-        for s in any {
-            validate(s, root, v, out);
-        }
-    }
-    if let Some(one) = map.get("oneOf").and_then(Value::as_array)
-        && one.iter().filter(|s| passes(s)).count() != 1
-    {
-        fail(out, "oneOf");
-    }
-    if let Some(not) = map.get("not")
-        && passes(not)
-    {
-        fail(out, "not");
-    }
-    if let Some(cond) = map.get("if")
-        && passes(cond)
-        && let Some(then) = map.get("then")
-    {
-        validate(then, root, v, out);
     }
 }
 
-fn check_file(path: &Path) -> BTreeSet<String> {
+/// Keywords of the schema checks `path` fails (deduplicated).
+fn check_file(validator: &Validator, path: &Path) -> BTreeSet<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let table: toml::Table = text.parse().unwrap();
     let json = serde_json::to_value(&table).unwrap();
-    let schema = definition_schema();
     let mut errs = BTreeSet::new();
-    validate(&schema, &schema, &json, &mut errs);
+    for e in validator.iter_errors(&json) {
+        keywords(&e, &mut errs);
+    }
     errs
+}
+
+fn validator() -> Validator {
+    jsonschema::validator_for(&definition_schema()).expect("the generated schema is a valid JSON Schema")
 }
 
 fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -175,8 +65,9 @@ fn schema_accepts_every_fixture_definition_file() {
     let mut files = Vec::new();
     toml_files(&fixtures().join("defs"), &mut files);
     assert!(files.len() > 20);
+    let validator = validator();
     for f in files {
-        let errs = check_file(&f);
+        let errs = check_file(&validator, &f);
         assert!(errs.is_empty(), "{}: {errs:?}", f.display());
     }
 }
@@ -199,6 +90,7 @@ fn keywords_for(code: &str) -> Option<&'static [&'static str]> {
 #[test]
 fn schema_rejects_invalid_files_for_the_validators_reason() {
     let mut checked = 0;
+    let validator = validator();
     let mut dirs: Vec<PathBuf> =
         std::fs::read_dir(fixtures().join("invalid")).unwrap().flatten().map(|e| e.path()).collect();
     dirs.sort();
@@ -218,7 +110,7 @@ fn schema_rejects_invalid_files_for_the_validators_reason() {
                 .filter(|d| d.file == rel && d.severity == Severity::Error)
                 .map(|d| d.code)
                 .collect();
-            let errs = check_file(&f);
+            let errs = check_file(&validator, &f);
             let expressible: Vec<&str> = codes.iter().copied().filter(|c| keywords_for(c).is_some()).collect();
             for code in &expressible {
                 let kws = keywords_for(code).unwrap();
