@@ -10,7 +10,8 @@
 //! - `cut_clips_same_name`: import of a model whose animations all have one
 //!   name (each id was made unique by rescanning every earlier id).
 
-use zoa_anim_assets::authoring::ScannedClip;
+#[path = "../tests/scan_support/mod.rs"]
+mod scan_support;
 
 fn main() {
     divan::main();
@@ -45,20 +46,7 @@ fn files_naming_missing_parents(bencher: divan::Bencher<'_, '_>, files: usize) {
 
 #[divan::bench(args = [2_000, 20_000], sample_count = 3, sample_size = 1)]
 fn cut_clips_same_name(bencher: divan::Bencher<'_, '_>, n: usize) {
-    let clip = |index: usize| ScannedClip {
-        name: "Take 001".into(),
-        index,
-        named: true,
-        duration: 1.0,
-        key_count: 2,
-        joints_animated: 1,
-        loops: false,
-        root_travel: 0.0,
-        root_displacement: [0.0; 3],
-        leg_motion: 0.0,
-        arm_motion: 0.0,
-    };
-    let clips: Vec<ScannedClip> = (0..n).map(clip).collect();
+    let clips = scan_support::takes_named_alike(n);
     let tmp = zoa_test_support::paths::temp_dir("scaling-import");
     let model = tmp.path().join("m.glb");
     std::fs::write(&model, b"").unwrap();

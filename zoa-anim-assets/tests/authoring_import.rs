@@ -1,6 +1,8 @@
 //! Import: one clip definition per embedded animation, skip-on-reimport,
 //! never overwrite, animation-only files matched to a skeleton by bone names.
 
+mod scan_support;
+
 use std::path::{Path, PathBuf};
 
 use zoa_anim_assets::AssetError;
@@ -183,20 +185,7 @@ fn many_animations_with_one_name_get_unique_ids_in_one_pass() {
     let dir = tmp.path();
     let model = dir.join("m.glb");
     std::fs::write(&model, b"").unwrap();
-    let clip = |i: usize| zoa_anim_assets::authoring::ScannedClip {
-        name: "Take 001".into(),
-        index: i,
-        named: true,
-        duration: 1.0,
-        key_count: 2,
-        joints_animated: 1,
-        loops: false,
-        root_travel: 0.0,
-        root_displacement: [0.0; 3],
-        leg_motion: 0.0,
-        arm_motion: 0.0,
-    };
-    let clips: Vec<_> = (0..2000).map(clip).collect();
+    let clips = scan_support::takes_named_alike(2000);
     let out = zoa_anim_assets::authoring::import::cut_clips(&model, &clips, &dir.join("defs")).unwrap();
     let ids: std::collections::HashSet<&str> = out.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids.len(), 2000);
