@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use zoa_anim_assets::authoring::scan::{CACHE_VERSION, ModelKind, ScanCache, discover, is_skipped_folder, scan_roots};
-use zoa_test_support::gltf::minimal;
+use zoa_test_support::gltf::model_kinds;
 use zoa_test_support::paths::{fixture, shared_assets, temp_dir};
 
 fn humanoid() -> PathBuf {
@@ -161,14 +161,9 @@ fn save_replaces_only_a_scan_cache_and_never_follows_a_symlink() {
 /// A skinned model, an animation-only export and a static prop, built from
 /// the minimal document (skin and/or animations removed).
 fn write_three_kinds(dir: &std::path::Path) {
-    std::fs::write(dir.join("skinned.glb"), minimal().to_glb()).unwrap();
-    let mut anim = minimal();
-    anim.json.as_object_mut().unwrap().remove("skins");
-    anim.json["nodes"][3].as_object_mut().unwrap().remove("skin");
-    std::fs::write(dir.join("anim.glb"), anim.to_glb()).unwrap();
-    let mut prop = anim.clone();
-    prop.json["animations"] = serde_json::json!([]);
-    std::fs::write(dir.join("hat.glb"), prop.to_glb()).unwrap();
+    for (name, doc) in model_kinds() {
+        std::fs::write(dir.join(name), doc.to_glb()).unwrap();
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::Output;
 
 use serde_json::Value;
 use zoa_test_support::cli::{self, arg, keys, stdout_json};
-use zoa_test_support::gltf::minimal;
+use zoa_test_support::gltf::{character, model_kinds};
 use zoa_test_support::paths::{repo, shared_assets, temp_dir};
 
 fn zoa(args: &[&str]) -> Output {
@@ -59,14 +59,9 @@ fn scan_exit_codes() {
 fn scan_says_which_models_are_skinned_animation_only_or_static() {
     let tmp = temp_dir("scan-kinds");
     let dir = tmp.path();
-    std::fs::write(dir.join("skinned.glb"), minimal().to_glb()).unwrap();
-    let mut anim = minimal();
-    anim.json.as_object_mut().unwrap().remove("skins");
-    anim.json["nodes"][3].as_object_mut().unwrap().remove("skin");
-    std::fs::write(dir.join("anim.glb"), anim.to_glb()).unwrap();
-    let mut prop = anim.clone();
-    prop.json["animations"] = serde_json::json!([]);
-    std::fs::write(dir.join("hat.glb"), prop.to_glb()).unwrap();
+    for (name, doc) in model_kinds() {
+        std::fs::write(dir.join(name), doc.to_glb()).unwrap();
+    }
     let out = zoa(&["scan", arg(dir), "--format", "json", "--no-cache"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v = stdout_json(&out);
@@ -172,24 +167,6 @@ fn autobind_out_names_a_toml_file_or_a_folder() {
     assert!(!dir.join("set.json").exists());
 }
 
-/// A skinned model on the two-joint test rig with its joints renamed
-/// (`prefix` + hip/spine) and clips `names` (each the same motion).
-fn character(prefix: &str, names: &[&str]) -> zoa_test_support::gltf::Doc {
-    use zoa_test_support::gltf::{ROTATIONS, TIMES, TRANSLATIONS};
-    let mut doc = minimal();
-    for (node, name) in [(1, "hip"), (2, "spine")] {
-        doc.json["nodes"][node]["name"] = Value::from(format!("{prefix}{name}"));
-    }
-    doc.json["animations"] = serde_json::json!([]);
-    for name in names {
-        doc.add_animation(
-            Some(name),
-            &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
-        );
-    }
-    doc
-}
-
 fn file_names(v: &Value) -> Vec<String> {
     v.as_array()
         .unwrap()
@@ -227,15 +204,9 @@ fn autobind_writes_one_set_per_skeleton_unless_told_otherwise() {
     std::fs::write(models.join("knight.glb"), character("", &["Idle", "Walk"]).to_glb()).unwrap();
     std::fs::write(models.join("fox.glb"), character("b_", &["Idle", "Walk", "Run"]).to_glb()).unwrap();
     // An animation-only export of the knight's rig (no skin): joins the knight by its animated names.
-    let mut run = character("", &["Run"]);
-    run.json.as_object_mut().unwrap().remove("skins");
-    run.json["nodes"][3].as_object_mut().unwrap().remove("skin");
-    std::fs::write(models.join("knight_run.glb"), run.to_glb()).unwrap();
+    std::fs::write(models.join("knight_run.glb"), character("", &["Run"]).without_skins().to_glb()).unwrap();
     // A static prop is no skeleton at all.
-    let mut hat = character("", &[]);
-    hat.json.as_object_mut().unwrap().remove("skins");
-    hat.json["nodes"][3].as_object_mut().unwrap().remove("skin");
-    std::fs::write(models.join("hat.glb"), hat.to_glb()).unwrap();
+    std::fs::write(models.join("hat.glb"), character("", &[]).without_skins().to_glb()).unwrap();
 
     let out_file = dir.join("defs/player.toml");
     let out = zoa(&["autobind", arg(&models), "--out", arg(&out_file), "--format", "json", "--no-cache"]);

@@ -424,18 +424,8 @@ fn auto_binding_ranks_candidates_with_their_signals() {
 /// A second character on another skeleton (the two-joint test rig, bones
 /// renamed) with an idle and a walk, dropped into the served models folder.
 fn add_fox(s: &Server) {
-    use zoa_test_support::gltf::{ROTATIONS, TIMES, TRANSLATIONS, minimal};
-    let mut doc = minimal();
-    doc.json["nodes"][1]["name"] = json!("b_hip");
-    doc.json["nodes"][2]["name"] = json!("b_spine");
-    doc.json["animations"] = json!([]);
-    for name in ["Idle", "Walk"] {
-        doc.add_animation(
-            Some(name),
-            &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
-        );
-    }
-    std::fs::write(s.defs().join("../../models/fox.glb"), doc.to_glb()).unwrap();
+    let fox = zoa_test_support::gltf::character("b_", &["Idle", "Walk"]);
+    std::fs::write(s.defs().join("../../models/fox.glb"), fox.to_glb()).unwrap();
 }
 
 #[test]

@@ -9,6 +9,10 @@
 //! doc.json["accessors"][ROTATIONS]["count"] = serde_json::json!(2);
 //! let glb = doc.to_glb();
 //! assert_eq!(&glb[..4], b"glTF");
+//! // An animation-only export and a static prop of the same rig:
+//! let anim = minimal().without_skins();
+//! let prop = minimal().without_skins().without_animations();
+//! assert!(anim.json.get("skins").is_none() && prop.json["animations"] == serde_json::json!([]));
 //! ```
 
 use serde_json::{Value, json};
@@ -90,6 +94,25 @@ impl Doc {
         let anims = self.json["animations"].as_array_mut().unwrap();
         anims.push(anim);
         anims.len() - 1
+    }
+
+    /// The document without skins (no `skins` array, no node's `skin`): an
+    /// animation-only export when it has animations, a static model (a prop)
+    /// when it has none.
+    #[must_use]
+    pub fn without_skins(mut self) -> Self {
+        self.json.as_object_mut().unwrap().remove("skins");
+        for node in self.json["nodes"].as_array_mut().unwrap() {
+            node.as_object_mut().unwrap().remove("skin");
+        }
+        self
+    }
+
+    /// The document without animations (an empty `animations` array).
+    #[must_use]
+    pub fn without_animations(mut self) -> Self {
+        self.json["animations"] = json!([]);
+        self
     }
 
     /// Binary glTF.
@@ -206,4 +229,31 @@ pub fn minimal() -> Doc {
         &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
     );
     doc
+}
+
+/// The [`minimal`] rig as another character: its joints renamed
+/// `{prefix}hip` and `{prefix}spine` (another skeleton when `prefix` differs)
+/// and one animation per name in `takes`, each a copy of `Walk`'s channels.
+#[must_use]
+pub fn character(prefix: &str, takes: &[&str]) -> Doc {
+    let mut doc = minimal().without_animations();
+    for (node, name) in [(1, "hip"), (2, "spine")] {
+        doc.json["nodes"][node]["name"] = json!(format!("{prefix}{name}"));
+    }
+    for name in takes {
+        doc.add_animation(
+            Some(name),
+            &[(TIMES, ROTATIONS, 2, "rotation", "LINEAR"), (TIMES, TRANSLATIONS, 1, "translation", "LINEAR")],
+        );
+    }
+    doc
+}
+
+/// One model of each kind the clip scanner tells apart, built from [`minimal`]
+/// and named by file: `skinned.glb` (as is), `anim.glb` (an animation-only
+/// export: no skin) and `hat.glb` (a static prop: no skin, no animation).
+#[must_use]
+pub fn model_kinds() -> [(&'static str, Doc); 3] {
+    let anim = minimal().without_skins();
+    [("skinned.glb", minimal()), ("hat.glb", anim.clone().without_animations()), ("anim.glb", anim)]
 }
