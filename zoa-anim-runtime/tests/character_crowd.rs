@@ -1,18 +1,20 @@
-//! A crowd of fixture humanoids with varied tags, bindings, slots, loadouts
-//! and IK inputs: the parallel pass equals the serial one bit for bit (pose,
-//! model and skinning matrices, events) for 1, 2 and 3 threads, and neither
-//! allocates after warm-up (counting allocator, every thread counted).
-//! Its own test binary, so no other test's allocations are counted.
+//! A crowd of fixture humanoids driven by the runtime's crowd workload (the
+//! one `zoa-anim bench --defs` measures: varied tags, bindings, slots and IK
+//! inputs) plus loadout switches: the parallel pass equals the serial one bit
+//! for bit (pose, model and skinning matrices, events) for 1, 2 and 3
+//! threads, and neither allocates after warm-up (counting allocator, every
+//! thread counted). Its own test binary, so no other test's allocations are
+//! counted.
 
 mod character_common;
 
 use std::sync::Arc;
 
 use character_common::*;
+use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 use zoa_anim_ik::FlatGround;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
+use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
 use zoa_anim_runtime::{Character, CharacterCrowd};
 use zoa_test_support::alloc::{CountingAllocator, allocations_during};
 
@@ -20,16 +22,11 @@ use zoa_test_support::alloc::{CountingAllocator, allocations_during};
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 const DT: f32 = 1.0 / 60.0;
-const TAGS: [&str; 5] = [
-    "locomotion=idle",
-    "locomotion=walk mood=calm",
-    "locomotion=sprint",
-    "locomotion=idle reaction=hit",
-    "locomotion=run posture=crouching",
-];
-const SPEEDS: [f32; 5] = [0.0, 1.5, 6.5, 0.0, 4.0];
 
-fn crowd(n: usize) -> CharacterCrowd {
+/// The crowd of [`CrowdWorkload`] (what `zoa-anim bench --defs` runs), except
+/// that every character spawns unarmed and every third one equips the rifle
+/// afterwards, so the first frames cross-fade loadouts.
+fn crowd(n: usize, workload: &CrowdWorkload) -> CharacterCrowd {
     let def = definition(&fixture_bundle());
     let ground = Arc::new(FlatGround { height: 0.02, normal: Vec3::Y });
     let mut characters = Vec::new();
@@ -39,34 +36,11 @@ fn crowd(n: usize) -> CharacterCrowd {
             c.equip(PlayerProfileType::Rifle);
         }
         c.set_ground(Some(ground.clone()));
-        c.set_look_target(Some(Vec3::new(k as f32 * 0.3 - 1.0, 1.6, 2.0)));
-        c.set_tags(tags(TAGS[k % TAGS.len()]));
-        c.set_entity_speed(SPEEDS[k % SPEEDS.len()]);
-        c.set_float(DefaultBindings::SPEED, SPEEDS[k % SPEEDS.len()]);
+        c.set_tags(workload.start_tags(k));
+        workload.prepare(k, &mut c);
         characters.push(c);
     }
     CharacterCrowd::new(characters)
-}
-
-/// Gameplay input for frame `f`, the same for every run (strings parsed beforehand).
-fn drive(crowd: &mut CharacterCrowd, f: usize, parsed: &[StateTagSet]) {
-    for (k, c) in crowd.characters_mut().iter_mut().enumerate() {
-        match (f + k) % 97 {
-            10 => c.fire(DefaultBindings::HIT),
-            20 => c.fire(DefaultBindings::RELOAD),
-            30 => {
-                c.play_slot(DefaultSlots::HIT_REACT);
-            }
-            40 => c.set_tags(parsed[(f / 97 + k) % TAGS.len()]),
-            50 => c.set_entity_speed(SPEEDS[(f + k) % SPEEDS.len()]),
-            60 => c.fire(DefaultBindings::JUMP),
-            61 => c.set_bool(DefaultBindings::IS_GROUNDED, false),
-            75 => c.set_bool(DefaultBindings::IS_GROUNDED, true),
-            80 => c.set_bool(DefaultBindings::IS_AIMING, k % 2 == 0),
-            _ => {}
-        }
-        c.set_look_target(Some(Vec3::new((f as f32 * 0.05 + k as f32).sin(), 1.6, 2.0)));
-    }
 }
 
 #[derive(Default)]
@@ -93,21 +67,21 @@ fn bits(c: &Character) -> Vec<u32> {
 fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
     const N: usize = 12;
     const FRAMES: usize = 240;
-    let parsed: Vec<StateTagSet> = TAGS.iter().map(|t| tags(t)).collect();
-    let mut serial = crowd(N);
+    let workload = CrowdWorkload::new();
+    let mut serial = crowd(N, &workload);
     let mut serial_events = Record::default();
     for f in 0..FRAMES {
-        drive(&mut serial, f, &parsed);
+        workload.drive(&mut serial, f);
         serial.update(DT).unwrap();
         serial.deliver_events(&mut serial_events);
     }
     assert!(serial_events.0.len() > 100, "events are on: {}", serial_events.0.len());
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let mut par = crowd(N);
+        let mut par = crowd(N, &workload);
         let mut par_events = Record::default();
         for f in 0..FRAMES {
-            drive(&mut par, f, &parsed);
+            workload.drive(&mut par, f);
             pool.install(|| par.update_parallel(DT)).unwrap();
             par.deliver_events(&mut par_events);
         }
@@ -119,12 +93,12 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
 
     // Allocation: warm up (equips and first frames allocate), then count every thread.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    let mut serial = crowd(N);
-    let mut par = crowd(N);
+    let mut serial = crowd(N, &workload);
+    let mut par = crowd(N, &workload);
     let mut sink = Count(0);
     for f in 0..FRAMES {
-        drive(&mut serial, f, &parsed);
-        drive(&mut par, f, &parsed);
+        workload.drive(&mut serial, f);
+        workload.drive(&mut par, f);
         serial.update(DT).unwrap();
         pool.install(|| par.update_parallel(DT)).unwrap();
         serial.deliver_events(&mut sink);
@@ -137,8 +111,8 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
     let n = pool.install(|| {
         allocations_during(|| {
             for f in FRAMES..2 * FRAMES {
-                drive(&mut serial, f, &parsed);
-                drive(&mut par, f, &parsed);
+                workload.drive(&mut serial, f);
+                workload.drive(&mut par, f);
                 serial.update(DT).unwrap();
                 par.update_parallel(DT).unwrap();
                 serial.deliver_events(&mut sink);
@@ -149,7 +123,7 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
     assert!(sink.0 > before, "events were delivered while counting");
     assert_eq!(n, 0, "allocations during {FRAMES} serial and parallel frames with IK, events, slots and tags");
     // The counter does count.
-    assert!(allocations_during(|| drop(crowd(1))) > 0);
+    assert!(allocations_during(|| drop(crowd(1, &workload))) > 0);
 }
 
 struct Count(usize);

@@ -62,6 +62,7 @@ mod events;
 mod pose;
 mod sound;
 mod state;
+mod workload;
 
 pub use crate::error::SetupProblem;
 pub use crowd::CharacterCrowd;
@@ -72,3 +73,4 @@ pub use events::{BindingPhase, CharacterEvent, CharacterEventKind, NotifySource}
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};
 pub use state::{Character, MAX_BINDING_WATCHES, tag_event_dimensions};
+pub use workload::CrowdWorkload;

@@ -2,15 +2,14 @@
 //! selector, graph, slot, pose, IK, local-to-model, skinning, events) on a
 //! crowd built from a definition folder through the public character API.
 //!
-//! Character `k` spawns in a class of the player set (every third one in
-//! the second class, when there is one) with one of five states (idle, walk,
-//! sprint, hit reaction, crouched run) and a matching entity speed, on flat
-//! ground with a look target. Each frame, before the crowd updates, a fixed
-//! schedule (period 97 frames, offset per character) fires `hit`, `reload`
-//! and `jump`, plays the `hit_react` slot, changes tags and speed, toggles
-//! `is_grounded` and `is_aiming`, and moves the look target; after the
-//! update the events are delivered. Gameplay calls, update and delivery are
-//! all timed, as a game pays for all three.
+//! The crowd runs the runtime's fixed workload
+//! (`zoa_anim_runtime::character::CrowdWorkload`, the one the crowd tests
+//! check): each character spawns in a class and state of its own with a
+//! matching speed, on flat ground with a look target, and each frame, before
+//! the crowd updates, a fixed schedule fires triggers, plays a slot, changes
+//! tags, speed and flags and moves the look target; after the update the
+//! events are delivered. Gameplay calls, update and delivery are all timed,
+//! as a game pays for all three.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -19,21 +18,11 @@ use std::time::{Duration, Instant};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{DefaultBindings, DefaultSlots, StateTagSet};
 use zoa_anim_ik::FlatGround;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
+use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
 use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 
 use crate::output::fail;
-
-const TAGS: [&str; 5] = [
-    "locomotion=idle posture=standing",
-    "locomotion=walk mood=calm",
-    "locomotion=sprint",
-    "locomotion=idle reaction=hit",
-    "locomotion=run posture=crouching",
-];
-const SPEEDS: [f32; 5] = [0.0, 1.5, 6.5, 0.0, 4.0];
 
 /// Estimated bytes one character takes (graph instances, selector, frames,
 /// sampling cursors per clip, poses, matrices, IK state, event queue):
@@ -86,16 +75,13 @@ pub(super) fn run(
     };
     let joints = def.skeleton().joint_count();
     super::check_crowd_budget(n, joints, bytes_per_character(joints, def.clips().clips().len()))?;
-    let classes: Vec<_> = def.player_set().map(|s| s.profiles.iter().map(|e| e.class).collect()).unwrap_or_default();
-    let parsed: Vec<StateTagSet> = TAGS.iter().map(|t| t.parse().expect("valid tags")).collect();
+    let workload = CrowdWorkload::new();
     let ground = Arc::new(FlatGround { height: 0.0, normal: Vec3::Y });
     let mut characters = Vec::with_capacity(n);
     for k in 0..n {
-        let class = classes.get(usize::from(k % 3 == 1)).or(classes.first()).copied();
-        let mut c = Character::spawn(&def, class, parsed[k % TAGS.len()])?;
+        let mut c = Character::spawn(&def, workload.class(&def, k), workload.start_tags(k))?;
         c.set_ground(Some(ground.clone()));
-        c.set_look_target(Some(Vec3::new(k as f32 * 0.3 - 1.0, 1.6, 2.0)));
-        set_speed(&mut c, SPEEDS[k % SPEEDS.len()]);
+        workload.prepare(k, &mut c);
         characters.push(c);
     }
     let mut crowd = CharacterCrowd::new(characters);
@@ -108,7 +94,7 @@ pub(super) fn run(
         let start = Instant::now();
         let mut frames = 0u64;
         loop {
-            drive(&mut crowd, frames as usize, &parsed);
+            workload.drive(&mut crowd, frames as usize);
             crowd.update_parallel(dt)?;
             crowd.deliver_events(&mut events);
             frames += 1;
@@ -118,35 +104,4 @@ pub(super) fn run(
         }
     })?;
     Ok(Measured { joints, frames, elapsed })
-}
-
-/// Forward speed: the entity speed and the bindings either class moves on
-/// (unarmed `speed`, rifle `move_y`; the one a class lacks is a no-op).
-fn set_speed(c: &mut Character, speed: f32) {
-    c.set_entity_speed(speed);
-    c.set_float(DefaultBindings::SPEED, speed);
-    c.set_float(DefaultBindings::MOVE_Y, speed);
-}
-
-/// Gameplay input for frame `f` (the same for every run).
-fn drive(crowd: &mut CharacterCrowd, f: usize, parsed: &[StateTagSet]) {
-    for (k, c) in crowd.characters_mut().iter_mut().enumerate() {
-        match (f + k) % 97 {
-            10 => c.fire(DefaultBindings::HIT),
-            20 => c.fire(DefaultBindings::RELOAD),
-            30 => {
-                c.play_slot(DefaultSlots::HIT_REACT);
-            }
-            40 => c.set_tags(parsed[(f / 97 + k) % parsed.len()]),
-            50 => {
-                set_speed(c, SPEEDS[(f / 97 + k) % SPEEDS.len()]);
-            }
-            60 => c.fire(DefaultBindings::JUMP),
-            61 => c.set_bool(DefaultBindings::IS_GROUNDED, false),
-            75 => c.set_bool(DefaultBindings::IS_GROUNDED, true),
-            80 => c.set_bool(DefaultBindings::IS_AIMING, k % 2 == 0),
-            _ => {}
-        }
-        c.set_look_target(Some(Vec3::new((f as f32 * 0.05 + k as f32).sin(), 1.6, 2.0)));
-    }
 }
