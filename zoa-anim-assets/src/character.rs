@@ -93,57 +93,12 @@ pub fn load_character(
         None => first_by_id(&mut set.sound_profiles.iter().map(|p| p.value.id.as_str()).collect()),
     };
 
-    // Models, loaded once each, in the order clips first name them.
-    let mut models: Vec<(PathBuf, Result<GltfAsset, String>)> = Vec::new();
-    let mut sources = Vec::with_capacity(set.clips.len());
-    for c in &set.clips {
-        let path = dir.join(&c.value.source);
-        let key = std::fs::canonicalize(&path).unwrap_or(path);
-        if !models.iter().any(|(p, _)| *p == key) {
-            let loaded = load_gltf(&key).map_err(|e| e.to_string());
-            models.push((key.clone(), loaded));
-        }
-        sources.push(key);
-    }
+    let (models, sources) = load_models(set, dir);
     let skeleton = models.iter().find_map(|(_, m)| m.as_ref().ok().and_then(|m| m.skeletons.first().cloned()));
     let first_model = models.iter().find(|(_, m)| m.as_ref().is_ok_and(|m| !m.skeletons.is_empty()));
     let first_model = first_model.map(|(p, _)| p.clone());
 
-    let mut clips = Vec::with_capacity(set.clips.len());
-    for (c, key) in set.clips.iter().zip(&sources) {
-        let asset = &c.value;
-        let model = match models.iter().find(|(p, _)| p == key).map(|(_, m)| m) {
-            Some(Ok(m)) => m,
-            Some(Err(reason)) => {
-                problems.push(CharacterLoadProblem::Model {
-                    clip: asset.id.clone(),
-                    path: key.clone(),
-                    reason: reason.clone(),
-                });
-                continue;
-            }
-            None => continue,
-        };
-        let index = match &asset.animation {
-            AnimationSelector::Index(i) => Some(*i as usize).filter(|i| *i < model.clips.len()),
-            AnimationSelector::Name(n) => model.clips.iter().position(|k| k.name() == n).or_else(|| {
-                n.strip_prefix(&format!("{}_", model.stem)).and_then(|r| model.clips.iter().position(|k| k.name() == r))
-            }),
-        };
-        let Some(index) = index else {
-            problems.push(CharacterLoadProblem::MissingAnimation {
-                clip: asset.id.clone(),
-                path: key.clone(),
-                animation: asset.animation.to_string(),
-            });
-            continue;
-        };
-        clips.push(BundledClip {
-            asset: asset.clone(),
-            clip: model.clips[index].clone(),
-            bind_by_name: first_model.as_ref() != Some(key),
-        });
-    }
+    let clips = bundle_clips(set, &models, &sources, first_model.as_ref(), &mut problems);
     let Some(skeleton) = skeleton else {
         problems.insert(0, CharacterLoadProblem::NoSkeleton);
         return Err(problems);
@@ -168,4 +123,77 @@ pub fn load_character(
         sound_profiles: set.sound_profiles.iter().map(|p| p.value.clone()).collect(),
         sound_profile,
     })
+}
+
+/// A model's path and the model (or why it did not load).
+type LoadedModel = (PathBuf, Result<GltfAsset, String>);
+
+/// The models the clips name (`dir`-relative paths, canonicalized), loaded
+/// once each in the order clips first name them, and each clip's model path.
+fn load_models(set: &DefinitionSet, dir: &Path) -> (Vec<LoadedModel>, Vec<PathBuf>) {
+    let mut models: Vec<LoadedModel> = Vec::new();
+    let mut sources = Vec::with_capacity(set.clips.len());
+    for c in &set.clips {
+        let path = dir.join(&c.value.source);
+        let key = std::fs::canonicalize(&path).unwrap_or(path);
+        if !models.iter().any(|(p, _)| *p == key) {
+            let loaded = load_gltf(&key).map_err(|e| e.to_string());
+            models.push((key.clone(), loaded));
+        }
+        sources.push(key);
+    }
+    (models, sources)
+}
+
+/// Each clip definition with its animation taken from its model (`sources`:
+/// the model path per clip). A clip whose model does not load or lacks the
+/// animation is a problem. Clips of models other than `first_model` bind by name.
+fn bundle_clips(
+    set: &DefinitionSet,
+    models: &[LoadedModel],
+    sources: &[PathBuf],
+    first_model: Option<&PathBuf>,
+    problems: &mut Vec<CharacterLoadProblem>,
+) -> Vec<BundledClip> {
+    let mut clips = Vec::with_capacity(set.clips.len());
+    for (c, key) in set.clips.iter().zip(sources) {
+        let asset = &c.value;
+        let model = match models.iter().find(|(p, _)| p == key).map(|(_, m)| m) {
+            Some(Ok(m)) => m,
+            Some(Err(reason)) => {
+                problems.push(CharacterLoadProblem::Model {
+                    clip: asset.id.clone(),
+                    path: key.clone(),
+                    reason: reason.clone(),
+                });
+                continue;
+            }
+            None => continue,
+        };
+        let Some(index) = find_animation(model, &asset.animation) else {
+            problems.push(CharacterLoadProblem::MissingAnimation {
+                clip: asset.id.clone(),
+                path: key.clone(),
+                animation: asset.animation.to_string(),
+            });
+            continue;
+        };
+        clips.push(BundledClip {
+            asset: asset.clone(),
+            clip: model.clips[index].clone(),
+            bind_by_name: first_model != Some(key),
+        });
+    }
+    clips
+}
+
+/// The index of the animation `selector` names in `model`: by index, by
+/// name, or by `<model stem>_<name>`.
+fn find_animation(model: &GltfAsset, selector: &AnimationSelector) -> Option<usize> {
+    match selector {
+        AnimationSelector::Index(i) => Some(*i as usize).filter(|i| *i < model.clips.len()),
+        AnimationSelector::Name(n) => model.clips.iter().position(|k| k.name() == n).or_else(|| {
+            n.strip_prefix(&format!("{}_", model.stem)).and_then(|r| model.clips.iter().position(|k| k.name() == r))
+        }),
+    }
 }

@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
+use zoa_anim_core::{Clip, Interpolation, Skeleton, Track, TrackProperty};
 
 use crate::AssetError;
 
@@ -156,27 +156,7 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
         buffers: vec![],
     };
 
-    // Joints: node i = joint i; children in joint order.
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); joint_count];
-    let mut roots: Vec<u32> = Vec::new();
-    for (i, j) in skeleton.joints().iter().enumerate() {
-        match j.parent {
-            Some(p) => children[p as usize].push(i as u32),
-            None => roots.push(i as u32),
-        }
-    }
-    for (j, kids) in skeleton.joints().iter().zip(children) {
-        let t = j.rest;
-        doc.nodes.push(Node {
-            name: j.name.clone(),
-            children: kids,
-            translation: (t.translation != zoa_anim_core::glam::Vec3::ZERO).then(|| t.translation.to_array()),
-            rotation: (t.rotation != zoa_anim_core::glam::Quat::IDENTITY).then(|| t.rotation.to_array()),
-            scale: (t.scale != zoa_anim_core::glam::Vec3::ONE).then(|| t.scale.to_array()),
-            mesh: None,
-            skin: None,
-        });
-    }
+    let roots = write_joints(&mut doc, skeleton);
 
     // Skin.
     let ibm: Vec<f32> = skeleton.joints().iter().flat_map(|j| j.inverse_bind.to_cols_array()).collect();
@@ -205,10 +185,48 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
     }
     doc.scenes.push(Scene { nodes: scene_nodes });
 
-    // Animations; identical time arrays (and identical value arrays) share one accessor.
+    write_animations(&mut doc, &mut bin, skeleton, scene.clips)?;
+    bin.finish_shared(&mut doc);
+    Ok((doc, bin.bytes))
+}
+
+/// The joints as nodes (node i = joint i; children in joint order). Returns the root joints.
+fn write_joints(doc: &mut Document, skeleton: &Skeleton) -> Vec<u32> {
+    let joint_count = skeleton.joint_count();
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); joint_count];
+    let mut roots: Vec<u32> = Vec::new();
+    for (i, j) in skeleton.joints().iter().enumerate() {
+        match j.parent {
+            Some(p) => children[p as usize].push(i as u32),
+            None => roots.push(i as u32),
+        }
+    }
+    for (j, kids) in skeleton.joints().iter().zip(children) {
+        let t = j.rest;
+        doc.nodes.push(Node {
+            name: j.name.clone(),
+            children: kids,
+            translation: (t.translation != zoa_anim_core::glam::Vec3::ZERO).then(|| t.translation.to_array()),
+            rotation: (t.rotation != zoa_anim_core::glam::Quat::IDENTITY).then(|| t.rotation.to_array()),
+            scale: (t.scale != zoa_anim_core::glam::Vec3::ONE).then(|| t.scale.to_array()),
+            mesh: None,
+            skin: None,
+        });
+    }
+    roots
+}
+
+/// One glTF animation per clip; identical time arrays (and identical value
+/// arrays) share one accessor.
+fn write_animations(
+    doc: &mut Document,
+    bin: &mut BinWriter,
+    skeleton: &Skeleton,
+    clips: &[Clip],
+) -> Result<(), AssetError> {
     let mut inputs: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
     let mut outputs: BTreeMap<(usize, Vec<u32>), u32> = BTreeMap::new();
-    for (ci, clip) in scene.clips.iter().enumerate() {
+    for (ci, clip) in clips.iter().enumerate() {
         let element = format!("clip {ci} \"{}\"", clip.name());
         if clip.tracks().is_empty() {
             return Err(export_err(element, "has no tracks (a glTF animation needs at least one channel)"));
@@ -216,42 +234,12 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
         let mut anim = Animation { name: clip.name().to_owned(), channels: vec![], samplers: vec![] };
         let mut seen: Vec<(usize, TrackProperty)> = Vec::with_capacity(clip.tracks().len());
         for (ti, track) in clip.tracks().iter().enumerate() {
-            let joint = skeleton.find_node(track.node).ok_or_else(|| {
-                export_err(format!("{element} track {ti}"), format!("targets node {} which is not a joint", track.node))
-            })?;
-            if seen.contains(&(joint, track.property)) {
-                return Err(export_err(
-                    format!("{element} track {ti}"),
-                    format!(
-                        "animates the {} of joint {} twice (glTF allows one channel per target)",
-                        track.property.name(),
-                        skeleton.display_name(joint)
-                    ),
-                ));
-            }
-            seen.push((joint, track.property));
-            if let Some(k) = track.times.windows(2).position(|w| w[1] <= w[0]) {
-                return Err(export_err(
-                    format!("{element} track {ti}"),
-                    format!(
-                        "key times must strictly increase in glTF, but key {} is at {} after {}",
-                        k + 1,
-                        track.times[k + 1],
-                        track.times[k]
-                    ),
-                ));
-            }
-            if track.interpolation == Interpolation::CubicSpline && track.times.len() < 2 {
-                return Err(export_err(
-                    format!("{element} track {ti}"),
-                    "is CUBICSPLINE with one key; glTF needs at least two",
-                ));
-            }
+            let joint = track_joint(skeleton, track, || format!("{element} track {ti}"), &mut seen)?;
             let key: Vec<u32> = track.times.iter().map(|t| t.to_bits()).collect();
             let input = match inputs.get(&key) {
                 Some(&a) => a,
                 None => {
-                    let a = bin.push_f32_shared(&mut doc, &track.times, "SCALAR", 1, true);
+                    let a = bin.push_f32_shared(doc, &track.times, "SCALAR", 1, true);
                     inputs.insert(key, a);
                     a
                 }
@@ -264,7 +252,7 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
             let output = match outputs.get(&key) {
                 Some(&a) => a,
                 None => {
-                    let a = bin.push_f32_shared(&mut doc, &track.values, ty, comps, false);
+                    let a = bin.push_f32_shared(doc, &track.values, ty, comps, false);
                     outputs.insert(key, a);
                     a
                 }
@@ -282,8 +270,47 @@ fn build_document(scene: &GlbScene<'_>) -> Result<(Document, Vec<u8>), AssetErro
         }
         doc.animations.push(anim);
     }
-    bin.finish_shared(&mut doc);
-    Ok((doc, bin.bytes))
+    Ok(())
+}
+
+/// The joint `track` animates, checked: a joint, a target no earlier track
+/// of the clip (`seen`) has, strictly increasing times, and at least two keys
+/// for CUBICSPLINE. `element` names the track in errors.
+fn track_joint(
+    skeleton: &Skeleton,
+    track: &Track,
+    element: impl Fn() -> String,
+    seen: &mut Vec<(usize, TrackProperty)>,
+) -> Result<usize, AssetError> {
+    let joint = skeleton
+        .find_node(track.node)
+        .ok_or_else(|| export_err(element(), format!("targets node {} which is not a joint", track.node)))?;
+    if seen.contains(&(joint, track.property)) {
+        return Err(export_err(
+            element(),
+            format!(
+                "animates the {} of joint {} twice (glTF allows one channel per target)",
+                track.property.name(),
+                skeleton.display_name(joint)
+            ),
+        ));
+    }
+    seen.push((joint, track.property));
+    if let Some(k) = track.times.windows(2).position(|w| w[1] <= w[0]) {
+        return Err(export_err(
+            element(),
+            format!(
+                "key times must strictly increase in glTF, but key {} is at {} after {}",
+                k + 1,
+                track.times[k + 1],
+                track.times[k]
+            ),
+        ));
+    }
+    if track.interpolation == Interpolation::CubicSpline && track.times.len() < 2 {
+        return Err(export_err(element(), "is CUBICSPLINE with one key; glTF needs at least two"));
+    }
+    Ok(joint)
 }
 
 fn write_mesh(

@@ -38,6 +38,7 @@
 
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 #![allow(
     elided_lifetimes_in_paths,
     reason = "Bevy system parameters (`Res`, `Query`, `Commands`) are written without their lifetimes, as Bevy's own code does"

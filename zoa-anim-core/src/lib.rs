@@ -26,6 +26,7 @@
 
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod bindings;
 pub mod character;

@@ -161,6 +161,7 @@ impl std::fmt::Debug for SharedReferences {
 impl Animation {
     /// Binds `clip` to `skeleton`. Tracks whose target is not a joint of the
     /// skeleton are dropped and counted in [`Animation::unbound_tracks`].
+    #[allow(clippy::too_many_lines, reason = "one pass over the tracks; kept whole during the pose-engine speed work")]
     pub fn bind(clip: &Clip, skeleton: &Skeleton, by: BindBy) -> Result<Animation, RuntimeError> {
         let n = skeleton.joint_count();
         let mut animation = Animation {

@@ -65,6 +65,7 @@
 
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod animation;
 pub mod blend_tree;

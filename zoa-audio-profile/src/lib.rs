@@ -43,6 +43,7 @@
 
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod clips;
 pub mod curves;

@@ -415,6 +415,29 @@ impl PlayerRenderer {
         }
     }
 
+    /// Swaps in `next` with the current listener and every live emitter (a
+    /// refused emitter is reported); the old player goes back to the game
+    /// thread through the freed ring (never dropped here).
+    fn swap_player(&mut self, mut next: Box<Player>) {
+        let _ = next.set_listener(self.player.listener());
+        for i in 0..self.emitters.len() {
+            let slot = self.emitters[i];
+            if slot.alive {
+                let id = next.add_emitter(slot.position).ok();
+                self.emitters[i].id = id;
+                if id.is_none() {
+                    self.report(Report::EmitterRefused(RemoteEmitter { key: i as u32, generation: slot.generation }));
+                }
+            }
+        }
+        let old = std::mem::replace(&mut self.player, next);
+        // Room was checked before popping: the old player never drops here.
+        if let Err(rtrb::PushError::Full(old)) = self.freed.push(old) {
+            debug_assert!(false, "freed ring full after the check");
+            std::mem::forget(old);
+        }
+    }
+
     fn apply(&mut self, command: Command) {
         match command {
             Command::Trigger { ticket, emitter, event, state, surface } => {
@@ -469,28 +492,7 @@ impl PlayerRenderer {
             Command::BusMuted(bus, m) => {
                 self.player.set_bus_muted(bus, m);
             }
-            Command::Replace(mut next) => {
-                let _ = next.set_listener(self.player.listener());
-                for i in 0..self.emitters.len() {
-                    let slot = self.emitters[i];
-                    if slot.alive {
-                        let id = next.add_emitter(slot.position).ok();
-                        self.emitters[i].id = id;
-                        if id.is_none() {
-                            self.report(Report::EmitterRefused(RemoteEmitter {
-                                key: i as u32,
-                                generation: slot.generation,
-                            }));
-                        }
-                    }
-                }
-                let old = std::mem::replace(&mut self.player, next);
-                // Room was checked before popping: the old player never drops here.
-                if let Err(rtrb::PushError::Full(old)) = self.freed.push(old) {
-                    debug_assert!(false, "freed ring full after the check");
-                    std::mem::forget(old);
-                }
-            }
+            Command::Replace(next) => self.swap_player(next),
             Command::Stats => {
                 let r = Report::Stats {
                     stats: self.player.stats(),

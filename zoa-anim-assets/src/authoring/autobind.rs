@@ -459,48 +459,14 @@ pub fn score_clip(
     // Weapon class.
     let classes: Vec<PlayerProfileType> =
         own.iter().map(|t| t.as_str()).chain(folders.iter().map(String::as_str)).filter_map(class_of_token).collect();
-    match profile_type {
-        Some(PlayerProfileType::Unarmed) | None => {
-            if spec.locomotion && classes.iter().any(|c| *c != PlayerProfileType::Unarmed) {
-                put("weapon_class", -0.2);
-            }
-        }
-        Some(want) => {
-            if classes.contains(&want) {
-                put("weapon_class", 0.3);
-            }
-            if classes.iter().any(|c| *c != want && *c != PlayerProfileType::Unarmed) {
-                put("weapon_class", -0.6);
-            }
-            // A punch or a kick is unarmed melee: not a weapon set's clip.
-            if classes.contains(&PlayerProfileType::Unarmed) {
-                put("weapon_class", -0.6);
-            }
-        }
+    for v in weapon_class_signals(spec, &classes, profile_type) {
+        put("weapon_class", v);
     }
     if let Some(want) = spec.looping {
         put("loop", if clip.loops == want { 0.15 } else { -0.15 });
     }
-    let (lo, hi) = spec.duration;
-    let d = clip.duration;
-    if d >= lo && d <= hi {
-        put("duration", 0.1);
-    } else {
-        let off = if d < lo { (lo - d) / lo.max(0.1) } else { (d - hi) / hi.max(0.1) };
-        put("duration", -0.1 - (0.2 * off).min(0.2));
-    }
-    let speed = if clip.duration > 0.0 { clip.root_travel / clip.duration } else { 0.0 };
-    let motion = match spec.motion {
-        Moving if speed > 0.3 => 0.25,
-        Moving if clip.leg_motion > 20.0 => 0.15,
-        Moving if clip.leg_motion < 5.0 && speed < 0.05 => -0.2,
-        InPlace if speed > 0.3 => -0.2,
-        InPlace if clip.leg_motion > 35.0 => -0.1,
-        WeaponHandling if clip.arm_motion > 10.0 && clip.leg_motion < 10.0 && speed < 0.1 => 0.2,
-        WeaponHandling if clip.leg_motion > 25.0 || speed > 0.3 => -0.1,
-        _ => 0.0,
-    };
-    put("motion", motion);
+    put("duration", duration_signal(spec, clip));
+    put("motion", motion_signal(spec, clip));
     for v in signals.values_mut() {
         *v = (*v * 1000.0).round() / 1000.0;
     }
@@ -514,6 +480,63 @@ pub fn score_clip(
         score: (score * 1000.0).round() / 1000.0,
         signals,
     })
+}
+
+/// The `weapon_class` signals, in order, of a clip whose own and folder
+/// tokens name `classes`, for a set of `profile_type`.
+fn weapon_class_signals(
+    spec: &SlotSpec,
+    classes: &[PlayerProfileType],
+    profile_type: Option<PlayerProfileType>,
+) -> Vec<f32> {
+    let mut out = Vec::new();
+    match profile_type {
+        Some(PlayerProfileType::Unarmed) | None => {
+            if spec.locomotion && classes.iter().any(|c| *c != PlayerProfileType::Unarmed) {
+                out.push(-0.2);
+            }
+        }
+        Some(want) => {
+            if classes.contains(&want) {
+                out.push(0.3);
+            }
+            if classes.iter().any(|c| *c != want && *c != PlayerProfileType::Unarmed) {
+                out.push(-0.6);
+            }
+            // A punch or a kick is unarmed melee: not a weapon set's clip.
+            if classes.contains(&PlayerProfileType::Unarmed) {
+                out.push(-0.6);
+            }
+        }
+    }
+    out
+}
+
+/// +0.1 inside the slot's duration range, else down to -0.3 the further out.
+fn duration_signal(spec: &SlotSpec, clip: &ScannedClip) -> f32 {
+    let (lo, hi) = spec.duration;
+    let d = clip.duration;
+    if d >= lo && d <= hi {
+        0.1
+    } else {
+        let off = if d < lo { (lo - d) / lo.max(0.1) } else { (d - hi) / hi.max(0.1) };
+        -0.1 - (0.2 * off).min(0.2)
+    }
+}
+
+/// How well the clip's root travel and limb motion fit the slot's motion kind.
+fn motion_signal(spec: &SlotSpec, clip: &ScannedClip) -> f32 {
+    let speed = if clip.duration > 0.0 { clip.root_travel / clip.duration } else { 0.0 };
+    match spec.motion {
+        Moving if speed > 0.3 => 0.25,
+        Moving if clip.leg_motion > 20.0 => 0.15,
+        Moving if clip.leg_motion < 5.0 && speed < 0.05 => -0.2,
+        InPlace if speed > 0.3 => -0.2,
+        InPlace if clip.leg_motion > 35.0 => -0.1,
+        WeaponHandling if clip.arm_motion > 10.0 && clip.leg_motion < 10.0 && speed < 0.1 => 0.2,
+        WeaponHandling if clip.leg_motion > 25.0 || speed > 0.3 => -0.1,
+        _ => 0.0,
+    }
 }
 
 /// Ranks every scanned clip against the slots of `opts.profile_type` (every

@@ -185,46 +185,7 @@ pub fn coverage(set: &DefinitionSet) -> CoverageReport {
             }
             None => continue,
         };
-        // Odometer over the per-dimension choices.
-        let mut idx = [0usize; 6];
-        loop {
-            let masks: [u32; 6] = std::array::from_fn(|d| choices[d][idx[d]]);
-            let state = StateTagSet::from_masks(masks);
-            pc.states_checked += 1;
-            match resolve_best_match(&rows, state).map(|r| r.kind) {
-                Some(MatchKind::Exact) => pc.exact += 1,
-                Some(MatchKind::Fallback { .. }) => {
-                    pc.fallback_only += 1;
-                    if pc.fallback_examples.len() < MAX_EXAMPLES {
-                        pc.fallback_examples.push(state);
-                    }
-                }
-                Some(MatchKind::Default) => {
-                    pc.default_only += 1;
-                    if pc.default_examples.len() < MAX_EXAMPLES {
-                        pc.default_examples.push(state);
-                    }
-                }
-                None => {
-                    pc.unresolved += 1;
-                    if pc.unresolved_examples.len() < MAX_EXAMPLES {
-                        pc.unresolved_examples.push(state);
-                    }
-                }
-            }
-            let mut d = 0;
-            while d < 6 {
-                idx[d] += 1;
-                if idx[d] < choices[d].len() {
-                    break;
-                }
-                idx[d] = 0;
-                d += 1;
-            }
-            if d == 6 {
-                break;
-            }
-        }
+        count_states(&rows, &choices, &mut pc);
         // Own rows that inheritance dropped: an earlier row has the same pattern.
         for (j, own) in loaded.value.entries.iter().enumerate() {
             if rows.iter().any(|r| r.source == *id && r.source_index == j) {
@@ -256,4 +217,48 @@ pub fn coverage(set: &DefinitionSet) -> CoverageReport {
         report.profiles.push(pc);
     }
     report
+}
+
+/// Resolves every state of the odometer over the per-dimension `choices`
+/// against `rows`, counting into `pc` how each resolves (with a few examples).
+fn count_states<R: TaggedRow>(rows: &[R], choices: &[Vec<u32>; 6], pc: &mut ProfileCoverage) {
+    let mut idx = [0usize; 6];
+    loop {
+        let masks: [u32; 6] = std::array::from_fn(|d| choices[d][idx[d]]);
+        let state = StateTagSet::from_masks(masks);
+        pc.states_checked += 1;
+        match resolve_best_match(rows, state).map(|r| r.kind) {
+            Some(MatchKind::Exact) => pc.exact += 1,
+            Some(MatchKind::Fallback { .. }) => {
+                pc.fallback_only += 1;
+                if pc.fallback_examples.len() < MAX_EXAMPLES {
+                    pc.fallback_examples.push(state);
+                }
+            }
+            Some(MatchKind::Default) => {
+                pc.default_only += 1;
+                if pc.default_examples.len() < MAX_EXAMPLES {
+                    pc.default_examples.push(state);
+                }
+            }
+            None => {
+                pc.unresolved += 1;
+                if pc.unresolved_examples.len() < MAX_EXAMPLES {
+                    pc.unresolved_examples.push(state);
+                }
+            }
+        }
+        let mut d = 0;
+        while d < 6 {
+            idx[d] += 1;
+            if idx[d] < choices[d].len() {
+                break;
+            }
+            idx[d] = 0;
+            d += 1;
+        }
+        if d == 6 {
+            break;
+        }
+    }
 }

@@ -380,6 +380,18 @@ pub fn graph_toml(graph: &AnimationGraph, model: &str) -> String {
         q(model),
         q(&graph.states[graph.entry().index()].name)
     );
+    push_parameters_and_layers(&mut t, graph);
+    for s in &graph.states {
+        push_state(&mut t, graph, s);
+    }
+    for tr in &graph.transitions {
+        push_transition(&mut t, graph, tr);
+    }
+    t
+}
+
+/// The `[[parameters]]` and (past the base layer) `[[layers]]` tables.
+fn push_parameters_and_layers(t: &mut String, graph: &AnimationGraph) {
     for p in &graph.parameters {
         let default = match p.default {
             ParameterDefault::Float(v) => format!("default = {}\n", f(v)),
@@ -405,86 +417,94 @@ pub fn graph_toml(graph: &AnimationGraph, model: &str) -> String {
             t.push_str(&format!("bone_mask = {}\n", mask_toml(m)));
         }
     }
+}
+
+/// One `[[states]]` table.
+fn push_state(t: &mut String, graph: &AnimationGraph, s: &GraphState) {
+    t.push_str(&format!("\n[[states]]\nname = {}\nlayer = {}\n", q(&s.name), q(&graph.layers[s.layer].name)));
+    if let Motion::Clip(c) = &s.motion {
+        t.push_str(&format!("clip = {}\n", q(c)));
+    }
+    t.push_str(&format!("loop = {}\nspeed = {}\n", s.looping, f(s.speed)));
+    t.push_str(&format!("crossfade = {{ duration = {}, warp = {} }}\n", f(s.crossfade.duration), s.crossfade.warp));
+    if let Some(w) = s.weight {
+        t.push_str(&format!("weight = {}\n", f(w)));
+    }
+    if let Some(b) = s.blend_mode {
+        t.push_str(&format!("blend_mode = \"{}\"\n", b.name()));
+    }
+    if let Some(m) = &s.bone_mask {
+        t.push_str(&format!("bone_mask = {}\n", mask_toml(m)));
+    }
+    if let Motion::BlendTree(tree) = &s.motion {
+        push_blend_tree(t, graph, tree);
+    }
+}
+
+/// A state's `[states.blend_tree]` table.
+fn push_blend_tree(t: &mut String, graph: &AnimationGraph, tree: &BlendTree) {
     let pname = |p: Option<ParameterIndex>| p.map_or(String::new(), |p| graph.parameters[p.index()].name.clone());
-    for s in &graph.states {
-        t.push_str(&format!("\n[[states]]\nname = {}\nlayer = {}\n", q(&s.name), q(&graph.layers[s.layer].name)));
-        if let Motion::Clip(c) = &s.motion {
-            t.push_str(&format!("clip = {}\n", q(c)));
-        }
-        t.push_str(&format!("loop = {}\nspeed = {}\n", s.looping, f(s.speed)));
-        t.push_str(&format!("crossfade = {{ duration = {}, warp = {} }}\n", f(s.crossfade.duration), s.crossfade.warp));
-        if let Some(w) = s.weight {
-            t.push_str(&format!("weight = {}\n", f(w)));
-        }
-        if let Some(b) = s.blend_mode {
-            t.push_str(&format!("blend_mode = \"{}\"\n", b.name()));
-        }
-        if let Some(m) = &s.bone_mask {
-            t.push_str(&format!("bone_mask = {}\n", mask_toml(m)));
-        }
-        if let Motion::BlendTree(tree) = &s.motion {
-            t.push_str(&format!("[states.blend_tree]\ntype = \"{}\"\n", tree.kind.name()));
-            if tree.parameter.is_some() {
-                t.push_str(&format!("parameter = {}\n", q(&pname(tree.parameter))));
-            }
-            if tree.parameter_y.is_some() {
-                t.push_str(&format!("parameter_y = {}\n", q(&pname(tree.parameter_y))));
-            }
-            if tree.kind == BlendTreeKind::TwoD && tree.weighting != Weighting2D::default() {
-                t.push_str(&format!("weighting = \"{}\"\n", tree.weighting.name()));
-                if let Weighting2D::InverseDistance { power } = tree.weighting {
-                    t.push_str(&format!("power = {}\n", f(power)));
-                }
-            }
-            t.push_str("children = [\n");
-            for c in &tree.children {
-                let mut parts = vec![format!("clip = {}", q(&c.clip)), format!("threshold = {}", f(c.threshold))];
-                if let Some(y) = c.threshold_y {
-                    parts.push(format!("threshold_y = {}", f(y)));
-                }
-                if let Some(w) = c.weight {
-                    parts.push(format!("weight = {}", f(w)));
-                }
-                t.push_str(&format!("    {{ {} }},\n", parts.join(", ")));
-            }
-            t.push_str("]\n");
+    t.push_str(&format!("[states.blend_tree]\ntype = \"{}\"\n", tree.kind.name()));
+    if tree.parameter.is_some() {
+        t.push_str(&format!("parameter = {}\n", q(&pname(tree.parameter))));
+    }
+    if tree.parameter_y.is_some() {
+        t.push_str(&format!("parameter_y = {}\n", q(&pname(tree.parameter_y))));
+    }
+    if tree.kind == BlendTreeKind::TwoD && tree.weighting != Weighting2D::default() {
+        t.push_str(&format!("weighting = \"{}\"\n", tree.weighting.name()));
+        if let Weighting2D::InverseDistance { power } = tree.weighting {
+            t.push_str(&format!("power = {}\n", f(power)));
         }
     }
-    for tr in &graph.transitions {
-        let from = match tr.from {
-            TransitionSource::Any => "any".to_owned(),
-            TransitionSource::State(s) => graph.states[s.index()].name.clone(),
-        };
-        t.push_str(&format!("\n[[transitions]]\nfrom = {}\nto = {}\n", q(&from), q(&graph.states[tr.to.index()].name)));
-        if !tr.conditions.is_empty() {
-            let conds: Vec<String> = tr
-                .conditions
-                .iter()
-                .map(|c| {
-                    let n = &graph.parameters[c.parameter.index()].name;
-                    let text = match c.test {
-                        ConditionTest::CompareFloat(op, v) => format!("{n} {} {}", op.symbol(), f(v)),
-                        ConditionTest::CompareInt(op, v) => format!("{n} {} {v}", op.symbol()),
-                        ConditionTest::IsTrue => format!("{n} is true"),
-                        ConditionTest::IsFalse => format!("{n} is false"),
-                        ConditionTest::Triggered => n.clone(),
-                    };
-                    q(&text)
-                })
-                .collect();
-            t.push_str(&format!("conditions = [{}]\n", conds.join(", ")));
+    t.push_str("children = [\n");
+    for c in &tree.children {
+        let mut parts = vec![format!("clip = {}", q(&c.clip)), format!("threshold = {}", f(c.threshold))];
+        if let Some(y) = c.threshold_y {
+            parts.push(format!("threshold_y = {}", f(y)));
         }
-        if let Some(e) = tr.exit_time {
-            t.push_str(&format!("exit_time = {}\n", f(e)));
+        if let Some(w) = c.weight {
+            parts.push(format!("weight = {}", f(w)));
         }
-        t.push_str(&format!(
-            "blend = {}\ninterruption = \"{}\"\nmode = \"{}\"\n",
-            f(tr.blend),
-            tr.interruption.name(),
-            tr.mode.name()
-        ));
+        t.push_str(&format!("    {{ {} }},\n", parts.join(", ")));
     }
-    t
+    t.push_str("]\n");
+}
+
+/// One `[[transitions]]` table.
+fn push_transition(t: &mut String, graph: &AnimationGraph, tr: &GraphTransition) {
+    let from = match tr.from {
+        TransitionSource::Any => "any".to_owned(),
+        TransitionSource::State(s) => graph.states[s.index()].name.clone(),
+    };
+    t.push_str(&format!("\n[[transitions]]\nfrom = {}\nto = {}\n", q(&from), q(&graph.states[tr.to.index()].name)));
+    if !tr.conditions.is_empty() {
+        let conds: Vec<String> = tr
+            .conditions
+            .iter()
+            .map(|c| {
+                let n = &graph.parameters[c.parameter.index()].name;
+                let text = match c.test {
+                    ConditionTest::CompareFloat(op, v) => format!("{n} {} {}", op.symbol(), f(v)),
+                    ConditionTest::CompareInt(op, v) => format!("{n} {} {v}", op.symbol()),
+                    ConditionTest::IsTrue => format!("{n} is true"),
+                    ConditionTest::IsFalse => format!("{n} is false"),
+                    ConditionTest::Triggered => n.clone(),
+                };
+                q(&text)
+            })
+            .collect();
+        t.push_str(&format!("conditions = [{}]\n", conds.join(", ")));
+    }
+    if let Some(e) = tr.exit_time {
+        t.push_str(&format!("exit_time = {}\n", f(e)));
+    }
+    t.push_str(&format!(
+        "blend = {}\ninterruption = \"{}\"\nmode = \"{}\"\n",
+        f(tr.blend),
+        tr.interruption.name(),
+        tr.mode.name()
+    ));
 }
 
 /// Locomotion speeds (m/s) the generated 1D blend places its children at.
@@ -538,71 +558,104 @@ pub fn locomotion_weapon_graph(
     };
     b.crossfade(locomotion, 0.2, true);
     b.entry(locomotion);
-    let crouch_kids: Vec<(String, f32)> = [("locomotion_crouch_idle", 0.0), ("locomotion_crouch_walk", 1.2)]
-        .iter()
-        .filter_map(|(s, t)| base(s).map(|c| (c, *t)))
-        .collect();
-    if !crouch_kids.is_empty() {
-        let crouch = if crouch_kids.len() == 1 {
-            b.clip_state(0, "crouch", &crouch_kids[0].0, true)?
-        } else {
-            let kids: Vec<(&str, f32)> = crouch_kids.iter().map(|(c, t)| (c.as_str(), *t)).collect();
-            b.blend_1d(0, "crouch", "speed", &kids)?
-        };
-        b.bool_transition(locomotion, crouch, "is_crouching", true, 0.25)?;
-        b.bool_transition(crouch, locomotion, "is_crouching", false, 0.25)?;
-    }
-    if let Some(jump) = base("locomotion_jump") {
-        b.parameter("is_grounded", ParameterDefault::Bool(true))?;
-        let jump = b.clip_state(0, "jump", &jump, false)?;
-        b.trigger_transition(locomotion, jump, "jump", 0.1)?;
-        let after_jump = match base("locomotion_fall") {
-            Some(fall) => {
-                let fall = b.clip_state(0, "fall", &fall, true)?;
-                b.exit_time_transition(jump, fall, 0.9, 0.1)?;
-                fall
-            }
-            None => jump,
-        };
-        match base("locomotion_land") {
-            Some(land) => {
-                let land = b.clip_state(0, "land", &land, false)?;
-                b.bool_transition(after_jump, land, "is_grounded", true, 0.05)?;
-                b.exit_time_transition(land, locomotion, 0.8, 0.2)?;
-            }
-            None => b.bool_transition(after_jump, locomotion, "is_grounded", true, 0.2)?,
-        }
-    }
+    add_crouch(&mut b, &base, locomotion)?;
+    add_jump(&mut b, &base, locomotion)?;
     if let Some(death) = base("death") {
         let death = b.clip_state(0, "death", &death, false)?;
         b.any_state_transition(death, "die", 0.2)?;
     }
     // Weapon actions from the first weapon class that has any.
-    const ACTIONS: [(&str, &[&str]); 4] = [
-        ("fire", &["fire_single", "fire_auto", "fire_burst"]),
-        ("reload", &["reload_magazine", "reload_shell", "reload_bolt"]),
-        ("equip", &["equip_two_hand", "equip_one_hand"]),
-        ("holster", &["holster_two_hand", "holster_one_hand"]),
-    ];
     let weapon = set.profiles.iter().filter(|p| p.class != PlayerProfileType::Unarmed).find_map(|p| {
-        let acts: Vec<(&str, String)> = ACTIONS
+        let acts: Vec<(&str, String)> = WEAPON_ACTIONS
             .iter()
             .filter_map(|(name, slots)| slots.iter().find_map(|s| slot_clip(&p.binding_profile, s)).map(|c| (*name, c)))
             .collect();
         (!acts.is_empty()).then_some(acts)
     });
     if let Some(acts) = weapon {
-        let layer = b.layer("weapon", 1.0, BlendMode::Additive, None)?;
-        let rest = b.clip_state(layer, "weapon_rest", &acts[0].1, true)?;
-        b.state_weight(rest, 0.0);
-        b.entry(rest);
-        for (name, clip) in &acts {
-            let s = b.clip_state(layer, name, clip, false)?;
-            b.any_state_transition(s, name, 0.05)?;
-            b.exit_time_transition(s, rest, 1.0, 0.1)?;
-        }
+        add_weapon_layer(&mut b, &acts)?;
     }
     b.build()
+}
+
+/// Weapon actions of the generated weapon layer: (action and trigger name, the slots that may play it).
+const WEAPON_ACTIONS: [(&str, &[&str]); 4] = [
+    ("fire", &["fire_single", "fire_auto", "fire_burst"]),
+    ("reload", &["reload_magazine", "reload_shell", "reload_bolt"]),
+    ("equip", &["equip_two_hand", "equip_one_hand"]),
+    ("holster", &["holster_two_hand", "holster_one_hand"]),
+];
+
+/// A crouch state (a 1D `speed` blend when both crouch slots have clips)
+/// entered from and left to `locomotion` by bool `is_crouching`; nothing when
+/// `base` (the default class's slot → clip) has no crouch clip.
+fn add_crouch(
+    b: &mut GraphBuilder,
+    base: &impl Fn(&str) -> Option<String>,
+    locomotion: StateIndex,
+) -> Result<(), AssetError> {
+    let crouch_kids: Vec<(String, f32)> = [("locomotion_crouch_idle", 0.0), ("locomotion_crouch_walk", 1.2)]
+        .iter()
+        .filter_map(|(s, t)| base(s).map(|c| (c, *t)))
+        .collect();
+    if crouch_kids.is_empty() {
+        return Ok(());
+    }
+    let crouch = if crouch_kids.len() == 1 {
+        b.clip_state(0, "crouch", &crouch_kids[0].0, true)?
+    } else {
+        let kids: Vec<(&str, f32)> = crouch_kids.iter().map(|(c, t)| (c.as_str(), *t)).collect();
+        b.blend_1d(0, "crouch", "speed", &kids)?
+    };
+    b.bool_transition(locomotion, crouch, "is_crouching", true, 0.25)?;
+    b.bool_transition(crouch, locomotion, "is_crouching", false, 0.25)
+}
+
+/// Jump (trigger `jump` from `locomotion`) → fall (exit time, when there is a
+/// fall clip) → land (bool `is_grounded`, when there is a land clip) →
+/// `locomotion`; nothing when `base` has no jump clip.
+fn add_jump(
+    b: &mut GraphBuilder,
+    base: &impl Fn(&str) -> Option<String>,
+    locomotion: StateIndex,
+) -> Result<(), AssetError> {
+    let Some(jump) = base("locomotion_jump") else { return Ok(()) };
+    b.parameter("is_grounded", ParameterDefault::Bool(true))?;
+    let jump = b.clip_state(0, "jump", &jump, false)?;
+    b.trigger_transition(locomotion, jump, "jump", 0.1)?;
+    let after_jump = match base("locomotion_fall") {
+        Some(fall) => {
+            let fall = b.clip_state(0, "fall", &fall, true)?;
+            b.exit_time_transition(jump, fall, 0.9, 0.1)?;
+            fall
+        }
+        None => jump,
+    };
+    match base("locomotion_land") {
+        Some(land) => {
+            let land = b.clip_state(0, "land", &land, false)?;
+            b.bool_transition(after_jump, land, "is_grounded", true, 0.05)?;
+            b.exit_time_transition(land, locomotion, 0.8, 0.2)?;
+        }
+        None => b.bool_transition(after_jump, locomotion, "is_grounded", true, 0.2)?,
+    }
+    Ok(())
+}
+
+/// The additive `weapon` layer: a rest state (weight 0, the first action's
+/// clip) and one state per action entered by the trigger of its name from
+/// any state, leaving by exit time.
+fn add_weapon_layer(b: &mut GraphBuilder, acts: &[(&str, String)]) -> Result<(), AssetError> {
+    let layer = b.layer("weapon", 1.0, BlendMode::Additive, None)?;
+    let rest = b.clip_state(layer, "weapon_rest", &acts[0].1, true)?;
+    b.state_weight(rest, 0.0);
+    b.entry(rest);
+    for (name, clip) in acts {
+        let s = b.clip_state(layer, name, clip, false)?;
+        b.any_state_transition(s, name, 0.05)?;
+        b.exit_time_transition(s, rest, 1.0, 0.1)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

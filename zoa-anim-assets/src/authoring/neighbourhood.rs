@@ -20,7 +20,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::scan::{FoundFile, ModelKind, is_model_file, is_skipped_folder, scan_file};
+use super::scan::{FoundFile, ModelKind, ScannedFile, is_model_file, is_skipped_folder, scan_file};
 use crate::AssetError;
 
 /// Conventional subfolder names (lowercase).
@@ -136,28 +136,7 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
     std::fs::metadata(model).map_err(|source| AssetError::Io { path: model.to_path_buf(), source })?;
     let dir = model.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut searched: Vec<(PathBuf, Place, bool)> = vec![(dir.clone(), Place::SameFolder, false)];
-    for sub in subdirs(&dir) {
-        let name = sub.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if CONVENTIONAL.contains(&name.to_lowercase().as_str()) {
-            searched.push((sub.clone(), Place::Subfolder(name), true));
-        } else if named_like(&sub, &stem) {
-            searched.push((sub.clone(), Place::Cousin(name), true));
-        }
-    }
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        for sibling in subdirs(parent) {
-            if sibling == dir {
-                continue;
-            }
-            for cousin in subdirs(&sibling) {
-                if named_like(&cousin, &stem) {
-                    let rel = cousin.strip_prefix(parent).unwrap_or(&cousin).to_string_lossy().replace('\\', "/");
-                    searched.push((cousin.clone(), Place::Cousin(rel), true));
-                }
-            }
-        }
-    }
+    let searched = search_folders(&dir, &stem);
 
     let me = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
     let asset = crate::gltf::load_gltf(model).ok();
@@ -183,25 +162,7 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
             if is_model_file(&f) {
                 let found = FoundFile { root: 0, path: f.clone(), relative: String::new() };
                 let scanned = scan_file(&found);
-                let shared = scanned.bones.iter().filter(|b| bones.contains(*b)).count();
-                // An animation-only file counts by the names its tracks animate.
-                let shared = if scanned.kind == ModelKind::AnimationOnly {
-                    crate::gltf::load_gltf(&f)
-                        .map(|a| {
-                            let mut n: Vec<&str> = a
-                                .clips
-                                .iter()
-                                .flat_map(|c| c.tracks())
-                                .filter_map(|t| t.node_name.as_deref())
-                                .collect();
-                            n.sort_unstable();
-                            n.dedup();
-                            n.iter().filter(|b| bones.contains(**b)).count()
-                        })
-                        .unwrap_or(0)
-                } else {
-                    shared
-                };
+                let shared = shared_bones(&f, &scanned, &bones);
                 for c in scanned.clips {
                     clips.push(RelatedClip::InFile {
                         file: f.clone(),
@@ -213,17 +174,9 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
             } else if SOUND_EXTENSIONS.contains(&ext.as_str()) {
                 sounds.push(RelatedFile { path: f, place: place.clone(), detail: String::new() });
             } else if ext == "toml" {
-                let Ok(text) = crate::files::read_to_string(&f, crate::files::FileKind::Definition) else { continue };
-                let Ok(table) = text.parse::<toml::Table>() else { continue };
-                let Some(kind) = table.get("kind").and_then(|v| v.as_str()) else { continue };
-                let id = table.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-                if kind == "clip"
-                    && let Some(src) = table.get("source").and_then(|v| v.as_str())
-                {
-                    let base = f.parent().unwrap_or(Path::new("."));
-                    if std::fs::canonicalize(base.join(src)).is_ok_and(|p| p == me) {
-                        clips.push(RelatedClip::Definition { file: f.clone(), id: id.clone(), place: place.clone() });
-                    }
+                let Some((kind, id, clip_of_me)) = definition_facts(&f, &me) else { continue };
+                if clip_of_me {
+                    clips.push(RelatedClip::Definition { file: f.clone(), id: id.clone(), place: place.clone() });
                 }
                 definitions.push(RelatedFile { path: f, place: place.clone(), detail: format!("{kind} {id}") });
             }
@@ -236,4 +189,69 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
         sounds,
         definitions,
     })
+}
+
+/// The folders searched around a model in folder `dir` named `stem`: (folder,
+/// place, recursive): the model's own folder (not recursive), its
+/// conventional and like-named subfolders, and like-named cousins.
+fn search_folders(dir: &Path, stem: &str) -> Vec<(PathBuf, Place, bool)> {
+    let mut searched: Vec<(PathBuf, Place, bool)> = vec![(dir.to_path_buf(), Place::SameFolder, false)];
+    for sub in subdirs(dir) {
+        let name = sub.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if CONVENTIONAL.contains(&name.to_lowercase().as_str()) {
+            searched.push((sub.clone(), Place::Subfolder(name), true));
+        } else if named_like(&sub, stem) {
+            searched.push((sub.clone(), Place::Cousin(name), true));
+        }
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        for sibling in subdirs(parent) {
+            if sibling == dir {
+                continue;
+            }
+            for cousin in subdirs(&sibling) {
+                if named_like(&cousin, stem) {
+                    let rel = cousin.strip_prefix(parent).unwrap_or(&cousin).to_string_lossy().replace('\\', "/");
+                    searched.push((cousin.clone(), Place::Cousin(rel), true));
+                }
+            }
+        }
+    }
+
+    searched
+}
+
+/// How many of `bones` the model file `f` shares: its skeleton's bone names,
+/// or, for an animation-only file, the node names its tracks animate.
+fn shared_bones(f: &Path, scanned: &ScannedFile, bones: &HashSet<String>) -> usize {
+    if scanned.kind != ModelKind::AnimationOnly {
+        return scanned.bones.iter().filter(|b| bones.contains(*b)).count();
+    }
+    crate::gltf::load_gltf(f)
+        .map(|a| {
+            let mut n: Vec<&str> =
+                a.clips.iter().flat_map(|c| c.tracks()).filter_map(|t| t.node_name.as_deref()).collect();
+            n.sort_unstable();
+            n.dedup();
+            n.iter().filter(|b| bones.contains(**b)).count()
+        })
+        .unwrap_or(0)
+}
+
+/// A definition file's kind and id, and whether it is a clip definition
+/// whose `source` is the model `me`. `None` when `f` is not a readable
+/// TOML table with a `kind`.
+fn definition_facts(f: &Path, me: &Path) -> Option<(String, String, bool)> {
+    let text = crate::files::read_to_string(f, crate::files::FileKind::Definition).ok()?;
+    let table = text.parse::<toml::Table>().ok()?;
+    let kind = table.get("kind").and_then(|v| v.as_str())?;
+    let id = table.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+    let mut clip_of_me = false;
+    if kind == "clip"
+        && let Some(src) = table.get("source").and_then(|v| v.as_str())
+    {
+        let base = f.parent().unwrap_or(Path::new("."));
+        clip_of_me = std::fs::canonicalize(base.join(src)).is_ok_and(|p| p == me);
+    }
+    Some((kind.to_owned(), id, clip_of_me))
 }

@@ -6,13 +6,16 @@ use std::path::{Path, PathBuf};
 
 use zoa_anim_core::graph::Motion;
 use zoa_anim_core::inheritance::MAX_INHERITANCE_DEPTH;
-use zoa_anim_core::{AnimationBindingProfile, AnimationSelector, StateDimension, TaggedClipEntry};
+use zoa_anim_core::{
+    AnimationBindingEntry, AnimationBindingProfile, AnimationParameterType, AnimationSelector, StateDimension,
+    TaggedClipEntry,
+};
 
 use super::codes::Code;
 use super::diag::{Diagnostic, slash_path};
 use super::models::{ModelCache, ModelFacts};
 use super::read::did_you_mean;
-use super::{DefinitionSet, Kind, Shared, Target};
+use super::{Decl, DefinitionSet, Kind, Ref, Shared, Target};
 
 fn list(names: &[&str]) -> String {
     if names.is_empty() {
@@ -26,12 +29,32 @@ fn list(names: &[&str]) -> String {
 
 pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
     let mut out: Vec<Diagnostic> = Vec::new();
+    {
+        let first = duplicate_ids(&sh.decls, &mut out);
+        // Every lookup below is a hash lookup or a list computed once, so the pass
+        // is linear in references + declarations (15k files naming 15k missing
+        // parents used to take minutes).
+        let ids = DeclaredIds::new(&sh.decls);
+        let mut suggest = Suggester::default();
+        parent_chains(&sh.decls, &first, &ids, &mut suggest, &mut out);
+        let (models, all_models_ok) = load_models(&sh.refs, &mut out);
+        let mut refs = ReferenceCheck::new(set, &first, &ids, suggest, models, all_models_ok);
+        out.extend(sh.refs.iter().filter_map(|r| refs.check(r)));
+    }
+    apply_loop_hints(set, sh);
+    clip_table_coverage(set, sh, &mut out);
+    binding_parameters(set, sh, &mut out);
 
-    // Unique ids per kind; the first declaration wins.
+    set.diagnostics.append(&mut out);
+}
+
+/// Unique ids per kind; the first declaration wins. Returns (kind, id) → index
+/// of the first declaration in `decls`.
+fn duplicate_ids<'a>(decls: &'a [Decl], out: &mut Vec<Diagnostic>) -> HashMap<(Kind, &'a str), usize> {
     let mut first: HashMap<(Kind, &str), usize> = HashMap::new();
-    for (i, d) in sh.decls.iter().enumerate() {
+    for (i, d) in decls.iter().enumerate() {
         if let Some(&j) = first.get(&(d.kind, d.id.as_str())) {
-            let f = &sh.decls[j].at;
+            let f = &decls[j].at;
             out.push(d.at.diagnostic(
                 Code::DuplicateId,
                 format!(
@@ -47,20 +70,47 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             first.insert((d.kind, d.id.as_str()), i);
         }
     }
-    // Every lookup below is a hash lookup or a list computed once, so the pass
-    // is linear in references + declarations (15k files naming 15k missing
-    // parents used to take minutes).
-    let mut ids_by_kind: HashMap<Kind, Vec<&str>> = HashMap::new();
-    for d in &sh.decls {
-        ids_by_kind.entry(d.kind).or_default().push(d.id.as_str());
-    }
-    let ids_of = |kind: Kind| -> Vec<&str> { ids_by_kind.get(&kind).cloned().unwrap_or_default() };
-    let listed: HashMap<Kind, String> = ids_by_kind.iter().map(|(k, v)| (*k, list(v))).collect();
-    let listed_of = |kind: Kind| listed.get(&kind).cloned().unwrap_or_else(|| "none".to_owned());
-    let mut suggest = Suggester::default();
+    first
+}
 
-    // Parents and cycles.
-    for d in &sh.decls {
+/// The declared ids of each kind, and each kind's list for messages (computed once).
+#[derive(Debug)]
+struct DeclaredIds<'a> {
+    by_kind: HashMap<Kind, Vec<&'a str>>,
+    listed: HashMap<Kind, String>,
+}
+
+impl<'a> DeclaredIds<'a> {
+    fn new(decls: &'a [Decl]) -> Self {
+        let mut by_kind: HashMap<Kind, Vec<&str>> = HashMap::new();
+        for d in decls {
+            by_kind.entry(d.kind).or_default().push(d.id.as_str());
+        }
+        let listed = by_kind.iter().map(|(k, v)| (*k, list(v))).collect();
+        DeclaredIds { by_kind, listed }
+    }
+
+    /// Every id declared for `kind`, in declaration order (duplicates included).
+    fn ids(&self, kind: Kind) -> &[&'a str] {
+        self.by_kind.get(&kind).map_or(&[][..], Vec::as_slice)
+    }
+
+    /// The ids of `kind` as a list for messages ("none" when there is none).
+    fn listed(&self, kind: Kind) -> String {
+        self.listed.get(&kind).cloned().unwrap_or_else(|| "none".to_owned())
+    }
+}
+
+/// Parents exist, and parent chains neither loop nor run deeper than
+/// [`MAX_INHERITANCE_DEPTH`].
+fn parent_chains(
+    decls: &[Decl],
+    first: &HashMap<(Kind, &str), usize>,
+    ids: &DeclaredIds<'_>,
+    suggest: &mut Suggester,
+    out: &mut Vec<Diagnostic>,
+) {
+    for d in decls {
         let Some((parent, at)) = &d.parent else { continue };
         if !first.contains_key(&(d.kind, parent.as_str())) {
             out.push(at.diagnostic(
@@ -68,8 +118,8 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 format!(
                     "no {} `{parent}` to inherit from{}; declared: {}",
                     d.kind.name(),
-                    suggest.did_you_mean(parent, ids_by_kind.get(&d.kind).map_or(&[][..], Vec::as_slice)),
-                    listed_of(d.kind)
+                    suggest.did_you_mean(parent, ids.ids(d.kind)),
+                    ids.listed(d.kind)
                 ),
             ));
             continue;
@@ -97,17 +147,20 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
                 break;
             }
             let Some(&j) = first.get(&(d.kind, current)) else { break };
-            match &sh.decls[j].parent {
+            match &decls[j].parent {
                 Some((p, _)) => current = p.as_str(),
                 None => break,
             }
         }
     }
+}
 
-    // Models: load each once; missing and unreadable files are reported at every reference.
+/// Loads every referenced model once; missing and unreadable files are
+/// reported at every reference. Returns the cache and whether every model loaded.
+fn load_models(refs: &[Ref], out: &mut Vec<Diagnostic>) -> (ModelCache, bool) {
     let mut models = ModelCache::default();
     let mut all_models_ok = true;
-    for r in &sh.refs {
+    for r in refs {
         if let Target::Model(path) = &r.target {
             match models.get(path) {
                 None => {
@@ -125,170 +178,222 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             }
         }
     }
-    let clip_id_list = ids_of(Kind::Clip);
-    let clip_ids: HashSet<&str> = clip_id_list.iter().copied().collect();
-    let clips_listed = listed_of(Kind::Clip);
-    // Per model, its animations as a list for messages (computed once per model).
-    let mut animations_listed: HashMap<PathBuf, String> = HashMap::new();
-    let mut animations_of = |m: &Path, facts: &ModelFacts| -> String {
-        animations_listed
-            .entry(m.to_path_buf())
-            .or_insert_with(|| list(&facts.animations.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>()))
-            .clone()
-    };
-    // The first binding profile (in file order) declaring each binding id, and every slot id.
-    let mut binding_index: HashMap<&str, (&str, &zoa_anim_core::AnimationBindingEntry)> = HashMap::new();
-    let mut slot_ids: HashSet<&str> = HashSet::new();
-    for p in &set.binding_profiles {
-        for b in p.value.bindings() {
-            binding_index.entry(b.id.as_str()).or_insert((p.value.profile_id(), b));
-        }
-        slot_ids.extend(p.value.slots().iter().map(|s| s.id.as_str()));
-    }
-    let embedded: HashSet<String> =
-        models.loaded().flat_map(|(_, m)| m.animations.iter().map(move |(a, _)| format!("{}_{a}", m.stem))).collect();
+    (models, all_models_ok)
+}
 
-    let binding_profiles_complete = ids_of(Kind::BindingProfile).len() == set.binding_profiles.len();
-    for r in &sh.refs {
+/// Resolves each cross-file reference (except model files, checked by
+/// [`load_models`]) against the folder's declarations, models, sound files
+/// and binding profiles.
+#[derive(Debug)]
+struct ReferenceCheck<'a> {
+    first: &'a HashMap<(Kind, &'a str), usize>,
+    ids: &'a DeclaredIds<'a>,
+    suggest: Suggester,
+    models: ModelCache,
+    all_models_ok: bool,
+    clip_ids: HashSet<&'a str>,
+    clips_listed: String,
+    /// Per model, its animations as a list for messages (computed once per model).
+    animations_listed: HashMap<PathBuf, String>,
+    /// The first binding profile (in file order) declaring each binding id.
+    binding_index: HashMap<&'a str, (&'a str, &'a AnimationBindingEntry)>,
+    slot_ids: HashSet<&'a str>,
+    /// `<model stem>_<animation>` of every loaded model.
+    embedded: HashSet<String>,
+    /// Every declared binding profile read without errors (else binding and
+    /// slot references are not checked).
+    binding_profiles_complete: bool,
+}
+
+impl<'a> ReferenceCheck<'a> {
+    fn new(
+        set: &'a DefinitionSet,
+        first: &'a HashMap<(Kind, &'a str), usize>,
+        ids: &'a DeclaredIds<'a>,
+        suggest: Suggester,
+        models: ModelCache,
+        all_models_ok: bool,
+    ) -> Self {
+        let mut binding_index: HashMap<&str, (&str, &AnimationBindingEntry)> = HashMap::new();
+        let mut slot_ids: HashSet<&str> = HashSet::new();
+        for p in &set.binding_profiles {
+            for b in p.value.bindings() {
+                binding_index.entry(b.id.as_str()).or_insert((p.value.profile_id(), b));
+            }
+            slot_ids.extend(p.value.slots().iter().map(|s| s.id.as_str()));
+        }
+        let embedded: HashSet<String> = models
+            .loaded()
+            .flat_map(|(_, m)| m.animations.iter().map(move |(a, _)| format!("{}_{a}", m.stem)))
+            .collect();
+        ReferenceCheck {
+            first,
+            ids,
+            suggest,
+            models,
+            all_models_ok,
+            clip_ids: ids.ids(Kind::Clip).iter().copied().collect(),
+            clips_listed: ids.listed(Kind::Clip),
+            animations_listed: HashMap::new(),
+            binding_index,
+            slot_ids,
+            embedded,
+            binding_profiles_complete: ids.ids(Kind::BindingProfile).len() == set.binding_profiles.len(),
+        }
+    }
+
+    /// The problem with reference `r`, if any.
+    fn check(&mut self, r: &Ref) -> Option<Diagnostic> {
         match &r.target {
-            Target::Def(kind) => {
-                if !first.contains_key(&(*kind, r.name.as_str())) {
-                    out.push(r.at.diagnostic(
-                        Code::UnresolvedReference,
-                        format!(
-                            "no {} `{}` in the folder{}; declared: {}",
-                            kind.name(),
-                            r.name,
-                            suggest.did_you_mean(&r.name, ids_by_kind.get(kind).map_or(&[][..], Vec::as_slice)),
-                            listed_of(*kind)
-                        ),
-                    ));
-                }
-            }
-            Target::Clip { model } => {
-                if clip_ids.contains(r.name.as_str()) || embedded.contains(&r.name) {
-                    continue;
-                }
-                let message = match model {
-                    Some(m) => match models.get(m) {
-                        Some(Ok(facts)) if facts.animation(&r.name).is_some() => continue,
-                        Some(Ok(facts)) => format!(
-                            "no clip `{}`: not a clip definition id, nor an animation of `{}.{}` (it has: {})",
-                            r.name,
-                            facts.stem,
-                            m.extension().map(|e| e.to_string_lossy()).unwrap_or_default(),
-                            animations_of(m, facts)
-                        ),
-                        _ => continue, // the model problem is reported at the model field
-                    },
-                    None if !all_models_ok => continue,
-                    None => format!(
-                        "no clip `{}`{}: not a clip definition id (declared: {}) nor `<model>_<animation>` of a model the folder uses",
-                        r.name,
-                        suggest.did_you_mean(&r.name, &clip_id_list),
-                        clips_listed
-                    ),
-                };
-                out.push(r.at.diagnostic(Code::UnresolvedReference, message));
-            }
-            Target::Model(_) => {}
-            Target::SoundFile(path) => {
-                if !path.is_file() {
-                    out.push(r.at.diagnostic(
-                        Code::MissingSoundFile,
-                        format!("sound file `{}` not found (paths are relative to the definition file)", r.name),
-                    ));
-                }
-            }
-            Target::Bone(m) => {
-                if let Some(Ok(facts)) = models.get(m)
-                    && facts.bones.binary_search(&r.name).is_err()
-                {
-                    let lower = r.name.to_ascii_lowercase();
-                    let near: Vec<&str> = facts
-                        .bones
-                        .iter()
-                        .filter(|b| {
-                            let b = b.to_ascii_lowercase();
-                            b.contains(&lower) || lower.contains(&b)
-                        })
-                        .map(String::as_str)
-                        .collect();
-                    let hint = if near.is_empty() { String::new() } else { format!("; similar: {}", list(&near)) };
-                    out.push(
-                        r.at.diagnostic(
-                            Code::UnknownBone,
-                            format!("the model's skeleton has no bone `{}`{hint}", r.name),
-                        ),
-                    );
-                }
-            }
-            Target::Animation(m) => {
-                if let Some(Ok(facts)) = models.get(m)
-                    && facts.animation(&r.name).is_none()
-                {
-                    out.push(r.at.diagnostic(
-                        Code::UnresolvedReference,
-                        format!("the model has no animation `{}`; it has: {}", r.name, animations_of(m, facts)),
-                    ));
-                }
-            }
-            Target::NotifyTime { model, animation, time } => {
-                if let Some(Ok(facts)) = models.get(model) {
-                    let key = match animation {
-                        AnimationSelector::Name(n) => n.clone(),
-                        AnimationSelector::Index(i) => format!("#{i}"),
-                    };
-                    if let Some(i) = facts.animation(&key) {
-                        let (name, duration) = &facts.animations[i];
-                        if *time > duration + 1e-4 {
-                            out.push(r.at.diagnostic(
-                                Code::OutOfRange,
-                                format!("notify at {time} s lies after the end of animation `{name}` ({duration} s)"),
-                            ));
-                        }
-                    }
-                }
-            }
-            Target::Binding(ty) => {
-                if !binding_profiles_complete {
-                    continue;
-                }
-                let found = binding_index.get(r.name.as_str()).copied();
-                match found {
-                    None => out.push(r.at.diagnostic(
-                        Code::UnresolvedReference,
-                        format!("no binding profile in the folder declares binding `{}`", r.name),
-                    )),
-                    Some((profile, b)) => {
-                        if let Some(ty) = ty
-                            && *ty != b.parameter_type
-                            && !(b.parameter_type == zoa_anim_core::AnimationParameterType::Float
-                                && *ty == zoa_anim_core::AnimationParameterType::Int)
-                        {
-                            out.push(r.at.diagnostic(
-                                Code::TypeMismatch,
-                                format!(
-                                    "binding `{}` is a {} in binding profile `{profile}`; this step needs a {ty}",
-                                    r.name, b.parameter_type
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
-            Target::Slot => {
-                if binding_profiles_complete && !slot_ids.contains(r.name.as_str()) {
-                    out.push(r.at.diagnostic(
-                        Code::UnresolvedReference,
-                        format!("no binding profile in the folder declares slot `{}`", r.name),
-                    ));
-                }
-            }
+            Target::Def(kind) => self.definition(r, *kind),
+            Target::Clip { model } => self.clip(r, model.as_deref()),
+            Target::Model(_) => None,
+            Target::SoundFile(path) => (!path.is_file()).then(|| {
+                r.at.diagnostic(
+                    Code::MissingSoundFile,
+                    format!("sound file `{}` not found (paths are relative to the definition file)", r.name),
+                )
+            }),
+            Target::Bone(m) => self.bone(r, m),
+            Target::Animation(m) => self.animation(r, m),
+            Target::NotifyTime { model, animation, time } => self.notify_time(r, model, animation, *time),
+            Target::Binding(ty) => self.binding(r, *ty),
+            Target::Slot => (self.binding_profiles_complete && !self.slot_ids.contains(r.name.as_str())).then(|| {
+                r.at.diagnostic(
+                    Code::UnresolvedReference,
+                    format!("no binding profile in the folder declares slot `{}`", r.name),
+                )
+            }),
         }
     }
 
-    // Graph states without an explicit `loop` take the clip asset's loop hint.
+    fn definition(&mut self, r: &Ref, kind: Kind) -> Option<Diagnostic> {
+        if self.first.contains_key(&(kind, r.name.as_str())) {
+            return None;
+        }
+        Some(r.at.diagnostic(
+            Code::UnresolvedReference,
+            format!(
+                "no {} `{}` in the folder{}; declared: {}",
+                kind.name(),
+                r.name,
+                self.suggest.did_you_mean(&r.name, self.ids.ids(kind)),
+                self.ids.listed(kind)
+            ),
+        ))
+    }
+
+    fn clip(&mut self, r: &Ref, model: Option<&Path>) -> Option<Diagnostic> {
+        if self.clip_ids.contains(r.name.as_str()) || self.embedded.contains(&r.name) {
+            return None;
+        }
+        let message = match model {
+            Some(m) => match self.models.get(m) {
+                Some(Ok(facts)) if facts.animation(&r.name).is_some() => return None,
+                Some(Ok(facts)) => format!(
+                    "no clip `{}`: not a clip definition id, nor an animation of `{}.{}` (it has: {})",
+                    r.name,
+                    facts.stem,
+                    m.extension().map(|e| e.to_string_lossy()).unwrap_or_default(),
+                    animations_of(&mut self.animations_listed, m, facts)
+                ),
+                _ => return None, // the model problem is reported at the model field
+            },
+            None if !self.all_models_ok => return None,
+            None => format!(
+                "no clip `{}`{}: not a clip definition id (declared: {}) nor `<model>_<animation>` of a model the folder uses",
+                r.name,
+                self.suggest.did_you_mean(&r.name, self.ids.ids(Kind::Clip)),
+                self.clips_listed
+            ),
+        };
+        Some(r.at.diagnostic(Code::UnresolvedReference, message))
+    }
+
+    fn bone(&mut self, r: &Ref, m: &Path) -> Option<Diagnostic> {
+        let Some(Ok(facts)) = self.models.get(m) else { return None };
+        if facts.bones.binary_search(&r.name).is_ok() {
+            return None;
+        }
+        let lower = r.name.to_ascii_lowercase();
+        let near: Vec<&str> = facts
+            .bones
+            .iter()
+            .filter(|b| {
+                let b = b.to_ascii_lowercase();
+                b.contains(&lower) || lower.contains(&b)
+            })
+            .map(String::as_str)
+            .collect();
+        let hint = if near.is_empty() { String::new() } else { format!("; similar: {}", list(&near)) };
+        Some(r.at.diagnostic(Code::UnknownBone, format!("the model's skeleton has no bone `{}`{hint}", r.name)))
+    }
+
+    fn animation(&mut self, r: &Ref, m: &Path) -> Option<Diagnostic> {
+        let Some(Ok(facts)) = self.models.get(m) else { return None };
+        if facts.animation(&r.name).is_some() {
+            return None;
+        }
+        Some(r.at.diagnostic(
+            Code::UnresolvedReference,
+            format!(
+                "the model has no animation `{}`; it has: {}",
+                r.name,
+                animations_of(&mut self.animations_listed, m, facts)
+            ),
+        ))
+    }
+
+    fn notify_time(&mut self, r: &Ref, model: &Path, animation: &AnimationSelector, time: f32) -> Option<Diagnostic> {
+        let Some(Ok(facts)) = self.models.get(model) else { return None };
+        let key = match animation {
+            AnimationSelector::Name(n) => n.clone(),
+            AnimationSelector::Index(i) => format!("#{i}"),
+        };
+        let (name, duration) = &facts.animations[facts.animation(&key)?];
+        (time > duration + 1e-4).then(|| {
+            r.at.diagnostic(
+                Code::OutOfRange,
+                format!("notify at {time} s lies after the end of animation `{name}` ({duration} s)"),
+            )
+        })
+    }
+
+    fn binding(&self, r: &Ref, ty: Option<AnimationParameterType>) -> Option<Diagnostic> {
+        if !self.binding_profiles_complete {
+            return None;
+        }
+        let Some(&(profile, b)) = self.binding_index.get(r.name.as_str()) else {
+            return Some(r.at.diagnostic(
+                Code::UnresolvedReference,
+                format!("no binding profile in the folder declares binding `{}`", r.name),
+            ));
+        };
+        // A float binding may drive an int parameter.
+        let ty = ty.filter(|ty| {
+            *ty != b.parameter_type
+                && !(b.parameter_type == AnimationParameterType::Float && *ty == AnimationParameterType::Int)
+        })?;
+        Some(r.at.diagnostic(
+            Code::TypeMismatch,
+            format!(
+                "binding `{}` is a {} in binding profile `{profile}`; this step needs a {ty}",
+                r.name, b.parameter_type
+            ),
+        ))
+    }
+}
+
+/// Model `m`'s animations as a list for messages, computed once per model.
+fn animations_of(cache: &mut HashMap<PathBuf, String>, m: &Path, facts: &ModelFacts) -> String {
+    cache
+        .entry(m.to_path_buf())
+        .or_insert_with(|| list(&facts.animations.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>()))
+        .clone()
+}
+
+/// Graph states without an explicit `loop` take the clip asset's loop hint.
+fn apply_loop_hints(set: &mut DefinitionSet, sh: &Shared) {
     let hints: HashMap<String, bool> = set.clips.iter().map(|c| (c.value.id.clone(), c.value.loop_hint)).collect();
     for g in &mut set.animation_graphs {
         let Some(explicit) = sh.explicit_loop.get(&g.value.id) else { continue };
@@ -300,8 +405,10 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             }
         }
     }
+}
 
-    // Clip-table coverage (profiles looked up by id through an index, first wins).
+/// Clip-table coverage (profiles looked up by id through an index, first wins).
+fn clip_table_coverage(set: &DefinitionSet, sh: &Shared, out: &mut Vec<Diagnostic>) {
     let mut profile_index: HashMap<&str, &zoa_anim_core::AnimationProfile> = HashMap::new();
     for p in &set.animation_profiles {
         profile_index.entry(p.value.id.as_str()).or_insert(&p.value);
@@ -325,10 +432,6 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
             ));
         }
     }
-
-    binding_parameters(set, sh, &mut out);
-
-    set.diagnostics.append(&mut out);
 }
 
 /// `an` before `int`, else `a` (parameter type names).

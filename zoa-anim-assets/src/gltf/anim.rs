@@ -70,145 +70,121 @@ pub(crate) fn plan(root: &json::Root, problems: &mut Problems) -> Vec<AnimPlan> 
         // (node, path) pairs seen so far; a set keeps hostile channel counts linear.
         let mut targets: HashSet<(usize, u8)> = HashSet::with_capacity(anim.channels.len());
         for (c, channel) in anim.channels.iter().enumerate() {
-            let element = || format!("{} channel {c}", animation_label(root, a));
-            let s = channel.sampler.value();
-            let Some(sampler) = anim.samplers.get(s) else {
-                problems.push(element(), format!("sampler {s} does not exist ({} samplers)", anim.samplers.len()));
-                continue;
-            };
-            let node = channel.target.node.value();
-            if node >= root.nodes.len() {
-                problems.push(element(), format!("target node {node} does not exist ({} nodes)", root.nodes.len()));
-                continue;
+            match plan_channel(root, anim, c, channel, &mut targets) {
+                Ok(ch) => plan.channels.push(ch),
+                Err(reason) => problems.push(format!("{} channel {c}", animation_label(root, a)), reason),
             }
-            let path = match channel.target.path {
-                Checked::Valid(p) => p,
-                Checked::Invalid => {
-                    problems.push(element(), "target path is not one of translation, rotation, scale, weights");
-                    continue;
-                }
-            };
-            if !targets.insert((node, path as u8)) {
-                problems.push(
-                    element(),
-                    format!("{} animates the same property as an earlier channel", node_label(root, node)),
-                );
-                continue;
-            }
-            let interpolation = match sampler.interpolation {
-                Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
-                Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
-                Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
-                Checked::Invalid => {
-                    problems
-                        .push(element(), format!("sampler {s} interpolation is not one of LINEAR, STEP, CUBICSPLINE"));
-                    continue;
-                }
-            };
-            let input = match accessor::layout(root, sampler.input.value()) {
-                Ok(l) => l,
-                Err(reason) => {
-                    problems.push(element(), format!("sampler {s} input: {reason}"));
-                    continue;
-                }
-            };
-            if input.kind != Type::Scalar || input.component != ComponentType::F32 {
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler {s} input accessor {} is {}, expected SCALAR FLOAT (5126)",
-                        input.index,
-                        describe(&input)
-                    ),
-                );
-                continue;
-            }
-            let property = match path {
-                Property::Translation => TrackProperty::Translation,
-                Property::Rotation => TrackProperty::Rotation,
-                Property::Scale => TrackProperty::Scale,
-                Property::MorphTargetWeights => {
-                    plan.channels.push(ChannelPlan {
-                        index: c,
-                        node,
-                        property: None,
-                        interpolation,
-                        input,
-                        output: None,
-                    });
-                    continue;
-                }
-            };
-            let output = match accessor::layout(root, sampler.output.value()) {
-                Ok(l) => l,
-                Err(reason) => {
-                    problems.push(element(), format!("sampler {s} output: {reason}"));
-                    continue;
-                }
-            };
-            let type_ok = match property {
-                TrackProperty::Rotation => {
-                    output.kind == Type::Vec4
-                        && (output.component == ComponentType::F32
-                            || (output.normalized
-                                && matches!(
-                                    output.component,
-                                    ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16
-                                )))
-                }
-                TrackProperty::Translation | TrackProperty::Scale => {
-                    output.kind == Type::Vec3 && output.component == ComponentType::F32
-                }
-            };
-            if !type_ok {
-                let expected = match property {
-                    TrackProperty::Rotation => "VEC4 FLOAT, or VEC4 normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
-                    _ => "VEC3 FLOAT (5126)",
-                };
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler {s} output accessor {} is {} but a {} channel needs {expected}",
-                        output.index,
-                        describe(&output),
-                        property.name()
-                    ),
-                );
-                continue;
-            }
-            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
-            if interpolation == Interpolation::CubicSpline && input.count < 2 {
-                problems.push(
-                    element(),
-                    format!("sampler {s} is CUBICSPLINE with {} key(s); at least 2 are needed", input.count),
-                );
-                continue;
-            }
-            if output.count != input.count.saturating_mul(per_key) {
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler {s} output accessor {} has {} elements for {} keys (expected {})",
-                        output.index,
-                        output.count,
-                        input.count,
-                        input.count.saturating_mul(per_key)
-                    ),
-                );
-                continue;
-            }
-            plan.channels.push(ChannelPlan {
-                index: c,
-                node,
-                property: Some(property),
-                interpolation,
-                input,
-                output: Some(output),
-            });
         }
         plans.push(plan);
     }
     plans
+}
+
+/// Channel `c` of `anim`: its sampler, target and input checked (a
+/// morph-weight channel stops there), then its output. `Err` is the problem.
+fn plan_channel(
+    root: &json::Root,
+    anim: &json::Animation,
+    c: usize,
+    channel: &json::animation::Channel,
+    targets: &mut HashSet<(usize, u8)>,
+) -> Result<ChannelPlan, String> {
+    let s = channel.sampler.value();
+    let Some(sampler) = anim.samplers.get(s) else {
+        return Err(format!("sampler {s} does not exist ({} samplers)", anim.samplers.len()));
+    };
+    let node = channel.target.node.value();
+    if node >= root.nodes.len() {
+        return Err(format!("target node {node} does not exist ({} nodes)", root.nodes.len()));
+    }
+    let path = match channel.target.path {
+        Checked::Valid(p) => p,
+        Checked::Invalid => return Err("target path is not one of translation, rotation, scale, weights".into()),
+    };
+    if !targets.insert((node, path as u8)) {
+        return Err(format!("{} animates the same property as an earlier channel", node_label(root, node)));
+    }
+    let interpolation = match sampler.interpolation {
+        Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
+        Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
+        Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
+        Checked::Invalid => {
+            return Err(format!("sampler {s} interpolation is not one of LINEAR, STEP, CUBICSPLINE"));
+        }
+    };
+    let input =
+        accessor::layout(root, sampler.input.value()).map_err(|reason| format!("sampler {s} input: {reason}"))?;
+    if input.kind != Type::Scalar || input.component != ComponentType::F32 {
+        return Err(format!(
+            "sampler {s} input accessor {} is {}, expected SCALAR FLOAT (5126)",
+            input.index,
+            describe(&input)
+        ));
+    }
+    let property = match path {
+        Property::Translation => TrackProperty::Translation,
+        Property::Rotation => TrackProperty::Rotation,
+        Property::Scale => TrackProperty::Scale,
+        Property::MorphTargetWeights => {
+            return Ok(ChannelPlan { index: c, node, property: None, interpolation, input, output: None });
+        }
+    };
+    let output = plan_output(root, s, sampler, property, interpolation, &input)?;
+    Ok(ChannelPlan { index: c, node, property: Some(property), interpolation, input, output: Some(output) })
+}
+
+/// The output accessor of sampler `s` for a `property` channel: its type
+/// fits the property and it has one element per key (three for CUBICSPLINE).
+fn plan_output(
+    root: &json::Root,
+    s: usize,
+    sampler: &json::animation::Sampler,
+    property: TrackProperty,
+    interpolation: Interpolation,
+    input: &Layout,
+) -> Result<Layout, String> {
+    let output =
+        accessor::layout(root, sampler.output.value()).map_err(|reason| format!("sampler {s} output: {reason}"))?;
+    let type_ok = match property {
+        TrackProperty::Rotation => {
+            output.kind == Type::Vec4
+                && (output.component == ComponentType::F32
+                    || (output.normalized
+                        && matches!(
+                            output.component,
+                            ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16
+                        )))
+        }
+        TrackProperty::Translation | TrackProperty::Scale => {
+            output.kind == Type::Vec3 && output.component == ComponentType::F32
+        }
+    };
+    if !type_ok {
+        let expected = match property {
+            TrackProperty::Rotation => "VEC4 FLOAT, or VEC4 normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
+            _ => "VEC3 FLOAT (5126)",
+        };
+        return Err(format!(
+            "sampler {s} output accessor {} is {} but a {} channel needs {expected}",
+            output.index,
+            describe(&output),
+            property.name()
+        ));
+    }
+    let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    if interpolation == Interpolation::CubicSpline && input.count < 2 {
+        return Err(format!("sampler {s} is CUBICSPLINE with {} key(s); at least 2 are needed", input.count));
+    }
+    if output.count != input.count.saturating_mul(per_key) {
+        return Err(format!(
+            "sampler {s} output accessor {} has {} elements for {} keys (expected {})",
+            output.index,
+            output.count,
+            input.count,
+            input.count.saturating_mul(per_key)
+        ));
+    }
+    Ok(output)
 }
 
 /// Reads and checks key data (finite, non-negative, non-decreasing times,
@@ -233,58 +209,13 @@ pub(crate) fn build(
         let (mut start, mut end) = (f32::INFINITY, f32::NEG_INFINITY);
         for ch in &plan.channels {
             let element = || format!("{label} channel {}", ch.index);
-            let mut times = match accessor::read_f32(&ch.input, buffers) {
+            let times = match read_times(ch, buffers, file, &label, warnings) {
                 Ok(t) => t,
                 Err(reason) => {
-                    problems.push(element(), format!("sampler input: {reason}"));
+                    problems.push(element(), reason);
                     continue;
                 }
             };
-            if let Some(k) = times.iter().position(|t| !t.is_finite() || *t < 0.0) {
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler input accessor {} has a negative or non-finite key time at key {k} (times must be \
-                         finite and >= 0)",
-                        ch.input.index
-                    ),
-                );
-                continue;
-            }
-            // A subnormal key time (below 1.2e-38 s) is read as 0: the runtime
-            // divides by key spans, and a subnormal span overflows to infinity.
-            if times.iter().any(|t| *t != 0.0 && !t.is_normal()) {
-                times.iter_mut().filter(|t| !t.is_normal()).for_each(|t| *t = 0.0);
-                warnings.push(format!(
-                    "{file}: {label} channel {}: key times below {} s (subnormal) read as 0",
-                    ch.index,
-                    f32::MIN_POSITIVE
-                ));
-            }
-            if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler input accessor {} has decreasing key times at key {} (times must increase)",
-                        ch.input.index,
-                        k + 1,
-                    ),
-                );
-                continue;
-            }
-            // glTF asks for strictly increasing times; a repeated time is a
-            // step (the key before it holds up to that time, the key after it
-            // from that time on), which is how three.js samples it. Keep it, say so.
-            if let Some(k) = times.windows(2).position(|w| w[1] == w[0]) {
-                warnings.push(format!(
-                    "{file}: {label} channel {}: sampler input accessor {} repeats key time {} s at key {} (glTF asks for \
-                     strictly increasing times; sampled as a step there)",
-                    ch.index,
-                    ch.input.index,
-                    times[k],
-                    k + 1,
-                ));
-            }
             if let (Some(&first), Some(&last)) = (times.first(), times.last()) {
                 start = start.min(first);
                 end = end.max(last);
@@ -298,45 +229,13 @@ pub(crate) fn build(
                 ));
                 continue;
             };
-            let mut values = match accessor::read_f32(output, buffers) {
+            let values = match read_values(ch, property, output, buffers, file, &label, warnings) {
                 Ok(v) => v,
                 Err(reason) => {
-                    problems.push(element(), format!("sampler output: {reason}"));
+                    problems.push(element(), reason);
                     continue;
                 }
             };
-            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-                let c = property.components();
-                problems.push(
-                    element(),
-                    format!(
-                        "sampler output accessor {} has a non-finite value at element {} component {}",
-                        output.index,
-                        i / c,
-                        i % c
-                    ),
-                );
-                continue;
-            }
-            if property == TrackProperty::Rotation {
-                match check_rotation_keys(&mut values, ch.interpolation) {
-                    Err(k) => {
-                        problems.push(
-                            element(),
-                            format!(
-                                "sampler output accessor {} has a zero-length quaternion at key {k} (not a rotation)",
-                                output.index
-                            ),
-                        );
-                        continue;
-                    }
-                    Ok(0) => {}
-                    Ok(n) => warnings.push(format!(
-                        "{file}: {label} channel {}: {n} rotation key(s) far from unit length were normalized",
-                        ch.index
-                    )),
-                }
-            }
             if root.nodes.get(ch.node).is_some_and(|n| n.matrix.is_some()) {
                 warnings.push(format!(
                     "{file}: {label} channel {}: {} has a matrix; glTF requires TRS on animated nodes, the \
@@ -368,6 +267,97 @@ pub(crate) fn build(
         built.time_ranges.push(if start <= end { (start, end) } else { (0.0, 0.0) });
     }
     Ok(built)
+}
+
+/// The key times of channel `ch` (of animation `label`): finite, `>= 0` and
+/// non-decreasing, else `Err` with the problem. Subnormal times are read as 0
+/// and a repeated time is kept; both add a warning.
+fn read_times(
+    ch: &ChannelPlan,
+    buffers: &[Cow<'_, [u8]>],
+    file: &str,
+    label: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<f32>, String> {
+    let mut times = accessor::read_f32(&ch.input, buffers).map_err(|reason| format!("sampler input: {reason}"))?;
+    if let Some(k) = times.iter().position(|t| !t.is_finite() || *t < 0.0) {
+        return Err(format!(
+            "sampler input accessor {} has a negative or non-finite key time at key {k} (times must be \
+             finite and >= 0)",
+            ch.input.index
+        ));
+    }
+    // A subnormal key time (below 1.2e-38 s) is read as 0: the runtime
+    // divides by key spans, and a subnormal span overflows to infinity.
+    if times.iter().any(|t| *t != 0.0 && !t.is_normal()) {
+        times.iter_mut().filter(|t| !t.is_normal()).for_each(|t| *t = 0.0);
+        warnings.push(format!(
+            "{file}: {label} channel {}: key times below {} s (subnormal) read as 0",
+            ch.index,
+            f32::MIN_POSITIVE
+        ));
+    }
+    if let Some(k) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(format!(
+            "sampler input accessor {} has decreasing key times at key {} (times must increase)",
+            ch.input.index,
+            k + 1,
+        ));
+    }
+    // glTF asks for strictly increasing times; a repeated time is a
+    // step (the key before it holds up to that time, the key after it
+    // from that time on), which is how three.js samples it. Keep it, say so.
+    if let Some(k) = times.windows(2).position(|w| w[1] == w[0]) {
+        warnings.push(format!(
+            "{file}: {label} channel {}: sampler input accessor {} repeats key time {} s at key {} (glTF asks for \
+             strictly increasing times; sampled as a step there)",
+            ch.index,
+            ch.input.index,
+            times[k],
+            k + 1,
+        ));
+    }
+    Ok(times)
+}
+
+/// The key values of channel `ch` (of animation `label`) from its `output`
+/// accessor: finite, else `Err` with the problem; rotation keys go through
+/// [`check_rotation_keys`] (normalizing keys adds a warning).
+fn read_values(
+    ch: &ChannelPlan,
+    property: TrackProperty,
+    output: &Layout,
+    buffers: &[Cow<'_, [u8]>],
+    file: &str,
+    label: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<f32>, String> {
+    let mut values = accessor::read_f32(output, buffers).map_err(|reason| format!("sampler output: {reason}"))?;
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        let c = property.components();
+        return Err(format!(
+            "sampler output accessor {} has a non-finite value at element {} component {}",
+            output.index,
+            i / c,
+            i % c
+        ));
+    }
+    if property == TrackProperty::Rotation {
+        match check_rotation_keys(&mut values, ch.interpolation) {
+            Err(k) => {
+                return Err(format!(
+                    "sampler output accessor {} has a zero-length quaternion at key {k} (not a rotation)",
+                    output.index
+                ));
+            }
+            Ok(0) => {}
+            Ok(n) => warnings.push(format!(
+                "{file}: {label} channel {}: {n} rotation key(s) far from unit length were normalized",
+                ch.index
+            )),
+        }
+    }
+    Ok(values)
 }
 
 /// Checks the rotation keys of one channel (`x, y, z, w` per key; for

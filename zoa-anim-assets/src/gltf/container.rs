@@ -44,29 +44,7 @@ pub(crate) fn split<'a>(bytes: &'a [u8], file: &str) -> Result<Parts<'a>, AssetE
         }
         return Ok(Parts { json: bytes, bin: None });
     }
-    let err = |reason: String| AssetError::gltf(file, "GLB header", reason);
-    if bytes.len() < HEADER {
-        return Err(err(format!("file is {} bytes, shorter than the {HEADER}-byte header", bytes.len())));
-    }
-    let version = u32_at(bytes, 4).unwrap_or(0);
-    if version != 2 {
-        return Err(err(format!("version is {version}, only version 2 is supported")));
-    }
-    let length = u32_at(bytes, 8).unwrap_or(0) as usize;
-    if length < HEADER {
-        return Err(err(format!("length field is {length}, smaller than the {HEADER}-byte header")));
-    }
-    if length > bytes.len() {
-        return Err(err(format!("length field says {length} bytes but the file has {} (truncated)", bytes.len())));
-    }
-    if length < bytes.len() {
-        return Err(err(format!(
-            "length field says {length} bytes but the file has {} ({} bytes of trailing data)",
-            bytes.len(),
-            bytes.len() - length
-        )));
-    }
-
+    let length = header_length(bytes, file)?;
     let mut json = None;
     let mut bin = None;
     let mut pos = HEADER;
@@ -121,8 +99,36 @@ pub(crate) fn split<'a>(bytes: &'a [u8], file: &str) -> Result<Parts<'a>, AssetE
     match json {
         Some(json) if !json.is_empty() => Ok(Parts { json, bin }),
         Some(_) => Err(AssetError::gltf(file, "GLB chunk 0", "JSON chunk is empty")),
-        None => Err(err("no JSON chunk".into())),
+        None => Err(AssetError::gltf(file, "GLB header", "no JSON chunk")),
     }
+}
+
+/// The checked GLB header of `bytes` (which start with the magic): version 2
+/// and a length field equal to the file's length, which it returns.
+fn header_length(bytes: &[u8], file: &str) -> Result<usize, AssetError> {
+    let err = |reason: String| AssetError::gltf(file, "GLB header", reason);
+    if bytes.len() < HEADER {
+        return Err(err(format!("file is {} bytes, shorter than the {HEADER}-byte header", bytes.len())));
+    }
+    let version = u32_at(bytes, 4).unwrap_or(0);
+    if version != 2 {
+        return Err(err(format!("version is {version}, only version 2 is supported")));
+    }
+    let length = u32_at(bytes, 8).unwrap_or(0) as usize;
+    if length < HEADER {
+        return Err(err(format!("length field is {length}, smaller than the {HEADER}-byte header")));
+    }
+    if length > bytes.len() {
+        return Err(err(format!("length field says {length} bytes but the file has {} (truncated)", bytes.len())));
+    }
+    if length < bytes.len() {
+        return Err(err(format!(
+            "length field says {length} bytes but the file has {} ({} bytes of trailing data)",
+            bytes.len(),
+            bytes.len() - length
+        )));
+    }
+    Ok(length)
 }
 
 #[cfg(test)]

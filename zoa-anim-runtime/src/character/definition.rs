@@ -143,47 +143,8 @@ impl CharacterDefinition {
             return Err(RuntimeError::CharacterSetup(problems));
         }
         let skeleton = Arc::new(RuntimeSkeleton::new(bundle.skeleton.clone()));
-
-        // Clips: bind each, prepare its first frame as the additive reference.
-        let mut infos = Vec::with_capacity(bundle.clips.len());
-        let mut animations = Vec::with_capacity(bundle.clips.len());
-        let mut references = Vec::with_capacity(bundle.clips.len());
-        for c in &bundle.clips {
-            let by = if c.bind_by_name { BindBy::Name } else { BindBy::Node };
-            let bound = Animation::bind(&c.clip, skeleton.skeleton(), by)
-                .and_then(|a| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, r)));
-            match bound {
-                Ok((a, first)) => {
-                    infos.push(ClipInfo::from_asset(&c.asset, a.duration()));
-                    references.push(ReferencePose::from_pose(&first));
-                    animations.push(Arc::new(a));
-                }
-                Err(error) => problems.push(SetupProblem::Clip { clip: c.asset.id.clone(), error }),
-            }
-        }
-        let clips = match ClipTable::new(infos) {
-            Ok(t) => Arc::new(t),
-            Err(e) => {
-                problems.push(SetupProblem::ClipTable(e));
-                Arc::new(ClipTable::new(Vec::new()).expect("an empty table is valid"))
-            }
-        };
-
-        // Graphs with their masks.
-        let mut graphs = Vec::with_capacity(bundle.graphs.len());
-        for g in &bundle.graphs {
-            if graphs.iter().any(|c: &CompiledGraph| c.id == g.id) {
-                problems.push(SetupProblem::DuplicateGraph(g.id.clone()));
-                continue;
-            }
-            let compiled = GraphDefinition::new(g.clone(), Arc::clone(&clips))
-                .map(Arc::new)
-                .and_then(|def| GraphMasks::new(&def, &skeleton).map(|masks| (def, masks)));
-            match compiled {
-                Ok((def, masks)) => graphs.push(CompiledGraph { id: g.id.clone(), def, masks }),
-                Err(error) => problems.push(SetupProblem::Graph { graph: g.id.clone(), error }),
-            }
-        }
+        let BoundClips { clips, animations, references } = bind_clips(bundle, &skeleton, &mut problems);
+        let graphs = compile_graphs(bundle, &clips, &skeleton, &mut problems);
         let graph_map: HashMap<String, Arc<GraphDefinition>> =
             graphs.iter().map(|g| (g.id.clone(), Arc::clone(&g.def))).collect();
         let bindings: HashMap<String, SharedBindingProfile> = bundle
@@ -195,45 +156,8 @@ impl CharacterDefinition {
         // Tag tables: every profile a class (or the character) uses, flattened once.
         let timing = bundle.state_graph.clone().unwrap_or_default();
         let rig_policy = bundle.rig_policy.clone().unwrap_or_default();
-        let mut wanted: Vec<(Option<PlayerProfileType>, &str)> = Vec::new();
-        if let Some(set) = &bundle.player_set {
-            if set.resolve_profile(set.default_profile).is_none() {
-                problems.push(SetupProblem::NoDefaultEntry { set: set.id.clone(), class: set.default_profile });
-            }
-            for e in &set.profiles {
-                if let Some(g) = &e.animation_graph
-                    && !bundle.graphs.iter().any(|x| x.id == *g)
-                {
-                    problems.push(SetupProblem::UnknownGraph { class: e.class, graph: g.clone() });
-                }
-                if !bindings.contains_key(&e.binding_profile) {
-                    problems.push(SetupProblem::UnknownBindingProfile {
-                        class: e.class,
-                        profile: e.binding_profile.clone(),
-                    });
-                }
-                if let Some(p) = &e.animation_profile {
-                    wanted.push((Some(e.class), p));
-                }
-            }
-        } else if let Some(p) = &bundle.animation_profile {
-            wanted.push((None, p));
-        }
-        let lookup = |id: &str| bundle.animation_profiles.iter().find(|p| p.id == id);
-        let mut tables: Vec<(String, Arc<SelectorTable>)> = Vec::new();
-        for (class, id) in wanted {
-            if tables.iter().any(|(t, _)| t == id) {
-                continue;
-            }
-            let Some(profile) = lookup(id) else {
-                problems.push(SetupProblem::UnknownAnimationProfile { class, profile: id.to_owned() });
-                continue;
-            };
-            match table_of(profile, &lookup, &clips, &timing, &rig_policy) {
-                Ok(t) => tables.push((id.to_owned(), Arc::new(t))),
-                Err(error) => problems.push(SetupProblem::AnimationProfile { profile: id.to_owned(), error }),
-            }
-        }
+        let wanted = wanted_profiles(bundle, &bindings, &mut problems);
+        let tables = tag_tables(bundle, wanted, &clips, &timing, &rig_policy, &mut problems);
         let own_table = match (&bundle.player_set, &bundle.animation_profile) {
             (None, Some(id)) => tables.iter().find(|(t, _)| t == id).map(|(_, t)| Arc::clone(t)),
             _ => None,
@@ -243,30 +167,7 @@ impl CharacterDefinition {
         {
             problems.push(SetupProblem::UnknownSoundProfile(id.clone()));
         }
-
-        // Rig: bone roles once, IK compiled once (only when a behaviour can run).
-        let (roles, ik_problems) = BoneRoles::discover_with_overrides(skeleton.skeleton(), &rig_policy);
-        problems.extend(ik_problems.into_iter().map(SetupProblem::RigOverride));
-        let rig =
-            RigIk::new(skeleton.skeleton(), &rig_policy, &roles, RigIkSettings::from_rest(skeleton.skeleton(), &roles));
-        let any = [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand]
-            .into_iter()
-            .any(|k| rig.is_active(k));
-        let rig_ik = any.then(|| Arc::new(rig));
-        let spine = roles.get(Role::Spine);
-        let neck = roles.get(Role::Neck);
-        let chest = neck
-            .and_then(|j| skeleton.skeleton().parent(usize::from(j)))
-            .map(|p| p as u16)
-            .filter(|&c| Some(c) != spine);
-        let procedural = ProceduralJoints { spine, chest, head: roles.get(Role::Head) };
-        let mut procedural_animated = vec![0u8; n];
-        for j in [procedural.spine, procedural.chest].into_iter().flatten() {
-            procedural_animated[usize::from(j)] |= ANIMATES_ROTATION;
-        }
-        if let Some(h) = procedural.head {
-            procedural_animated[usize::from(h)] |= ANIMATES_TRANSLATION;
-        }
+        let Rig { roles, rig_ik, procedural, procedural_animated } = compile_rig(&skeleton, &rig_policy, &mut problems);
         let zero = Pose::identity(n);
         let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
 
@@ -375,6 +276,165 @@ impl CharacterDefinition {
     pub(crate) fn graph_index(&self, id: &str) -> Option<usize> {
         self.graphs.iter().position(|g| g.id == id)
     }
+}
+
+/// The bundle's clips, bound to the skeleton.
+#[derive(Debug)]
+struct BoundClips {
+    clips: Arc<ClipTable>,
+    animations: Vec<Arc<Animation>>,
+    /// Each clip's first frame, its additive reference.
+    references: Vec<ReferencePose>,
+}
+
+/// Binds each clip and prepares its first frame as the additive reference.
+/// A clip that does not bind is a problem and left out.
+fn bind_clips(bundle: &CharacterBundle, skeleton: &RuntimeSkeleton, problems: &mut Vec<SetupProblem>) -> BoundClips {
+    let mut infos = Vec::with_capacity(bundle.clips.len());
+    let mut animations = Vec::with_capacity(bundle.clips.len());
+    let mut references = Vec::with_capacity(bundle.clips.len());
+    for c in &bundle.clips {
+        let by = if c.bind_by_name { BindBy::Name } else { BindBy::Node };
+        let bound = Animation::bind(&c.clip, skeleton.skeleton(), by)
+            .and_then(|a| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, r)));
+        match bound {
+            Ok((a, first)) => {
+                infos.push(ClipInfo::from_asset(&c.asset, a.duration()));
+                references.push(ReferencePose::from_pose(&first));
+                animations.push(Arc::new(a));
+            }
+            Err(error) => problems.push(SetupProblem::Clip { clip: c.asset.id.clone(), error }),
+        }
+    }
+    let clips = match ClipTable::new(infos) {
+        Ok(t) => Arc::new(t),
+        Err(e) => {
+            problems.push(SetupProblem::ClipTable(e));
+            Arc::new(ClipTable::new(Vec::new()).expect("an empty table is valid"))
+        }
+    };
+    BoundClips { clips, animations, references }
+}
+
+/// Compiles each graph (the first of a duplicated id only) with its masks.
+fn compile_graphs(
+    bundle: &CharacterBundle,
+    clips: &Arc<ClipTable>,
+    skeleton: &RuntimeSkeleton,
+    problems: &mut Vec<SetupProblem>,
+) -> Vec<CompiledGraph> {
+    let mut graphs = Vec::with_capacity(bundle.graphs.len());
+    for g in &bundle.graphs {
+        if graphs.iter().any(|c: &CompiledGraph| c.id == g.id) {
+            problems.push(SetupProblem::DuplicateGraph(g.id.clone()));
+            continue;
+        }
+        let compiled = GraphDefinition::new(g.clone(), Arc::clone(clips))
+            .map(Arc::new)
+            .and_then(|def| GraphMasks::new(&def, skeleton).map(|masks| (def, masks)));
+        match compiled {
+            Ok((def, masks)) => graphs.push(CompiledGraph { id: g.id.clone(), def, masks }),
+            Err(error) => problems.push(SetupProblem::Graph { graph: g.id.clone(), error }),
+        }
+    }
+    graphs
+}
+
+/// The animation profiles the character uses: each player class's (checking
+/// the set's default entry, graphs and binding profiles on the way), else the
+/// character's own.
+fn wanted_profiles<'a>(
+    bundle: &'a CharacterBundle,
+    bindings: &HashMap<String, SharedBindingProfile>,
+    problems: &mut Vec<SetupProblem>,
+) -> Vec<(Option<PlayerProfileType>, &'a str)> {
+    let mut wanted: Vec<(Option<PlayerProfileType>, &str)> = Vec::new();
+    if let Some(set) = &bundle.player_set {
+        if set.resolve_profile(set.default_profile).is_none() {
+            problems.push(SetupProblem::NoDefaultEntry { set: set.id.clone(), class: set.default_profile });
+        }
+        for e in &set.profiles {
+            if let Some(g) = &e.animation_graph
+                && !bundle.graphs.iter().any(|x| x.id == *g)
+            {
+                problems.push(SetupProblem::UnknownGraph { class: e.class, graph: g.clone() });
+            }
+            if !bindings.contains_key(&e.binding_profile) {
+                problems
+                    .push(SetupProblem::UnknownBindingProfile { class: e.class, profile: e.binding_profile.clone() });
+            }
+            if let Some(p) = &e.animation_profile {
+                wanted.push((Some(e.class), p));
+            }
+        }
+    } else if let Some(p) = &bundle.animation_profile {
+        wanted.push((None, p));
+    }
+    wanted
+}
+
+/// One flattened tag table per wanted animation profile id.
+fn tag_tables(
+    bundle: &CharacterBundle,
+    wanted: Vec<(Option<PlayerProfileType>, &str)>,
+    clips: &Arc<ClipTable>,
+    timing: &StateGraph,
+    rig_policy: &RigPolicy,
+    problems: &mut Vec<SetupProblem>,
+) -> Vec<(String, Arc<SelectorTable>)> {
+    let lookup = |id: &str| bundle.animation_profiles.iter().find(|p| p.id == id);
+    let mut tables: Vec<(String, Arc<SelectorTable>)> = Vec::new();
+    for (class, id) in wanted {
+        if tables.iter().any(|(t, _)| t == id) {
+            continue;
+        }
+        let Some(profile) = lookup(id) else {
+            problems.push(SetupProblem::UnknownAnimationProfile { class, profile: id.to_owned() });
+            continue;
+        };
+        match table_of(profile, &lookup, clips, timing, rig_policy) {
+            Ok(t) => tables.push((id.to_owned(), Arc::new(t))),
+            Err(error) => problems.push(SetupProblem::AnimationProfile { profile: id.to_owned(), error }),
+        }
+    }
+    tables
+}
+
+/// The rig of a character kind: bone roles, compiled IK and the procedural fallback's joints.
+#[derive(Debug)]
+struct Rig {
+    roles: BoneRoles,
+    /// Only when some IK behaviour can run.
+    rig_ik: Option<Arc<RigIk>>,
+    procedural: ProceduralJoints,
+    /// `ANIMATES_*` bits per joint of the procedural fallback's additive pose.
+    procedural_animated: Vec<u8>,
+}
+
+/// Bone roles once, IK compiled once (kept only when a behaviour can run),
+/// and the joints the procedural fallback moves.
+fn compile_rig(skeleton: &RuntimeSkeleton, rig_policy: &RigPolicy, problems: &mut Vec<SetupProblem>) -> Rig {
+    let (roles, ik_problems) = BoneRoles::discover_with_overrides(skeleton.skeleton(), rig_policy);
+    problems.extend(ik_problems.into_iter().map(SetupProblem::RigOverride));
+    let rig =
+        RigIk::new(skeleton.skeleton(), rig_policy, &roles, RigIkSettings::from_rest(skeleton.skeleton(), &roles));
+    let any = [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand]
+        .into_iter()
+        .any(|k| rig.is_active(k));
+    let rig_ik = any.then(|| Arc::new(rig));
+    let spine = roles.get(Role::Spine);
+    let neck = roles.get(Role::Neck);
+    let chest =
+        neck.and_then(|j| skeleton.skeleton().parent(usize::from(j))).map(|p| p as u16).filter(|&c| Some(c) != spine);
+    let procedural = ProceduralJoints { spine, chest, head: roles.get(Role::Head) };
+    let mut procedural_animated = vec![0u8; skeleton.joint_count()];
+    for j in [procedural.spine, procedural.chest].into_iter().flatten() {
+        procedural_animated[usize::from(j)] |= ANIMATES_ROTATION;
+    }
+    if let Some(h) = procedural.head {
+        procedural_animated[usize::from(h)] |= ANIMATES_TRANSLATION;
+    }
+    Rig { roles, rig_ik, procedural, procedural_animated }
 }
 
 fn table_of<'a>(

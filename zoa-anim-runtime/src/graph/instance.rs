@@ -652,8 +652,6 @@ fn start_transition(
     interruption: Interruption,
     cause: Cause,
 ) {
-    let def = ctx.def;
-    let graph = def.graph();
     let now = ctx.frame.end();
     let layer = ctx.layer;
     if let Some(old) = lr.running.take() {
@@ -693,32 +691,13 @@ fn start_transition(
     }
     // The entry the new transition leaves: the source state's newest entry.
     let source = lr.active.iter().find(|a| a.state == from).copied().unwrap_or(current);
-    let warp = if graph.states[to.index()].crossfade.warp {
-        let c_out = effective_cycle(def, ctx.params, source.state, ctx.scratch);
-        let c_in = effective_cycle(def, ctx.params, to, ctx.scratch);
-        (c_out > 0.0 && c_in > 0.0).then_some((c_out, c_in))
-    } else {
-        None
-    };
+    let warp = crossfade_warp(ctx, source.state, to);
     for a in lr.active.iter_mut() {
         a.weight0 = a.weight;
         a.time_scale = 1.0;
     }
     if lr.active.len() >= MAX_ACTIVE_STATES {
-        // Drop the weakest fading state; renormalize the rest.
-        let (k, _) = lr
-            .active
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.weight.total_cmp(&b.1.weight))
-            .expect("the list is full, so not empty");
-        let dropped = lr.active.remove(k);
-        ctx.events.push(now, EventKind::StateExited { layer, state: dropped.state });
-        let sum: f32 = lr.active.iter().map(|a| a.weight0).sum();
-        for a in lr.active.iter_mut() {
-            a.weight0 = if sum > 0.0 { a.weight0 / sum } else { 1.0 / MAX_ACTIVE_STATES as f32 };
-            a.weight = a.weight0;
-        }
+        drop_weakest(ctx, lr);
     }
     let mut entry = fresh_active(ctx.next_id, to, 0.0);
     if let Some((c_out, c_in)) = warp {
@@ -736,6 +715,36 @@ fn start_transition(
         mode,
         warp,
     });
+}
+
+/// The (outgoing, incoming) cycle lengths when state `to` warps its
+/// cross-fade from `from` and both cycles are positive.
+fn crossfade_warp(ctx: &mut LayerCtx<'_>, from: StateIndex, to: StateIndex) -> Option<(f32, f32)> {
+    let def = ctx.def;
+    if !def.graph().states[to.index()].crossfade.warp {
+        return None;
+    }
+    let c_out = effective_cycle(def, ctx.params, from, ctx.scratch);
+    let c_in = effective_cycle(def, ctx.params, to, ctx.scratch);
+    (c_out > 0.0 && c_in > 0.0).then_some((c_out, c_in))
+}
+
+/// Makes room for one more active state: drops the weakest fading state
+/// (queuing its exit) and renormalizes the rest.
+fn drop_weakest(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime) {
+    let (k, _) = lr
+        .active
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.weight.total_cmp(&b.1.weight))
+        .expect("the list is full, so not empty");
+    let dropped = lr.active.remove(k);
+    ctx.events.push(ctx.frame.end(), EventKind::StateExited { layer: ctx.layer, state: dropped.state });
+    let sum: f32 = lr.active.iter().map(|a| a.weight0).sum();
+    for a in lr.active.iter_mut() {
+        a.weight0 = if sum > 0.0 { a.weight0 / sum } else { 1.0 / MAX_ACTIVE_STATES as f32 };
+        a.weight = a.weight0;
+    }
 }
 
 fn layer_mask(graph_layer_has_mask: bool, layer: u16) -> MaskRef {

@@ -197,53 +197,41 @@ impl Slot {
     ) {
         let Some(mut cur) = self.current else { return };
         let dts = frame.scaled;
-        let advance = |c: &mut SlotClip| {
-            let info = clips.get(c.clip);
-            c.prev_time = c.time;
-            c.time += f64::from(dts * c.speed * info.rate);
-            if !c.looping {
-                c.time = c.time.min(f64::from(info.duration));
-            }
-        };
-        advance(&mut cur);
+        advance_clip(clips, &mut cur, dts);
         let mut prev = self.previous;
         if let Some(p) = prev.as_mut() {
-            advance(p);
+            advance_clip(clips, p, dts);
         }
         self.xfade.advance(dts);
         self.elapsed += dts;
         let alpha = self.crossfade_alpha();
-        // Notifies: the dominant clip of the slot, or both under `All`.
-        let info = clips.get(cur.clip);
-        let emit = |c: &SlotClip, events: &mut EventQueue| {
-            let d = f64::from(clips.get(c.clip).duration);
-            if d > 0.0 {
-                emit_clip_notifies(
-                    clips,
-                    c.clip,
-                    c.prev_time / d,
-                    c.time / d,
-                    c.looping,
-                    c.fresh,
-                    SLOT_LAYER,
-                    frame,
-                    events,
-                );
-            }
-        };
-        match (policy, &prev) {
-            (NotifyPolicy::All, Some(p)) => {
-                emit(&cur, events);
-                emit(p, events);
-            }
-            (NotifyPolicy::HighestWeight, Some(p)) if alpha < 0.5 => emit(p, events),
-            _ => emit(&cur, events),
-        }
+        emit_notifies(clips, &cur, prev.as_ref(), alpha, policy, frame, events);
         cur.fresh = false;
         if let Some(p) = prev.as_mut() {
             p.fresh = false;
         }
-        // Envelope.
+        let (done, finished_once) = self.update_envelope(clips, &cur, dts);
+        if let Some(slot) = self.slot_id {
+            let normalized = progress(clips, &cur, done && finished_once);
+            events.push(frame.end(), EventKind::SlotProgress { slot, normalized });
+        }
+        if done {
+            self.clear();
+            return;
+        }
+        if alpha >= 1.0 {
+            prev = None;
+        }
+        self.current = Some(cur);
+        self.previous = prev;
+        self.write_layer(clips, &cur, prev.as_ref(), alpha, out);
+    }
+
+    /// The envelope after `dts` more seconds: the stop fade while stopping,
+    /// else the blend-in ramp capped by the blend-out ramp before the end of
+    /// a one-shot clip. Returns (done, `cur` played to its end once).
+    fn update_envelope(&mut self, clips: &ClipTable, cur: &SlotClip, dts: f32) -> (bool, bool) {
+        let info = clips.get(cur.clip);
         let duration = f64::from(info.duration);
         let finished_once = !cur.looping && cur.time >= duration;
         let done;
@@ -262,24 +250,19 @@ impl Slot {
             self.envelope = ramp_in.min(ramp_out);
             done = finished_once && !self.hold_at_end;
         }
-        if let Some(slot) = self.slot_id {
-            let normalized = if duration > 0.0 {
-                if cur.looping { (cur.time / duration).fract() as f32 } else { (cur.time / duration).min(1.0) as f32 }
-            } else {
-                1.0
-            };
-            let normalized = if done && finished_once { 1.0 } else { normalized };
-            events.push(frame.end(), EventKind::SlotProgress { slot, normalized });
-        }
-        if done {
-            self.clear();
-            return;
-        }
-        if alpha >= 1.0 {
-            prev = None;
-        }
-        self.current = Some(cur);
-        self.previous = prev;
+        (done, finished_once)
+    }
+
+    /// Writes the slot layer: `cur` and, while cross-fading (`alpha` < 1),
+    /// `prev`, weighted by the envelope.
+    fn write_layer(
+        &self,
+        clips: &ClipTable,
+        cur: &SlotClip,
+        prev: Option<&SlotClip>,
+        alpha: f32,
+        out: &mut FrameOutput,
+    ) {
         let mode = if self.additive { BlendMode::Additive } else { BlendMode::Override };
         if !out.begin_layer(SLOT_LAYER, self.envelope, mode, MaskRef::None) {
             return;
@@ -306,9 +289,69 @@ impl Slot {
                 source: ContributionSource::Slot,
             });
         };
-        push(&cur, crossfade_weight(0.0, true, alpha));
-        if let Some(p) = &prev {
+        push(cur, crossfade_weight(0.0, true, alpha));
+        if let Some(p) = prev {
             push(p, crossfade_weight(1.0, false, alpha));
         }
+    }
+}
+
+/// Moves `c` on by `dts` scaled seconds (a one-shot clip stops at its end).
+fn advance_clip(clips: &ClipTable, c: &mut SlotClip, dts: f32) {
+    let info = clips.get(c.clip);
+    c.prev_time = c.time;
+    c.time += f64::from(dts * c.speed * info.rate);
+    if !c.looping {
+        c.time = c.time.min(f64::from(info.duration));
+    }
+}
+
+/// Queues the notifies of the slot's dominant clip (`prev` while the
+/// cross-fade `alpha` is below one half), or of both under `All`.
+fn emit_notifies(
+    clips: &ClipTable,
+    cur: &SlotClip,
+    prev: Option<&SlotClip>,
+    alpha: f32,
+    policy: NotifyPolicy,
+    frame: FrameClock,
+    events: &mut EventQueue,
+) {
+    let emit = |c: &SlotClip, events: &mut EventQueue| {
+        let d = f64::from(clips.get(c.clip).duration);
+        if d > 0.0 {
+            emit_clip_notifies(
+                clips,
+                c.clip,
+                c.prev_time / d,
+                c.time / d,
+                c.looping,
+                c.fresh,
+                SLOT_LAYER,
+                frame,
+                events,
+            );
+        }
+    };
+    match (policy, prev) {
+        (NotifyPolicy::All, Some(p)) => {
+            emit(cur, events);
+            emit(p, events);
+        }
+        (NotifyPolicy::HighestWeight, Some(p)) if alpha < 0.5 => emit(p, events),
+        _ => emit(cur, events),
+    }
+}
+
+/// Slot progress of `cur` in `[0, 1]`: looping clips wrap, one-shot clips
+/// stop at 1; 1 once `finished` (and for a zero-length clip).
+fn progress(clips: &ClipTable, cur: &SlotClip, finished: bool) -> f32 {
+    let duration = f64::from(clips.get(cur.clip).duration);
+    if finished || duration <= 0.0 {
+        1.0
+    } else if cur.looping {
+        (cur.time / duration).fract() as f32
+    } else {
+        (cur.time / duration).min(1.0) as f32
     }
 }

@@ -379,76 +379,8 @@ impl Player {
     /// non-finite gains; [`AudioError::MissingClips`] listing every clip the
     /// table names that `clips` lacks.
     pub fn new(table: SoundTable, clips: ClipBank, mut config: PlayerConfig) -> Result<Self, AudioError> {
-        let bad = |reason: &str| Err(AudioError::InvalidConfig { reason: reason.into() });
-        if config.sample_rate == 0 {
-            return bad("sample_rate must be > 0");
-        }
-        if config.max_voices == 0 || config.max_voices > u32::MAX as usize / 2 {
-            return bad("max_voices must be >= 1");
-        }
-        if config.max_emitters > u32::MAX as usize / 2 {
-            return bad("max_emitters is too large");
-        }
-        if !(config.master_volume.is_finite() && config.master_volume >= 0.0) {
-            return bad("master_volume must be a finite gain >= 0");
-        }
-        if !(config.steal_fade.is_finite() && config.steal_fade > 0.0) {
-            return bad("steal_fade must be > 0 seconds");
-        }
-        if !(config.reference_distance.is_finite() && config.reference_distance > 0.0) {
-            return bad("reference_distance must be > 0 metres");
-        }
-        if config.buses.iter().any(|b| !(b.volume.is_finite() && b.volume >= 0.0)) {
-            return bad("bus volumes must be finite gains >= 0");
-        }
-        // Budget: the cooldown table holds one time per entry × emitter column.
-        let columns = config.max_emitters.saturating_add(2);
-        if table.len().saturating_mul(columns) > MAX_COOLDOWN_CELLS {
-            return Err(AudioError::InvalidConfig {
-                reason: format!(
-                    "{} entries × {} emitters is over the budget of {MAX_COOLDOWN_CELLS} cooldown cells",
-                    table.len(),
-                    config.max_emitters
-                ),
-            });
-        }
-        // Set-up lookups by name are hashed, so set-up stays linear in the table.
-        let clip_index = clips.name_index();
-        let mut bus_index: std::collections::HashMap<_, usize> =
-            config.buses.iter().enumerate().rev().map(|(i, b)| (b.id, i)).collect();
-        let mut entries = Vec::with_capacity(table.len());
-        let mut variant_clips = Vec::new();
-        let mut missing: Vec<String> = Vec::new();
-        let mut missing_seen = std::collections::HashSet::new();
-        for row in table.rows() {
-            let e = &row.row;
-            let bus = *bus_index.entry(e.bus).or_insert_with(|| {
-                config.buses.push(BusConfig::new(e.bus));
-                config.buses.len() - 1
-            });
-            if config.buses.len() > u16::MAX as usize {
-                return bad("too many buses");
-            }
-            entries.push(EntryInfo {
-                bus: bus as u16,
-                clip_base: variant_clips.len() as u32,
-                fade_frames: (e.fade_time as f64 * config.sample_rate as f64).round() as u32,
-            });
-            for v in &e.variants {
-                match clip_index.get(v.clip.as_str()) {
-                    Some(&i) => variant_clips.push(i as u32),
-                    None => {
-                        if missing_seen.insert(v.clip.as_str()) {
-                            missing.push(v.clip.clone());
-                        }
-                        variant_clips.push(0);
-                    }
-                }
-            }
-        }
-        if !missing.is_empty() {
-            return Err(AudioError::MissingClips { names: missing });
-        }
+        let columns = check_config(&config, table.len())?;
+        let (entries, variant_clips) = index_entries(&table, &clips, &mut config)?;
         Ok(Player {
             histories: vec![VariantHistory::new(); table.len()],
             last_trigger: vec![f64::NEG_INFINITY; table.len() * columns],
@@ -646,4 +578,91 @@ impl Player {
     pub fn is_playing(&self, voice: VoiceHandle) -> bool {
         self.voices.get(voice.slot as usize).is_some_and(|v| v.active && v.generation == voice.generation)
     }
+}
+
+/// Checks `config` against the rules [`Player::new`] documents, and the
+/// cooldown table's budget for `entries` table entries; returns the cooldown
+/// table's columns per entry.
+fn check_config(config: &PlayerConfig, entries: usize) -> Result<usize, AudioError> {
+    let bad = |reason: &str| Err(AudioError::InvalidConfig { reason: reason.into() });
+    if config.sample_rate == 0 {
+        return bad("sample_rate must be > 0");
+    }
+    if config.max_voices == 0 || config.max_voices > u32::MAX as usize / 2 {
+        return bad("max_voices must be >= 1");
+    }
+    if config.max_emitters > u32::MAX as usize / 2 {
+        return bad("max_emitters is too large");
+    }
+    if !(config.master_volume.is_finite() && config.master_volume >= 0.0) {
+        return bad("master_volume must be a finite gain >= 0");
+    }
+    if !(config.steal_fade.is_finite() && config.steal_fade > 0.0) {
+        return bad("steal_fade must be > 0 seconds");
+    }
+    if !(config.reference_distance.is_finite() && config.reference_distance > 0.0) {
+        return bad("reference_distance must be > 0 metres");
+    }
+    if config.buses.iter().any(|b| !(b.volume.is_finite() && b.volume >= 0.0)) {
+        return bad("bus volumes must be finite gains >= 0");
+    }
+    // Budget: the cooldown table holds one time per entry × emitter column.
+    let columns = config.max_emitters.saturating_add(2);
+    if entries.saturating_mul(columns) > MAX_COOLDOWN_CELLS {
+        return Err(AudioError::InvalidConfig {
+            reason: format!(
+                "{} entries × {} emitters is over the budget of {MAX_COOLDOWN_CELLS} cooldown cells",
+                entries, config.max_emitters
+            ),
+        });
+    }
+    Ok(columns)
+}
+
+/// Per table row, its bus (buses the config lacks are added with default
+/// settings), first variant-clip index and fade in frames; and the bank
+/// index of every variant's clip.
+fn index_entries(
+    table: &SoundTable,
+    clips: &ClipBank,
+    config: &mut PlayerConfig,
+) -> Result<(Vec<EntryInfo>, Vec<u32>), AudioError> {
+    // Set-up lookups by name are hashed, so set-up stays linear in the table.
+    let clip_index = clips.name_index();
+    let mut bus_index: std::collections::HashMap<_, usize> =
+        config.buses.iter().enumerate().rev().map(|(i, b)| (b.id, i)).collect();
+    let mut entries = Vec::with_capacity(table.len());
+    let mut variant_clips = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
+    let mut missing_seen = std::collections::HashSet::new();
+    for row in table.rows() {
+        let e = &row.row;
+        let bus = *bus_index.entry(e.bus).or_insert_with(|| {
+            config.buses.push(BusConfig::new(e.bus));
+            config.buses.len() - 1
+        });
+        if config.buses.len() > u16::MAX as usize {
+            return Err(AudioError::InvalidConfig { reason: "too many buses".into() });
+        }
+        entries.push(EntryInfo {
+            bus: bus as u16,
+            clip_base: variant_clips.len() as u32,
+            fade_frames: (e.fade_time as f64 * config.sample_rate as f64).round() as u32,
+        });
+        for v in &e.variants {
+            match clip_index.get(v.clip.as_str()) {
+                Some(&i) => variant_clips.push(i as u32),
+                None => {
+                    if missing_seen.insert(v.clip.as_str()) {
+                        missing.push(v.clip.clone());
+                    }
+                    variant_clips.push(0);
+                }
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(AudioError::MissingClips { names: missing });
+    }
+    Ok((entries, variant_clips))
 }

@@ -51,7 +51,30 @@ pub(crate) static SPEC: KindSpec = KindSpec {
 
 pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: &mut Shared) -> Option<BindingProfile> {
     let display = root.str(ctx, "display_name").map(|s| (*s.get_ref()).to_owned()).unwrap_or_else(|| id.to_owned());
-    let mut builder = BindingProfileBuilder::new(id, display);
+    let builder = BindingProfileBuilder::new(id, display);
+    let builder = read_bindings(ctx, root, builder, id, sh);
+    let builder = read_slots(ctx, root, builder, sh);
+    // Everything the builder checks was checked above with positions; a
+    // builder error here means a rule slipped through, so report it rather
+    // than drop it silently.
+    match builder.build() {
+        Ok(p) => Some(p),
+        Err(e) => {
+            ctx.report(Code::InvalidValue, root.span.start..root.span.start, "", e.to_string());
+            None
+        }
+    }
+}
+
+/// The `bindings` rows, added to `builder`; each row's locations go to
+/// `sh.binding_rows` (first file wins) for the checks against graphs.
+fn read_bindings(
+    ctx: &mut FileCtx<'_>,
+    root: &mut Obj<'_, '_>,
+    mut builder: BindingProfileBuilder,
+    id: &str,
+    sh: &mut Shared,
+) -> BindingProfileBuilder {
     let mut names = Names::new("binding");
     let mut rows = Vec::new();
     for mut b in root.tables(ctx, "bindings") {
@@ -108,6 +131,16 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         }
     }
     sh.binding_rows.entry(id.to_owned()).or_insert(rows);
+    builder
+}
+
+/// The `slots` rows, added to `builder`.
+fn read_slots(
+    ctx: &mut FileCtx<'_>,
+    root: &mut Obj<'_, '_>,
+    mut builder: BindingProfileBuilder,
+    sh: &mut Shared,
+) -> BindingProfileBuilder {
     let mut names = Names::new("slot");
     for mut s in root.tables(ctx, "slots") {
         let sid = s.str(ctx, "id");
@@ -143,16 +176,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
             builder = builder.add_slot_with(parsed, *clip.get_ref(), speed, additive);
         }
     }
-    // Everything the builder checks was checked above with positions; a
-    // builder error here means a rule slipped through, so report it rather
-    // than drop it silently.
-    match builder.build() {
-        Ok(p) => Some(p),
-        Err(e) => {
-            ctx.report(Code::InvalidValue, root.span.start..root.span.start, "", e.to_string());
-            None
-        }
-    }
+    builder
 }
 
 #[cfg(test)]

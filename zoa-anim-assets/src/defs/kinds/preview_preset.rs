@@ -6,7 +6,7 @@ use zoa_anim_core::{AnimationBindingId, AnimationParameterType, AnimationSlotId,
 
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
-use crate::defs::read::{Obj, Rule, int_of, num_of, str_of};
+use crate::defs::read::{Obj, Rule, Val, int_of, num_of, str_of};
 use crate::defs::spec::{Constraint, Field, KindSpec, Table, Ty};
 use crate::defs::{Kind, Shared, Target};
 
@@ -50,99 +50,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
     let name = root.str(ctx, "name").map(|s| (*s.get_ref()).to_owned()).unwrap_or_else(|| id.to_owned());
     let mut steps = Vec::new();
     for mut s in root.tables(ctx, "steps") {
-        let present: Vec<&str> = STEP_ACTIONS.iter().copied().filter(|a| s.has(a)).collect();
-        let set = s.raw("set");
-        let value = s.raw("value");
-        let fire = s.raw("fire");
-        let slot = s.raw("play_slot");
-        let tags = s.raw("tags");
-        let wait = s.raw("wait");
-        s.finish(ctx);
-        if present.len() != 1 {
-            if present.is_empty() {
-                s.missing(ctx, "set", "a step needs exactly one of: set, fire, play_slot, tags, wait");
-            } else {
-                let second = s.table.iter().find(|(k, _)| k.get_ref().as_ref() == present[1]).map(|(k, _)| k.span());
-                ctx.report(
-                    Code::ConflictingFields,
-                    second.unwrap_or(s.span.clone()),
-                    &s.field(present[1]),
-                    format!("a step does one thing; found {}", present.join(" and ")),
-                );
-            }
-            continue;
-        }
-        if let (Some(v), None) = (value, set) {
-            ctx.report(Code::ConflictingFields, v.span(), &s.field("value"), "`value` belongs to a `set` step only");
-            continue;
-        }
-        let step = if let Some(v) = set {
-            let field = s.field("set");
-            let Some(binding) = str_of(ctx, v, &field) else { continue };
-            let Ok(bid) = AnimationBindingId::new(binding) else {
-                ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid binding id `{binding}`"));
-                continue;
-            };
-            let Some(value) = value else {
-                s.missing(ctx, "value", "the bool, int or float to set");
-                continue;
-            };
-            let vfield = s.field("value");
-            let shipped = DefaultBindings::ALL.iter().find(|(d, _)| *d == bid).map(|(_, t)| *t);
-            let (bv, ty) = match value.get_ref() {
-                DeValue::Boolean(b) => (BindingValue::Bool(*b), AnimationParameterType::Bool),
-                DeValue::Integer(_) if shipped != Some(AnimationParameterType::Float) => {
-                    let Some(n) = int_of(ctx, value, &vfield, i64::from(i32::MIN), i64::from(i32::MAX)) else {
-                        continue;
-                    };
-                    (BindingValue::Int(n as i32), AnimationParameterType::Int)
-                }
-                DeValue::Integer(_) | DeValue::Float(_) => {
-                    let Some(f) = num_of(ctx, value, &vfield, Rule::Any) else { continue };
-                    (BindingValue::Float(f), AnimationParameterType::Float)
-                }
-                _ => {
-                    ctx.report(Code::WrongType, value.span(), &vfield, "expected a boolean, an integer or a float");
-                    continue;
-                }
-            };
-            sh.refer(Target::Binding(Some(ty)), binding, ctx.at(v.span(), &field));
-            PreviewStep::Set { binding: bid, value: bv }
-        } else if let Some(v) = fire {
-            let field = s.field("fire");
-            let Some(binding) = str_of(ctx, v, &field) else { continue };
-            let Ok(bid) = AnimationBindingId::new(binding) else {
-                ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid binding id `{binding}`"));
-                continue;
-            };
-            sh.refer(Target::Binding(Some(AnimationParameterType::Trigger)), binding, ctx.at(v.span(), &field));
-            PreviewStep::Fire { binding: bid }
-        } else if let Some(v) = slot {
-            let field = s.field("play_slot");
-            let Some(name) = str_of(ctx, v, &field) else { continue };
-            let Ok(sid) = AnimationSlotId::new(name) else {
-                ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid slot id `{name}`"));
-                continue;
-            };
-            sh.refer(Target::Slot, name, ctx.at(v.span(), &field));
-            PreviewStep::PlaySlot { slot: sid }
-        } else if let Some(v) = tags {
-            let field = s.field("tags");
-            let Some(text) = str_of(ctx, v, &field) else { continue };
-            match StateTagSet::parse(text) {
-                Ok(t) => PreviewStep::SetTags { tags: t },
-                Err(e) => {
-                    ctx.report(Code::InvalidValue, v.span(), &field, e.to_string());
-                    continue;
-                }
-            }
-        } else if let Some(v) = wait {
-            let Some(seconds) = s.num_value(ctx, "wait", v) else { continue };
-            PreviewStep::Wait { seconds }
-        } else {
-            continue;
-        };
-        steps.push(step);
+        steps.extend(read_step(ctx, &mut s, sh));
     }
     let preset = PreviewPreset { id: id.to_owned(), name, steps };
     // Budgets and the summed duration (core's rules, the ones `preview` applies).
@@ -155,4 +63,111 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         }
     }
     Some(preset)
+}
+
+/// One step: exactly one action (`value` only with `set`). `None` when the
+/// step has a problem (reported).
+fn read_step(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, sh: &mut Shared) -> Option<PreviewStep> {
+    let present: Vec<&str> = STEP_ACTIONS.iter().copied().filter(|a| s.has(a)).collect();
+    let set = s.raw("set");
+    let value = s.raw("value");
+    let fire = s.raw("fire");
+    let slot = s.raw("play_slot");
+    let tags = s.raw("tags");
+    let wait = s.raw("wait");
+    s.finish(ctx);
+    if present.len() != 1 {
+        if present.is_empty() {
+            s.missing(ctx, "set", "a step needs exactly one of: set, fire, play_slot, tags, wait");
+        } else {
+            let second = s.table.iter().find(|(k, _)| k.get_ref().as_ref() == present[1]).map(|(k, _)| k.span());
+            ctx.report(
+                Code::ConflictingFields,
+                second.unwrap_or(s.span.clone()),
+                &s.field(present[1]),
+                format!("a step does one thing; found {}", present.join(" and ")),
+            );
+        }
+        return None;
+    }
+    if let (Some(v), None) = (value, set) {
+        ctx.report(Code::ConflictingFields, v.span(), &s.field("value"), "`value` belongs to a `set` step only");
+        return None;
+    }
+    if let Some(v) = set {
+        set_step(ctx, s, v, value, sh)
+    } else if let Some(v) = fire {
+        let field = s.field("fire");
+        let binding = str_of(ctx, v, &field)?;
+        let Ok(bid) = AnimationBindingId::new(binding) else {
+            ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid binding id `{binding}`"));
+            return None;
+        };
+        sh.refer(Target::Binding(Some(AnimationParameterType::Trigger)), binding, ctx.at(v.span(), &field));
+        Some(PreviewStep::Fire { binding: bid })
+    } else if let Some(v) = slot {
+        let field = s.field("play_slot");
+        let name = str_of(ctx, v, &field)?;
+        let Ok(sid) = AnimationSlotId::new(name) else {
+            ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid slot id `{name}`"));
+            return None;
+        };
+        sh.refer(Target::Slot, name, ctx.at(v.span(), &field));
+        Some(PreviewStep::PlaySlot { slot: sid })
+    } else if let Some(v) = tags {
+        let field = s.field("tags");
+        let text = str_of(ctx, v, &field)?;
+        match StateTagSet::parse(text) {
+            Ok(t) => Some(PreviewStep::SetTags { tags: t }),
+            Err(e) => {
+                ctx.report(Code::InvalidValue, v.span(), &field, e.to_string());
+                None
+            }
+        }
+    } else if let Some(v) = wait {
+        let seconds = s.num_value(ctx, "wait", v)?;
+        Some(PreviewStep::Wait { seconds })
+    } else {
+        None
+    }
+}
+
+/// A `set` step: binding `v` and its `value` (a bool, an int, or a float;
+/// an integer is a float for a shipped float binding).
+fn set_step(
+    ctx: &mut FileCtx<'_>,
+    s: &mut Obj<'_, '_>,
+    v: &Val<'_>,
+    value: Option<&Val<'_>>,
+    sh: &mut Shared,
+) -> Option<PreviewStep> {
+    let field = s.field("set");
+    let binding = str_of(ctx, v, &field)?;
+    let Ok(bid) = AnimationBindingId::new(binding) else {
+        ctx.report(Code::InvalidValue, v.span(), &field, format!("invalid binding id `{binding}`"));
+        return None;
+    };
+    let Some(value) = value else {
+        s.missing(ctx, "value", "the bool, int or float to set");
+        return None;
+    };
+    let vfield = s.field("value");
+    let shipped = DefaultBindings::ALL.iter().find(|(d, _)| *d == bid).map(|(_, t)| *t);
+    let (bv, ty) = match value.get_ref() {
+        DeValue::Boolean(b) => (BindingValue::Bool(*b), AnimationParameterType::Bool),
+        DeValue::Integer(_) if shipped != Some(AnimationParameterType::Float) => {
+            let n = int_of(ctx, value, &vfield, i64::from(i32::MIN), i64::from(i32::MAX))?;
+            (BindingValue::Int(n as i32), AnimationParameterType::Int)
+        }
+        DeValue::Integer(_) | DeValue::Float(_) => {
+            let f = num_of(ctx, value, &vfield, Rule::Any)?;
+            (BindingValue::Float(f), AnimationParameterType::Float)
+        }
+        _ => {
+            ctx.report(Code::WrongType, value.span(), &vfield, "expected a boolean, an integer or a float");
+            return None;
+        }
+    };
+    sh.refer(Target::Binding(Some(ty)), binding, ctx.at(v.span(), &field));
+    Some(PreviewStep::Set { binding: bid, value: bv })
 }

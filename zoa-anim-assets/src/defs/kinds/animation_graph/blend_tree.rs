@@ -1,13 +1,16 @@
 //! Blend trees: a state's `blend_tree` table and its children.
 
+use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 
-use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind, Weighting2D};
+use toml::Spanned;
+use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind, ParameterIndex, Weighting2D};
 
 use super::params::Params;
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
-use crate::defs::read::{Obj, Rule, array_of, index, obj_of};
+use crate::defs::read::{Obj, Rule, Val, array_of, index, obj_of};
 use crate::defs::spec::{Enum, Field, Table, Ty};
 use crate::defs::{Shared, Target};
 
@@ -79,101 +82,167 @@ pub(crate) fn read(
         Some("direct") => Some(BlendTreeKind::Direct),
         _ => None,
     };
+    let (mut children, ok) = match children_v {
+        // Left out: reported by `finish` (the field is required).
+        None => (Vec::new(), false),
+        Some(v) => read_children(ctx, v, &children_field, kind, model, sh),
+    };
+    let kind = kind?;
+    let (parameter, parameter_y) = read_axes(ctx, t, params, kind, p.as_ref(), py.as_ref())?;
+    // `weighting` and `power` belong to 2D trees; `power` to inverse distance only.
+    let weighting_ok = check_weighting(ctx, t, kind, weighting.as_ref(), has_power.then_some(power_span));
+    if !ok || !weighting_ok || (has_power && power.is_none()) {
+        // A `power` that is not a number > 0 is reported by the reader.
+        return None;
+    }
+    let weighting = match weighting.as_ref().map(|w| *w.get_ref()) {
+        Some("gradient_band") => Weighting2D::GradientBand,
+        _ => Weighting2D::InverseDistance { power: power.unwrap_or(1.0) },
+    };
+    if kind == BlendTreeKind::OneD {
+        children.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
+    }
+    Some(BlendTree { kind, parameter, parameter_y, weighting, children })
+}
+
+/// The `children` rows of a tree of `kind` (`None` when its `type` is
+/// invalid): the children with a clip, and whether every row was valid.
+fn read_children(
+    ctx: &mut FileCtx<'_>,
+    v: &Val<'_>,
+    children_field: &str,
+    kind: Option<BlendTreeKind>,
+    model: &Path,
+    sh: &mut Shared,
+) -> (Vec<BlendChild>, bool) {
     let mut children = Vec::new();
     // 2D positions seen so far (−0 folded into 0): the runtime refuses two children at one point.
-    let mut positions: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
+    let mut positions: HashMap<(u32, u32), usize> = HashMap::new();
     let mut ok = true;
-    match children_v {
-        // Left out: reported by `finish` (the field is required).
-        None => ok = false,
-        Some(v) => {
-            for (i, item) in array_of(ctx, v, &children_field).unwrap_or_default().iter().enumerate() {
-                let f = index(&children_field, i);
-                let Some(mut c) = obj_of(ctx, item, &f, &CHILD) else {
-                    ok = false;
-                    continue;
-                };
-                let clip = c.str(ctx, "clip");
-                let has_t = c.has("threshold");
-                let threshold = c.num(ctx, "threshold");
-                let has_ty = c.has("threshold_y");
-                let threshold_y = c.num(ctx, "threshold_y");
-                let has_w = c.has("weight");
-                let weight = c.num(ctx, "weight");
-                c.finish(ctx);
-                match kind {
-                    Some(BlendTreeKind::OneD) | Some(BlendTreeKind::TwoD) if !has_t => {
-                        c.missing(ctx, "threshold", "its position on the blend axis");
-                        ok = false;
-                    }
-                    _ => {}
-                }
-                if kind == Some(BlendTreeKind::TwoD) && !has_ty {
-                    ctx.report(
-                        Code::BlendTreeShape,
-                        c.span.clone(),
-                        &c.field("threshold_y"),
-                        "a 2D blend tree child needs both `threshold` and `threshold_y`",
-                    );
-                    ok = false;
-                }
-                if kind == Some(BlendTreeKind::Direct) && !has_w {
-                    ctx.report(
-                        Code::BlendTreeShape,
-                        c.span.clone(),
-                        &c.field("weight"),
-                        "a direct blend tree child needs an explicit `weight` (>= 0)",
-                    );
-                    ok = false;
-                }
-                if kind == Some(BlendTreeKind::TwoD)
-                    && let (Some(x), Some(y)) = (threshold, threshold_y)
-                    && let Some(first) = positions.insert(((x + 0.0).to_bits(), (y + 0.0).to_bits()), i)
-                {
-                    ctx.report(
-                        Code::BlendTreeShape,
-                        c.span.clone(),
-                        &f,
-                        format!(
-                            "children {first} and {i} share the position ({x}, {y}); a 2D blend tree needs distinct positions"
-                        ),
-                    );
-                    ok = false;
-                }
-                let Some(clip) = clip else {
-                    ok = false;
-                    continue;
-                };
-                sh.refer(
-                    Target::Clip { model: Some(model.to_path_buf()) },
-                    *clip.get_ref(),
-                    ctx.at(clip.span(), &c.field("clip")),
-                );
-                children.push(BlendChild {
-                    clip: (*clip.get_ref()).to_owned(),
-                    threshold: threshold.unwrap_or(0.0),
-                    threshold_y,
-                    weight,
-                });
-            }
-            let min = if kind == Some(BlendTreeKind::OneD) { 2 } else { 1 };
-            if ok && children.len() < min && kind.is_some() {
-                ctx.report(
-                    Code::BlendTreeShape,
-                    v.span(),
-                    &children_field,
-                    format!(
-                        "a {} blend tree needs at least {min} children, found {}",
-                        kind.map_or("", |k| k.name()),
-                        children.len()
-                    ),
-                );
-                ok = false;
-            }
-        }
+    for (i, item) in array_of(ctx, v, children_field).unwrap_or_default().iter().enumerate() {
+        let f = index(children_field, i);
+        let Some(mut c) = obj_of(ctx, item, &f, &CHILD) else {
+            ok = false;
+            continue;
+        };
+        let clip = c.str(ctx, "clip");
+        let child = ChildFields {
+            has_threshold: c.has("threshold"),
+            threshold: c.num(ctx, "threshold"),
+            has_threshold_y: c.has("threshold_y"),
+            threshold_y: c.num(ctx, "threshold_y"),
+            has_weight: c.has("weight"),
+            weight: c.num(ctx, "weight"),
+        };
+        c.finish(ctx);
+        ok &= check_child_shape(ctx, &mut c, kind, i, &f, &child, &mut positions);
+        let Some(clip) = clip else {
+            ok = false;
+            continue;
+        };
+        sh.refer(
+            Target::Clip { model: Some(model.to_path_buf()) },
+            *clip.get_ref(),
+            ctx.at(clip.span(), &c.field("clip")),
+        );
+        children.push(BlendChild {
+            clip: (*clip.get_ref()).to_owned(),
+            threshold: child.threshold.unwrap_or(0.0),
+            threshold_y: child.threshold_y,
+            weight: child.weight,
+        });
     }
-    let kind = kind?;
-    let parameter = match (&p, kind) {
+    let min = if kind == Some(BlendTreeKind::OneD) { 2 } else { 1 };
+    if ok && children.len() < min && kind.is_some() {
+        ctx.report(
+            Code::BlendTreeShape,
+            v.span(),
+            children_field,
+            format!(
+                "a {} blend tree needs at least {min} children, found {}",
+                kind.map_or("", |k| k.name()),
+                children.len()
+            ),
+        );
+        ok = false;
+    }
+    (children, ok)
+}
+
+/// The numbers of one child row (`has_*`: the key is present, even with an invalid value).
+#[derive(Debug)]
+struct ChildFields {
+    has_threshold: bool,
+    threshold: Option<f32>,
+    has_threshold_y: bool,
+    threshold_y: Option<f32>,
+    has_weight: bool,
+    weight: Option<f32>,
+}
+
+/// Child `i` (at `f`) has the fields a tree of `kind` needs and, in a 2D
+/// tree, a position no earlier child has. Reports each problem; `true` when none.
+fn check_child_shape(
+    ctx: &mut FileCtx<'_>,
+    c: &mut Obj<'_, '_>,
+    kind: Option<BlendTreeKind>,
+    i: usize,
+    f: &str,
+    child: &ChildFields,
+    positions: &mut HashMap<(u32, u32), usize>,
+) -> bool {
+    let mut ok = true;
+    match kind {
+        Some(BlendTreeKind::OneD) | Some(BlendTreeKind::TwoD) if !child.has_threshold => {
+            c.missing(ctx, "threshold", "its position on the blend axis");
+            ok = false;
+        }
+        _ => {}
+    }
+    if kind == Some(BlendTreeKind::TwoD) && !child.has_threshold_y {
+        ctx.report(
+            Code::BlendTreeShape,
+            c.span.clone(),
+            &c.field("threshold_y"),
+            "a 2D blend tree child needs both `threshold` and `threshold_y`",
+        );
+        ok = false;
+    }
+    if kind == Some(BlendTreeKind::Direct) && !child.has_weight {
+        ctx.report(
+            Code::BlendTreeShape,
+            c.span.clone(),
+            &c.field("weight"),
+            "a direct blend tree child needs an explicit `weight` (>= 0)",
+        );
+        ok = false;
+    }
+    if kind == Some(BlendTreeKind::TwoD)
+        && let (Some(x), Some(y)) = (child.threshold, child.threshold_y)
+        && let Some(first) = positions.insert(((x + 0.0).to_bits(), (y + 0.0).to_bits()), i)
+    {
+        ctx.report(
+            Code::BlendTreeShape,
+            c.span.clone(),
+            f,
+            format!("children {first} and {i} share the position ({x}, {y}); a 2D blend tree needs distinct positions"),
+        );
+        ok = false;
+    }
+    ok
+}
+
+/// The tree's `parameter` and `parameter_y` for its `kind`; `None` (reported)
+/// when one is missing or `parameter_y` is given to a tree that is not 2D.
+fn read_axes(
+    ctx: &mut FileCtx<'_>,
+    t: &mut Obj<'_, '_>,
+    params: &Params,
+    kind: BlendTreeKind,
+    p: Option<&Spanned<&str>>,
+    py: Option<&Spanned<&str>>,
+) -> Option<(Option<ParameterIndex>, Option<ParameterIndex>)> {
+    let parameter = match (p, kind) {
         (Some(v), _) if !(kind == BlendTreeKind::Direct && v.get_ref().is_empty()) => {
             params.number(ctx, v, &t.field("parameter"))
         }
@@ -183,7 +252,7 @@ pub(crate) fn read(
             return None;
         }
     };
-    let parameter_y = match (&py, kind) {
+    let parameter_y = match (py, kind) {
         (Some(v), BlendTreeKind::TwoD) => params.number(ctx, v, &t.field("parameter_y")),
         (None, BlendTreeKind::TwoD) => {
             ctx.report(
@@ -205,9 +274,20 @@ pub(crate) fn read(
         }
         (None, _) => None,
     };
-    // `weighting` and `power` belong to 2D trees; `power` to inverse distance only.
-    let mut weighting_ok = true;
-    if let Some(w) = &weighting
+    Some((parameter, parameter_y))
+}
+
+/// `weighting` belongs to 2D trees, `power` (at `power_span` when given) to
+/// 2D inverse-distance trees. Reports each misplaced one; `true` when none.
+fn check_weighting(
+    ctx: &mut FileCtx<'_>,
+    t: &Obj<'_, '_>,
+    kind: BlendTreeKind,
+    weighting: Option<&Spanned<&'static str>>,
+    power_span: Option<Range<usize>>,
+) -> bool {
+    let mut ok = true;
+    if let Some(w) = weighting
         && kind != BlendTreeKind::TwoD
     {
         ctx.report(
@@ -216,38 +296,25 @@ pub(crate) fn read(
             &t.field("weighting"),
             format!("`weighting` belongs to 2D trees, not {}", kind.name()),
         );
-        weighting_ok = false;
+        ok = false;
     }
-    if has_power && kind != BlendTreeKind::TwoD {
+    let Some(power_span) = power_span else { return ok };
+    if kind != BlendTreeKind::TwoD {
         ctx.report(
             Code::ConflictingFields,
-            power_span.clone(),
+            power_span,
             &t.field("power"),
             format!("`power` belongs to 2D inverse-distance trees, not {}", kind.name()),
         );
-        weighting_ok = false;
-    } else if has_power && weighting.as_ref().is_some_and(|w| *w.get_ref() == "gradient_band") {
+        ok = false;
+    } else if weighting.is_some_and(|w| *w.get_ref() == "gradient_band") {
         ctx.report(
             Code::ConflictingFields,
             power_span,
             &t.field("power"),
             "`power` belongs to `inverse_distance` weighting; gradient bands have no power",
         );
-        weighting_ok = false;
+        ok = false;
     }
-    if has_power && power.is_none() {
-        // Reported by the reader (not a number > 0).
-        weighting_ok = false;
-    }
-    if !ok || !weighting_ok {
-        return None;
-    }
-    let weighting = match weighting.as_ref().map(|w| *w.get_ref()) {
-        Some("gradient_band") => Weighting2D::GradientBand,
-        _ => Weighting2D::InverseDistance { power: power.unwrap_or(1.0) },
-    };
-    if kind == BlendTreeKind::OneD {
-        children.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
-    }
-    Some(BlendTree { kind, parameter, parameter_y, weighting, children })
+    ok
 }

@@ -14,7 +14,7 @@ use super::params::Params;
 use super::{StateInfo, capped_list};
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
-use crate::defs::read::{Obj, Rule, array_of, did_you_mean, index, name_of};
+use crate::defs::read::{Obj, Rule, Val, array_of, did_you_mean, index, name_of};
 use crate::defs::spec::{Enum, Field, Table, Ty};
 use zoa_anim_core::graph::GraphLayer;
 
@@ -55,8 +55,6 @@ pub(crate) fn read(
     infos: &[StateInfo],
     layers: &[GraphLayer],
 ) -> Vec<GraphTransition> {
-    let find_state = |name: &str| infos.iter().position(|s| s.name == name);
-    let state_names = || capped_list(infos.iter().map(|s| s.name.as_str()));
     let mut transitions = Vec::new();
     for mut t in root.tables(ctx, "transitions") {
         let from = t.str(ctx, "from");
@@ -66,44 +64,17 @@ pub(crate) fn read(
         let blend = t.num(ctx, "blend").unwrap_or(0.0);
         let interruption = t.choice(ctx, "interruption").and_then(|v| Interruption::from_name(v.get_ref()));
         let mode = t.choice(ctx, "mode").and_then(|v| TransitionMode::from_name(v.get_ref()));
-        let mut conditions = Vec::new();
-        let mut conds_ok = true;
-        if let Some(v) = conds_v {
-            let field = t.field("conditions");
-            if let Some(items) = array_of(ctx, v, &field) {
-                for (i, item) in items.iter().enumerate() {
-                    let f = index(&field, i);
-                    match name_of(ctx, item, &f).and_then(|text| condition(ctx, params, text, item.span(), &f)) {
-                        Some(c) => conditions.push(c),
-                        None => conds_ok = false,
-                    }
-                }
-            }
-        }
+        let (conditions, conds_ok) = match conds_v {
+            Some(v) => read_conditions(ctx, v, &t.field("conditions"), params),
+            None => (Vec::new(), true),
+        };
         t.finish(ctx);
         let (Some(from), Some(to)) = (from, to) else { continue };
-        let resolve = |ctx: &mut FileCtx<'_>, v: &Spanned<&str>, field: &str| -> Option<usize> {
-            let r = find_state(v.get_ref());
-            if r.is_none() {
-                ctx.report(
-                    Code::UnresolvedReference,
-                    v.span(),
-                    field,
-                    format!(
-                        "no state `{}`{}; declared: {}",
-                        v.get_ref(),
-                        did_you_mean(v.get_ref(), infos.iter().map(|s| s.name.as_str())),
-                        state_names()
-                    ),
-                );
-            }
-            r
-        };
-        let to_i = resolve(ctx, &to, &t.field("to"));
+        let to_i = resolve_state(ctx, infos, &to, &t.field("to"));
         let from_s = if *from.get_ref() == "any" {
             Some(TransitionSource::Any)
         } else {
-            resolve(ctx, &from, &t.field("from")).map(|i| TransitionSource::State(StateIndex(i as u16)))
+            resolve_state(ctx, infos, &from, &t.field("from")).map(|i| TransitionSource::State(StateIndex(i as u16)))
         };
         let (Some(to_i), Some(from_s)) = (to_i, from_s) else { continue };
         if let TransitionSource::State(fi) = from_s
@@ -149,6 +120,42 @@ pub(crate) fn read(
     }
 
     transitions
+}
+
+/// The `conditions` array at `field`: the conditions read, and whether every
+/// item was a valid condition (each problem reported).
+fn read_conditions(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, params: &Params) -> (Vec<Condition>, bool) {
+    let mut conditions = Vec::new();
+    let mut ok = true;
+    if let Some(items) = array_of(ctx, v, field) {
+        for (i, item) in items.iter().enumerate() {
+            let f = index(field, i);
+            match name_of(ctx, item, &f).and_then(|text| condition(ctx, params, text, item.span(), &f)) {
+                Some(c) => conditions.push(c),
+                None => ok = false,
+            }
+        }
+    }
+    (conditions, ok)
+}
+
+/// The index of the state named `v` in `infos`; an unknown name is reported at `field`.
+fn resolve_state(ctx: &mut FileCtx<'_>, infos: &[StateInfo], v: &Spanned<&str>, field: &str) -> Option<usize> {
+    let r = infos.iter().position(|s| s.name == *v.get_ref());
+    if r.is_none() {
+        ctx.report(
+            Code::UnresolvedReference,
+            v.span(),
+            field,
+            format!(
+                "no state `{}`{}; declared: {}",
+                v.get_ref(),
+                did_you_mean(v.get_ref(), infos.iter().map(|s| s.name.as_str())),
+                capped_list(infos.iter().map(|s| s.name.as_str()))
+            ),
+        );
+    }
+    r
 }
 
 /// Reports every state no transition path reaches from its layer's entry (W003).
