@@ -9,6 +9,8 @@
 //! closed stdout ends the program quietly (exit 0 on a broken pipe, 2 on any
 //! other write error). See `output.rs`.
 
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -12,7 +12,7 @@
 //! 0s ─────── 1s ─────── 2s
 //! ```
 
-use zoa_anim_runtime::preview::{Capture, CaptureEventKind};
+use zoa_anim_runtime::preview::{Capture, CaptureEventKind, EventRecord};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
 use super::{SELECTOR_LAYER, num};
@@ -83,11 +83,98 @@ fn event_label(kind: CaptureEventKind, name: &str) -> String {
 
 /// Renders the timeline of `c` as PNG bytes.
 pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
-    let n = c.ticks.len();
-    let t_end = c.ticks.last().map_or(0.0, |t| t.time).max(1e-3);
-    let x_of = |t: f64| LEFT + ((t / t_end) * f64::from(PLOT_W)).round() as i32;
+    let axis = TimeAxis { t_end: c.ticks.last().map_or(0.0, |t| t.time).max(1e-3) };
+    let bindings = binding_series(c);
+    let states = weight_series(c, bindings.len());
+    let steps = Markers::new(c, &axis, |k| k.is_step(), 3, 1, 4, 8);
+    let anim = Markers::new(
+        c,
+        &axis,
+        |k| {
+            matches!(
+                k,
+                CaptureEventKind::Notify
+                    | CaptureEventKind::StateEntered
+                    | CaptureEventKind::SlotEnd
+                    | CaptureEventKind::BindingStart
+                    | CaptureEventKind::BindingComplete
+                    | CaptureEventKind::BindingCancel
+            )
+        },
+        4,
+        0,
+        6,
+        6,
+    );
+    let l = Layout::new(&steps, &anim, bindings.len(), states.len());
+    let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
-    // Series: bindings (own range each), then graph states and selector clips (0..1).
+    // Title.
+    cv.text(16, 12, &format!("{}  -  {}", c.preset, c.preset_name), 3, INK);
+    cv.text(
+        16,
+        36,
+        &format!(
+            "preview at {} hz, {} ticks, {:.2} s",
+            num(c.rate),
+            c.ticks.len(),
+            c.ticks.last().map_or(0.0, |t| t.time)
+        ),
+        2,
+        MUTED,
+    );
+    draw_panels(&mut cv, &l, &bindings, &states);
+    draw_time_axis(&mut cv, &l, &axis);
+
+    // Step markers: dashed lines through every panel, labels in the steps lane.
+    // Lines first, then the labels on a background of their own, so a marker
+    // line never runs through a label of an earlier row.
+    for (e, row) in steps.events.iter().zip(&steps.rows) {
+        cv.dashed_vline(axis.x(e.time), l.steps_y + *row as i32 * ROW_H, l.axis_y, MUTED);
+    }
+    for ((label, row), x) in steps.labels.iter().zip(&steps.rows).zip(&steps.left) {
+        let y = l.steps_y + *row as i32 * ROW_H;
+        cv.rect(x - 1, y - 2, text_width(label, 1) + 2, ROW_H, 0);
+        cv.text(*x, y, label, 1, INK);
+    }
+
+    draw_series(&mut cv, c, &l, &axis, &bindings, &states);
+
+    // Animation events.
+    for (((e, label), row), tx) in anim.events.iter().zip(&anim.labels).zip(&anim.rows).zip(&anim.left) {
+        let x = axis.x(e.time);
+        let y = l.anim_y + *row as i32 * ROW_H;
+        let color = match e.kind {
+            CaptureEventKind::Notify => series_color(1),
+            CaptureEventKind::StateEntered => series_color(2),
+            CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel => {
+                series_color(3)
+            }
+            _ => series_color(4),
+        };
+        cv.rect(x, l.anim_y - 10, 1, 6, color);
+        cv.dot(x, y + 2, 2, color);
+        cv.text(*tx, y, label, 1, INK);
+    }
+
+    draw_legend(&mut cv, &l, &bindings, &states);
+    cv.to_png()
+}
+
+/// Seconds to plot x: 0 s at the plot's left edge, the capture's end at its right.
+struct TimeAxis {
+    t_end: f64,
+}
+
+impl TimeAxis {
+    fn x(&self, t: f64) -> i32 {
+        LEFT + ((t / self.t_end) * f64::from(PLOT_W)).round() as i32
+    }
+}
+
+/// One binding per series, each scaled to its own range (lo, hi): at least 0..1.
+fn binding_series(c: &Capture) -> Vec<(Series, f32, f32)> {
+    let n = c.ticks.len();
     let mut bindings = Vec::new();
     for (k, b) in c.binding_columns.iter().enumerate() {
         let values: Vec<Option<f32>> = (0..n).map(|i| Some(c.tick_bindings(i)[k]).filter(|v| v.is_finite())).collect();
@@ -100,6 +187,13 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         };
         bindings.push((Series { label, color: series_color(k), values }, lo, hi));
     }
+    bindings
+}
+
+/// The weight (0..1) of each graph state, then of each selector clip; colours
+/// continue after the `binding_count` binding series.
+fn weight_series(c: &Capture, binding_count: usize) -> Vec<Series> {
+    let n = c.ticks.len();
     let mut states = Vec::new();
     for (l, s) in c.state_series() {
         let values = (0..n)
@@ -119,66 +213,87 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         states.push(Series { label: format!("{SELECTOR_LAYER}/{}", c.name(clip)), color: 0, values });
     }
     for (j, s) in states.iter_mut().enumerate() {
-        s.color = series_color(bindings.len() + j);
+        s.color = series_color(binding_count + j);
+    }
+    states
+}
+
+/// The capture's events of some kinds with their labels: where each label's
+/// text starts (kept inside the plot) and its row (staggered by where it is drawn).
+struct Markers<'a> {
+    events: Vec<&'a EventRecord>,
+    labels: Vec<String>,
+    left: Vec<i32>,
+    rows: Vec<usize>,
+}
+
+impl<'a> Markers<'a> {
+    /// `gap`: label distance from its marker; `extra`: pixels added to the
+    /// label's width when placing it; `pad`: the label's width in a row
+    /// beyond its text; at most `max_rows` rows.
+    fn new(
+        c: &'a Capture,
+        axis: &TimeAxis,
+        keep: impl Fn(CaptureEventKind) -> bool,
+        gap: i32,
+        extra: i32,
+        pad: i32,
+        max_rows: usize,
+    ) -> Self {
+        let events: Vec<&EventRecord> = c.events.iter().filter(|e| keep(e.kind)).collect();
+        let labels: Vec<String> = events.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
+        let right = LEFT + PLOT_W;
+        let left: Vec<i32> = events
+            .iter()
+            .zip(&labels)
+            .map(|(e, l)| label_left(axis.x(e.time), text_width(l, 1) + extra, gap, right))
+            .collect();
+        let rows = stagger(
+            &left.iter().zip(&labels).map(|(x, l)| (x - gap, text_width(l, 1) + pad)).collect::<Vec<_>>(),
+            max_rows,
+        );
+        Markers { events, labels, left, rows }
     }
 
-    // Event labels, staggered into rows.
-    let steps: Vec<_> = c.events.iter().filter(|e| e.kind.is_step()).collect();
-    let anim: Vec<_> = c
-        .events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                CaptureEventKind::Notify
-                    | CaptureEventKind::StateEntered
-                    | CaptureEventKind::SlotEnd
-                    | CaptureEventKind::BindingStart
-                    | CaptureEventKind::BindingComplete
-                    | CaptureEventKind::BindingCancel
-            )
-        })
-        .collect();
-    let step_labels: Vec<String> = steps.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
-    let anim_labels: Vec<String> = anim.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
-    let right = LEFT + PLOT_W;
-    // Where each label's text starts (kept inside the plot); rows are staggered by where they are drawn.
-    let step_left: Vec<i32> =
-        steps.iter().zip(&step_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1) + 1, 3, right)).collect();
-    let anim_left: Vec<i32> =
-        anim.iter().zip(&anim_labels).map(|(e, l)| label_left(x_of(e.time), text_width(l, 1), 4, right)).collect();
-    let step_rows =
-        stagger(&step_left.iter().zip(&step_labels).map(|(x, l)| (x - 3, text_width(l, 1) + 4)).collect::<Vec<_>>(), 8);
-    let anim_rows =
-        stagger(&anim_left.iter().zip(&anim_labels).map(|(x, l)| (x - 4, text_width(l, 1) + 6)).collect::<Vec<_>>(), 6);
-    let step_lane = (step_rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8;
-    let anim_lane = (anim_rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8;
+    /// Height of the lane the labels need.
+    fn lane(&self) -> i32 {
+        (self.rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8
+    }
+}
 
-    let top = 56;
-    let steps_y = top + 16;
-    let bind_y = steps_y + step_lane + 14;
-    let state_y = bind_y + BIND_H + 26;
-    let state_h = (states.len().max(1) as i32) * LANE_H;
-    let anim_y = state_y + state_h + 14;
-    let axis_y = anim_y + anim_lane + 4;
-    let legend_rows = bindings.len() + states.len() + 10;
-    let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
-    let mut cv = Canvas::new(TIMELINE_WIDTH, height, 0);
+/// Vertical positions of the chart's parts and the image height.
+struct Layout {
+    top: i32,
+    steps_y: i32,
+    bind_y: i32,
+    state_y: i32,
+    state_h: i32,
+    anim_y: i32,
+    axis_y: i32,
+    height: i32,
+}
 
-    // Title.
-    cv.text(16, 12, &format!("{}  -  {}", c.preset, c.preset_name), 3, INK);
-    cv.text(
-        16,
-        36,
-        &format!("preview at {} hz, {} ticks, {:.2} s", num(c.rate), n, c.ticks.last().map_or(0.0, |t| t.time)),
-        2,
-        MUTED,
-    );
+impl Layout {
+    fn new(steps: &Markers<'_>, anim: &Markers<'_>, bindings: usize, states: usize) -> Self {
+        let top = 56;
+        let steps_y = top + 16;
+        let bind_y = steps_y + steps.lane() + 14;
+        let state_y = bind_y + BIND_H + 26;
+        let state_h = (states.max(1) as i32) * LANE_H;
+        let anim_y = state_y + state_h + 14;
+        let axis_y = anim_y + anim.lane() + 4;
+        let legend_rows = bindings + states + 10;
+        let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
+        Layout { top, steps_y, bind_y, state_y, state_h, anim_y, axis_y, height }
+    }
+}
 
-    // Panels.
-    cv.rect(LEFT, bind_y, PLOT_W + 1, BIND_H + 1, PANEL);
+/// The bindings panel with its grid (and a note when no binding has a
+/// value), one lane per weight series with its label, and the lane titles.
+fn draw_panels(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series]) {
+    cv.rect(LEFT, l.bind_y, PLOT_W + 1, BIND_H + 1, PANEL);
     for k in 0..=4 {
-        cv.rect(LEFT, bind_y + BIND_H * k / 4, PLOT_W + 1, 1, GRID);
+        cv.rect(LEFT, l.bind_y + BIND_H * k / 4, PLOT_W + 1, 1, GRID);
     }
     if bindings.iter().all(|(s, _, _)| s.values.iter().all(Option::is_none)) {
         let note = if bindings.is_empty() {
@@ -186,54 +301,54 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         } else {
             "no binding reaches a rig parameter (the binding profile and the graph disagree)"
         };
-        cv.text(LEFT + 12, bind_y + BIND_H / 2 - 5, note, 2, MUTED);
+        cv.text(LEFT + 12, l.bind_y + BIND_H / 2 - 5, note, 2, MUTED);
     }
     for (j, s) in states.iter().enumerate() {
-        let y = state_y + j as i32 * LANE_H;
+        let y = l.state_y + j as i32 * LANE_H;
         cv.rect(LEFT, y, PLOT_W + 1, LANE_H - 2, PANEL);
         let label: String = s.label.chars().take(34).collect();
         cv.text(LEFT - 6 - text_width(&label, 1), y + LANE_H / 2 - 3, &label, 1, INK);
     }
-    cv.text(12, steps_y, "steps", 2, INK);
-    cv.text(12, bind_y, "bindings", 2, INK);
-    cv.text(12, bind_y + 16, "(own scale)", 1, MUTED);
-    cv.text(12, state_y - 16, "weights (bar height 0..1)", 2, INK);
-    cv.text(12, anim_y, "events", 2, INK);
+    cv.text(12, l.steps_y, "steps", 2, INK);
+    cv.text(12, l.bind_y, "bindings", 2, INK);
+    cv.text(12, l.bind_y + 16, "(own scale)", 1, MUTED);
+    cv.text(12, l.state_y - 16, "weights (bar height 0..1)", 2, INK);
+    cv.text(12, l.anim_y, "events", 2, INK);
+}
 
-    // Time grid and axis.
-    let step_s = if t_end > 12.0 {
+/// The time grid through the panels and the seconds axis (ticks every 0.5,
+/// 1 or 2 s by the capture's length).
+fn draw_time_axis(cv: &mut Canvas, l: &Layout, axis: &TimeAxis) {
+    let step_s = if axis.t_end > 12.0 {
         2.0
-    } else if t_end > 5.0 {
+    } else if axis.t_end > 5.0 {
         1.0
     } else {
         0.5
     };
     let mut t = 0.0;
-    while t <= t_end + 1e-9 {
-        let x = x_of(t);
-        cv.rect(x, bind_y, 1, BIND_H, GRID);
-        cv.rect(x, state_y, 1, state_h, GRID);
-        cv.rect(x, axis_y, 1, 5, INK);
+    while t <= axis.t_end + 1e-9 {
+        let x = axis.x(t);
+        cv.rect(x, l.bind_y, 1, BIND_H, GRID);
+        cv.rect(x, l.state_y, 1, l.state_h, GRID);
+        cv.rect(x, l.axis_y, 1, 5, INK);
         let label = format!("{}s", num(t as f32));
-        cv.text(x - text_width(&label, 2) / 2, axis_y + 9, &label, 2, INK);
+        cv.text(x - text_width(&label, 2) / 2, l.axis_y + 9, &label, 2, INK);
         t += step_s;
     }
-    cv.rect(LEFT, axis_y, PLOT_W + 1, 1, INK);
+    cv.rect(LEFT, l.axis_y, PLOT_W + 1, 1, INK);
+}
 
-    // Step markers: dashed lines through every panel, labels in the steps lane.
-    // Lines first, then the labels on a background of their own, so a marker
-    // line never runs through a label of an earlier row.
-    for (e, row) in steps.iter().zip(&step_rows) {
-        cv.dashed_vline(x_of(e.time), steps_y + *row as i32 * ROW_H, axis_y, MUTED);
-    }
-    for ((label, row), x) in step_labels.iter().zip(&step_rows).zip(&step_left) {
-        let y = steps_y + *row as i32 * ROW_H;
-        cv.rect(x - 1, y - 2, text_width(label, 1) + 2, ROW_H, 0);
-        cv.text(*x, y, label, 1, INK);
-    }
-
-    // Lines.
-    let plot = |cv: &mut Canvas, s: &Series, y0: i32, h: i32, lo: f32, hi: f32| {
+/// The bindings as lines (each in its own range) and the weights as bars in their lanes.
+fn draw_series(
+    cv: &mut Canvas,
+    c: &Capture,
+    l: &Layout,
+    axis: &TimeAxis,
+    bindings: &[(Series, f32, f32)],
+    states: &[Series],
+) {
+    for (s, lo, hi) in bindings {
         let mut prev: Option<(i32, i32)> = None;
         for (i, v) in s.values.iter().enumerate() {
             let Some(v) = v else {
@@ -241,7 +356,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
                 continue;
             };
             let f = ((v - lo) / (hi - lo).max(1e-6)).clamp(0.0, 1.0);
-            let p = (x_of(c.ticks[i].time), y0 + h - (f * h as f32).round() as i32);
+            let p = (axis.x(c.ticks[i].time), l.bind_y + BIND_H - (f * BIND_H as f32).round() as i32);
             if let Some(q) = prev {
                 cv.line(q.0, q.1, p.0, p.1, 2, s.color);
             } else {
@@ -249,42 +364,24 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
             }
             prev = Some(p);
         }
-    };
-    for (s, lo, hi) in &bindings {
-        plot(&mut cv, s, bind_y, BIND_H, *lo, *hi);
     }
     for (j, s) in states.iter().enumerate() {
-        let base = state_y + j as i32 * LANE_H + LANE_H - 3;
+        let base = l.state_y + j as i32 * LANE_H + LANE_H - 3;
         for (i, v) in s.values.iter().enumerate() {
             let Some(w) = v.filter(|w| *w > 0.0) else { continue };
-            let x0 = x_of(c.ticks[i].time);
-            let x1 = c.ticks.get(i + 1).map_or(x0 + 1, |t| x_of(t.time)).max(x0 + 1);
+            let x0 = axis.x(c.ticks[i].time);
+            let x1 = c.ticks.get(i + 1).map_or(x0 + 1, |t| axis.x(t.time)).max(x0 + 1);
             let h = ((w.min(1.0) * (LANE_H - 4) as f32).round() as i32).max(1);
             cv.rect(x0, base - h + 1, x1 - x0, h, s.color);
         }
     }
+}
 
-    // Animation events.
-    for (((e, label), row), tx) in anim.iter().zip(&anim_labels).zip(&anim_rows).zip(&anim_left) {
-        let x = x_of(e.time);
-        let y = anim_y + *row as i32 * ROW_H;
-        let color = match e.kind {
-            CaptureEventKind::Notify => series_color(1),
-            CaptureEventKind::StateEntered => series_color(2),
-            CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel => {
-                series_color(3)
-            }
-            _ => series_color(4),
-        };
-        cv.rect(x, anim_y - 10, 1, 6, color);
-        cv.dot(x, y + 2, 2, color);
-        cv.text(*tx, y, label, 1, INK);
-    }
-
-    // Legend.
-    let lx = right + 24;
-    let mut ly = top;
-    cv.frame(lx - 8, ly - 8, LEGEND_W - 8, height - ly - 4, GRID);
+/// The legend right of the plot: bindings, state weights and the event kinds.
+fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series]) {
+    let lx = LEFT + PLOT_W + 24;
+    let mut ly = l.top;
+    cv.frame(lx - 8, ly - 8, LEGEND_W - 8, l.height - ly - 4, GRID);
     let mut legend = |cv: &mut Canvas, title: &str, items: &[(&str, u8)]| {
         cv.text(lx, ly, title, 2, INK);
         ly += 16;
@@ -296,11 +393,11 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         ly += 6;
     };
     let b: Vec<(&str, u8)> = bindings.iter().map(|(s, _, _)| (s.label.as_str(), s.color)).collect();
-    legend(&mut cv, "bindings", &b);
+    legend(cv, "bindings", &b);
     let s: Vec<(&str, u8)> = states.iter().map(|s| (s.label.as_str(), s.color)).collect();
-    legend(&mut cv, "state weights", &s);
+    legend(cv, "state weights", &s);
     legend(
-        &mut cv,
+        cv,
         "events",
         &[
             ("- - preset step", MUTED),
@@ -310,5 +407,4 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
             ("slot ended", series_color(4)),
         ],
     );
-    cv.to_png()
 }

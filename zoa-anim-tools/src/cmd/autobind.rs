@@ -12,7 +12,7 @@
 //! Exit codes: 0 done, 1 the written folder does not validate, 2 a root is
 //! unreadable, an output file exists without `--force`, or IO failure.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use zoa_anim_assets::authoring::ScanReport;
@@ -154,74 +154,76 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|s| Run { group: Some(s.group), result: s.result, classes: s.classes })
             .collect()
     };
-    let groups: Vec<&SkeletonGroup> = runs.iter().filter_map(|r| r.group.as_ref()).collect();
     match args.format {
-        Format::Json => {
-            let list: Vec<serde_json::Value> = runs
-                .iter()
-                .flat_map(|r| &r.result.assignments)
-                .map(|a| {
-                    let b = a.best();
-                    let runner = a.runner_up().map(|r| serde_json::json!({ "clip": r.clip, "score": round3(r.score) }));
-                    let signals: serde_json::Map<String, serde_json::Value> =
-                        b.signals.iter().map(|(k, v)| ((*k).to_owned(), round3(*v).into())).collect();
-                    serde_json::json!({
-                        "slot": a.slot,
-                        "clip": b.clip,
-                        "file": b.file.display().to_string(),
-                        "score": round3(b.score),
-                        "runner_up": runner,
-                        "signals": signals,
-                    })
-                })
-                .collect();
-            let skeletons: Vec<serde_json::Value> = skeleton_list(&report, &runs)
-                .into_iter()
-                .map(|(id, files)| serde_json::json!({ "id": id, "files": files }))
-                .collect();
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?
-            );
-        }
-        Format::Human => {
-            let bound = runs.iter().filter(|r| !r.result.assignments.is_empty()).count();
-            for r in &runs {
-                if !args.quiet && bound > 1 && !r.result.assignments.is_empty() {
-                    if let Some(g) = &r.group {
-                        outln!("skeleton {} ({} file(s)):", g.id, g.files.len());
-                    }
-                }
-                if !args.quiet {
-                    for a in &r.result.assignments {
-                        let b = a.best();
-                        let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
-                        outln!(
-                            "{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})",
-                            a.slot,
-                            b.clip,
-                            b.score,
-                            b.file.display()
-                        );
-                        if args.verbose {
-                            let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
-                            outln!("{:<24} {}", "", s.join(", "));
-                        }
-                    }
-                    if args.verbose
-                        && !r.result.unassigned.is_empty()
-                        && (bound <= 1 || !r.result.assignments.is_empty())
-                    {
-                        outln!("no candidate: {}", r.result.unassigned.join(", "));
-                    }
-                }
-            }
-            let slots: usize = runs.iter().map(|r| r.result.assignments.len()).sum();
-            let on = if args.one_set { String::new() } else { format!(" on {} skeleton(s)", groups.len()) };
-            outln!("{slots} slot(s) bound from {} clip(s){on}", report.clips().count());
-        }
+        Format::Json => print_json(&report, &runs)?,
+        Format::Human => print_human(&args, &report, &runs)?,
     }
     let Some(out) = &out else { return Ok(ExitCode::SUCCESS) };
+    write_sets(&args, &report, &runs, out)
+}
+
+/// The assignments of every run and the skeletons as JSON.
+fn print_json(report: &ScanReport, runs: &[Run]) -> anyhow::Result<()> {
+    let list: Vec<serde_json::Value> = runs
+        .iter()
+        .flat_map(|r| &r.result.assignments)
+        .map(|a| {
+            let b = a.best();
+            let runner = a.runner_up().map(|r| serde_json::json!({ "clip": r.clip, "score": round3(r.score) }));
+            let signals: serde_json::Map<String, serde_json::Value> =
+                b.signals.iter().map(|(k, v)| ((*k).to_owned(), round3(*v).into())).collect();
+            serde_json::json!({
+                "slot": a.slot,
+                "clip": b.clip,
+                "file": b.file.display().to_string(),
+                "score": round3(b.score),
+                "runner_up": runner,
+                "signals": signals,
+            })
+        })
+        .collect();
+    let skeletons: Vec<serde_json::Value> = skeleton_list(report, runs)
+        .into_iter()
+        .map(|(id, files)| serde_json::json!({ "id": id, "files": files }))
+        .collect();
+    outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?);
+    Ok(())
+}
+
+/// Per run (headed by its skeleton when several bound), each assignment, then a total.
+fn print_human(args: &Args, report: &ScanReport, runs: &[Run]) -> anyhow::Result<()> {
+    let groups: Vec<&SkeletonGroup> = runs.iter().filter_map(|r| r.group.as_ref()).collect();
+    let bound = runs.iter().filter(|r| !r.result.assignments.is_empty()).count();
+    for r in runs {
+        if !args.quiet && bound > 1 && !r.result.assignments.is_empty() {
+            if let Some(g) = &r.group {
+                outln!("skeleton {} ({} file(s)):", g.id, g.files.len());
+            }
+        }
+        if !args.quiet {
+            for a in &r.result.assignments {
+                let b = a.best();
+                let runner = a.runner_up().map_or("-".to_owned(), |r| format!("{} {:.2}", r.clip, r.score));
+                outln!("{:<24} {:<20} {:>5.2}  {}  (runner-up: {runner})", a.slot, b.clip, b.score, b.file.display());
+                if args.verbose {
+                    let s: Vec<String> = b.signals.iter().map(|(k, v)| format!("{k} {v:+.2}")).collect();
+                    outln!("{:<24} {}", "", s.join(", "));
+                }
+            }
+            if args.verbose && !r.result.unassigned.is_empty() && (bound <= 1 || !r.result.assignments.is_empty()) {
+                outln!("no candidate: {}", r.result.unassigned.join(", "));
+            }
+        }
+    }
+    let slots: usize = runs.iter().map(|r| r.result.assignments.len()).sum();
+    let on = if args.one_set { String::new() } else { format!(" on {} skeleton(s)", groups.len()) };
+    outln!("{slots} slot(s) bound from {} clip(s){on}", report.clips().count());
+    Ok(())
+}
+
+/// Writes one player profile set per run that bound something (to `out`, or
+/// beside it per skeleton), then checks that the folder it landed in loads.
+fn write_sets(args: &Args, report: &ScanReport, runs: &[Run], out: &Path) -> anyhow::Result<ExitCode> {
     let bound: Vec<&Run> = runs.iter().filter(|r| !r.classes.is_empty()).collect();
     if bound.is_empty() {
         return Err(fail(1, "invalid-input", "no slot was bound; nothing written").into());
@@ -232,7 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .zip(&bound)
         .map(|(out, r)| SetToWrite { out, classes: r.classes.clone() })
         .collect();
-    let written = match write_profile_sets(&report, &sets, args.force) {
+    let written = match write_profile_sets(report, &sets, args.force) {
         Ok(w) => w,
         Err(e) => {
             return Err(e.into());

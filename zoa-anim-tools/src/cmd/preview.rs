@@ -145,34 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .into());
     }
     let set = load_folder(&args.defs);
-    let Some(preset) = set.preview_preset(&args.preset).cloned() else {
-        let mut known: Vec<&str> = set.preview_presets.iter().map(|p| p.value.id.as_str()).collect();
-        known.sort_unstable();
-        let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-        // A preset with errors is left out of the set: point at them.
-        let errors = match set.error_count() {
-            0 => String::new(),
-            n => format!("; the folder has {n} error(s), `zoa-anim validate {}` lists them", args.defs.display()),
-        };
-        return Err(fail(
-            2,
-            "not-found",
-            format!("no valid preview preset `{}`; available: {available}{errors}", args.preset),
-        )
-        .into());
-    };
-    if set.error_count() > 0 {
-        errln!(
-            "note: the folder has {} error(s) (run `zoa-anim validate {}`); previewing anyway",
-            set.error_count(),
-            args.defs.display()
-        );
-    }
-    let problems = preset.problems();
-    if !problems.is_empty() {
-        let problems = problems.into_iter().map(|p| format!("preset `{}`: {p}", preset.id)).collect();
-        return Err(crate::output::fail_all(1, "invalid-input", problems).into());
-    }
+    let preset = find_preset(&set, &args)?;
     let setup = match build_setup(&set, &args.defs, args.rate) {
         Ok(s) => PreviewSetup { record_local: args.local, ..s },
         Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
@@ -225,6 +198,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         outln!("wrote {}", out_dir.join(name).display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The valid preview preset `args.preset` names (within its budgets); a note
+/// on stderr when the folder has errors.
+fn find_preset(set: &DefinitionSet, args: &Args) -> anyhow::Result<PreviewPreset> {
+    let Some(preset) = set.preview_preset(&args.preset).cloned() else {
+        let mut known: Vec<&str> = set.preview_presets.iter().map(|p| p.value.id.as_str()).collect();
+        known.sort_unstable();
+        let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+        // A preset with errors is left out of the set: point at them.
+        let errors = match set.error_count() {
+            0 => String::new(),
+            n => format!("; the folder has {n} error(s), `zoa-anim validate {}` lists them", args.defs.display()),
+        };
+        return Err(fail(
+            2,
+            "not-found",
+            format!("no valid preview preset `{}`; available: {available}{errors}", args.preset),
+        )
+        .into());
+    };
+    if set.error_count() > 0 {
+        errln!(
+            "note: the folder has {} error(s) (run `zoa-anim validate {}`); previewing anyway",
+            set.error_count(),
+            args.defs.display()
+        );
+    }
+    let problems = preset.problems();
+    if !problems.is_empty() {
+        let problems = problems.into_iter().map(|p| format!("preset `{}`: {p}", preset.id)).collect();
+        return Err(crate::output::fail_all(1, "invalid-input", problems).into());
+    }
+    Ok(preset)
 }
 
 /// `<parent>/preview-<preset>-N` for the first N (from 1) that does not exist.

@@ -38,8 +38,8 @@ use zoa_anim_assets::sound_script::{ScriptFileAction, parse_sound_script};
 use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
-    AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, ResolveOptions, Script, ScriptAction,
-    ScriptEvent, SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
+    AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, RenderReport, ResolveOptions, Script,
+    ScriptAction, ScriptEvent, SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
 };
 
 use super::Format;
@@ -347,6 +347,30 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
             .at(&a.out)
             .into());
     }
+    let (script, mut player) = script_player(&a)?;
+    let report = match render_script(&mut player, &script) {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(fail(1, "invalid-input", format!("{}: {e}", a.script.display())).at(&a.script).into());
+        }
+    };
+    let bytes = wav_bytes(2, report.sample_rate, &report.samples);
+    if let Some(parent) = a.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    }
+    std::fs::write(&a.out, bytes).with_context(|| format!("writing `{}`", a.out.display()))?;
+
+    let summary = render_json(&a, &player, &report);
+    match a.format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&summary)?),
+        Format::Human => print_render(&summary)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The script of `a` and a player for it: the profile's table with its
+/// clips decoded, one emitter per emitter the script names.
+fn script_player(a: &RenderArgs) -> anyhow::Result<(Script, Player)> {
     let text = match files::read_to_string(&a.script, FileKind::SmallText) {
         Ok(t) => t,
         Err(e) => {
@@ -380,22 +404,14 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         max_emitters: emitters.len().max(1),
         ..defaults
     };
-    let mut player = match Player::new(table, bank, config) {
-        Ok(p) => p,
-        Err(e) => return Err(fail(1, "invalid-input", format!("building the player: {e}")).into()),
-    };
-    let report = match render_script(&mut player, &script) {
-        Ok(r) => r,
-        Err(e) => {
-            return Err(fail(1, "invalid-input", format!("{}: {e}", a.script.display())).at(&a.script).into());
-        }
-    };
-    let bytes = wav_bytes(2, report.sample_rate, &report.samples);
-    if let Some(parent) = a.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    match Player::new(table, bank, config) {
+        Ok(p) => Ok((script, p)),
+        Err(e) => Err(fail(1, "invalid-input", format!("building the player: {e}")).into()),
     }
-    std::fs::write(&a.out, bytes).with_context(|| format!("writing `{}`", a.out.display()))?;
+}
 
+/// The summary `sound render` prints: totals, per throttle and per event.
+fn render_json<'a>(a: &'a RenderArgs, player: &Player, report: &'a RenderReport) -> RenderJson<'a> {
     let s = report.stats;
     let throttles: Vec<ThrottleJson> = player
         .table()
@@ -430,7 +446,7 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
             }
         })
         .collect();
-    let summary = RenderJson {
+    RenderJson {
         profile: &a.profile,
         out: a.out.display().to_string(),
         sample_rate: report.sample_rate,
@@ -446,39 +462,38 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
         rms: report.rms(0, report.frames()),
         throttles,
         events,
-    };
-    match a.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&summary)?),
-        Format::Human => {
-            outln!(
-                "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} throttled, {} stolen, {} rejected, {} unmatched (peak {} voices)",
-                summary.out,
-                summary.seconds,
-                s.started,
-                s.dropped_cooldown,
-                s.throttled,
-                s.stolen,
-                s.rejected,
-                s.no_match,
-                s.peak_voices
-            );
-            for t in &summary.throttles {
-                outln!(
-                    "  throttle {}: {} started, dropped {} by cooldown, {} by rate, {} by voices (peak {} voices)",
-                    t.prefix,
-                    t.started,
-                    t.dropped_cooldown,
-                    t.dropped_rate,
-                    t.dropped_voices,
-                    t.peak_voices
-                );
-            }
-            for e in &summary.events {
-                outln!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
-            }
-        }
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// `sound render`'s human output.
+fn print_render(summary: &RenderJson<'_>) -> anyhow::Result<()> {
+    outln!(
+        "{}: {:.3} s, {} voices started, {} dropped by cooldown, {} throttled, {} stolen, {} rejected, {} unmatched (peak {} voices)",
+        summary.out,
+        summary.seconds,
+        summary.started,
+        summary.dropped_cooldown,
+        summary.throttled,
+        summary.stolen,
+        summary.rejected,
+        summary.no_match,
+        summary.peak_voices
+    );
+    for t in &summary.throttles {
+        outln!(
+            "  throttle {}: {} started, dropped {} by cooldown, {} by rate, {} by voices (peak {} voices)",
+            t.prefix,
+            t.started,
+            t.dropped_cooldown,
+            t.dropped_rate,
+            t.dropped_voices,
+            t.peak_voices
+        );
+    }
+    for e in &summary.events {
+        outln!("  {:>8.3} s  {:<24} {:<10} {}", e.time, e.event, e.emitter, e.outcome);
+    }
+    Ok(())
 }
 
 // ----- gen-fixtures ------------------------------------------------------------
