@@ -12,10 +12,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use zoa_anim_assets::defs::load_folder;
-use zoa_anim_assets::sound_script::{ScriptFileAction, parse_sound_script};
-use zoa_audio_profile::{
-    ClipBank, ClipData, Listener, Player, PlayerConfig, Script, ScriptAction, ScriptEvent, SoundTable, render_script,
-};
+use zoa_anim_assets::sound_script::parse_sound_script;
+use zoa_audio_profile::{ClipBank, ClipData, Listener, Player, PlayerConfig, Script, SoundTable, render_script};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/defs/humanoid")
@@ -50,23 +48,7 @@ fuzz_target!(|data: &[u8]| {
         ..defaults
     };
     let Ok(mut player) = Player::new(table.clone(), bank.clone(), config) else { return };
-    let events = file
-        .events
-        .iter()
-        .map(|e| ScriptEvent {
-            time: e.time,
-            event: e.event,
-            emitter: e.emitter.clone(),
-            position: e.position,
-            action: match &e.action {
-                ScriptFileAction::Trigger { state, surface } => {
-                    ScriptAction::Trigger { state: *state, surface: surface.clone() }
-                }
-                ScriptFileAction::Stop => ScriptAction::Stop,
-            },
-        })
-        .collect();
     let l = file.listener;
     let listener = Listener { position: l.position, forward: l.forward, up: l.up };
-    let _ = render_script(&mut player, &Script { events, listener, length: file.length });
+    let _ = render_script(&mut player, &Script { events: file.events, listener, length: file.length });
 });

@@ -23,13 +23,15 @@
 //! (`events[3].time: …`; the caller prefixes the file's path). Budgets, checked
 //! before anything per event is built: at most [`MAX_SCRIPT_EVENTS`] events
 //! and [`MAX_SCRIPT_EMITTERS`] distinct emitters. The result is the file's
-//! typed content; `zoa-anim sound render` turns it into the audio crate's
-//! `Script` (the audio crate reads no files, so the format lives here).
+//! typed content: its events are core's [`ScriptEvent`]s, which the audio
+//! crate's `Script` takes as they are (the audio crate reads no files, so
+//! the format lives here).
 
 use std::collections::BTreeSet;
 
 use serde::Deserialize;
 use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::sound_script::{ScriptAction, ScriptEvent};
 use zoa_anim_core::{SoundEventId, StateTagSet};
 
 /// Most events one script may hold (each costs its parsed form, its report
@@ -42,35 +44,6 @@ pub const MAX_SCRIPT_EMITTERS: usize = 4096;
 pub const DEFAULT_EMITTER: &str = "emitter";
 /// Accepted `sample_rate` values, Hz.
 pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8_000..=192_000;
-
-/// What a scripted event does.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ScriptFileAction {
-    /// `action = "trigger"` (the default): play the event for this state and surface.
-    Trigger {
-        /// The emitter's state tags (`state`, default none).
-        state: StateTagSet,
-        /// The surface under the emitter (`surface`).
-        surface: Option<String>,
-    },
-    /// `action = "stop"`: stop the emitter's voices of the event.
-    Stop,
-}
-
-/// One `[[events]]` table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScriptFileEvent {
-    /// Seconds from the start, finite and `>= 0`.
-    pub time: f64,
-    /// The sound event.
-    pub event: SoundEventId,
-    /// The emitter's name ([`DEFAULT_EMITTER`] when not given).
-    pub emitter: String,
-    /// Moves the emitter here first, metres (finite).
-    pub position: Option<Vec3>,
-    /// Trigger or stop.
-    pub action: ScriptFileAction,
-}
 
 /// The `[listener]` table with its defaults filled in: origin, facing −Z,
 /// up +Y. Finite, with `forward` and `up` not parallel.
@@ -94,7 +67,7 @@ impl Default for ScriptFileListener {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoundScriptFile {
     /// The events in file order (at most [`MAX_SCRIPT_EVENTS`]).
-    pub events: Vec<ScriptFileEvent>,
+    pub events: Vec<ScriptEvent>,
     /// Where the listener is.
     pub listener: ScriptFileListener,
     /// Total length, seconds (`length`; `None`: last event + 1 s). Checked by
@@ -172,19 +145,19 @@ pub fn parse_sound_script(text: &str) -> Result<SoundScriptFile, Vec<String>> {
         }
         let action = match e.action.as_deref().unwrap_or("trigger") {
             "trigger" => match e.state.parse::<StateTagSet>() {
-                Ok(state) => ScriptFileAction::Trigger { state, surface: e.surface.clone() },
+                Ok(state) => ScriptAction::Trigger { state, surface: e.surface.clone() },
                 Err(err) => {
                     problems.push(format!("events[{i}].state: {err}"));
                     continue;
                 }
             },
-            "stop" => ScriptFileAction::Stop,
+            "stop" => ScriptAction::Stop,
             other => {
                 problems.push(format!("events[{i}].action: `{other}`; expected `trigger` or `stop`"));
                 continue;
             }
         };
-        events.push(ScriptFileEvent {
+        events.push(ScriptEvent {
             time: e.time,
             event,
             emitter: e.emitter.clone().unwrap_or_else(|| DEFAULT_EMITTER.to_owned()),
@@ -247,11 +220,11 @@ mod tests {
         assert_eq!(s.events[0].emitter, DEFAULT_EMITTER);
         assert_eq!(
             s.events[0].action,
-            ScriptFileAction::Trigger { state: "locomotion=walk".parse().unwrap(), surface: Some("grass".into()) }
+            ScriptAction::Trigger { state: "locomotion=walk".parse().unwrap(), surface: Some("grass".into()) }
         );
         assert_eq!(s.events[1].time, 0.25);
         assert_eq!(s.events[1].position, Some(Vec3::new(1.0, 0.0, -2.0)));
-        assert_eq!(s.events[1].action, ScriptFileAction::Stop);
+        assert_eq!(s.events[1].action, ScriptAction::Stop);
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub mod resolver;
 pub mod rig;
 pub mod skeleton;
 pub mod sound;
+pub mod sound_script;
 pub mod tags;
 pub mod timing;
 pub mod vocabulary;

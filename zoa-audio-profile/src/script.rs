@@ -4,8 +4,9 @@
 //! The script *file format* (TOML) is read by `zoa_anim_assets::sound_script`
 //! (this crate reads no files); this is the typed form the player runs.
 
+use zoa_anim_core::SoundEventId;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{SoundEventId, StateTagSet};
+pub use zoa_anim_core::sound_script::{ScriptAction, ScriptEvent};
 
 use crate::AudioError;
 use crate::curves::Listener;
@@ -17,35 +18,6 @@ pub const MAX_RENDER_SECONDS: f64 = 600.0;
 /// Most output samples one render holds (48 Mi `f32`, 192 MiB: 500 s of
 /// 48 kHz stereo, 125 s at 192 kHz); checked before the buffer is allocated.
 pub const MAX_RENDER_SAMPLES: usize = 48 << 20;
-
-/// What a script event does.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ScriptAction {
-    /// Trigger the event with a state and a surface.
-    Trigger {
-        /// Active state tags of the emitter.
-        state: StateTagSet,
-        /// Surface under the emitter.
-        surface: Option<String>,
-    },
-    /// Stop the emitter's voices of the event (and its sub-events).
-    Stop,
-}
-
-/// One scripted event.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScriptEvent {
-    /// When, seconds from the start (`>= 0`).
-    pub time: f64,
-    /// The sound event.
-    pub event: SoundEventId,
-    /// Emitter name; emitters are created on first use.
-    pub emitter: String,
-    /// Moves the emitter here before the action, metres.
-    pub position: Option<Vec3>,
-    /// Trigger or stop.
-    pub action: ScriptAction,
-}
 
 /// A whole script.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -34,12 +34,12 @@ use serde::Serialize;
 use zoa_anim_assets::AssetError;
 use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
 use zoa_anim_assets::files::{self, FileKind};
-use zoa_anim_assets::sound_script::{ScriptFileAction, parse_sound_script};
+use zoa_anim_assets::sound_script::parse_sound_script;
 use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
     AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, RenderReport, ResolveOptions, Script,
-    ScriptAction, ScriptEvent, SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
+    SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
 };
 
 use super::Format;
@@ -261,23 +261,9 @@ fn read_reason(e: &AssetError) -> String {
 /// sample rate and seed.
 fn parse_script(text: &str) -> Result<(Script, Option<u32>, Option<u64>), Vec<String>> {
     let file = parse_sound_script(text)?;
-    let events = file
-        .events
-        .into_iter()
-        .map(|e| ScriptEvent {
-            time: e.time,
-            event: e.event,
-            emitter: e.emitter,
-            position: e.position,
-            action: match e.action {
-                ScriptFileAction::Trigger { state, surface } => ScriptAction::Trigger { state, surface },
-                ScriptFileAction::Stop => ScriptAction::Stop,
-            },
-        })
-        .collect();
     let l = file.listener;
     let listener = Listener { position: l.position, forward: l.forward, up: l.up };
-    Ok((Script { events, listener, length: file.length }, file.sample_rate, file.seed))
+    Ok((Script { events: file.events, listener, length: file.length }, file.sample_rate, file.seed))
 }
 
 #[derive(Serialize)]
