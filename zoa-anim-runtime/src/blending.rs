@@ -217,7 +217,7 @@ impl BlendingContext {
         let rows = 3 * blocks_for(n);
         self.weights[..rows].fill(Row::splat(0.0));
         self.held[..rows].fill(Row::splat(0.0));
-        Ok(Blender { ctx: self, rest, output, composition, open: None, base_done: false })
+        Ok(Blender { ctx: self, rest, output, composition, open: None, base_done: false, weights: Weights::Zero })
     }
 }
 
@@ -289,6 +289,21 @@ pub struct Blender<'a> {
     open: Option<(BlendMode, f32)>,
     /// Layered: whether the output already holds a complete pose.
     base_done: bool,
+    /// What the override weights `W` (`ctx.weights`) hold.
+    weights: Weights,
+}
+
+/// What the accumulated override weights of a blend hold, so that an input
+/// whose interpolation parameter `w / (W + w)` is the same for every joint
+/// property can compute its slerp factors once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Weights {
+    /// Every `W` is 0.
+    Zero,
+    /// Every `W` is 0 or this value (one unmasked input so far).
+    Shared(f32),
+    /// Anything else.
+    Mixed,
 }
 
 impl Blender<'_> {
@@ -339,7 +354,17 @@ impl Blender<'_> {
                 let into_output = self.composition == Composition::Mixer || !self.base_done;
                 let target = if into_output { &mut *self.output } else { &mut ctx.layer };
                 let weights = &mut ctx.weights[..3 * blocks_for(n)];
-                accumulate(target, weights, input.pose, input.animated, weight, input.mask, n);
+                let shared = match self.weights {
+                    Weights::Shared(w) if input.mask.is_none() => Some(w),
+                    _ => None,
+                };
+                accumulate(target, weights, input.pose, input.animated, weight, input.mask, shared, n);
+                // An unmasked input onto zero weights leaves every `W` at 0 or
+                // `weight` (`0 + weight` is exact).
+                self.weights = match self.weights {
+                    Weights::Zero if input.mask.is_none() => Weights::Shared(weight),
+                    _ => Weights::Mixed,
+                };
             }
             BlendMode::Additive => {
                 if let Some(reference) = input.reference {
@@ -403,6 +428,7 @@ impl Blender<'_> {
             }
         }
         ctx.weights[..rows].fill(Row::splat(0.0));
+        self.weights = Weights::Zero;
     }
 }
 
@@ -440,7 +466,14 @@ fn lane_weights<V: Lanes>(weight: f32, mask: Option<&[f32]>, j0: usize) -> V {
 }
 
 dispatch!(fn accumulate / accumulate_at => accumulate_lanes(
-    target: &mut Pose, weights: &mut [Row], pose: &Pose, animated: &[u8], weight: f32, mask: Option<&[f32]>, n: usize,
+    target: &mut Pose,
+    weights: &mut [Row],
+    pose: &Pose,
+    animated: &[u8],
+    weight: f32,
+    mask: Option<&[f32]>,
+    shared: Option<f32>,
+    n: usize,
 ));
 dispatch!(fn rest_fill / rest_fill_at => rest_fill_lanes(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize));
 dispatch!(fn compose_over / compose_over_at => compose_over_lanes(output: &mut Pose, layer: &Pose, weights: &[Row], n: usize));
@@ -467,6 +500,10 @@ fn mix_step<V: Lanes>(acc: V, w: V) -> (V::Mask, V, V) {
 }
 
 /// Three.js accumulation of one input into `target` (see the module docs).
+/// `shared`: every `W` in `weights` is 0 or this value and `mask` is `None`,
+/// so every lane that mixes has the parameter `weight / (shared + weight)`
+/// and the rotation slerps share its series factors.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn accumulate_lanes<V: Lanes>(
     target: &mut Pose,
@@ -475,10 +512,13 @@ fn accumulate_lanes<V: Lanes>(
     animated: &[u8],
     weight: f32,
     mask: Option<&[f32]>,
+    shared: Option<f32>,
     n: usize,
 ) {
     let (out_t, out_r, out_s) = target.rows_mut();
     let (in_t, in_r, in_s) = pose.rows();
+    // The same operation as `mix_step`'s per lane, so the same bits.
+    let uniform = shared.filter(|_| mask.is_none()).map(|w| UniformT::new(weight / (w + weight)));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
         let mut pad = [0; BLOCK];
@@ -508,7 +548,13 @@ fn accumulate_lanes<V: Lanes>(
             let (v, x) = (load::<V, 4>(out, at), load::<V, 4>(input, at));
             // A first value is a copy (`slerp` at t = 1); when every active
             // lane's is, no slerp is needed.
-            let mixed = if V::all(first | !active) { x } else { slerp(v, x, t) };
+            let mixed = if V::all(first | !active) {
+                x
+            } else if let Some(u) = &uniform {
+                select(first, x, slerp_uniform(v, x, u))
+            } else {
+                slerp(v, x, t)
+            };
             store_where(out, at, active, mixed, v);
             store_where(&mut acc_rows[1..2], at, active, [total], [acc]);
         }
@@ -642,10 +688,14 @@ fn accumulate_additive_lanes<V: Lanes>(
             let old = load::<V, 4>(d, at);
             // `ref_r` holds the inverted reference rotations.
             let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), load::<V, 4>(rows(in_r, 4, b), at));
-            let acc = select(had.gt(zero), old, [zero, zero, zero, one]);
+            let held = had.gt(zero);
+            let acc = select(held, old, [zero, zero, zero, one]);
+            // Where no lane holds a delta yet, `acc` is the identity and
+            // `acc ⊗ q` is `q` (up to the sign of a zero component).
+            let to = if V::any(held) { quat_mul(acc, q) } else { q };
             let step = match &uniform {
-                Some(u) => slerp_uniform(acc, quat_mul(acc, q), u),
-                None => slerp(acc, quat_mul(acc, q), w),
+                Some(u) => slerp_uniform(acc, to, u),
+                None => slerp(acc, to, w),
             };
             store_where(d, at, active, step, old);
             store_where(&mut held_rows[1..2], at, active, [one], [had]);
@@ -1061,8 +1111,18 @@ mod kernel_tests {
         #![proptest_config(ProptestConfig::with_cases(400))]
 
         #[test]
-        fn accumulate_matches_three_js(c in case()) {
+        fn accumulate_matches_three_js(mut c in case(), share in any::<bool>()) {
             AMBIGUOUS.set(false);
+            // Shared: no mask, and every accumulated weight 0 or one value
+            // (what the blender passes after one unmasked input).
+            let shared = share.then(|| {
+                let w = if c.acc[0][1] > 0.0 { c.acc[0][1] } else { 0.7 };
+                c.mask = None;
+                for a in c.acc.iter_mut().flatten() {
+                    *a = if *a > 0.0 { w } else { 0.0 };
+                }
+                w
+            });
             let n = c.out.len();
             let mut want = joints(&c.out);
             let input = joints(&c.input);
@@ -1091,7 +1151,7 @@ mod kernel_tests {
             on_every_path(&want, |level| {
                 let mut out = c.out.clone();
                 let mut acc = rows_from(&c.acc);
-                accumulate_at(level, &mut out, &mut acc, &c.input, &c.animated, c.weight, c.mask.as_deref(), n);
+                accumulate_at(level, &mut out, &mut acc, &c.input, &c.animated, c.weight, c.mask.as_deref(), shared, n);
                 for j in 0..n {
                     for p in 0..3 {
                         let want = want_acc[j][p];
