@@ -1,12 +1,12 @@
 //! The solvers and the per-frame rig pass allocate nothing (a counting global
 //! allocator; one test per binary so nothing else allocates meanwhile).
 
-use zoa_anim_core::contracts::{IkPoseService, PoseSnapshot, PoseTargetData};
+use zoa_anim_core::RigPolicy;
+use zoa_anim_core::contracts::IkPoseService;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{AnimationSlotId, RigPolicy};
 use zoa_anim_ik::{
-    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkFrameInput, LEFT_HAND_GRIP, RigIk, RigIkSettings,
-    TwoBoneSettings, solve_two_bone,
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkFrameInput, RigIk, RigIkSettings, TwoBoneSettings,
+    solve_two_bone,
 };
 
 use zoa_test_support::alloc::{self, CountingAllocator};
@@ -16,32 +16,6 @@ mod common;
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
-
-struct Rifle;
-impl zoa_anim_core::contracts::IkPoseProvider for Rifle {
-    fn equipment_id(&self) -> &str {
-        "rifle"
-    }
-    fn idle_pose(&self) -> PoseSnapshot {
-        PoseSnapshot {
-            targets: vec![PoseTargetData {
-                target: LEFT_HAND_GRIP,
-                position: [0.3, 1.2, 0.3],
-                rotation: [0.0, 0.0, 0.0, 1.0],
-                weight: 1.0,
-            }],
-            weight: 1.0,
-        }
-    }
-    fn aim_pose(&self) -> PoseSnapshot {
-        let mut p = self.idle_pose();
-        p.targets[0].position[2] = 0.4;
-        p
-    }
-    fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
-        None
-    }
-}
 
 #[test]
 fn solvers_and_the_rig_pass_allocate_nothing() {
@@ -53,7 +27,8 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
     let mut local = rest.clone();
     let ground = FlatGround { height: -0.1, normal: Vec3::new(0.1, 1.0, 0.0) };
     let mut service = EquipmentPoseService::new(0.2);
-    service.register_provider(Box::new(Rifle));
+    service
+        .register_provider(Box::new(common::Rifle { grip: Vec3::new(0.3, 1.2, 0.3), aim: Vec3::new(0.3, 1.2, 0.4) }));
     service.set_aiming(true);
     // Warm-up: the service's snapshots grow to their working size.
     for _ in 0..3 {

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use serde_json::Value;
+use zoa_anim_core::rig::BONE_ROLES;
 use zoa_test_support::cli;
 use zoa_test_support::paths::shared_assets;
 
@@ -37,29 +38,6 @@ fn discover(file: &std::path::Path) -> Value {
     assert!(out.status.success(), "{}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
     cli::stdout_json(&out)
 }
-
-const ROLES: [&str; 20] = [
-    "hips",
-    "spine",
-    "neck",
-    "head",
-    "left_upper_leg",
-    "left_lower_leg",
-    "left_foot",
-    "left_toe",
-    "right_upper_leg",
-    "right_lower_leg",
-    "right_foot",
-    "right_toe",
-    "left_shoulder",
-    "left_upper_arm",
-    "left_forearm",
-    "left_hand",
-    "right_shoulder",
-    "right_upper_arm",
-    "right_forearm",
-    "right_hand",
-];
 
 fn check_shape(v: &Value) {
     let mut top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -76,11 +54,11 @@ fn check_shape(v: &Value) {
     }
     for r in v["rejected"].as_array().unwrap() {
         assert!(r["bone"].is_string() && r["reason"].is_string(), "{r}");
-        assert!(r["role"].is_null() || ROLES.contains(&r["role"].as_str().unwrap()), "{r}");
+        assert!(r["role"].is_null() || BONE_ROLES.contains(&r["role"].as_str().unwrap()), "{r}");
     }
     let roles = v["roles"].as_object().unwrap();
-    assert_eq!(roles.len(), ROLES.len());
-    for r in ROLES {
+    assert_eq!(roles.len(), BONE_ROLES.len());
+    for r in BONE_ROLES {
         let value = &roles[r];
         if r == "spine" {
             assert!(value.as_array().unwrap().iter().all(Value::is_string));

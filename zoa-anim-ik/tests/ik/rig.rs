@@ -1,39 +1,11 @@
-use zoa_anim_core::contracts::{IkPoseProvider, IkPoseService, PoseSnapshot, PoseTargetData};
+use zoa_anim_core::RigPolicy;
+use zoa_anim_core::contracts::IkPoseService;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{AnimationSlotId, RigPolicy};
 use zoa_anim_ik::{
-    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkError, IkFrameInput, LEFT_HAND_GRIP, PolicyKind, RigIk,
-    RigIkSettings,
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkError, IkFrameInput, PolicyKind, RigIk, RigIkSettings,
 };
 
-use crate::common::{all_finite, humanoid, positions, rest, skeleton};
-
-struct Rifle {
-    grip: Vec3,
-}
-
-impl IkPoseProvider for Rifle {
-    fn equipment_id(&self) -> &str {
-        "rifle"
-    }
-    fn idle_pose(&self) -> PoseSnapshot {
-        PoseSnapshot {
-            targets: vec![PoseTargetData {
-                target: LEFT_HAND_GRIP,
-                position: self.grip.to_array(),
-                rotation: [0.0, 0.0, 0.0, 1.0],
-                weight: 1.0,
-            }],
-            weight: 1.0,
-        }
-    }
-    fn aim_pose(&self) -> PoseSnapshot {
-        self.idle_pose()
-    }
-    fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
-        None
-    }
-}
+use crate::common::{Rifle, all_finite, humanoid, positions, rest, skeleton};
 
 fn everything_on() -> RigPolicy {
     RigPolicy { climb_hand: true, ..RigPolicy::default() }
@@ -52,7 +24,7 @@ fn rig_ik_applies_every_policy_together() {
     let rest_pos = positions(&s, &rest(&s));
     let grip = rest_pos[17] + Vec3::new(-0.2, -0.1, 0.3);
     let mut service = EquipmentPoseService::new(0.0);
-    service.register_provider(Box::new(Rifle { grip }));
+    service.register_provider(Box::new(Rifle { grip, aim: grip }));
     service.tick(0.016);
 
     let mut ctx = rig.new_context();

@@ -3,8 +3,10 @@
 
 #![allow(dead_code, unused_imports)]
 
+use zoa_anim_core::contracts::{IkPoseProvider, PoseSnapshot, PoseTargetData};
 use zoa_anim_core::glam::{Quat, Vec3};
-use zoa_anim_core::{Skeleton, Transform};
+use zoa_anim_core::{AnimationSlotId, Skeleton, Transform};
+use zoa_anim_ik::LEFT_HAND_GRIP;
 
 pub use zoa_test_support::skeletons::{HUMANOID, humanoid, rest_pose as rest};
 
@@ -30,4 +32,42 @@ pub fn rotations(s: &Skeleton, local: &[Transform]) -> Vec<Quat> {
 /// Whether every transform is finite.
 pub fn all_finite(local: &[Transform]) -> bool {
     local.iter().all(Transform::is_finite)
+}
+
+/// Equipment `rifle`: a full-weight left-hand grip target at `grip` when
+/// idle and at `aim` when aiming, no slot poses.
+pub struct Rifle {
+    /// The grip's model-space position when idle.
+    pub grip: Vec3,
+    /// The grip's model-space position when aiming.
+    pub aim: Vec3,
+}
+
+impl Rifle {
+    fn pose(at: Vec3) -> PoseSnapshot {
+        PoseSnapshot {
+            targets: vec![PoseTargetData {
+                target: LEFT_HAND_GRIP,
+                position: at.to_array(),
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                weight: 1.0,
+            }],
+            weight: 1.0,
+        }
+    }
+}
+
+impl IkPoseProvider for Rifle {
+    fn equipment_id(&self) -> &str {
+        "rifle"
+    }
+    fn idle_pose(&self) -> PoseSnapshot {
+        Self::pose(self.grip)
+    }
+    fn aim_pose(&self) -> PoseSnapshot {
+        Self::pose(self.aim)
+    }
+    fn slot_pose(&self, _slot: AnimationSlotId) -> Option<PoseSnapshot> {
+        None
+    }
 }
