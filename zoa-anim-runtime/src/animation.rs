@@ -22,7 +22,7 @@
 use std::sync::{Arc, Mutex};
 
 use glam::{Quat, Vec3A};
-use zoa_anim_core::{Clip, Interpolation, Skeleton, TrackProperty};
+use zoa_anim_core::{Clip, Interpolation, Skeleton, Track, TrackProperty};
 
 use crate::error::RuntimeError;
 use crate::math::{hermite_basis, lerp3, slerp};
@@ -161,7 +161,6 @@ impl std::fmt::Debug for SharedReferences {
 impl Animation {
     /// Binds `clip` to `skeleton`. Tracks whose target is not a joint of the
     /// skeleton are dropped and counted in [`Animation::unbound_tracks`].
-    #[allow(clippy::too_many_lines, reason = "one pass over the tracks; kept whole during the pose-engine speed work")]
     pub fn bind(clip: &Clip, skeleton: &Skeleton, by: BindBy) -> Result<Animation, RuntimeError> {
         let n = skeleton.joint_count();
         let mut animation = Animation {
@@ -203,46 +202,7 @@ impl Animation {
                 });
             }
             animation.animated[joint] |= bit;
-            // Tracks with the same key times share them, so sampling finds
-            // the segment once for all of them.
-            let time_start = match time_runs
-                .iter()
-                .find(|&&(start, len)| animation.times[start as usize..][..len as usize] == track.times[..])
-            {
-                Some(&(start, _)) => start,
-                None => {
-                    let start = animation.times.len() as u32;
-                    animation.times.extend_from_slice(&track.times);
-                    time_runs.push((start, track.times.len() as u32));
-                    start
-                }
-            };
-            let c = track.property.components();
-            let header = |value_start: usize| TrackHeader {
-                joint: joint as u16,
-                interpolation: track.interpolation,
-                time_start,
-                keys: track.times.len() as u32,
-                value_start: value_start as u32,
-            };
-            match track.property {
-                TrackProperty::Rotation => {
-                    let h = header(animation.quats.len());
-                    animation
-                        .quats
-                        .extend(track.values.chunks_exact(c).map(|v| Quat::from_xyzw(v[0], v[1], v[2], v[3])));
-                    animation.rotations.push(h);
-                }
-                TrackProperty::Translation | TrackProperty::Scale => {
-                    let h = header(animation.vec3s.len());
-                    animation.vec3s.extend(track.values.chunks_exact(c).map(|v| Vec3A::new(v[0], v[1], v[2])));
-                    if track.property == TrackProperty::Translation {
-                        animation.translations.push(h);
-                    } else {
-                        animation.scales.push(h);
-                    }
-                }
-            }
+            animation.store_track(track, joint, &mut time_runs);
         }
         animation.translations.sort_by_key(|h| h.joint);
         animation.rotations.sort_by_key(|h| h.joint);
@@ -250,6 +210,49 @@ impl Animation {
         animation.track_count = animation.translations.len() + animation.rotations.len() + animation.scales.len();
         animation.pack();
         Ok(animation)
+    }
+
+    /// Stores one bound track's header, key times and values. Tracks with the
+    /// same key times share one copy of them (`time_runs` holds the
+    /// `(start, length)` of each distinct key-time array in `times`), so
+    /// sampling finds the segment once for all of them.
+    fn store_track(&mut self, track: &Track, joint: usize, time_runs: &mut Vec<(u32, u32)>) {
+        let time_start = match time_runs
+            .iter()
+            .find(|&&(start, len)| self.times[start as usize..][..len as usize] == track.times[..])
+        {
+            Some(&(start, _)) => start,
+            None => {
+                let start = self.times.len() as u32;
+                self.times.extend_from_slice(&track.times);
+                time_runs.push((start, track.times.len() as u32));
+                start
+            }
+        };
+        let c = track.property.components();
+        let header = |value_start: usize| TrackHeader {
+            joint: joint as u16,
+            interpolation: track.interpolation,
+            time_start,
+            keys: track.times.len() as u32,
+            value_start: value_start as u32,
+        };
+        match track.property {
+            TrackProperty::Rotation => {
+                let h = header(self.quats.len());
+                self.quats.extend(track.values.chunks_exact(c).map(|v| Quat::from_xyzw(v[0], v[1], v[2], v[3])));
+                self.rotations.push(h);
+            }
+            TrackProperty::Translation | TrackProperty::Scale => {
+                let h = header(self.vec3s.len());
+                self.vec3s.extend(track.values.chunks_exact(c).map(|v| Vec3A::new(v[0], v[1], v[2])));
+                if track.property == TrackProperty::Translation {
+                    self.translations.push(h);
+                } else {
+                    self.scales.push(h);
+                }
+            }
+        }
     }
 
     /// Moves the tracks that can be sampled a block at a time into
