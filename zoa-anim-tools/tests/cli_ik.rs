@@ -112,50 +112,11 @@ fn legs_arms_and_head_are_found_where_the_assets_have_them() {
     assert_eq!(g["leg_ends"]["left"]["source"], "estimated");
 }
 
-/// A Blender game rig in the Quaternius layout, written with the exporter:
-/// `UpperLeg.L` → `LowerLeg.L` under `Body`, `Foot.L` / `PoleTarget.L` IK
-/// controls under the armature root, `UpperArm.L` → `LowerArm.L` → `Palm.L`.
+/// The Quaternius armature (a Blender game rig: `UpperLeg.L` → `LowerLeg.L`
+/// under `Body`, `Foot.L` / `PoleTarget.L` IK controls under the armature
+/// root, `UpperArm.L` → `LowerArm.L` → `Palm.L`), written with the exporter.
 fn blender_game_rig() -> Vec<u8> {
-    use zoa_anim_core::glam::{Mat4, Vec3};
-    use zoa_anim_core::{Joint, Skeleton, Transform};
-    let rows: [(&str, &str, [f32; 3]); 13] = [
-        ("Root", "", [0.0, 0.0, 0.0]),
-        ("Body", "Root", [0.0, 0.95, 0.0]),
-        ("Hips", "Body", [0.0, 0.97, 0.0]),
-        ("Abdomen", "Hips", [0.0, 1.1, 0.0]),
-        ("Torso", "Abdomen", [0.0, 1.25, 0.0]),
-        ("Neck", "Torso", [0.0, 1.5, 0.0]),
-        ("Head", "Neck", [0.0, 1.58, 0.0]),
-        ("UpperArm.L", "Torso", [0.18, 1.45, 0.0]),
-        ("LowerArm.L", "UpperArm.L", [0.44, 1.45, 0.0]),
-        ("Palm.L", "LowerArm.L", [0.68, 1.45, 0.0]),
-        ("UpperLeg.L", "Body", [0.1, 0.92, 0.0]),
-        ("LowerLeg.L", "UpperLeg.L", [0.1, 0.5, 0.0]),
-        ("Foot.L", "Root", [0.1, 0.08, 0.0]),
-    ];
-    let mut all: Vec<(String, String, [f32; 3])> =
-        rows.iter().map(|(n, p, x)| (n.to_string(), p.to_string(), *x)).collect();
-    all.push(("PoleTarget.L".into(), "Root".into(), [0.1, 0.5, 0.6]));
-    let left: Vec<_> = all.iter().filter(|r| r.0.ends_with(".L")).cloned().collect();
-    for (n, p, x) in left {
-        all.push((n.replace(".L", ".R"), p.replace(".L", ".R"), [-x[0], x[1], x[2]]));
-    }
-    let joints = all
-        .iter()
-        .enumerate()
-        .map(|(i, (name, parent, pos))| {
-            let p = all.iter().position(|r| &r.0 == parent);
-            let origin = p.map_or(Vec3::ZERO, |p| Vec3::from_array(all[p].2));
-            Joint {
-                name: Some(name.clone()),
-                node: i as u32,
-                parent: p.map(|p| p as u16),
-                rest: Transform { translation: Vec3::from_array(*pos) - origin, ..Transform::IDENTITY },
-                inverse_bind: Mat4::from_translation(-Vec3::from_array(*pos)),
-            }
-        })
-        .collect();
-    let skeleton = Skeleton::new("Armature", joints).unwrap();
+    let skeleton = zoa_test_support::skeletons::quaternius();
     zoa_anim_assets::export::write_glb(&zoa_anim_assets::export::GlbScene {
         skeleton: &skeleton,
         clips: &[],

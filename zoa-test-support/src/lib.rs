@@ -5,7 +5,8 @@
 //! - [`alloc`]: a counting global allocator, to prove a path allocates nothing
 //!   (process-wide or on the calling thread only).
 //! - [`skeletons`]: the Mixamo-named humanoid used by the IK and runtime tests,
-//!   and a builder from `(name, parent, translation)` rows.
+//!   the Quaternius armature (a Blender game rig), and builders from
+//!   `(name, parent, translation)` rows or from joints placed in model space.
 //! - [`clips`]: track and clip builders (the humanoid's knee-bending clip).
 //! - [`gltf`]: a glTF document built in memory, written as GLB or JSON glTF.
 //! - [`cli`]: running the `zoa-anim` binary and reading its output.

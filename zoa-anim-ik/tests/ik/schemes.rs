@@ -4,55 +4,18 @@
 //! plus the structure rules: candidates off the chain are rejected with a
 //! reason, and legs without a foot joint end at the lower leg's tip.
 
-use zoa_anim_core::glam::{Mat4, Vec3};
-use zoa_anim_core::{Joint, RigPolicy, Skeleton, Transform};
+use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{RigPolicy, Skeleton, Transform};
 use zoa_anim_ik::{BoneRoles, FlatGround, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role, Side, TipSource};
+
+use zoa_test_support::skeletons::{self, mirrored, mirrored_by};
 
 use crate::common::positions;
 
 /// Builds a skeleton from `(name, parent name, model-space position)` rows
 /// (parents before children); rest rotations are identity.
-fn rig(rows: &[(&str, &str, [f32; 3])]) -> Skeleton {
-    let mut joints: Vec<Joint> = Vec::new();
-    for (i, (name, parent, pos)) in rows.iter().enumerate() {
-        let p = rows.iter().position(|r| r.0 == *parent);
-        assert!(parent.is_empty() || p.is_some_and(|p| p < i), "{name}: parent {parent} must come first");
-        let origin = p.map_or(Vec3::ZERO, |p| Vec3::from_array(rows[p].2));
-        joints.push(Joint {
-            name: Some((*name).to_owned()),
-            node: i as u32,
-            parent: p.map(|p| p as u16),
-            rest: Transform { translation: Vec3::from_array(*pos) - origin, ..Transform::IDENTITY },
-            inverse_bind: Mat4::from_translation(-Vec3::from_array(*pos)),
-        });
-    }
-    Skeleton::new("scheme", joints).unwrap()
-}
-
-/// Adds a right-side row at -X for every row `right` renames (its parent
-/// renamed the same way when `right` renames it).
-fn mirrored_by(
-    rows: &[(&'static str, &'static str, [f32; 3])],
-    right: impl Fn(&str) -> Option<String>,
-) -> Vec<(String, String, [f32; 3])> {
-    let mut out: Vec<(String, String, [f32; 3])> =
-        rows.iter().map(|(n, p, x)| ((*n).to_owned(), (*p).to_owned(), *x)).collect();
-    for (n, p, x) in rows {
-        if let Some(r) = right(n) {
-            out.push((r, right(p).unwrap_or_else(|| (*p).to_owned()), [-x[0], x[1], x[2]]));
-        }
-    }
-    out
-}
-
-/// Mirrors every row whose name contains `l`, replacing it with `r`.
-fn mirrored(rows: &[(&'static str, &'static str, [f32; 3])], l: &str, r: &str) -> Vec<(String, String, [f32; 3])> {
-    mirrored_by(rows, |n| n.contains(l).then(|| n.replacen(l, r, 1)))
-}
-
 fn build(rows: &[(String, String, [f32; 3])]) -> Skeleton {
-    let refs: Vec<(&str, &str, [f32; 3])> = rows.iter().map(|(n, p, x)| (n.as_str(), p.as_str(), *x)).collect();
-    rig(&refs)
+    skeletons::from_placed_owned("scheme", rows)
 }
 
 /// The roles as `role -> bone name` (spine joined with commas), for exact comparison.
@@ -337,40 +300,9 @@ fn blender_rigify_deform_bones() {
     all_available(&r);
 }
 
-/// The Quaternius character armature (Blender): legs hang from `Body` beside
-/// `Hips`; `Foot.L` / `PoleTarget.L` are IK controls under the armature root;
-/// the lower legs are leaves.
-fn quaternius() -> Skeleton {
-    let rows = mirrored(
-        &[
-            ("Root", "", [0.0, 0.0, 0.0]),
-            ("Body", "Root", [0.0, 0.95, 0.0]),
-            ("Hips", "Body", [0.0, 0.97, 0.0]),
-            ("Abdomen", "Hips", [0.0, 1.1, 0.0]),
-            ("Torso", "Abdomen", [0.0, 1.25, 0.0]),
-            ("Neck", "Torso", [0.0, 1.5, 0.0]),
-            ("Head", "Neck", [0.0, 1.58, 0.0]),
-            ("Shoulder.L", "Torso", [0.06, 1.45, 0.0]),
-            ("UpperArm.L", "Shoulder.L", [0.18, 1.45, 0.0]),
-            ("LowerArm.L", "UpperArm.L", [0.44, 1.45, 0.0]),
-            ("Palm.L", "LowerArm.L", [0.68, 1.45, 0.0]),
-            ("Thumb1.L", "Palm.L", [0.72, 1.44, 0.03]),
-            ("Thumb2.L", "Thumb1.L", [0.75, 1.44, 0.04]),
-            ("Fingers.L", "Palm.L", [0.78, 1.45, 0.0]),
-            ("UpperLeg.L", "Body", [0.1, 0.92, 0.0]),
-            ("LowerLeg.L", "UpperLeg.L", [0.1, 0.5, 0.0]),
-            ("Foot.L", "Root", [0.1, 0.08, 0.0]),
-            ("PoleTarget.L", "Root", [0.1, 0.5, 0.6]),
-        ],
-        ".L",
-        ".R",
-    );
-    build(&rows)
-}
-
 #[test]
 fn quaternius_legs_are_found_by_structure_and_its_ik_controls_rejected() {
-    let s = quaternius();
+    let s = skeletons::quaternius();
     let r = BoneRoles::discover(&s);
     expect(
         &s,
@@ -421,7 +353,7 @@ fn quaternius_legs_are_found_by_structure_and_its_ik_controls_rejected() {
 
 #[test]
 fn quaternius_feet_plant_at_the_lower_leg_tips() {
-    let s = quaternius();
+    let s = skeletons::quaternius();
     let roles = BoneRoles::discover(&s);
     let settings = RigIkSettings::from_rest(&s, &roles);
     assert!((settings.up - Vec3::Y).length() < 1e-5 && (settings.forward - Vec3::Z).length() < 1e-5);
