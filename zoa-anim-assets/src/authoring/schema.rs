@@ -66,7 +66,11 @@ fn ty_schema(ty: &Ty) -> Value {
         }
         Ty::Int(lo, hi) => json!({"type": "integer", "minimum": lo, "maximum": hi}),
         Ty::Bool => json!({"type": "boolean"}),
-        Ty::Enum(e) => json!({"type": "string", "enum": e.values}),
+        // Aliases are accepted by the reader, so an editor must not flag them.
+        Ty::Enum(e) => {
+            let names: Vec<&str> = e.values.iter().copied().chain(e.aliases.iter().map(|(alias, _)| *alias)).collect();
+            json!({"type": "string", "enum": names})
+        }
         Ty::Table(t) => table_schema(t),
         Ty::Rows(t) => json!({"type": "array", "items": table_schema(t)}),
         Ty::List(item, min) => {
@@ -230,6 +234,12 @@ pub fn schema_files() -> Vec<(String, Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_enum_accepts_its_aliases_too() {
+        static MODE: spec::Enum = spec::Enum { noun: "mode", values: &["1D", "2D"], aliases: &[("1d", "1D")] };
+        assert_eq!(ty_schema(&Ty::Enum(&MODE)), json!({"type": "string", "enum": ["1D", "2D", "1d"]}));
+    }
 
     #[test]
     fn every_kind_has_a_closed_object_schema() {

@@ -53,7 +53,15 @@ fn type_name(ty: &Ty) -> String {
         Ty::Num(_) => "number".into(),
         Ty::Int(..) => "integer".into(),
         Ty::Bool => "bool".into(),
-        Ty::Enum(e) => e.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" \\| "),
+        Ty::Enum(e) => {
+            let values = e.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" \\| ");
+            if e.aliases.is_empty() {
+                values
+            } else {
+                let aliases = e.aliases.iter().map(|(a, v)| format!("`{a}` for `{v}`")).collect::<Vec<_>>().join(", ");
+                format!("{values} (also {aliases})")
+            }
+        }
         Ty::Table(_) => "table".into(),
         Ty::Rows(_) => "array of tables".into(),
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
