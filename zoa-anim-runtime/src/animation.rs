@@ -99,6 +99,126 @@ struct Batches {
     rows: Vec<Row>,
 }
 
+impl Batches {
+    /// Packs `group` as one batch: its tracks' values key by key, one lane
+    /// per joint (`identity` in the lanes no track fills), a constant track's
+    /// value at every key.
+    fn push(&mut self, group: &Group<'_>, identity: &[f32], value: &impl Fn(&TrackHeader, usize) -> [f32; 4]) {
+        let components = identity.len();
+        let keys = group.keys as usize;
+        let row_start = self.rows.len();
+        let mut lanes = [0; BLOCK];
+        self.rows.extend((0..keys).flat_map(|_| identity.iter().map(|&v| Row::splat(v))));
+        for &(h, constant) in &group.tracks {
+            let lane = h.joint as usize % BLOCK;
+            lanes[lane] = 1;
+            for k in 0..keys {
+                let v = value(h, if constant { 0 } else { k });
+                for (c, v) in v[..components].iter().enumerate() {
+                    self.rows[row_start + k * components + c].0[lane] = *v;
+                }
+            }
+        }
+        self.batches.push(Batch {
+            block: group.block as u32,
+            time_start: group.time_start,
+            keys: group.keys,
+            row_start: row_start as u32,
+            step: group.step,
+            lanes,
+        });
+    }
+}
+
+/// Tracks of one property to sample as one [`Batch`]: one pose block, one
+/// key-time array, one interpolation.
+struct Group<'h> {
+    block: usize,
+    time_start: u32,
+    keys: u32,
+    step: bool,
+    /// The tracks, each with whether it is constant (its first value is
+    /// used at every key).
+    tracks: Vec<(&'h TrackHeader, bool)>,
+}
+
+impl<'h> Group<'h> {
+    fn of(h: &'h TrackHeader, constant: bool) -> Group<'h> {
+        Group {
+            block: h.joint as usize / BLOCK,
+            time_start: h.time_start,
+            keys: if constant { 1 } else { h.keys },
+            step: h.interpolation == Interpolation::Step,
+            tracks: vec![(h, constant)],
+        }
+    }
+    fn key(&self) -> (usize, u32, u32, bool) {
+        (self.block, self.time_start, self.keys, self.step)
+    }
+}
+
+/// Splits one property's tracks (sorted by joint) into the groups to sample
+/// a block at a time and the tracks to sample alone (cubic splines, and a
+/// track that would be alone in its batch), each with whether it is
+/// constant.
+///
+/// A linear or step track whose keys all hold one value is *constant*: it
+/// samples to that value at any time, whatever its key times, so it joins a
+/// group of its block whatever that group's times (its value repeated at
+/// every key), or else a one-key group of the block's constant tracks. Real
+/// clips have many such tracks (exporters key every joint, moving or not),
+/// and without this a block splits into one batch per key-time array.
+#[allow(clippy::type_complexity)]
+fn plan_batches<'h>(
+    headers: &'h [TrackHeader],
+    value: &impl Fn(&TrackHeader, usize) -> [f32; 4],
+) -> (Vec<Group<'h>>, Vec<(&'h TrackHeader, bool)>) {
+    let batchable = |h: &TrackHeader| h.interpolation != Interpolation::CubicSpline;
+    let constant =
+        |h: &TrackHeader| (1..h.keys as usize).all(|k| value(h, k).map(f32::to_bits) == value(h, 0).map(f32::to_bits));
+    let mut groups: Vec<Group<'h>> = Vec::new();
+    let mut alone: Vec<(&TrackHeader, bool)> = Vec::new();
+    let mut constants = Vec::new();
+    // Headers are sorted by joint, so a block's groups are among those
+    // opened since the block began.
+    let mut block_first = 0;
+    for h in headers {
+        if !batchable(h) {
+            alone.push((h, false));
+            continue;
+        }
+        if constant(h) {
+            constants.push(h);
+            continue;
+        }
+        let g = Group::of(h, false);
+        if groups.get(block_first).is_some_and(|first| first.block != g.block) {
+            block_first = groups.len();
+        }
+        match groups[block_first..].iter_mut().find(|o| o.key() == g.key()) {
+            Some(o) => o.tracks.push((h, false)),
+            None => groups.push(g),
+        }
+    }
+    for h in constants {
+        let block = h.joint as usize / BLOCK;
+        match groups.iter_mut().find(|g| g.block == block) {
+            Some(g) => g.tracks.push((h, true)),
+            None => groups.push(Group::of(h, true)),
+        }
+    }
+    // A track alone in its group is cheaper one at a time (and packing it
+    // would spend eight lanes of memory on one).
+    let (groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
+    alone.extend(single.into_iter().map(|g| g.tracks[0]));
+    alone.sort_by_key(|(h, _)| h.joint);
+    // Batches sharing key times run one after the other, so sampling finds
+    // each segment once; one-key batches need no search and go last.
+    let mut groups = groups;
+    groups.sort_by_key(|g| (g.keys == 1, g.time_start, g.keys, g.block));
+    (groups, alone)
+}
+
 /// A clip bound to a skeleton and repacked for sampling.
 ///
 /// Keys of all tracks share one time array. Linear and step tracks whose
@@ -261,71 +381,30 @@ impl Animation {
     fn pack(&mut self) {
         let vec3s = std::mem::take(&mut self.vec3s);
         let quats = std::mem::take(&mut self.quats);
-        let vec3 = |h: &TrackHeader, k: usize| -> [f32; 4] {
-            let v = vec3s[h.value_start as usize + k];
-            [v.x, v.y, v.z, 0.0]
-        };
-        let quat = |h: &TrackHeader, k: usize| quats[h.value_start as usize + k].to_array();
         let lists = [
             (std::mem::take(&mut self.translations), 3, [0.0; 4]),
             (std::mem::take(&mut self.rotations), 4, [0.0, 0.0, 0.0, 1.0]),
             (std::mem::take(&mut self.scales), 3, [1.0; 4]),
         ];
         for (p, (headers, components, identity)) in lists.into_iter().enumerate() {
-            let value = |h: &TrackHeader, k: usize| if components == 4 { quat(h, k) } else { vec3(h, k) };
-            let key = |h: &TrackHeader| (h.joint as usize / BLOCK, h.time_start, h.keys, h.interpolation);
-            let batchable = |h: &TrackHeader| h.interpolation != Interpolation::CubicSpline;
-            // Groups of tracks by (block, key times, interpolation); headers
-            // are sorted by joint, so a block's groups are found among the
-            // groups opened since the block began.
-            let mut groups: Vec<Vec<&TrackHeader>> = Vec::new();
-            let mut block_first = 0;
-            for h in headers.iter().filter(|h| batchable(h)) {
-                if groups.get(block_first).is_some_and(|g| key(g[0]).0 != key(h).0) {
-                    block_first = groups.len();
+            let value = |h: &TrackHeader, k: usize| -> [f32; 4] {
+                let at = h.value_start as usize + k;
+                if components == 4 {
+                    quats[at].to_array()
+                } else {
+                    let v = vec3s[at];
+                    [v.x, v.y, v.z, 0.0]
                 }
-                match groups[block_first..].iter_mut().find(|g| key(g[0]) == key(h)) {
-                    Some(g) => g.push(h),
-                    None => groups.push(vec![h]),
-                }
+            };
+            let (groups, alone) = plan_batches(&headers, &value);
+            for group in &groups {
+                self.batched[p].push(group, &identity[..components], &value);
             }
-            let out = &mut self.batched[p];
-            let mut alone: Vec<&TrackHeader> = headers.iter().filter(|h| !batchable(h)).collect();
-            for group in groups {
-                // A track alone in its block is cheaper one at a time (and
-                // packing it would spend eight lanes of memory on one).
-                if group.len() == 1 {
-                    alone.push(group[0]);
-                    continue;
-                }
-                let first = group[0];
-                let keys = first.keys as usize;
-                let row_start = out.rows.len();
-                let mut lanes = [0; BLOCK];
-                out.rows.extend((0..keys).flat_map(|_| identity[..components].iter().map(|&v| Row::splat(v))));
-                for h in &group {
-                    let lane = h.joint as usize % BLOCK;
-                    lanes[lane] = 1;
-                    for k in 0..keys {
-                        for (c, v) in value(h, k)[..components].iter().enumerate() {
-                            out.rows[row_start + k * components + c].0[lane] = *v;
-                        }
-                    }
-                }
-                out.batches.push(Batch {
-                    block: key(first).0 as u32,
-                    time_start: first.time_start,
-                    keys: first.keys,
-                    row_start: row_start as u32,
-                    step: first.interpolation == Interpolation::Step,
-                    lanes,
-                });
-            }
-            alone.sort_by_key(|h| h.joint);
             let kept: Vec<TrackHeader> = alone
                 .into_iter()
-                .map(|h| {
-                    let values = h.keys as usize * if h.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+                .map(|(h, constant)| {
+                    let keys = if constant { 1 } else { h.keys };
+                    let values = keys as usize * if h.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
                     let start = if components == 4 { self.quats.len() } else { self.vec3s.len() };
                     for k in 0..values {
                         if components == 4 {
@@ -334,7 +413,7 @@ impl Animation {
                             self.vec3s.push(vec3s[h.value_start as usize + k]);
                         }
                     }
-                    TrackHeader { value_start: start as u32, ..*h }
+                    TrackHeader { value_start: start as u32, keys, ..*h }
                 })
                 .collect();
             match p {
@@ -698,6 +777,9 @@ impl<'a> SegmentFinder<'a> {
     /// The segment of a track whose keys are `times[time_start..][..keys]`.
     #[inline(always)]
     fn find(&mut self, time_start: u32, keys: u32, cursor: &mut u32) -> Segment {
+        if keys == 1 {
+            return Segment::Key(0);
+        }
         if let Some((start, k, c, seg)) = self.last
             && start == time_start
             && k == keys
@@ -842,5 +924,49 @@ mod tests {
         let mut c = 0;
         assert_eq!(seek(&dup, &mut c, 1.0), 2);
         assert_eq!(seek(&dup, &mut c, 0.5), 0);
+    }
+
+    /// Exporters key every joint: a block mixes moving joints with constant
+    /// ones on other key times. The constant tracks join the moving tracks'
+    /// batch; a block of constants alone is one one-key batch; a single
+    /// moving track is sampled alone; cubic tracks never batch.
+    #[test]
+    fn constant_tracks_join_their_blocks_batch() {
+        let h = |joint: u16, time_start: u32, keys: u32, value_start: u32, interpolation| TrackHeader {
+            joint,
+            interpolation,
+            time_start,
+            keys,
+            value_start,
+        };
+        let lin = Interpolation::Linear;
+        // Values: track `v` key `k` is `[v, k, 0, 0]`, except tracks from 100,
+        // whose keys all hold `[v, 0, 0, 0]`.
+        let value = |h: &TrackHeader, k: usize| {
+            let v = h.value_start as f32;
+            if h.value_start >= 100 { [v, 0.0, 0.0, 0.0] } else { [v, k as f32, 0.0, 0.0] }
+        };
+        let headers = [
+            h(0, 0, 30, 1, lin),
+            h(1, 0, 30, 2, lin),
+            h(2, 30, 2, 100, lin),
+            h(3, 30, 2, 101, Interpolation::Step),
+            h(8, 30, 2, 102, lin),
+            h(9, 32, 5, 103, lin),
+            h(16, 0, 30, 3, lin),
+            h(17, 32, 5, 104, lin),
+            h(24, 0, 30, 4, Interpolation::CubicSpline),
+            h(40, 0, 30, 5, lin),
+        ];
+        let (groups, alone) = plan_batches(&headers, &value);
+        let summary: Vec<_> = groups
+            .iter()
+            .map(|g| (g.block, g.time_start, g.keys, g.tracks.iter().map(|t| t.0.joint).collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(summary, [(0, 0, 30, vec![0, 1, 2, 3]), (2, 0, 30, vec![16, 17]), (1, 30, 1, vec![8, 9])]);
+        let constant: Vec<_> = groups[0].tracks.iter().map(|t| t.1).collect();
+        assert_eq!(constant, [false, false, true, true]);
+        let alone: Vec<_> = alone.iter().map(|&(h, c)| (h.joint, c)).collect();
+        assert_eq!(alone, [(24, false), (40, false)]);
     }
 }

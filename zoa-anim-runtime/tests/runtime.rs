@@ -210,29 +210,38 @@ mod sampling {
         let rest = Pose::rest(&skeleton);
         let times = [0.0, 0.4, 1.0, 1.1, 2.5];
         let other_times = [0.2, 0.9, 2.0];
+        let constant_times = [0.3, 1.5, 2.2, 2.3];
         let mut tracks = Vec::new();
         for node in 0..n as u32 {
             let f = node as f32;
             // Most joints share `times`; every fifth uses other key times,
-            // every seventh holds one key, every third rotation steps.
-            let keys: &[f32] = if node % 5 == 4 {
+            // every seventh holds one key, every third rotation steps, every
+            // eighth (from 3) holds one value at keys of its own times (a
+            // constant track, which joins its block's batch).
+            let constant = node % 8 == 3;
+            let keys: &[f32] = if constant {
+                &constant_times
+            } else if node % 5 == 4 {
                 &other_times
             } else if node % 7 == 6 {
                 &times[..1]
             } else {
                 &times
             };
-            let tv: Vec<f32> = keys.iter().flat_map(|t| [f * 0.1 + t, (f * t).sin(), -t]).collect();
+            let at = |t: &f32| if constant { 0.7 } else { *t };
+            let tv: Vec<f32> = keys.iter().map(at).flat_map(|t| [f * 0.1 + t, (f * t).sin(), -t]).collect();
             // Wide arcs and keys in opposite hemispheres.
             let rv: Vec<Quat> = keys
                 .iter()
                 .enumerate()
                 .map(|(k, t)| {
+                    let t = at(t);
                     let q = Quat::from_euler(zoa_anim_core::glam::EulerRot::XYZ, f * 0.7 + 2.0 * t, 1.3 * t, 0.2 * f);
-                    if k % 2 == 1 { -q } else { q }
+                    if k % 2 == 1 && !constant { -q } else { q }
                 })
                 .collect();
-            let sv: Vec<f32> = keys.iter().flat_map(|t| [1.0 + 0.1 * t, 1.0 - 0.2 * t, 1.0 + 0.05 * f]).collect();
+            let sv: Vec<f32> =
+                keys.iter().map(at).flat_map(|t| [1.0 + 0.1 * t, 1.0 - 0.2 * t, 1.0 + 0.05 * f]).collect();
             let step = if node % 3 == 0 { Interpolation::Step } else { Interpolation::Linear };
             tracks.push(track(node, TrackProperty::Translation, Interpolation::Linear, keys, &tv));
             tracks.push(track(node, TrackProperty::Rotation, step, keys, &quat_values(&rv)));
@@ -240,6 +249,7 @@ mod sampling {
                 tracks.push(track(node, TrackProperty::Scale, Interpolation::Linear, keys, &sv));
             }
         }
+        let constant_joint = |j: usize| j % 8 == 3;
         let alone: Vec<Animation> = tracks
             .iter()
             .map(|t| Animation::bind(&Clip::new("one", vec![t.clone()]).unwrap(), &skeleton, BindBy::Node).unwrap())
@@ -265,6 +275,10 @@ mod sampling {
             for (j, &m) in mask.iter().enumerate() {
                 let want = if masked && m == 0.0 { before.get(j) } else { want.get(j) };
                 let g = got.get(j);
+                if constant_joint(j) && !(masked && m == 0.0) {
+                    // A constant track samples to its value exactly.
+                    assert_eq!(g, want, "t = {t}, constant joint {j}");
+                }
                 let near = g.translation.abs_diff_eq(want.translation, 1e-6)
                     && g.scale.abs_diff_eq(want.scale, 1e-6)
                     && Vec4::from(g.rotation).abs_diff_eq(Vec4::from(want.rotation), 1e-6);
