@@ -605,6 +605,11 @@ fn update_run(run: &mut [Instance], first: usize, dt: f32, stop: bool) -> Option
 /// The prefetch stages for the instances after `run[k]`.
 #[inline]
 fn prefetch_ahead(run: &[Instance], k: usize) {
+    // The instance itself first: every later stage reads its fields to find
+    // the buffers it points to.
+    if let Some(next) = run.get(k + 4) {
+        crate::simd::prefetch(std::slice::from_ref(next), usize::MAX);
+    }
     for (ahead, stage) in [(3, 0), (2, 1), (1, 2)] {
         if let Some(next) = run.get(k + ahead) {
             next.prefetch(stage);
