@@ -472,7 +472,8 @@ impl Instance {
     /// instance's layer arrays, 1 (an instance later) for the arrays they
     /// point to, 2 (an instance before it updates) for everything the frame
     /// keeps per instance (key cursors, local pose, model matrices: a few
-    /// KiB now that the scratch is shared; shared references stay in cache).
+    /// KiB now that the scratch is shared; shared references stay in cache)
+    /// where that pays ([`crate::simd::prefetch_whole_buffers`]).
     fn prefetch(&self, stage: u8) {
         match stage {
             0 => {
@@ -610,9 +611,14 @@ fn prefetch_ahead(run: &[Instance], k: usize) {
     if let Some(next) = run.get(k + 4) {
         crate::simd::prefetch(std::slice::from_ref(next), usize::MAX);
     }
-    for (ahead, stage) in [(3, 0), (2, 1), (1, 2)] {
+    for (ahead, stage) in [(3, 0), (2, 1)] {
         if let Some(next) = run.get(k + ahead) {
             next.prefetch(stage);
         }
+    }
+    if crate::simd::prefetch_whole_buffers()
+        && let Some(next) = run.get(k + 1)
+    {
+        next.prefetch(2);
     }
 }
