@@ -143,11 +143,17 @@ fn amd_like_cpu() -> bool {
         // SAFETY: `cpuid` exists on every x86-64 CPU.
         #[allow(unused_unsafe)]
         let leaf = unsafe { std::arch::x86_64::__cpuid(0) };
-        // The vendor string's first four bytes: "Auth" (AuthenticAMD), "Hygo" (HygonGenuine).
-        matches!(&leaf.ebx.to_le_bytes(), b"Auth" | b"Hygo")
+        amd_like_vendor(leaf.ebx)
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
+}
+
+/// Whether `cpuid` leaf 0's `ebx` (the vendor string's first four bytes)
+/// names AMD ("AuthenticAMD") or Hygon ("HygonGenuine").
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn amd_like_vendor(ebx: u32) -> bool {
+    matches!(&ebx.to_le_bytes(), b"Auth" | b"Hygo")
 }
 
 /// Joints per SoA block: every pose array is a list of blocks of rows of
@@ -1006,6 +1012,18 @@ pub(crate) fn quat_mul<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> QuatLanes<
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn whole_buffer_prefetch_is_for_amd_and_hygon_vendors() {
+        let word = |v: &[u8; 12]| u32::from_le_bytes([v[0], v[1], v[2], v[3]]);
+        assert!(amd_like_vendor(word(b"AuthenticAMD")));
+        assert!(amd_like_vendor(word(b"HygonGenuine")));
+        assert!(!amd_like_vendor(word(b"GenuineIntel")));
+        assert!(!amd_like_vendor(word(b"CentaurHauls")));
+        // Detected once: every call agrees.
+        assert_eq!(prefetch_whole_buffers(), prefetch_whole_buffers());
+        assert_eq!(prefetch_whole_buffers(), amd_like_cpu());
+    }
 
     /// Runs `f` once per path this machine has, with the path's name.
     pub(crate) fn each_path(mut f: impl FnMut(&str, Level)) {
