@@ -996,6 +996,27 @@ pub(crate) fn lerp<L: Lanes, const N: usize>(a: [L; N], b: [L; N], t: L) -> [L; 
     out
 }
 
+/// Quaternion components below this magnitude are noise: a unit
+/// quaternion's components carry about 6e-8 of precision, and 1e-10 turns a
+/// rotation by 2e-10 rad at most.
+pub(crate) const ROTATION_NOISE: f32 = 1e-10;
+
+/// `q` with components below [`ROTATION_NOISE`] in magnitude set to zero.
+/// Exporters write rotation keys with components such as 3.6e-25 (the shared
+/// Fox's clips have 252 below 1e-12); the products of two of them in a
+/// quaternion product are subnormal numbers, which cost about a hundred
+/// cycles per operation on Intel CPUs (Fox's two-clip blend with an additive
+/// layer: 500 ns with them, 290 ns without).
+#[inline(always)]
+pub(crate) fn flush_noise<L: Lanes>(q: QuatLanes<L>) -> QuatLanes<L> {
+    let (noise, zero) = (L::splat(ROTATION_NOISE), L::splat(0.0));
+    let mut out = q;
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = L::select(q[c].abs().lt(noise), zero, q[c]);
+    }
+    out
+}
+
 /// Hamilton product `a ⊗ b` per lane.
 #[inline(always)]
 pub(crate) fn quat_mul<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> QuatLanes<L> {
@@ -1012,6 +1033,16 @@ pub(crate) fn quat_mul<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> QuatLanes<
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn rotation_noise_flushes_to_zero_and_nothing_else_moves() {
+        let lanes = [3.6e-25_f32, -1.5e-20, f32::from_bits(1), 9.9e-11];
+        let kept = [1e-10_f32, -2e-9, 0.6, -1.0];
+        let q = flush_noise([Scalar4(lanes), Scalar4(kept), Scalar4([0.0; 4]), Scalar4([-0.0, 1.0, 0.5, -0.5])]);
+        assert_eq!(q[0].0, [0.0; 4]);
+        assert_eq!(q[1].0.map(f32::to_bits), kept.map(f32::to_bits));
+        assert_eq!(q[3].0.map(f32::to_bits)[1..], [1.0_f32, 0.5, -0.5].map(f32::to_bits));
+    }
 
     #[test]
     fn whole_buffer_prefetch_is_for_amd_and_hygon_vendors() {
