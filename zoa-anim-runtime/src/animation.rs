@@ -209,12 +209,11 @@ fn plan_batches<'h>(
     }
     // A track alone in its group is cheaper one at a time (and packing it
     // would spend eight lanes of memory on one).
-    let (groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
+    let (mut groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
     alone.extend(single.into_iter().map(|g| g.tracks[0]));
     alone.sort_by_key(|(h, _)| h.joint);
     // Batches sharing key times run one after the other, so sampling finds
     // each segment once; one-key batches need no search and go last.
-    let mut groups = groups;
     groups.sort_by_key(|g| (g.keys == 1, g.time_start, g.keys, g.block));
     (groups, alone)
 }

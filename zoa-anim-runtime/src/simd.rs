@@ -124,16 +124,8 @@ pub(crate) fn prefetch<T>(data: &[T], max_bytes: usize) {
 /// 6–14% (Fox 862 → 963 ns). So it runs on AMD (and Hygon) CPUs only. Only a
 /// hint: results are the same either way.
 pub(crate) fn prefetch_whole_buffers() -> bool {
-    static WHOLE: AtomicU8 = AtomicU8::new(0);
-    match WHOLE.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            let whole = amd_like_cpu();
-            WHOLE.store(if whole { 2 } else { 1 }, Ordering::Relaxed);
-            whole
-        }
-    }
+    static WHOLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WHOLE.get_or_init(amd_like_cpu)
 }
 
 /// An x86-64 CPU whose vendor is AMD or Hygon (same cache design).
