@@ -50,6 +50,9 @@ pub enum RuntimeError {
     /// A character bundle does not compile; every problem, typed.
     #[error("character set-up: {}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
     CharacterSetup(Vec<SetupProblem>),
+    /// The operating system refused to start a worker thread.
+    #[error("{0}")]
+    Threads(String),
 }
 
 impl RuntimeError {

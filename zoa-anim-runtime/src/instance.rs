@@ -36,6 +36,7 @@ use crate::ik_stage::IkStage;
 use crate::math::{clamp_time, wrap_time};
 use crate::model::LocalToModelJob;
 use crate::pose::{Pose, RuntimeSkeleton};
+use crate::team::Team;
 
 /// A clip and how its time maps to clip time.
 #[derive(Debug, Clone)]
@@ -570,6 +571,37 @@ impl Crowd {
             Some((_, e)) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// Updates every instance on `team`: each member takes a fixed,
+    /// contiguous share of the runs (see [`Team`]). Every instance is
+    /// updated; the error of the lowest-index failing instance is returned.
+    /// Bit-identical to [`update`](Self::update); allocation-free.
+    pub fn update_on(&mut self, team: &mut Team, dt: f32) -> Result<(), RuntimeError> {
+        let first = std::sync::Mutex::new(None::<(usize, RuntimeError)>);
+        team.for_each_share(&mut self.instances, RUN, |start, share| {
+            let mut failed = false;
+            for (c, run) in share.chunks_mut(RUN).enumerate() {
+                // The share's first error is its lowest; later runs still update.
+                if let Some((k, e)) = update_run(run, start + c * RUN, dt, false)
+                    && !std::mem::replace(&mut failed, true)
+                {
+                    keep_lowest(&first, k, e);
+                }
+            }
+        });
+        match first.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Keeps the error of the lowest index in `slot` (members report in any order).
+pub(crate) fn keep_lowest(slot: &std::sync::Mutex<Option<(usize, RuntimeError)>>, k: usize, e: RuntimeError) {
+    let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if slot.as_ref().is_none_or(|(held, _)| k < *held) {
+        *slot = Some((k, e));
     }
 }
 

@@ -87,6 +87,7 @@ pub mod preview;
 pub mod retarget;
 pub mod selector;
 pub mod simd;
+pub mod team;
 
 pub use animation::{
     ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION, Animation, BindBy, SamplingContext, SamplingJob,
@@ -107,6 +108,7 @@ pub use model::{LocalToModelJob, skinning_matrices};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};
+pub use team::Team;
 pub use zoa_anim_core::glam;
 /// The authored graph types the compiled forms above are built from.
 pub use zoa_anim_core::graph::{BlendTree, BlendTreeKind, BoneMask, Motion};

@@ -15,7 +15,7 @@ use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
-use zoa_anim_runtime::{Character, CharacterCrowd};
+use zoa_anim_runtime::{Character, CharacterCrowd, Team};
 use zoa_test_support::alloc::{CountingAllocator, allocations_during};
 
 #[global_allocator]
@@ -89,20 +89,37 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
             assert_eq!(bits(a), bits(b), "character {k}, {threads} threads");
         }
         assert_eq!(serial_events.0, par_events.0, "{threads} threads");
+        let mut team = Team::new(threads).unwrap();
+        let mut on_team = crowd(N, &workload);
+        let mut team_events = Record::default();
+        for f in 0..FRAMES {
+            workload.drive(&mut on_team, f);
+            on_team.update_on(&mut team, DT).unwrap();
+            on_team.deliver_events(&mut team_events);
+        }
+        for (k, (a, b)) in serial.characters().iter().zip(on_team.characters()).enumerate() {
+            assert_eq!(bits(a), bits(b), "character {k}, {threads}-member team");
+        }
+        assert_eq!(serial_events.0, team_events.0, "{threads}-member team");
     }
 
     // Allocation: warm up (equips and first frames allocate), then count every thread.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let mut serial = crowd(N, &workload);
     let mut par = crowd(N, &workload);
+    let mut team = Team::new(2).unwrap();
+    let mut on_team = crowd(N, &workload);
     let mut sink = Count(0);
     for f in 0..FRAMES {
         workload.drive(&mut serial, f);
         workload.drive(&mut par, f);
+        workload.drive(&mut on_team, f);
         serial.update(DT).unwrap();
         pool.install(|| par.update_parallel(DT)).unwrap();
+        on_team.update_on(&mut team, DT).unwrap();
         serial.deliver_events(&mut sink);
         par.deliver_events(&mut sink);
+        on_team.deliver_events(&mut sink);
     }
     let before = sink.0;
     // Counted inside the pool: frames are what must not allocate (a call from
@@ -113,15 +130,18 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
             for f in FRAMES..2 * FRAMES {
                 workload.drive(&mut serial, f);
                 workload.drive(&mut par, f);
+                workload.drive(&mut on_team, f);
                 serial.update(DT).unwrap();
                 par.update_parallel(DT).unwrap();
+                on_team.update_on(&mut team, DT).unwrap();
                 serial.deliver_events(&mut sink);
                 par.deliver_events(&mut sink);
+                on_team.deliver_events(&mut sink);
             }
         })
     });
     assert!(sink.0 > before, "events were delivered while counting");
-    assert_eq!(n, 0, "allocations during {FRAMES} serial and parallel frames with IK, events, slots and tags");
+    assert_eq!(n, 0, "allocations during {FRAMES} serial, rayon and team frames with IK, events, slots and tags");
     // The counter does count.
     assert!(allocations_during(|| drop(crowd(1, &workload))) > 0);
 }

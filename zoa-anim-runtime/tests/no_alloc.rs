@@ -60,6 +60,9 @@ fn instance(k: usize) -> Instance {
 fn frames_allocate_nothing_after_warm_up() {
     let mut single = instance(0);
     let mut crowd = Crowd::new((0..16).map(instance).chain((0..4).map(ik_humanoid_instance)).collect());
+    // The same crowd on a two-member team (its worker's frames are counted too).
+    let mut team_crowd = Crowd::new((0..16).map(instance).chain((0..4).map(ik_humanoid_instance)).collect());
+    let mut team = Team::new(2).unwrap();
     let mut ik_single = ik_humanoid_instance(5);
     let mut layered = instance(7).with_composition(Composition::Layered);
     // A blending job and a streaming blender over sampled poses, both compositions.
@@ -75,6 +78,7 @@ fn frames_allocate_nothing_after_warm_up() {
     // Warm-up frame.
     single.update(0.016).unwrap();
     crowd.update(0.016).unwrap();
+    team_crowd.update_on(&mut team, 0.016).unwrap();
     ik_single.update(0.016).unwrap();
 
     let before = alloc::total();
@@ -82,6 +86,7 @@ fn frames_allocate_nothing_after_warm_up() {
         let dt = if frame % 50 == 49 { -0.3 } else { 0.016 }; // include backward jumps (cursor searches)
         single.update(dt).unwrap();
         crowd.update(dt).unwrap();
+        team_crowd.update_on(&mut team, dt).unwrap();
         // Per-frame parameter changes, as gameplay would make them.
         if let LayerSource::Tree { x, .. } = &mut single.layers_mut()[0].source {
             *x = (frame as f32 * 0.01).sin();

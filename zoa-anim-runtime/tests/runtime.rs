@@ -777,24 +777,33 @@ mod crowd {
                     par.update_parallel(1.0 / 60.0).unwrap();
                 }
             });
-            let got = snapshot(&par);
-            // Compare bit patterns (== on floats would also accept -0 == 0).
-            for (k, ((gp, gm), (wp, wm))) in got.iter().zip(&want).enumerate() {
-                let bits = |p: &Pose| {
-                    p.transforms()
-                        .flat_map(|t| {
-                            t.translation
-                                .to_array()
-                                .into_iter()
-                                .chain(t.rotation.to_array())
-                                .chain(t.scale.to_array())
-                                .map(f32::to_bits)
-                        })
-                        .collect::<Vec<_>>()
-                };
-                assert_eq!(bits(gp), bits(wp), "instance {k}, {threads} threads");
-                let mbits = |m: &[Mat4]| m.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect::<Vec<_>>();
-                assert_eq!(mbits(gm), mbits(wm), "instance {k}, {threads} threads");
+            let mut team = Team::new(threads).unwrap();
+            let mut on_team = build_crowd(97);
+            for _ in 0..20 {
+                on_team.update_on(&mut team, 1.0 / 60.0).unwrap();
+            }
+            for (par, way) in [(&par, "rayon"), (&on_team, "team")] {
+                let threads = format!("{threads} threads, {way}");
+                let got = snapshot(par);
+                // Compare bit patterns (== on floats would also accept -0 == 0).
+                for (k, ((gp, gm), (wp, wm))) in got.iter().zip(&want).enumerate() {
+                    let bits = |p: &Pose| {
+                        p.transforms()
+                            .flat_map(|t| {
+                                t.translation
+                                    .to_array()
+                                    .into_iter()
+                                    .chain(t.rotation.to_array())
+                                    .chain(t.scale.to_array())
+                                    .map(f32::to_bits)
+                            })
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(bits(gp), bits(wp), "instance {k}, {threads} threads");
+                    let mbits =
+                        |m: &[Mat4]| m.iter().flat_map(|m| m.to_cols_array()).map(f32::to_bits).collect::<Vec<_>>();
+                    assert_eq!(mbits(gm), mbits(wm), "instance {k}, {threads} threads");
+                }
             }
         }
     }

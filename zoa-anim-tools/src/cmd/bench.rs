@@ -12,6 +12,12 @@
 //! where `joints` is the joint count of one character. Timings are wall-clock
 //! means over `frames` frames after one warm-up frame.
 //!
+//! `--pool team` (the default) spreads each frame over a
+//! [`Team`](zoa_anim_runtime::Team): `--threads` threads, the calling one
+//! included, that each take a fixed share of the crowd and stay awake
+//! between back-to-back frames; `--pool rayon` runs `update_parallel` on a
+//! rayon pool of `--threads` workers instead, to compare the two.
+//!
 //! `--simd scalar` runs the portable scalar pose kernels instead of the
 //! widest vector kernels the CPU has (`auto`, the default), to compare them.
 //!
@@ -32,7 +38,7 @@ use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
     AdditiveReference, Animation, BindBy, BoundMotion, CompiledBlendTree, Crowd, Instance, Layer, LayerSource,
-    RuntimeSkeleton, Simd, SyncClock, set_simd,
+    RuntimeSkeleton, Simd, SyncClock, Team, set_simd,
 };
 
 use super::Format;
@@ -68,9 +74,69 @@ pub struct Args {
     /// `scalar` (the portable reference path).
     #[arg(long, value_enum, default_value_t)]
     simd: SimdArg,
+    /// How a frame is spread over the threads: `team` (fixed shares,
+    /// workers awake between frames) or `rayon` (work stealing).
+    #[arg(long, value_enum, default_value_t)]
+    pool: PoolArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+}
+
+/// `--pool` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+enum PoolArg {
+    /// A `zoa_anim_runtime::Team`.
+    #[default]
+    Team,
+    /// A rayon thread pool.
+    Rayon,
+}
+
+/// The threads frames run on (`--pool`, `--threads`).
+pub(super) enum Workers {
+    /// Fixed shares on a team.
+    Team(Team),
+    /// Work stealing on a rayon pool.
+    Rayon(rayon::ThreadPool),
+}
+
+impl Workers {
+    fn new(pool: PoolArg, threads: usize) -> anyhow::Result<Workers> {
+        Ok(match pool {
+            PoolArg::Team => Workers::Team(Team::new(threads)?),
+            PoolArg::Rayon => Workers::Rayon(
+                rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?,
+            ),
+        })
+    }
+
+    /// Runs one warm-up frame, then frames until `budget` has passed (at
+    /// least one); returns the timed frames and their wall-clock time.
+    /// `frame(team, k)` runs frame `k` (`k` = `u64::MAX` for the warm-up),
+    /// on `team` or, when it is `None`, with rayon on this pool.
+    pub(super) fn time_frames(
+        &mut self,
+        budget: Duration,
+        mut frame: impl FnMut(Option<&mut Team>, u64) -> anyhow::Result<()> + Send,
+    ) -> anyhow::Result<(u64, Duration)> {
+        let mut run = |mut team: Option<&mut Team>| -> anyhow::Result<(u64, Duration)> {
+            frame(team.as_deref_mut(), u64::MAX)?; // warm-up: caches, cursors, worker start-up
+            let start = Instant::now();
+            let mut frames = 0u64;
+            loop {
+                frame(team.as_deref_mut(), frames)?;
+                frames += 1;
+                if start.elapsed() >= budget {
+                    return Ok((frames, start.elapsed()));
+                }
+            }
+        };
+        match self {
+            Workers::Team(team) => run(Some(team)),
+            Workers::Rayon(pool) => pool.install(|| run(None)),
+        }
+    }
 }
 
 /// `--simd` values.
@@ -121,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(k) => k as usize,
         None => std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1),
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start worker threads")?;
+    let mut workers = Workers::new(args.pool, threads)?;
     let budget = Duration::from_secs_f64(args.seconds);
     set_simd(match args.simd {
         SimdArg::Auto => Simd::Auto,
@@ -131,7 +197,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let file = match (&args.file, &args.defs) {
         (Some(f), _) => f,
         (None, Some(dir)) => {
-            let m = character::run(dir, args.profile_set.as_deref(), n, &pool, budget)?;
+            let m = character::run(dir, args.profile_set.as_deref(), n, &mut workers, budget)?;
             return report(&args, n, threads, m.joints, m.frames, m.elapsed, Some("character"));
         }
         (None, None) => bail!("give a glTF file or --defs DIR"),
@@ -163,17 +229,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut crowd = Crowd::new(instances);
     let dt = 1.0 / 60.0;
-    let (frames, elapsed) = pool.install(|| -> anyhow::Result<(u64, Duration)> {
-        crowd.update_parallel(dt)?; // warm-up: caches, cursors, worker start-up
-        let start = Instant::now();
-        let mut frames = 0u64;
-        loop {
-            crowd.update_parallel(dt)?;
-            frames += 1;
-            if start.elapsed() >= budget {
-                return Ok((frames, start.elapsed()));
-            }
+    let (frames, elapsed) = workers.time_frames(budget, |team, _| {
+        match team {
+            Some(team) => crowd.update_on(team, dt)?,
+            None => crowd.update_parallel(dt)?,
         }
+        Ok(())
     })?;
     report(&args, n, threads, skeleton.joint_count(), frames, elapsed, None)
 }

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
@@ -22,6 +22,7 @@ use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
 use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 
+use super::Workers;
 use crate::output::fail;
 
 /// Estimated bytes one character takes (graph instances, selector, frames,
@@ -47,12 +48,12 @@ impl CharacterEventReceiver for Count {
     }
 }
 
-/// Builds the crowd from `dir` and runs frames on `pool` for `budget`.
+/// Builds the crowd from `dir` and runs frames on `workers` for `budget`.
 pub(super) fn run(
     dir: &Path,
     profile_set: Option<&str>,
     n: usize,
-    pool: &rayon::ThreadPool,
+    workers: &mut Workers,
     budget: Duration,
 ) -> anyhow::Result<Measured> {
     if !dir.is_dir() {
@@ -87,21 +88,17 @@ pub(super) fn run(
     let mut crowd = CharacterCrowd::new(characters);
     let mut events = Count(0);
     let dt = 1.0 / 60.0;
-    let (frames, elapsed) = pool.install(|| -> anyhow::Result<(u64, Duration)> {
-        // Warm-up: caches, cursors, worker start-up.
-        crowd.update_parallel(dt)?;
-        crowd.deliver_events(&mut events);
-        let start = Instant::now();
-        let mut frames = 0u64;
-        loop {
-            workload.drive(&mut crowd, frames as usize);
-            crowd.update_parallel(dt)?;
-            crowd.deliver_events(&mut events);
-            frames += 1;
-            if start.elapsed() >= budget {
-                return Ok((frames, start.elapsed()));
-            }
+    let (frames, elapsed) = workers.time_frames(budget, |team, frame| {
+        // The warm-up frame (`u64::MAX`) keeps the spawned inputs.
+        if frame != u64::MAX {
+            workload.drive(&mut crowd, frame as usize);
         }
+        match team {
+            Some(team) => crowd.update_on(team, dt)?,
+            None => crowd.update_parallel(dt)?,
+        }
+        crowd.deliver_events(&mut events);
+        Ok(())
     })?;
     Ok(Measured { joints, frames, elapsed })
 }
