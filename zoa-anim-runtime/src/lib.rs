@@ -23,10 +23,13 @@
 //! - [`Pose`] is structure-of-arrays in blocks of eight joints (one row per
 //!   component, one allocation), so blending and local-to-model work on eight
 //!   joints per instruction.
-//! - Every buffer is sized at set-up ([`Instance::new`]); after that a frame
-//!   allocates nothing (`tests/no_alloc.rs` proves it with a counting global
-//!   allocator), and over-capacity input is a validation error, never a hidden
-//!   allocation.
+//! - Every buffer a frame keeps is sized at set-up ([`Instance::new`]); the
+//!   scratch a frame rewrites is allocated at an instance's first evaluation
+//!   (in a [`Crowd`], once per run of instances that share it), so instances
+//!   built in a row keep their buffers next to each other. After the first
+//!   frame nothing allocates (`tests/no_alloc.rs` proves it with a counting
+//!   global allocator), and over-capacity input is a validation error, never
+//!   a hidden allocation.
 //! - Blending is exact three.js within a layer: shortest-arc slerp keeping
 //!   the first operand's sign, accumulation `W += w; lerp(value, x, w/W)`,
 //!   rest pose for the missing weight, additive deltas `ref⁻¹⊗q` accumulated

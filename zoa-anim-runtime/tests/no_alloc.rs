@@ -80,6 +80,7 @@ fn frames_allocate_nothing_after_warm_up() {
     crowd.update(0.016).unwrap();
     team_crowd.update_on(&mut team, 0.016).unwrap();
     ik_single.update(0.016).unwrap();
+    layered.update(0.016).unwrap();
 
     let before = alloc::total();
     for frame in 0..500u32 {
