@@ -204,10 +204,6 @@ struct Scratch {
 }
 
 impl Scratch {
-    /// A scratch that fits no instance (allocated at the first evaluation).
-    fn none() -> Scratch {
-        Scratch { sampled: Pose::identity(0), blending: BlendingContext::new(0) }
-    }
     /// A scratch for instances of `rest`'s skeleton.
     fn for_rest(rest: &Pose) -> Scratch {
         Scratch { sampled: rest.clone(), blending: BlendingContext::new(rest.len()) }
@@ -230,12 +226,15 @@ pub struct Instance {
     skeleton: Arc<RuntimeSkeleton>,
     layers: Vec<Layer>,
     states: Vec<LayerState>,
-    scratch: Scratch,
+    /// Allocated at the first evaluation without a lender (see the module
+    /// docs); boxed, like the IK stage, so that the instance itself stays
+    /// small in a crowd's array.
+    scratch: Option<Box<Scratch>>,
     composition: Composition,
     local: Pose,
     model: Vec<Mat4>,
     compute_model: bool,
-    ik: Option<IkStage>,
+    ik: Option<Box<IkStage>>,
 }
 
 impl Instance {
@@ -287,8 +286,7 @@ impl Instance {
             states.push(LayerState { slots, weights });
         }
         Ok(Instance {
-            // Allocated at the first evaluation without a lender (see the module docs).
-            scratch: Scratch::none(),
+            scratch: None,
             composition: Composition::Mixer,
             local: skeleton.rest().clone(),
             model: vec![Mat4::IDENTITY; n],
@@ -338,7 +336,7 @@ impl Instance {
                 )],
             });
         }
-        self.ik = stage;
+        self.ik = stage.map(Box::new);
         Ok(())
     }
     /// Builder form of [`set_ik`](Self::set_ik).
@@ -349,11 +347,11 @@ impl Instance {
     /// The IK stage, if any.
     #[must_use]
     pub fn ik(&self) -> Option<&IkStage> {
-        self.ik.as_ref()
+        self.ik.as_deref()
     }
     /// The IK stage, to set its per-frame inputs between frames.
     pub fn ik_mut(&mut self) -> Option<&mut IkStage> {
-        self.ik.as_mut()
+        self.ik.as_deref_mut()
     }
     /// The skeleton.
     #[must_use]
@@ -422,10 +420,10 @@ impl Instance {
         let Scratch { sampled, blending } = match lent {
             Some(s) if s.fits(n) => s,
             _ => {
-                if !self.scratch.fits(n) {
-                    self.scratch = Scratch::for_rest(self.skeleton.rest());
+                if self.scratch.as_ref().is_some_and(|s| !s.fits(n)) {
+                    self.scratch = None;
                 }
-                &mut self.scratch
+                &mut **self.scratch.get_or_insert_with(|| Box::new(Scratch::for_rest(self.skeleton.rest())))
             }
         };
         // Each clip is sampled into the scratch pose and added to the blend
@@ -642,7 +640,7 @@ fn update_run(run: &mut [Instance], first: usize, dt: f32, stop: bool) -> Option
         prefetch_ahead(run, k);
         let (lender, rest) = run.split_at_mut(k);
         let result = match lender.first_mut() {
-            Some(l) => rest[0].update_with(dt, Some(&mut l.scratch)),
+            Some(l) => rest[0].update_with(dt, l.scratch.as_deref_mut()),
             None => rest[0].update(dt),
         };
         if let Err(e) = result
