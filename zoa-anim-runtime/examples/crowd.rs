@@ -1,6 +1,7 @@
 //! A crowd through the public character API: one shared definition, many
-//! characters with varied meaning, updated in parallel with rayon (the same
-//! result, bit for bit, as a serial update), events delivered after.
+//! characters with varied meaning, updated in parallel on a `Team` of worker
+//! threads (the same result, bit for bit, as a serial update or rayon's
+//! `update_parallel`), events delivered after.
 //!
 //! `cargo run --release --example crowd [CHARACTERS] [DEFS_DIR]` (default 500 on the fixture humanoid).
 
@@ -11,7 +12,7 @@ use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::{DefaultBindings, PlayerProfileType, StateTagSet};
 use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
-use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
+use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings, Team};
 
 /// Counts footstep notifies per character (a game would play sounds here).
 struct Footsteps(Vec<u32>);
@@ -59,6 +60,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut crowd = CharacterCrowd::new(characters);
     let mut footsteps = Footsteps(vec![0; n]);
 
+    // One thread per core, the calling thread included; the workers spin
+    // briefly between frames, then park.
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
+    let mut team = Team::new(threads)?;
+
     let dt = 1.0 / 60.0;
     let start = Instant::now();
     for frame in 0..300usize {
@@ -71,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 set_speed(c, speed);
             }
         }
-        crowd.update_parallel(dt)?; // rayon's global pool; install your own pool to choose threads
+        crowd.update_on(&mut team, dt)?; // or `crowd.update_parallel(dt)` on rayon's current pool
         crowd.deliver_events(&mut footsteps);
     }
     let elapsed = start.elapsed();
@@ -79,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{n} characters x 300 frames in {:.2} s ({:.0} ns per character-frame on {} threads); {} footsteps",
         elapsed.as_secs_f64(),
         elapsed.as_nanos() as f64 / (300.0 * n as f64),
-        rayon::current_num_threads(),
+        team.members(),
         footsteps.0.iter().sum::<u32>()
     );
     Ok(())

@@ -261,6 +261,25 @@ fn bench_prints_the_contract() {
     assert!(scalar.status.success(), "{}", String::from_utf8_lossy(&scalar.stderr));
     assert!(String::from_utf8_lossy(&scalar.stdout).contains("3 characters x 24 joints"));
     assert_eq!(zoa(&["bench", fox.to_str().unwrap(), "--simd", "neon"]).status.code(), Some(2));
+    // Both pools print the same contract (team is the default above).
+    let rayon = zoa(&[
+        "bench",
+        fox.to_str().unwrap(),
+        "--characters",
+        "40",
+        "--threads",
+        "2",
+        "--seconds",
+        "0",
+        "--pool",
+        "rayon",
+        "--format",
+        "json",
+    ]);
+    assert!(rayon.status.success(), "{}", String::from_utf8_lossy(&rayon.stderr));
+    let text = String::from_utf8_lossy(&rayon.stdout);
+    assert!(text.starts_with("{\"characters\":40,\"joints\":24,\"threads\":2,\"frames\":"), "{text}");
+    assert_eq!(zoa(&["bench", fox.to_str().unwrap(), "--pool", "openmp"]).status.code(), Some(2));
     let none = zoa(&["bench", dir.join("greenman_hat.glb").to_str().unwrap(), "--seconds", "0"]);
     assert_eq!(none.status.code(), Some(2), "a file without clips is a usage error");
 }
