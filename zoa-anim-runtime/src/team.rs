@@ -311,6 +311,20 @@ mod tests {
     }
 
     #[test]
+    fn jobs_published_while_workers_park_are_never_lost() {
+        // No spinning: every job races the workers' way into the condition
+        // variable. A lost wake-up would hang here.
+        let mut team = Team::with_spin(3, Duration::ZERO).unwrap();
+        let hits = AtomicUsize::new(0);
+        for _ in 0..3000 {
+            team.run(&|_| {
+                hits.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        assert_eq!(hits.load(Ordering::Relaxed), 9000);
+    }
+
+    #[test]
     fn shares_cover_the_items_once_on_granule_boundaries() {
         for members in [1, 2, 3] {
             let mut team = Team::new(members).unwrap();
