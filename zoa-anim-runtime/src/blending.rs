@@ -393,6 +393,56 @@ impl Blender<'_> {
         Ok(())
     }
 
+    /// Adds an input that `write` puts straight into the blend's target,
+    /// when that gives what [`add`](Self::add) would: the open layer (an
+    /// override layer of weight 1 is opened when none is) is an override
+    /// layer with no input yet, the input has no mask, and every `W` is 0,
+    /// so the input's animated properties are a copy. `write` must then
+    /// write exactly the properties `animated` flags (as [`SamplingJob`]
+    /// does) and no others need keeping: the finish gives every property
+    /// without weight its rest value. Saves sampling into a scratch pose and
+    /// copying it.
+    ///
+    /// Returns `Ok(false)`, without calling `write`, when the input cannot
+    /// be written in place (sample it into a pose and [`add`](Self::add) it);
+    /// errors as [`add`](Self::add) for bad lengths or weights, or with
+    /// `write`'s error (the target may then be partly written).
+    ///
+    /// [`SamplingJob`]: crate::animation::SamplingJob
+    pub fn add_in_place(
+        &mut self,
+        animated: &[u8],
+        weight: f32,
+        write: impl FnOnce(&mut Pose) -> Result<(), RuntimeError>,
+    ) -> Result<bool, RuntimeError> {
+        let (mode, layer_weight) = match self.open {
+            Some(open) => open,
+            None => {
+                self.layer(BlendMode::Override, 1.0);
+                (BlendMode::Override, 1.0)
+            }
+        };
+        let n = self.rest.len();
+        if animated.len() != n || !weight.is_finite() || weight < 0.0 {
+            let mut reasons = Vec::new();
+            if animated.len() != n {
+                reasons.push(format!("input animated flags cover {} joints, expected {n}", animated.len()));
+            }
+            check_weight(Place::Input, weight, &mut reasons);
+            return RuntimeError::check("blending job", reasons).map(|()| false);
+        }
+        let weight = layer_weight * weight;
+        if mode != BlendMode::Override || self.weights != Weights::Zero || weight.is_nan() || weight <= 0.0 {
+            return Ok(false);
+        }
+        let into_output = self.composition == Composition::Mixer || !self.base_done;
+        let target = if into_output { &mut *self.output } else { &mut self.ctx.layer };
+        write(target)?;
+        mark_animated(&mut self.ctx.weights[..3 * blocks_for(n)], animated, weight, n);
+        self.weights = Weights::Shared(weight);
+        Ok(true)
+    }
+
     /// Closes the last layer and completes the output (in the mixer
     /// composition: rest fill, then every additive delta; with no layer at
     /// all the output is the rest pose).
@@ -483,6 +533,12 @@ dispatch!(fn accumulate / accumulate_at => accumulate_lanes(
     shared: Option<f32>,
     n: usize,
 ));
+dispatch!(fn mark_animated / mark_animated_at => mark_animated_lanes(
+    weights: &mut [Row],
+    animated: &[u8],
+    weight: f32,
+    n: usize,
+));
 dispatch!(fn rest_fill / rest_fill_at => rest_fill_lanes(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize));
 dispatch!(fn compose_over / compose_over_at => compose_over_lanes(output: &mut Pose, layer: &Pose, weights: &[Row], n: usize));
 dispatch!(fn accumulate_additive / accumulate_additive_at => accumulate_additive_lanes(
@@ -565,6 +621,26 @@ fn accumulate_lanes<V: Lanes>(
             };
             store_where(out, at, active, mixed, v);
             store_where(&mut acc_rows[1..2], at, active, [total], [acc]);
+        }
+    }
+}
+
+/// `W = weight` for every property `animated` flags, onto weights that are
+/// all 0: what [`accumulate_lanes`] leaves in the weights for a first,
+/// unmasked input of `weight > 0`.
+#[inline(always)]
+fn mark_animated_lanes<V: Lanes>(weights: &mut [Row], animated: &[u8], weight: f32, n: usize) {
+    let (w, zero) = (V::splat(weight), V::splat(0.0));
+    for (b, at) in vectors::<V>(n) {
+        let j0 = b * BLOCK + at;
+        let mut pad = [0; BLOCK];
+        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let acc_rows = rows_mut(weights, 3, b);
+        for (p, bit) in [(0, ANIMATES_TRANSLATION), (1, ANIMATES_ROTATION), (2, ANIMATES_SCALE)] {
+            let active = V::bits(bits, bit);
+            if V::any(active) {
+                V::select(active, w, zero).store(&mut acc_rows[p], at);
+            }
         }
     }
 }
@@ -942,6 +1018,86 @@ mod tests {
             panic!()
         };
         assert_eq!(reasons.len(), 2);
+    }
+
+    /// Writes `from`'s properties that `flags` mark into `to`, as sampling does.
+    fn write_flagged(to: &mut Pose, from: &Pose, flags: &[u8]) -> Result<(), RuntimeError> {
+        for (j, &f) in flags.iter().enumerate() {
+            if f & ANIMATES_TRANSLATION != 0 {
+                to.set_translation(j, from.translation(j));
+            }
+            if f & ANIMATES_ROTATION != 0 {
+                to.set_rotation(j, from.rotation(j));
+            }
+            if f & ANIMATES_SCALE != 0 {
+                to.set_scale(j, from.scale(j));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn an_input_written_in_place_blends_as_an_added_one_bit_for_bit() {
+        let (a, b, c) = (pose(2.0, 0.4), pose(6.0, 1.0), pose(-1.0, 2.5));
+        let partial = [ANIMATES_ROTATION, ANIMATES_TRANSLATION | ANIMATES_SCALE];
+        let reference = ReferencePose::from_pose(&pose(1.0, 0.2));
+        for composition in [Composition::Mixer, Composition::Layered] {
+            for layer_weight in [1.0, 0.7] {
+                let rest = pose(0.0, 0.0);
+                let (mut ctx, mut out) = (BlendingContext::new(2), rest.clone());
+                let mut blender = ctx.begin(composition, &rest, &mut out).unwrap();
+                blender.layer(BlendMode::Override, layer_weight);
+                blender.add(&BlendInput::new(&a, &partial, 0.6)).unwrap();
+                blender.add(&BlendInput::new(&b, &[ALL; 2], 0.4)).unwrap();
+                blender.layer(BlendMode::Override, 0.5);
+                blender.add(&BlendInput::new(&c, &partial, 1.0)).unwrap();
+                blender.layer(BlendMode::Additive, 0.5);
+                blender.add(&BlendInput::new(&c, &[ALL; 2], 1.0).with_reference(&reference)).unwrap();
+                blender.finish();
+                let want = out.clone();
+
+                // The first input of the first override layer goes in place
+                // (and of every override layer when layered: the mixer
+                // accumulates all layers into one set of weights); the
+                // second input and the additive one cannot.
+                let mut out = pose(9.0, 3.0); // stale values must not matter
+                let mut blender = ctx.begin(composition, &rest, &mut out).unwrap();
+                blender.layer(BlendMode::Override, layer_weight);
+                assert!(blender.add_in_place(&partial, 0.6, |t| write_flagged(t, &a, &partial)).unwrap());
+                let never = |_: &mut Pose| -> Result<(), RuntimeError> { panic!("not written in place") };
+                assert!(!blender.add_in_place(&[ALL; 2], 0.4, never).unwrap());
+                blender.add(&BlendInput::new(&b, &[ALL; 2], 0.4)).unwrap();
+                blender.layer(BlendMode::Override, 0.5);
+                let in_place = blender.add_in_place(&partial, 1.0, |t| write_flagged(t, &c, &partial)).unwrap();
+                assert_eq!(in_place, composition == Composition::Layered);
+                if !in_place {
+                    blender.add(&BlendInput::new(&c, &partial, 1.0)).unwrap();
+                }
+                blender.layer(BlendMode::Additive, 0.5);
+                assert!(!blender.add_in_place(&[ALL; 2], 1.0, never).unwrap());
+                blender.add(&BlendInput::new(&c, &[ALL; 2], 1.0).with_reference(&reference)).unwrap();
+                blender.finish();
+                let bits = |p: &Pose| {
+                    p.transforms()
+                        .flat_map(|t| {
+                            t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
+                        })
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(bits(&out), bits(&want), "{composition:?}, layer weight {layer_weight}");
+            }
+        }
+        // Bad lengths and weights are reported, and `write` is not called.
+        let rest = pose(0.0, 0.0);
+        let (mut ctx, mut out) = (BlendingContext::new(2), rest.clone());
+        let mut blender = ctx.begin(Composition::Mixer, &rest, &mut out).unwrap();
+        let never = |_: &mut Pose| -> Result<(), RuntimeError> { panic!("written after a failed check") };
+        let RuntimeError::InvalidJob { reasons, .. } = blender.add_in_place(&[ALL], f32::NAN, never).unwrap_err()
+        else {
+            panic!()
+        };
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
     }
 }
 

@@ -427,7 +427,9 @@ impl Instance {
             }
         };
         // Each clip is sampled into the scratch pose and added to the blend
-        // before the next is sampled. Masked layers skip the joints they
+        // before the next is sampled; a first unmasked input, which the blend
+        // would copy, is sampled straight into the local pose instead
+        // (`Blender::add_in_place`). Masked layers skip the joints they
         // cannot show, and zero-weight layers and tree children sample nothing.
         let mut blender = blending.begin(self.composition, self.skeleton.rest(), &mut self.local)?;
         for (layer, state) in self.layers.iter().zip(&mut self.states) {
@@ -437,6 +439,16 @@ impl Instance {
             }
             let mask = layer.mask.as_deref().map(BoneWeights::weights);
             let mut add = |motion: &BoundMotion, time: f32, slot: &mut Slot, weight: f32| {
+                if mask.is_none() {
+                    // A first input is sampled straight into the blend's target.
+                    let written = blender.add_in_place(motion.animation.animated(), weight, |target| {
+                        SamplingJob { animation: &motion.animation, time, context: &mut slot.context, output: target }
+                            .run()
+                    })?;
+                    if written {
+                        return Ok(());
+                    }
+                }
                 let job =
                     SamplingJob { animation: &motion.animation, time, context: &mut slot.context, output: sampled };
                 match mask {
