@@ -2,7 +2,8 @@
 //! (a) one clip sampled, (b) two clips blended by a 1D tree, (c) four layers
 //! (1D locomotion tree, a weighted override, a masked upper-body layer, an
 //! additive layer), (d) = (c) + local-to-model; and a 1,000-character crowd of
-//! (d) on 1 and 2 threads; (e) = (d) + the rig policy's IK stage (foot plant
+//! (d) on a rayon pool of 1 and 2 threads (`crowd_1000_*`) and on a `Team` of
+//! 1 and 2 members (`crowd_1000_humanoid_team`); (e) = (d) + the rig policy's IK stage (foot plant
 //! on flat ground, look-at, off hand on a weapon grip; whatever the rig has
 //! bones for), per character and as a 1,000-character crowd. Each bench prints its joint count so ns per joint
 //! can be derived (divan's `items/s` counter counts joints).
@@ -215,6 +216,18 @@ fn crowd_1000_fox(bencher: Bencher<'_, '_>, threads: usize) {
 #[divan::bench(args = [1, 2], sample_count = 20)]
 fn crowd_1000_humanoid_ik(bencher: Bencher<'_, '_>, threads: usize) {
     crowd_of(bencher, "humanoid", 'e', threads);
+}
+
+/// 1,000 humanoids of (d) on a `Team` of 1 and 2 members (fixed shares,
+/// workers awake between frames), to set against `crowd_1000_humanoid`.
+#[divan::bench(args = [1, 2], sample_count = 20)]
+fn crowd_1000_humanoid_team(bencher: Bencher<'_, '_>, members: usize) {
+    let Some(rig) = Rig::load("humanoid") else { return };
+    let mut crowd = Crowd::new((0..1000).map(|i| rig.instance('d', i)).collect());
+    let mut team = Team::new(members).expect("team");
+    bencher
+        .counter(ItemsCount::new(crowd.joint_count()))
+        .bench_local(|| crowd.update_on(&mut team, DT).expect("frame"));
 }
 
 fn crowd(bencher: Bencher<'_, '_>, asset: &str, threads: usize) {
