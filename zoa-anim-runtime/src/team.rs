@@ -154,11 +154,15 @@ impl Team {
         }
         // SAFETY: every worker is done with this epoch.
         unsafe { *shared.job.get() = None };
+        // Taken whatever happens, so that a later job does not re-raise it.
+        let worker_panic = shared
+            .panicked
+            .swap(false, Ordering::Relaxed)
+            .then(|| shared.panic.lock().unwrap_or_else(PoisonError::into_inner).take());
         if let Err(payload) = own {
             resume_unwind(payload);
         }
-        if shared.panicked.swap(false, Ordering::Relaxed) {
-            let payload = shared.panic.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(payload) = worker_panic {
             resume_unwind(payload.unwrap_or_else(|| Box::new("a team worker panicked")));
         }
     }
@@ -365,5 +369,13 @@ mod tests {
             hits.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(hits.load(Ordering::Relaxed), 2);
+        // When the caller's share and a worker's both panic, the caller's is
+        // re-raised and the worker's does not come back at the next job.
+        let caught = catch_unwind(AssertUnwindSafe(|| team.run(&|k| panic!("member {k} fails"))));
+        assert_eq!(caught.expect_err("re-raised").downcast_ref::<String>().map(String::as_str), Some("member 0 fails"));
+        team.run(&|_| {
+            hits.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(hits.load(Ordering::Relaxed), 4);
     }
 }
