@@ -333,13 +333,7 @@ impl Blender<'_> {
     /// not fit the blend (lengths, weight, missing reference in an additive
     /// layer); the blend is then unchanged.
     pub fn add(&mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
-        let (mode, layer_weight) = match self.open {
-            Some(open) => open,
-            None => {
-                self.layer(BlendMode::Override, 1.0);
-                (BlendMode::Override, 1.0)
-            }
-        };
+        let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
         let valid = input.pose.len() == n
             && input.animated.len() == n
@@ -415,13 +409,7 @@ impl Blender<'_> {
         weight: f32,
         write: impl FnOnce(&mut Pose) -> Result<(), RuntimeError>,
     ) -> Result<bool, RuntimeError> {
-        let (mode, layer_weight) = match self.open {
-            Some(open) => open,
-            None => {
-                self.layer(BlendMode::Override, 1.0);
-                (BlendMode::Override, 1.0)
-            }
-        };
+        let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
         if animated.len() != n || !weight.is_finite() || weight < 0.0 {
             let mut reasons = Vec::new();
@@ -441,6 +429,18 @@ impl Blender<'_> {
         mark_animated(&mut self.ctx.weights[..3 * blocks_for(n)], animated, weight, n);
         self.weights = Weights::Shared(weight);
         Ok(true)
+    }
+
+    /// The open layer's mode and weight, opening an override layer of
+    /// weight 1 when none is.
+    fn open_layer(&mut self) -> (BlendMode, f32) {
+        match self.open {
+            Some(open) => open,
+            None => {
+                self.layer(BlendMode::Override, 1.0);
+                (BlendMode::Override, 1.0)
+            }
+        }
     }
 
     /// Closes the last layer and completes the output (in the mixer
