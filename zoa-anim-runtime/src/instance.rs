@@ -503,8 +503,8 @@ impl Instance {
     /// instance's layer arrays, 1 (an instance later) for the arrays they
     /// point to, 2 (an instance before it updates) for everything the frame
     /// keeps per instance (key cursors, local pose, model matrices: a few
-    /// KiB now that the scratch is shared; shared references stay in cache)
-    /// where that pays ([`crate::simd::prefetch_whole_buffers`]).
+    /// KiB now that the scratch is shared; shared references stay in
+    /// cache). Only where prefetching pays ([`crate::simd::crowd_prefetch`]).
     fn prefetch(&self, stage: u8) {
         match stage {
             0 => {
@@ -637,12 +637,13 @@ pub(crate) fn keep_lowest(slot: &std::sync::Mutex<Option<(usize, RuntimeError)>>
     }
 }
 
-/// Instances a crowd worker updates in a row, prefetching the next one; the
-/// serial and parallel passes use the same runs.
+/// Instances a crowd worker updates in a row, sharing the first one's
+/// scratch (and, where that pays, prefetching the next ones); the serial
+/// and parallel passes use the same runs.
 const RUN: usize = 16;
 
 /// Updates `run` in order, each instance's buffers prefetched while the one
-/// before it updates, and every instance after the first using the first's
+/// before it updates (where that pays), and every instance after the first using the first's
 /// scratch (which stays in cache). Returns the first error with its index in
 /// the crowd (`first` is the index of `run[0]`); with `stop`, at that error,
 /// else after updating every instance.
@@ -670,6 +671,9 @@ fn update_run(run: &mut [Instance], first: usize, dt: f32, stop: bool) -> Option
 /// The prefetch stages for the instances after `run[k]`.
 #[inline]
 fn prefetch_ahead(run: &[Instance], k: usize) {
+    if !crate::simd::crowd_prefetch() {
+        return;
+    }
     // The instance itself first: every later stage reads its fields to find
     // the buffers it points to.
     if let Some(next) = run.get(k + 4) {
@@ -680,9 +684,7 @@ fn prefetch_ahead(run: &[Instance], k: usize) {
             next.prefetch(stage);
         }
     }
-    if crate::simd::prefetch_whole_buffers()
-        && let Some(next) = run.get(k + 1)
-    {
+    if let Some(next) = run.get(k + 1) {
         next.prefetch(2);
     }
 }

@@ -114,18 +114,21 @@ pub(crate) fn prefetch<T>(data: &[T], max_bytes: usize) {
     let _ = (data, max_bytes);
 }
 
-/// Whether a crowd prefetches the whole per-frame buffers (key cursors, local
-/// pose, model matrices) of the next character while one updates, or only the
-/// small arrays that lead to them. Measured on the crowd benchmark (1000
-/// characters, one thread): on an AMD EPYC (Zen) machine the whole-buffer
-/// prefetch took CesiumMan from 3580 to 2990 ns per character-frame; on an
-/// Intel Xeon machine, whose L2 streamer already fetches those sequential
-/// buffers, the same prefetch instructions stall on its fill buffers and cost
-/// 6–14% (Fox 862 → 963 ns). So it runs on AMD (and Hygon) CPUs only. Only a
-/// hint: results are the same either way.
-pub(crate) fn prefetch_whole_buffers() -> bool {
-    static WHOLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WHOLE.get_or_init(amd_like_cpu)
+/// Whether a crowd prefetches the next characters' memory while one
+/// updates: the instance, the small arrays that lead to its buffers, then
+/// the whole per-frame buffers (key cursors, local pose, model matrices).
+/// Measured on the crowd benchmark (1000 characters, one thread): on an AMD
+/// EPYC (Zen) machine the whole-buffer prefetch took CesiumMan from 3580 to
+/// 2990 ns per character-frame. On an Intel Xeon machine, whose L2 streamer
+/// already fetches those sequential buffers, the whole-buffer prefetch
+/// stalled on its fill buffers and cost 6–14% (Fox 862 → 963 ns); once each
+/// instance's buffers sat next to each other, the small-array stages cost
+/// 2–4% there as well (Fox 760 → 729 ns without them, and no change at
+/// 10,000 characters). So a crowd prefetches on AMD (and Hygon) CPUs only.
+/// Only a hint: results are the same either way.
+pub(crate) fn crowd_prefetch() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(amd_like_cpu)
 }
 
 /// An x86-64 CPU whose vendor is AMD or Hygon (same cache design).
@@ -1037,15 +1040,15 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn whole_buffer_prefetch_is_for_amd_and_hygon_vendors() {
+    fn crowd_prefetch_is_for_amd_and_hygon_vendors() {
         let word = |v: &[u8; 12]| u32::from_le_bytes([v[0], v[1], v[2], v[3]]);
         assert!(amd_like_vendor(word(b"AuthenticAMD")));
         assert!(amd_like_vendor(word(b"HygonGenuine")));
         assert!(!amd_like_vendor(word(b"GenuineIntel")));
         assert!(!amd_like_vendor(word(b"CentaurHauls")));
         // Detected once: every call agrees.
-        assert_eq!(prefetch_whole_buffers(), prefetch_whole_buffers());
-        assert_eq!(prefetch_whole_buffers(), amd_like_cpu());
+        assert_eq!(crowd_prefetch(), crowd_prefetch());
+        assert_eq!(crowd_prefetch(), amd_like_cpu());
     }
 
     /// Runs `f` once per path this machine has, with the path's name.
