@@ -57,8 +57,10 @@
 //!   once, so IK adds no allocation and no shared mutable state.
 //! - Instances share nothing mutable across threads (a crowd worker lends the
 //!   first instance of a run of 16 its scratch for the rest of the run, the
-//!   same runs serially and in parallel), so [`Crowd::update_parallel`] gives
-//!   bit-identical results to [`Crowd::update`] for any thread count.
+//!   same runs serially and in parallel), so [`Crowd::update_parallel`]
+//!   (rayon) and [`Crowd::update_on`] (a [`Team`] of threads that keep fixed
+//!   shares and stay awake between back-to-back frames) give bit-identical
+//!   results to [`Crowd::update`] for any thread count.
 //!
 //! ```text
 //! Clip ─bind─► Animation ─SamplingJob(ctx)─► Pose ┐
