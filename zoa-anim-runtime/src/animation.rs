@@ -222,7 +222,7 @@ fn plan_batches<'h>(
 ///
 /// Keys of all tracks share one time array. Linear and step tracks whose
 /// joints share a pose block and a key-time array are packed together,
-/// key by key, in the pose's own SoA layout ([`Batches`]): sampling finds
+/// key by key, in the pose's own SoA layout (`Batches`): sampling finds
 /// the key segment once and interpolates the whole block with the SIMD
 /// kernels. The other tracks (cubic splines, or alone in their block) keep
 /// one value array per value type (`Vec3A` for translation and scale, `Quat`

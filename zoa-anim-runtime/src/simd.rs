@@ -2,7 +2,7 @@
 //!
 //! The pose jobs keep joints in structure-of-arrays blocks of eight
 //! ([`crate::Pose`]): one row of eight `x`, one of eight `y`, and so on. A
-//! kernel is written once, generic over a [`Lanes`] vector that covers half a
+//! kernel is written once, generic over a `Lanes` vector that covers half a
 //! block (four lanes) or a whole one (eight lanes), and instantiated for each path:
 //!
 //! - `scalar`: four `f32` computed one after the other, the portable reference;

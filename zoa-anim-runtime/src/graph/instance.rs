@@ -484,7 +484,7 @@ pub fn update_all(instances: &mut [GraphInstance], outputs: &mut [FrameOutput], 
 
 /// [`update_all`] with rayon across instances. Instances share nothing
 /// mutable and queue their own events, so outputs and (after
-/// [`crate::events::deliver_all`]) event order are identical to the serial run.
+/// [`deliver_all`]) event order are identical to the serial run.
 pub fn update_all_parallel(instances: &mut [GraphInstance], outputs: &mut [FrameOutput], dt: f32) {
     debug_assert_eq!(instances.len(), outputs.len(), "one output per instance");
     instances.par_iter_mut().zip(outputs.par_iter_mut()).for_each(|(i, o)| i.update(dt, o));
