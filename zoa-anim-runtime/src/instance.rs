@@ -419,12 +419,8 @@ impl Instance {
         let n = self.skeleton.joint_count();
         let Scratch { sampled, blending } = match lent {
             Some(s) if s.fits(n) => s,
-            _ => {
-                if self.scratch.as_ref().is_some_and(|s| !s.fits(n)) {
-                    self.scratch = None;
-                }
-                &mut **self.scratch.get_or_insert_with(|| Box::new(Scratch::for_rest(self.skeleton.rest())))
-            }
+            // The skeleton never changes, so a scratch once made fits.
+            _ => &mut **self.scratch.get_or_insert_with(|| Box::new(Scratch::for_rest(self.skeleton.rest()))),
         };
         // Each clip is sampled into the scratch pose and added to the blend
         // before the next is sampled; a first unmasked input, which the blend
@@ -610,30 +606,17 @@ impl Crowd {
     /// Bit-identical to [`update`](Self::update); allocates nothing after
     /// the first frame.
     pub fn update_on(&mut self, team: &mut Team, dt: f32) -> Result<(), RuntimeError> {
-        let first = std::sync::Mutex::new(None::<(usize, RuntimeError)>);
-        team.for_each_share(&mut self.instances, RUN, |start, share| {
-            let mut failed = false;
+        let lowest = team.try_each_share(&mut self.instances, RUN, |start, share| {
+            let mut first = None;
             for (c, run) in share.chunks_mut(RUN).enumerate() {
-                // The share's first error is its lowest; later runs still update.
-                if let Some((k, e)) = update_run(run, start + c * RUN, dt, false)
-                    && !std::mem::replace(&mut failed, true)
-                {
-                    keep_lowest(&first, k, e);
+                // Later runs still update; the share's first error is its lowest.
+                if let Some(error) = update_run(run, start + c * RUN, dt, false) {
+                    first.get_or_insert(error);
                 }
             }
+            first
         });
-        match first.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-            Some((_, e)) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Keeps the error of the lowest index in `slot` (members report in any order).
-pub(crate) fn keep_lowest(slot: &std::sync::Mutex<Option<(usize, RuntimeError)>>, k: usize, e: RuntimeError) {
-    let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if slot.as_ref().is_none_or(|(held, _)| k < *held) {
-        *slot = Some((k, e));
+        lowest.map_or(Ok(()), |(_, e)| Err(e))
     }
 }
 
@@ -643,8 +626,8 @@ pub(crate) fn keep_lowest(slot: &std::sync::Mutex<Option<(usize, RuntimeError)>>
 const RUN: usize = 16;
 
 /// Updates `run` in order, each instance's buffers prefetched while the one
-/// before it updates (where that pays), and every instance after the first using the first's
-/// scratch (which stays in cache). Returns the first error with its index in
+/// before it updates (where that pays), and every instance after the first
+/// using the first's scratch (which stays in cache). Returns the first error with its index in
 /// the crowd (`first` is the index of `run[0]`); with `stop`, at that error,
 /// else after updating every instance.
 fn update_run(run: &mut [Instance], first: usize, dt: f32, stop: bool) -> Option<(usize, RuntimeError)> {

@@ -195,6 +195,33 @@ impl Team {
     }
 }
 
+impl Team {
+    /// [`for_each_share`](Self::for_each_share) for work that can fail: `f`
+    /// returns its share's first error with that item's index in `items`
+    /// (and may go on with the rest of its share); returns the error of the
+    /// lowest index over all shares, whichever member reports first.
+    pub(crate) fn try_each_share<T: Send, E: Send, F>(
+        &mut self,
+        items: &mut [T],
+        granule: usize,
+        f: F,
+    ) -> Option<(usize, E)>
+    where
+        F: Fn(usize, &mut [T]) -> Option<(usize, E)> + Sync,
+    {
+        let lowest = Mutex::new(None::<(usize, E)>);
+        self.for_each_share(items, granule, |first, share| {
+            if let Some((k, e)) = f(first, share) {
+                let mut lowest = lowest.lock().unwrap_or_else(PoisonError::into_inner);
+                if lowest.as_ref().is_none_or(|(held, _)| k < *held) {
+                    *lowest = Some((k, e));
+                }
+            }
+        });
+        lowest.into_inner().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// The base of a slice whose disjoint parts the members take.
 struct SharedSlice<T>(*mut T);
 
@@ -349,6 +376,28 @@ mod tests {
                     assert_eq!(first % 16, 0);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_lowest_failing_index_wins_whoever_reports_first() {
+        for members in [1, 2, 3] {
+            let mut team = Team::new(members).unwrap();
+            let mut items: Vec<u32> = (0..48).collect();
+            let failing = [20, 40, 3, 33];
+            let lowest = team.try_each_share(&mut items, 4, |first, share| {
+                let mut error = None;
+                for (i, x) in share.iter_mut().enumerate() {
+                    *x += 100; // every item is still visited
+                    if failing.contains(&(first + i)) {
+                        error.get_or_insert((first + i, format!("item {}", first + i)));
+                    }
+                }
+                error
+            });
+            assert_eq!(lowest, Some((3, "item 3".to_owned())), "{members} members");
+            assert!(items.iter().enumerate().all(|(i, &x)| x == i as u32 + 100));
+            assert_eq!(team.try_each_share(&mut items, 4, |_, _| None::<(usize, ())>), None);
         }
     }
 

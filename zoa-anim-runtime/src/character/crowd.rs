@@ -5,7 +5,6 @@ use rayon::prelude::*;
 use super::delivery::CharacterEventReceiver;
 use super::state::Character;
 use crate::error::RuntimeError;
-use crate::instance::keep_lowest;
 use crate::team::Team;
 
 /// A crowd of characters (of any definitions). Each character is advanced
@@ -75,22 +74,17 @@ impl CharacterCrowd {
     /// updated; the error of the lowest-index failing character is
     /// returned. Bit-identical to [`update`](Self::update); allocation-free.
     pub fn update_on(&mut self, team: &mut Team, dt: f32) -> Result<(), RuntimeError> {
-        let first = std::sync::Mutex::new(None);
-        team.for_each_share(&mut self.characters, 1, |start, share| {
-            let mut failed = false;
+        let lowest = team.try_each_share(&mut self.characters, 1, |start, share| {
+            let mut first = None;
             for (k, c) in share.iter_mut().enumerate() {
-                // The share's first error is its lowest; later characters still update.
-                if let Err(e) = c.update(dt)
-                    && !std::mem::replace(&mut failed, true)
-                {
-                    keep_lowest(&first, start + k, e);
+                // Later characters still update; the share's first error is its lowest.
+                if let Err(e) = c.update(dt) {
+                    first.get_or_insert((start + k, e));
                 }
             }
+            first
         });
-        match first.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-            Some((_, e)) => Err(e),
-            None => Ok(()),
-        }
+        lowest.map_or(Ok(()), |(_, e)| Err(e))
     }
 
     /// Delivers every character's queued events, character by character in

@@ -113,19 +113,19 @@ impl Workers {
 
     /// Runs one warm-up frame, then frames until `budget` has passed (at
     /// least one); returns the timed frames and their wall-clock time.
-    /// `frame(team, k)` runs frame `k` (`k` = `u64::MAX` for the warm-up),
+    /// `frame(team, k)` runs timed frame `Some(k)` (or the warm-up, `None`),
     /// on `team` or, when it is `None`, with rayon on this pool.
     pub(super) fn time_frames(
         &mut self,
         budget: Duration,
-        mut frame: impl FnMut(Option<&mut Team>, u64) -> anyhow::Result<()> + Send,
+        mut frame: impl FnMut(Option<&mut Team>, Option<u64>) -> anyhow::Result<()> + Send,
     ) -> anyhow::Result<(u64, Duration)> {
         let mut run = |mut team: Option<&mut Team>| -> anyhow::Result<(u64, Duration)> {
-            frame(team.as_deref_mut(), u64::MAX)?; // warm-up: caches, cursors, worker start-up
+            frame(team.as_deref_mut(), None)?; // warm-up: caches, cursors, worker start-up
             let start = Instant::now();
             let mut frames = 0u64;
             loop {
-                frame(team.as_deref_mut(), frames)?;
+                frame(team.as_deref_mut(), Some(frames))?;
                 frames += 1;
                 if start.elapsed() >= budget {
                     return Ok((frames, start.elapsed()));

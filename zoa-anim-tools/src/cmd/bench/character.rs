@@ -89,8 +89,8 @@ pub(super) fn run(
     let mut events = Count(0);
     let dt = 1.0 / 60.0;
     let (frames, elapsed) = workers.time_frames(budget, |team, frame| {
-        // The warm-up frame (`u64::MAX`) keeps the spawned inputs.
-        if frame != u64::MAX {
+        // The warm-up frame (`None`) keeps the spawned inputs.
+        if let Some(frame) = frame {
             workload.drive(&mut crowd, frame as usize);
         }
         match team {
