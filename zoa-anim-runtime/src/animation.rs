@@ -7,7 +7,12 @@
 //!   pose block of eight and whose keys share their times, packed key by key
 //!   in the pose's SoA layout and sampled together (one key search, one
 //!   SIMD lerp or slerp for the block).
-//! - *cursor*: per batch (or per track sampled alone), the index of the key
+//! - *lane batch*: linear or step tracks of one property whose joints lie in
+//!   one pose block but whose key times differ (exporters that drop
+//!   redundant keys per channel write one time array per track): each lane
+//!   finds its own segment, then the block is interpolated together with a
+//!   parameter per lane.
+//! - *cursor*: per batch, per lane-batch track, or per track sampled alone, the index of the key
 //!   segment the last sample fell in.
 //!   Forward playback moves it by at most one or two keys per frame, so finding
 //!   the segment is amortized O(1); a jump (seek, loop wrap, reverse playback)
@@ -27,7 +32,10 @@ use zoa_anim_core::{Clip, Interpolation, Skeleton, Track, TrackProperty};
 use crate::error::RuntimeError;
 use crate::math::{hermite_basis, lerp3, slerp};
 use crate::pose::Pose;
-use crate::simd::{BLOCK, Lanes, Row, UniformT, dispatch, lerp, load, rows_mut, select, slerp_uniform, store};
+use crate::simd::{
+    BLOCK, Lanes, Row, UniformT, dispatch, lerp, load, rows_mut, select, slerp as slerp_lanes, slerp_uniform, store,
+    store_where,
+};
 
 /// Bit in [`Animation::animated`]: the joint's translation is animated.
 pub const ANIMATES_TRANSLATION: u8 = 1;
@@ -130,6 +138,40 @@ impl Batches {
     }
 }
 
+/// Where one lane of a [`LaneBatch`] finds its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct LaneTrack {
+    /// First key time in [`Animation::times`].
+    time_start: u32,
+    /// Number of keys (at least 1; 1 for a constant track).
+    keys: u32,
+    /// First value in [`Animation::lane_values`].
+    value_start: u32,
+    /// Step interpolation (else linear).
+    step: bool,
+}
+
+/// Linear or step tracks of one property whose joints lie in one pose block
+/// but which share no key times: each lane finds its own key segment, then
+/// the lanes' key values are gathered into the pose's SoA layout and
+/// interpolated together (lerp, or three.js slerp with a parameter per lane).
+#[derive(Debug, Clone, PartialEq)]
+struct LaneBatch {
+    /// Pose block of the tracks' joints.
+    block: u32,
+    /// 1 in the lanes whose joint has a track in this batch.
+    lanes: [u8; BLOCK],
+    /// Per lane (where `lanes` is 1), its track.
+    tracks: [LaneTrack; BLOCK],
+}
+
+impl LaneBatch {
+    /// Tracks in this batch (one key cursor each, in lane order).
+    fn track_count(&self) -> usize {
+        self.lanes.iter().map(|&l| usize::from(l)).sum()
+    }
+}
+
 /// Tracks of one property to sample as one [`Batch`]: one pose block, one
 /// key-time array, one interpolation.
 struct Group<'h> {
@@ -158,9 +200,11 @@ impl<'h> Group<'h> {
 }
 
 /// Splits one property's tracks (sorted by joint) into the groups to sample
-/// a block at a time and the tracks to sample alone (cubic splines, and a
-/// track that would be alone in its batch), each with whether it is
-/// constant.
+/// a block at a time, the lane groups (per block, the linear and step tracks
+/// that share key times with no other track of the block, when there are at
+/// least two: see [`LaneBatch`]) and the tracks to sample alone (cubic
+/// splines, and a track that would be alone in its block), each with whether
+/// it is constant.
 ///
 /// A linear or step track whose keys all hold one value is *constant*: it
 /// samples to that value at any time, whatever its key times, so it joins a
@@ -172,7 +216,7 @@ impl<'h> Group<'h> {
 fn plan_batches<'h>(
     headers: &'h [TrackHeader],
     value: &impl Fn(&TrackHeader, usize) -> [f32; 4],
-) -> (Vec<Group<'h>>, Vec<(&'h TrackHeader, bool)>) {
+) -> (Vec<Group<'h>>, Vec<Vec<(&'h TrackHeader, bool)>>, Vec<(&'h TrackHeader, bool)>) {
     let batchable = |h: &TrackHeader| h.interpolation != Interpolation::CubicSpline;
     let constant =
         |h: &TrackHeader| (1..h.keys as usize).all(|k| value(h, k).map(f32::to_bits) == value(h, 0).map(f32::to_bits));
@@ -207,15 +251,25 @@ fn plan_batches<'h>(
             None => groups.push(Group::of(h, true)),
         }
     }
-    // A track alone in its group is cheaper one at a time (and packing it
-    // would spend eight lanes of memory on one).
+    // A track alone in its group shares key times with no other track of
+    // its block: with others like it, it goes to its block's lane batch;
+    // the only one in its block is cheaper one at a time.
     let (mut groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
-    alone.extend(single.into_iter().map(|g| g.tracks[0]));
+    let mut single: Vec<(usize, (&TrackHeader, bool))> = single.into_iter().map(|g| (g.block, g.tracks[0])).collect();
+    single.sort_by_key(|(_, (h, _))| h.joint);
+    let mut lane_groups: Vec<Vec<(&TrackHeader, bool)>> = Vec::new();
+    for run in single.chunk_by(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            lane_groups.push(run.iter().map(|&(_, t)| t).collect());
+        } else {
+            alone.push(run[0].1);
+        }
+    }
     alone.sort_by_key(|(h, _)| h.joint);
     // Batches sharing key times run one after the other, so sampling finds
     // each segment once; one-key batches need no search and go last.
     groups.sort_by_key(|g| (g.keys == 1, g.time_start, g.keys, g.block));
-    (groups, alone)
+    (groups, lane_groups, alone)
 }
 
 /// A clip bound to a skeleton and repacked for sampling.
@@ -238,6 +292,10 @@ pub struct Animation {
     rotations: Vec<TrackHeader>,
     scales: Vec<TrackHeader>,
     batched: [Batches; 3],
+    /// Per property (translation, rotation, scale), the lane batches.
+    lane_batched: [Vec<LaneBatch>; 3],
+    /// Key values of the lane batches' tracks (`[x, y, z, 0]` or `[x, y, z, w]`).
+    lane_values: Vec<[f32; 4]>,
     times: Vec<f32>,
     vec3s: Vec<Vec3A>,
     quats: Vec<Quat>,
@@ -291,6 +349,8 @@ impl Animation {
             rotations: Vec::new(),
             scales: Vec::new(),
             batched: Default::default(),
+            lane_batched: Default::default(),
+            lane_values: Vec::new(),
             times: Vec::new(),
             vec3s: Vec::new(),
             quats: Vec::new(),
@@ -395,9 +455,29 @@ impl Animation {
                     [v.x, v.y, v.z, 0.0]
                 }
             };
-            let (groups, alone) = plan_batches(&headers, &value);
+            let (groups, lane_groups, alone) = plan_batches(&headers, &value);
             for group in &groups {
                 self.batched[p].push(group, &identity[..components], &value);
+            }
+            for tracks in &lane_groups {
+                let mut batch = LaneBatch {
+                    block: (tracks[0].0.joint as usize / BLOCK) as u32,
+                    lanes: [0; BLOCK],
+                    tracks: [LaneTrack::default(); BLOCK],
+                };
+                for &(h, constant) in tracks {
+                    let lane = h.joint as usize % BLOCK;
+                    let keys = if constant { 1 } else { h.keys };
+                    batch.lanes[lane] = 1;
+                    batch.tracks[lane] = LaneTrack {
+                        time_start: h.time_start,
+                        keys,
+                        value_start: self.lane_values.len() as u32,
+                        step: h.interpolation == Interpolation::Step,
+                    };
+                    self.lane_values.extend((0..keys as usize).map(|k| value(h, k)));
+                }
+                self.lane_batched[p].push(batch);
             }
             let kept: Vec<TrackHeader> = alone
                 .into_iter()
@@ -423,13 +503,19 @@ impl Animation {
         }
     }
 
-    /// Key cursors a sampling context needs: one per batch and per track
-    /// sampled alone (at most [`Animation::track_count`]).
+    /// Key cursors a sampling context needs: one per batch, per lane-batch
+    /// track and per track sampled alone (at most [`Animation::track_count`]).
     fn cursor_count(&self) -> usize {
         self.batched.iter().map(|b| b.batches.len()).sum::<usize>()
+            + self.lane_cursor_count()
             + self.translations.len()
             + self.rotations.len()
             + self.scales.len()
+    }
+
+    /// Key cursors of the lane batches.
+    fn lane_cursor_count(&self) -> usize {
+        self.lane_batched.iter().flatten().map(LaneBatch::track_count).sum()
     }
 
     /// Clip name.
@@ -633,11 +719,15 @@ impl SamplingJob<'_> {
         let cursors = &mut self.context.cursors[..a.cursor_count()];
         let batches = a.batched.iter().map(|b| b.batches.len()).sum();
         let (cb, cursors) = cursors.split_at_mut(batches);
+        let (cl, cursors) = cursors.split_at_mut(a.lane_cursor_count());
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
         sample_batches(a, &mut finder, cb, out, mask);
+        if cl.len() > 0 {
+            sample_lane_batches(a, t, cl, out, mask);
+        }
         for (h, c) in a.translations.iter().zip(ct) {
             if !skip(h.joint) {
                 let seg = finder.find(h.time_start, h.keys, c);
@@ -663,14 +753,15 @@ dispatch!(fn sample_batches / sample_batches_at => sample_batches_lanes(
     a: &Animation, finder: &mut SegmentFinder<'_>, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
 ));
 
-/// The lanes of `batch` to write: its tracks, less the joints `mask` skips.
+/// The lanes of a batch of pose block `block` to write: its tracks
+/// (`lanes`), less the joints `mask` skips.
 #[inline(always)]
-fn live_lanes(batch: &Batch, mask: Option<&[f32]>) -> [u8; BLOCK] {
+fn live_lanes(block: u32, lanes: [u8; BLOCK], mask: Option<&[f32]>) -> [u8; BLOCK] {
     match mask {
-        None => batch.lanes,
+        None => lanes,
         Some(m) => std::array::from_fn(|l| {
-            let w = m.get(batch.block as usize * BLOCK + l).copied().unwrap_or(0.0);
-            batch.lanes[l] & u8::from(w > 0.0 || w.is_nan())
+            let w = m.get(block as usize * BLOCK + l).copied().unwrap_or(0.0);
+            lanes[l] & u8::from(w > 0.0 || w.is_nan())
         }),
     }
 }
@@ -693,7 +784,7 @@ fn sample_batches_lanes<V: Lanes>(
     for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
         let set = &a.batched[p];
         for (batch, c) in set.batches.iter().zip(&mut cursors) {
-            let lanes = live_lanes(batch, mask);
+            let lanes = live_lanes(batch.block, batch.lanes, mask);
             if lanes == [0; BLOCK] {
                 continue;
             }
@@ -723,7 +814,7 @@ fn sample_batches_lanes<V: Lanes>(
     }
     let set = &a.batched[1];
     for (batch, c) in set.batches.iter().zip(&mut cursors) {
-        let lanes = live_lanes(batch, mask);
+        let lanes = live_lanes(batch.block, batch.lanes, mask);
         if lanes == [0; BLOCK] {
             continue;
         }
@@ -751,6 +842,113 @@ fn sample_batches_lanes<V: Lanes>(
             } else {
                 let old = load::<V, 4>(out, at);
                 store(out, at, select(std::hint::black_box(live), new, old));
+            }
+        }
+    }
+}
+
+dispatch!(fn sample_lane_batches / sample_lane_batches_at => sample_lane_batches_lanes(
+    a: &Animation, t: f32, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
+));
+
+/// Per lane of a [`LaneBatch`], the values of the keys around its segment
+/// (`[x, y, z, w]`, `w` unused for 3-vectors) and `[t0, t1, 0, 0]` such
+/// that `(t − t0) / (t1 − t0)` is its interpolation parameter, to be
+/// transposed into the pose's SoA lanes ([`Lanes::transpose`]). One 16-byte
+/// store per lane and array, each read back by one 16-byte load: the CPU
+/// forwards it without waiting for the store to reach the cache.
+#[derive(Clone, Copy)]
+struct LaneKeys {
+    from: [[f32; 4]; BLOCK],
+    to: [[f32; 4]; BLOCK],
+    span: [[f32; 4]; BLOCK],
+}
+
+impl LaneKeys {
+    /// Fills the live lanes of `batch` at time `t` (the others keep their
+    /// values, which nothing writes back). A lane that holds one key's
+    /// value (a lone key, before the first or after the last key, a step)
+    /// gets the span `[t, ∞)`: parameter 0 exactly. `cursors` holds the
+    /// batch's tracks' cursors in lane order.
+    #[inline(always)]
+    fn gather(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &Animation, t: f32, cursors: &mut [u32]) {
+        let mut cursors = cursors.iter_mut();
+        for (l, track) in batch.tracks.iter().enumerate() {
+            if batch.lanes[l] == 0 {
+                continue;
+            }
+            let Some(cursor) = cursors.next() else { return };
+            if live[l] == 0 {
+                continue;
+            }
+            let times = &a.times[track.time_start as usize..][..track.keys as usize];
+            let keys = &a.lane_values[track.value_start as usize..][..track.keys as usize];
+            let (i, j, span) = match locate(times, cursor, t) {
+                Segment::Between(i, _, _) if !track.step => (i, i + 1, [times[i], times[i + 1], 0.0, 0.0]),
+                Segment::Key(i) | Segment::Between(i, _, _) => (i, i, [t, f32::INFINITY, 0.0, 0.0]),
+            };
+            self.from[l] = keys[i];
+            self.to[l] = keys[j];
+            self.span[l] = span;
+        }
+    }
+
+    /// Lanes `at..` of the values and the interpolation parameter at `t`.
+    #[inline(always)]
+    fn lanes<V: Lanes>(&self, at: usize, t: f32) -> ([V; 4], [V; 4], V) {
+        let [t0, t1, _, _] = V::transpose(&self.span, at);
+        (V::transpose(&self.from, at), V::transpose(&self.to, at), (V::splat(t) - t0) / (t1 - t0))
+    }
+}
+
+/// Samples every lane batch of `a` (see [`LaneBatch`]): per batch, each
+/// lane's segment and key values, then the block's lanes interpolated
+/// together with a parameter per lane and written where the batch has a live
+/// track. A lane at a key (parameter 0) is written that key's value bit for
+/// bit. `cursors` holds the tracks' cursors: translations, rotations, then
+/// scales, each batch's in lane order.
+#[inline(always)]
+fn sample_lane_batches_lanes<V: Lanes>(
+    a: &Animation,
+    t: f32,
+    cursors: &mut [u32],
+    out: &mut Pose,
+    mask: Option<&[f32]>,
+) {
+    let (out_t, out_r, out_s) = out.rows_mut();
+    let mut keys = LaneKeys { from: [[0.0; 4]; BLOCK], to: [[0.0; 4]; BLOCK], span: [[0.0, 1.0, 0.0, 0.0]; BLOCK] };
+    let mut used = 0;
+    for (p, out) in [(0, &mut *out_t), (1, &mut *out_r), (2, &mut *out_s)] {
+        for batch in &a.lane_batched[p] {
+            let count = batch.track_count();
+            let cursors = &mut cursors[used..used + count];
+            used += count;
+            let live = live_lanes(batch.block, batch.lanes, mask);
+            if live == [0; BLOCK] {
+                continue;
+            }
+            keys.gather(batch, &live, a, t, cursors);
+            if p == 1 {
+                let out = rows_mut(out, 4, batch.block as usize);
+                for at in (0..BLOCK).step_by(V::LANES) {
+                    let m = V::bits(&live[at..], 1);
+                    if V::any(m) {
+                        let (from, to, u) = keys.lanes::<V>(at, t);
+                        store_where(out, at, m, slerp_lanes(from, to, u), load::<V, 4>(out, at));
+                    }
+                }
+            } else {
+                let out = rows_mut(out, 3, batch.block as usize);
+                for at in (0..BLOCK).step_by(V::LANES) {
+                    let m = V::bits(&live[at..], 1);
+                    if V::any(m) {
+                        let (from, to, u) = keys.lanes::<V>(at, t);
+                        let (from, to) = ([from[0], from[1], from[2]], [to[0], to[1], to[2]]);
+                        // At a key the key itself (`a·1 + b·0` is not `a` for `a = −0`).
+                        let new = select(u.eq(V::splat(0.0)), from, lerp(from, to, u));
+                        store_where(out, at, m, new, load::<V, 3>(out, at));
+                    }
+                }
             }
         }
     }
@@ -927,8 +1125,9 @@ mod tests {
 
     /// Exporters key every joint: a block mixes moving joints with constant
     /// ones on other key times. The constant tracks join the moving tracks'
-    /// batch; a block of constants alone is one one-key batch; a single
-    /// moving track is sampled alone; cubic tracks never batch.
+    /// batch; a block of constants alone is one one-key batch; tracks that
+    /// share their times with no other track of their block form a lane
+    /// batch, unless only one does (sampled alone); cubic tracks never batch.
     #[test]
     fn constant_tracks_join_their_blocks_batch() {
         let h = |joint: u16, time_start: u32, keys: u32, value_start: u32, interpolation| TrackHeader {
@@ -956,8 +1155,11 @@ mod tests {
             h(17, 32, 5, 104, lin),
             h(24, 0, 30, 4, Interpolation::CubicSpline),
             h(40, 0, 30, 5, lin),
+            h(48, 0, 30, 6, lin),
+            h(50, 32, 5, 7, Interpolation::Step),
+            h(53, 30, 2, 8, lin),
         ];
-        let (groups, alone) = plan_batches(&headers, &value);
+        let (groups, lanes, alone) = plan_batches(&headers, &value);
         let summary: Vec<_> = groups
             .iter()
             .map(|g| (g.block, g.time_start, g.keys, g.tracks.iter().map(|t| t.0.joint).collect::<Vec<_>>()))
@@ -967,5 +1169,7 @@ mod tests {
         assert_eq!(constant, [false, false, true, true]);
         let alone: Vec<_> = alone.iter().map(|&(h, c)| (h.joint, c)).collect();
         assert_eq!(alone, [(24, false), (40, false)]);
+        let lanes: Vec<Vec<_>> = lanes.iter().map(|l| l.iter().map(|&(h, c)| (h.joint, c)).collect()).collect();
+        assert_eq!(lanes, [vec![(48, false), (50, false), (53, false)]]);
     }
 }

@@ -209,6 +209,9 @@ pub(crate) trait Lanes:
     fn all(mask: Self::Mask) -> bool;
     /// Lanes whose byte of `bytes` (`LANES` of them) has `bit` set.
     fn bits(bytes: &[u8], bit: u8) -> Self::Mask;
+    /// Four-component values, one per lane (`quads[at..at + LANES]`), as
+    /// four vectors of one component each: the AoS-to-SoA transpose.
+    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4];
 }
 
 /// Defines `fn $name(args)`, which runs `$kernel::<V>(args)` with the lanes
@@ -304,6 +307,15 @@ impl Scalar4 {
 impl Lanes for Scalar4 {
     type Mask = ScalarMask;
     const LANES: usize = 4;
+    #[inline(always)]
+    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
+        let q = &quads[at..at + 4];
+        let mut out = [Scalar4([0.0; 4]); 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = Scalar4([q[0][c], q[1][c], q[2][c], q[3][c]]);
+        }
+        out
+    }
     #[inline(always)]
     fn splat(x: f32) -> Self {
         Scalar4([x; 4])
@@ -413,6 +425,15 @@ impl Neg for Glam4 {
 impl Lanes for Glam4 {
     type Mask = glam::BVec4A;
     const LANES: usize = 4;
+    #[inline(always)]
+    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
+        let q = &quads[at..at + 4];
+        let mut out = [Glam4(glam::Vec4::ZERO); 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = Glam4(glam::Vec4::new(q[0][c], q[1][c], q[2][c], q[3][c]));
+        }
+        out
+    }
     #[inline(always)]
     fn splat(x: f32) -> Self {
         Glam4(glam::Vec4::splat(x))
@@ -550,6 +571,23 @@ mod x86 {
         type Mask = Sse4Mask;
         const LANES: usize = 4;
         #[inline(always)]
+        fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
+            let q = &quads[at..at + 4];
+            unsafe {
+                let (r0, r1) = (_mm_loadu_ps(q[0].as_ptr()), _mm_loadu_ps(q[1].as_ptr()));
+                let (r2, r3) = (_mm_loadu_ps(q[2].as_ptr()), _mm_loadu_ps(q[3].as_ptr()));
+                // x0 x1 y0 y1 / z0 z1 w0 w1, and the same for lanes 2 and 3.
+                let (lo01, hi01) = (_mm_unpacklo_ps(r0, r1), _mm_unpackhi_ps(r0, r1));
+                let (lo23, hi23) = (_mm_unpacklo_ps(r2, r3), _mm_unpackhi_ps(r2, r3));
+                [
+                    Sse4(_mm_movelh_ps(lo01, lo23)),
+                    Sse4(_mm_movehl_ps(lo23, lo01)),
+                    Sse4(_mm_movelh_ps(hi01, hi23)),
+                    Sse4(_mm_movehl_ps(hi23, hi01)),
+                ]
+            }
+        }
+        #[inline(always)]
         fn splat(x: f32) -> Self {
             Sse4(unsafe { _mm_set1_ps(x) })
         }
@@ -670,6 +708,38 @@ mod x86 {
     impl Lanes for Avx8 {
         type Mask = Avx8Mask;
         const LANES: usize = 8;
+        #[inline(always)]
+        fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
+            let q = &quads[at..at + 8];
+            unsafe {
+                // Lanes k and k + 4 side by side, then the four-lane
+                // transpose in both halves at once.
+                // (Macros, not closures: a closure does not inherit the
+                // kernel's target features.)
+                macro_rules! pair {
+                    ($k:expr) => {
+                        _mm256_insertf128_ps::<1>(
+                            _mm256_castps128_ps256(_mm_loadu_ps(q[$k].as_ptr())),
+                            _mm_loadu_ps(q[$k + 4].as_ptr()),
+                        )
+                    };
+                }
+                macro_rules! half {
+                    ($op:ident, $a:expr, $b:expr) => {
+                        Avx8(_mm256_castpd_ps($op(_mm256_castps_pd($a), _mm256_castps_pd($b))))
+                    };
+                }
+                let (r0, r1, r2, r3) = (pair!(0), pair!(1), pair!(2), pair!(3));
+                let (lo01, hi01) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+                let (lo23, hi23) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+                [
+                    half!(_mm256_unpacklo_pd, lo01, lo23),
+                    half!(_mm256_unpackhi_pd, lo01, lo23),
+                    half!(_mm256_unpacklo_pd, hi01, hi23),
+                    half!(_mm256_unpackhi_pd, hi01, hi23),
+                ]
+            }
+        }
         #[inline(always)]
         fn splat(x: f32) -> Self {
             Avx8(unsafe { _mm256_set1_ps(x) })
