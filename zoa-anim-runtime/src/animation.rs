@@ -138,17 +138,62 @@ impl Batches {
     }
 }
 
-/// Where one lane of a [`LaneBatch`] finds its keys.
+/// One segment of a lane-batch track: the times `t` it covers, `lo <= t <
+/// hi`, and what the lane interpolates there, `from` and `to` (`[x, y, z,
+/// w]`, `w` unused for 3-vectors) at parameter `(t − t0) / (t1 − t0)`, with
+/// `span = [t0, t1, lo, hi]`. A track of `K` keys at times `T` has `K + 1`
+/// segments: `(−∞, T₀)` holding key 0, then `[Tᵢ₋₁, Tᵢ)` for each `i`, then
+/// `[T_K−1, ∞)` holding the last key. A segment that holds one key's value
+/// (the two ends, every step segment) has `from == to`, `t0 = 0` and
+/// `t1 = ∞`, so its parameter `t / ∞` is exactly 0 for any finite `t` (the
+/// key itself, bit for bit). Keys sharing a time
+/// make an empty segment, which no `t` falls in: the later key wins.
+///
+/// One segment is 48 bytes, so a lane finds everything it reads in one or
+/// two cache lines: whether `t` is still in the segment of its cursor, the
+/// values and the times of the parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(16))]
+struct LaneSegment {
+    from: [f32; 4],
+    to: [f32; 4],
+    span: [f32; 4],
+}
+
+impl LaneSegment {
+    #[inline(always)]
+    fn covers(&self, t: f32) -> bool {
+        self.span[2] <= t && t < self.span[3]
+    }
+}
+
+/// Where one lane of a [`LaneBatch`] finds its segments.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct LaneTrack {
-    /// First key time in [`Animation::times`].
-    time_start: u32,
-    /// Number of keys (at least 1; 1 for a constant track).
-    keys: u32,
-    /// First value in [`Animation::lane_values`].
-    value_start: u32,
-    /// Step interpolation (else linear).
-    step: bool,
+    /// First segment in [`Animation::lane_segments`].
+    start: u32,
+    /// Number of segments (keys + 1).
+    segments: u32,
+}
+
+/// The segments of a linear or step track with key `times` and values
+/// `value(k)` (see [`LaneSegment`]).
+fn lane_segments(times: &[f32], value: impl Fn(usize) -> [f32; 4], step: bool) -> Vec<LaneSegment> {
+    let k = times.len();
+    let hold =
+        |i: usize, lo: f32, hi: f32| LaneSegment { from: value(i), to: value(i), span: [0.0, f32::INFINITY, lo, hi] };
+    let mut out = Vec::with_capacity(k + 1);
+    out.push(hold(0, f32::NEG_INFINITY, times[0]));
+    for i in 1..k {
+        let (lo, hi) = (times[i - 1], times[i]);
+        out.push(if step {
+            hold(i - 1, lo, hi)
+        } else {
+            LaneSegment { from: value(i - 1), to: value(i), span: [lo, hi, lo, hi] }
+        });
+    }
+    out.push(hold(k - 1, times[k - 1], f32::INFINITY));
+    out
 }
 
 /// Linear or step tracks of one property whose joints lie in one pose block
@@ -161,15 +206,11 @@ struct LaneBatch {
     block: u32,
     /// 1 in the lanes whose joint has a track in this batch.
     lanes: [u8; BLOCK],
+    /// Its first track's key cursor among the lane batches' cursors (the
+    /// others follow in lane order).
+    cursor: u32,
     /// Per lane (where `lanes` is 1), its track.
     tracks: [LaneTrack; BLOCK],
-}
-
-impl LaneBatch {
-    /// Tracks in this batch (one key cursor each, in lane order).
-    fn track_count(&self) -> usize {
-        self.lanes.iter().map(|&l| usize::from(l)).sum()
-    }
 }
 
 /// Tracks of one property to sample as one [`Batch`]: one pose block, one
@@ -294,8 +335,10 @@ pub struct Animation {
     batched: [Batches; 3],
     /// Per property (translation, rotation, scale), the lane batches.
     lane_batched: [Vec<LaneBatch>; 3],
-    /// Key values of the lane batches' tracks (`[x, y, z, 0]` or `[x, y, z, w]`).
-    lane_values: Vec<[f32; 4]>,
+    /// Segments of the lane batches' tracks.
+    lane_segments: Vec<LaneSegment>,
+    /// Tracks in the lane batches (one key cursor each).
+    lane_tracks: usize,
     times: Vec<f32>,
     vec3s: Vec<Vec3A>,
     quats: Vec<Quat>,
@@ -350,7 +393,8 @@ impl Animation {
             scales: Vec::new(),
             batched: Default::default(),
             lane_batched: Default::default(),
-            lane_values: Vec::new(),
+            lane_segments: Vec::new(),
+            lane_tracks: 0,
             times: Vec::new(),
             vec3s: Vec::new(),
             quats: Vec::new(),
@@ -463,19 +507,18 @@ impl Animation {
                 let mut batch = LaneBatch {
                     block: (tracks[0].0.joint as usize / BLOCK) as u32,
                     lanes: [0; BLOCK],
+                    cursor: self.lane_tracks as u32,
                     tracks: [LaneTrack::default(); BLOCK],
                 };
                 for &(h, constant) in tracks {
                     let lane = h.joint as usize % BLOCK;
-                    let keys = if constant { 1 } else { h.keys };
+                    let times = &self.times[h.time_start as usize..][..if constant { 1 } else { h.keys as usize }];
+                    let segments = lane_segments(times, |k| value(h, k), h.interpolation == Interpolation::Step);
                     batch.lanes[lane] = 1;
-                    batch.tracks[lane] = LaneTrack {
-                        time_start: h.time_start,
-                        keys,
-                        value_start: self.lane_values.len() as u32,
-                        step: h.interpolation == Interpolation::Step,
-                    };
-                    self.lane_values.extend((0..keys as usize).map(|k| value(h, k)));
+                    batch.tracks[lane] =
+                        LaneTrack { start: self.lane_segments.len() as u32, segments: segments.len() as u32 };
+                    self.lane_tracks += 1;
+                    self.lane_segments.extend(segments);
                 }
                 self.lane_batched[p].push(batch);
             }
@@ -507,15 +550,10 @@ impl Animation {
     /// track and per track sampled alone (at most [`Animation::track_count`]).
     fn cursor_count(&self) -> usize {
         self.batched.iter().map(|b| b.batches.len()).sum::<usize>()
-            + self.lane_cursor_count()
+            + self.lane_tracks
             + self.translations.len()
             + self.rotations.len()
             + self.scales.len()
-    }
-
-    /// Key cursors of the lane batches.
-    fn lane_cursor_count(&self) -> usize {
-        self.lane_batched.iter().flatten().map(LaneBatch::track_count).sum()
     }
 
     /// Clip name.
@@ -719,7 +757,7 @@ impl SamplingJob<'_> {
         let cursors = &mut self.context.cursors[..a.cursor_count()];
         let batches = a.batched.iter().map(|b| b.batches.len()).sum();
         let (cb, cursors) = cursors.split_at_mut(batches);
-        let (cl, cursors) = cursors.split_at_mut(a.lane_cursor_count());
+        let (cl, cursors) = cursors.split_at_mut(a.lane_tracks);
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
@@ -851,12 +889,11 @@ dispatch!(fn sample_lane_batches / sample_lane_batches_at => sample_lane_batches
     a: &Animation, t: f32, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
 ));
 
-/// Per lane of a [`LaneBatch`], the values of the keys around its segment
-/// (`[x, y, z, w]`, `w` unused for 3-vectors) and `[t0, t1, 0, 0]` such
-/// that `(t − t0) / (t1 − t0)` is its interpolation parameter, to be
-/// transposed into the pose's SoA lanes ([`Lanes::transpose`]). One 16-byte
-/// store per lane and array, each read back by one 16-byte load: the CPU
-/// forwards it without waiting for the store to reach the cache.
+/// Per lane of a [`LaneBatch`], the segment `t` falls in (see
+/// [`LaneSegment`]), to be transposed into the pose's SoA lanes
+/// ([`Lanes::transpose`]). One 16-byte store per lane and array, each read
+/// back by one 16-byte load: the CPU forwards it without waiting for the
+/// store to reach the cache.
 #[derive(Clone, Copy)]
 struct LaneKeys {
     from: [[f32; 4]; BLOCK],
@@ -866,13 +903,11 @@ struct LaneKeys {
 
 impl LaneKeys {
     /// Fills the live lanes of `batch` at time `t` (the others keep their
-    /// values, which nothing writes back). A lane that holds one key's
-    /// value (a lone key, before the first or after the last key, a step)
-    /// gets the span `[t, ∞)`: parameter 0 exactly. `cursors` holds the
-    /// batch's tracks' cursors in lane order.
+    /// values, which nothing writes back). `cursors`: the lane batches'
+    /// cursors, each the index of its track's segment at the last sample.
     #[inline(always)]
     fn gather(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &Animation, t: f32, cursors: &mut [u32]) {
-        let mut cursors = cursors.iter_mut();
+        let mut cursors = cursors[batch.cursor as usize..].iter_mut();
         for (l, track) in batch.tracks.iter().enumerate() {
             if batch.lanes[l] == 0 {
                 continue;
@@ -881,15 +916,22 @@ impl LaneKeys {
             if live[l] == 0 {
                 continue;
             }
-            let times = &a.times[track.time_start as usize..][..track.keys as usize];
-            let keys = &a.lane_values[track.value_start as usize..][..track.keys as usize];
-            let (i, j, span) = match locate(times, cursor, t) {
-                Segment::Between(i, _, _) if !track.step => (i, i + 1, [times[i], times[i + 1], 0.0, 0.0]),
-                Segment::Key(i) | Segment::Between(i, _, _) => (i, i, [t, f32::INFINITY, 0.0, 0.0]),
-            };
-            self.from[l] = keys[i];
-            self.to[l] = keys[j];
-            self.span[l] = span;
+            let segments = &a.lane_segments[track.start as usize..][..track.segments as usize];
+            let mut i = (*cursor as usize).min(segments.len() - 1);
+            if !segments[i].covers(t) {
+                // Forward playback: the next segment; else search them all
+                // (the first begins at −∞, so some segment begins at or
+                // before `t`, and the last such one covers it).
+                i = match segments.get(i + 1) {
+                    Some(next) if next.covers(t) => i + 1,
+                    _ => segments.partition_point(|s| s.span[2] <= t) - 1,
+                };
+                *cursor = i as u32;
+            }
+            let segment = &segments[i];
+            self.from[l] = segment.from;
+            self.to[l] = segment.to;
+            self.span[l] = segment.span;
         }
     }
 
@@ -917,12 +959,8 @@ fn sample_lane_batches_lanes<V: Lanes>(
 ) {
     let (out_t, out_r, out_s) = out.rows_mut();
     let mut keys = LaneKeys { from: [[0.0; 4]; BLOCK], to: [[0.0; 4]; BLOCK], span: [[0.0, 1.0, 0.0, 0.0]; BLOCK] };
-    let mut used = 0;
     for (p, out) in [(0, &mut *out_t), (1, &mut *out_r), (2, &mut *out_s)] {
         for batch in &a.lane_batched[p] {
-            let count = batch.track_count();
-            let cursors = &mut cursors[used..used + count];
-            used += count;
             let live = live_lanes(batch.block, batch.lanes, mask);
             if live == [0; BLOCK] {
                 continue;
