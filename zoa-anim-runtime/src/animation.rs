@@ -154,16 +154,23 @@ impl Batches {
 /// values and the times of the parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(16))]
-struct LaneSegment {
-    from: [f32; 4],
-    to: [f32; 4],
-    span: [f32; 4],
-}
+struct LaneSegment([[f32; 4]; 3]);
 
 impl LaneSegment {
+    const FROM: usize = 0;
+    const TO: usize = 1;
+    const SPAN: usize = 2;
+    /// What a lane without a live track reads (and never writes back).
+    const IDLE: LaneSegment = LaneSegment([[0.0; 4], [0.0; 4], [0.0, 1.0, 0.0, 0.0]]);
+
     #[inline(always)]
     fn covers(&self, t: f32) -> bool {
-        self.span[2] <= t && t < self.span[3]
+        let span = &self.0[Self::SPAN];
+        span[2] <= t && t < span[3]
+    }
+    #[inline(always)]
+    fn lo(&self) -> f32 {
+        self.0[Self::SPAN][2]
     }
 }
 
@@ -180,17 +187,12 @@ struct LaneTrack {
 /// `value(k)` (see [`LaneSegment`]).
 fn lane_segments(times: &[f32], value: impl Fn(usize) -> [f32; 4], step: bool) -> Vec<LaneSegment> {
     let k = times.len();
-    let hold =
-        |i: usize, lo: f32, hi: f32| LaneSegment { from: value(i), to: value(i), span: [0.0, f32::INFINITY, lo, hi] };
+    let hold = |i: usize, lo: f32, hi: f32| LaneSegment([value(i), value(i), [0.0, f32::INFINITY, lo, hi]]);
     let mut out = Vec::with_capacity(k + 1);
     out.push(hold(0, f32::NEG_INFINITY, times[0]));
     for i in 1..k {
         let (lo, hi) = (times[i - 1], times[i]);
-        out.push(if step {
-            hold(i - 1, lo, hi)
-        } else {
-            LaneSegment { from: value(i - 1), to: value(i), span: [lo, hi, lo, hi] }
-        });
+        out.push(if step { hold(i - 1, lo, hi) } else { LaneSegment([value(i - 1), value(i), [lo, hi, lo, hi]]) });
     }
     out.push(hold(k - 1, times[k - 1], f32::INFINITY));
     out
@@ -890,23 +892,20 @@ dispatch!(fn sample_lane_batches / sample_lane_batches_at => sample_lane_batches
 ));
 
 /// Per lane of a [`LaneBatch`], the segment `t` falls in (see
-/// [`LaneSegment`]), to be transposed into the pose's SoA lanes
-/// ([`Lanes::transpose`]). One 16-byte store per lane and array, each read
-/// back by one 16-byte load: the CPU forwards it without waiting for the
-/// store to reach the cache.
+/// [`LaneSegment`]), read in place and transposed into the pose's SoA lanes
+/// ([`Lanes::transpose`]).
 #[derive(Clone, Copy)]
-struct LaneKeys {
-    from: [[f32; 4]; BLOCK],
-    to: [[f32; 4]; BLOCK],
-    span: [[f32; 4]; BLOCK],
+struct LaneKeys<'a> {
+    segments: [&'a [[f32; 4]; 3]; BLOCK],
 }
 
-impl LaneKeys {
-    /// Fills the live lanes of `batch` at time `t` (the others keep their
-    /// values, which nothing writes back). `cursors`: the lane batches'
-    /// cursors, each the index of its track's segment at the last sample.
+impl<'a> LaneKeys<'a> {
+    /// Points the live lanes of `batch` at their segments at time `t` (the
+    /// others keep theirs, which nothing writes back). `cursors`: the lane
+    /// batches' cursors, each the index of its track's segment at the last
+    /// sample.
     #[inline(always)]
-    fn gather(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &Animation, t: f32, cursors: &mut [u32]) {
+    fn gather(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut [u32]) {
         let mut cursors = cursors[batch.cursor as usize..].iter_mut();
         for (l, track) in batch.tracks.iter().enumerate() {
             if batch.lanes[l] == 0 {
@@ -924,22 +923,21 @@ impl LaneKeys {
                 // before `t`, and the last such one covers it).
                 i = match segments.get(i + 1) {
                     Some(next) if next.covers(t) => i + 1,
-                    _ => segments.partition_point(|s| s.span[2] <= t) - 1,
+                    _ => segments.partition_point(|s| s.lo() <= t) - 1,
                 };
                 *cursor = i as u32;
             }
-            let segment = &segments[i];
-            self.from[l] = segment.from;
-            self.to[l] = segment.to;
-            self.span[l] = segment.span;
+            self.segments[l] = &segments[i].0;
         }
     }
 
     /// Lanes `at..` of the values and the interpolation parameter at `t`.
     #[inline(always)]
     fn lanes<V: Lanes>(&self, at: usize, t: f32) -> ([V; 4], [V; 4], V) {
-        let [t0, t1, _, _] = V::transpose(&self.span, at);
-        (V::transpose(&self.from, at), V::transpose(&self.to, at), (V::splat(t) - t0) / (t1 - t0))
+        let [t0, t1, _, _] = V::transpose(&self.segments, LaneSegment::SPAN, at);
+        let from = V::transpose(&self.segments, LaneSegment::FROM, at);
+        let to = V::transpose(&self.segments, LaneSegment::TO, at);
+        (from, to, (V::splat(t) - t0) / (t1 - t0))
     }
 }
 
@@ -958,7 +956,7 @@ fn sample_lane_batches_lanes<V: Lanes>(
     mask: Option<&[f32]>,
 ) {
     let (out_t, out_r, out_s) = out.rows_mut();
-    let mut keys = LaneKeys { from: [[0.0; 4]; BLOCK], to: [[0.0; 4]; BLOCK], span: [[0.0, 1.0, 0.0, 0.0]; BLOCK] };
+    let mut keys = LaneKeys { segments: [&LaneSegment::IDLE.0; BLOCK] };
     for (p, out) in [(0, &mut *out_t), (1, &mut *out_r), (2, &mut *out_s)] {
         for batch in &a.lane_batched[p] {
             let live = live_lanes(batch.block, batch.lanes, mask);

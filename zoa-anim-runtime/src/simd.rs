@@ -209,9 +209,10 @@ pub(crate) trait Lanes:
     fn all(mask: Self::Mask) -> bool;
     /// Lanes whose byte of `bytes` (`LANES` of them) has `bit` set.
     fn bits(bytes: &[u8], bit: u8) -> Self::Mask;
-    /// Four-component values, one per lane (`quads[at..at + LANES]`), as
-    /// four vectors of one component each: the AoS-to-SoA transpose.
-    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4];
+    /// Quad `field` of records of three four-component quads, one record
+    /// per lane (`records[at..at + LANES]`), as four vectors of one
+    /// component each: the AoS-to-SoA transpose.
+    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4];
 }
 
 /// Defines `fn $name(args)`, which runs `$kernel::<V>(args)` with the lanes
@@ -308,8 +309,8 @@ impl Lanes for Scalar4 {
     type Mask = ScalarMask;
     const LANES: usize = 4;
     #[inline(always)]
-    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
-        let q = &quads[at..at + 4];
+    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+        let q: [&[f32; 4]; 4] = std::array::from_fn(|l| &records[at + l][field]);
         let mut out = [Scalar4([0.0; 4]); 4];
         for (c, o) in out.iter_mut().enumerate() {
             *o = Scalar4([q[0][c], q[1][c], q[2][c], q[3][c]]);
@@ -426,8 +427,8 @@ impl Lanes for Glam4 {
     type Mask = glam::BVec4A;
     const LANES: usize = 4;
     #[inline(always)]
-    fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
-        let q = &quads[at..at + 4];
+    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+        let q: [&[f32; 4]; 4] = std::array::from_fn(|l| &records[at + l][field]);
         let mut out = [Glam4(glam::Vec4::ZERO); 4];
         for (c, o) in out.iter_mut().enumerate() {
             *o = Glam4(glam::Vec4::new(q[0][c], q[1][c], q[2][c], q[3][c]));
@@ -571,11 +572,11 @@ mod x86 {
         type Mask = Sse4Mask;
         const LANES: usize = 4;
         #[inline(always)]
-        fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
-            let q = &quads[at..at + 4];
+        fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+            let q = &records[at..at + 4];
             unsafe {
-                let (r0, r1) = (_mm_loadu_ps(q[0].as_ptr()), _mm_loadu_ps(q[1].as_ptr()));
-                let (r2, r3) = (_mm_loadu_ps(q[2].as_ptr()), _mm_loadu_ps(q[3].as_ptr()));
+                let (r0, r1) = (_mm_loadu_ps(q[0][field].as_ptr()), _mm_loadu_ps(q[1][field].as_ptr()));
+                let (r2, r3) = (_mm_loadu_ps(q[2][field].as_ptr()), _mm_loadu_ps(q[3][field].as_ptr()));
                 // x0 x1 y0 y1 / z0 z1 w0 w1, and the same for lanes 2 and 3.
                 let (lo01, hi01) = (_mm_unpacklo_ps(r0, r1), _mm_unpackhi_ps(r0, r1));
                 let (lo23, hi23) = (_mm_unpacklo_ps(r2, r3), _mm_unpackhi_ps(r2, r3));
@@ -709,8 +710,8 @@ mod x86 {
         type Mask = Avx8Mask;
         const LANES: usize = 8;
         #[inline(always)]
-        fn transpose(quads: &[[f32; 4]], at: usize) -> [Self; 4] {
-            let q = &quads[at..at + 8];
+        fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+            let q = &records[at..at + 8];
             unsafe {
                 // Lanes k and k + 4 side by side, then the four-lane
                 // transpose in both halves at once.
@@ -719,8 +720,8 @@ mod x86 {
                 macro_rules! pair {
                     ($k:expr) => {
                         _mm256_insertf128_ps::<1>(
-                            _mm256_castps128_ps256(_mm_loadu_ps(q[$k].as_ptr())),
-                            _mm_loadu_ps(q[$k + 4].as_ptr()),
+                            _mm256_castps128_ps256(_mm_loadu_ps(q[$k][field].as_ptr())),
+                            _mm_loadu_ps(q[$k + 4][field].as_ptr()),
                         )
                     };
                 }
