@@ -1209,3 +1209,172 @@ mod tests {
         assert_eq!(lanes, [vec![(48, false), (50, false), (53, false)]]);
     }
 }
+
+/// Lane batches against each track sampled by the definition, on every
+/// kernel path.
+#[cfg(test)]
+mod lane_tests {
+    use glam::Mat4;
+    use proptest::prelude::*;
+    use zoa_anim_core::{Joint, Transform};
+
+    use super::*;
+    use crate::simd::tests::each_path;
+
+    const JOINTS: usize = 20;
+
+    /// Tracks whose key times no other track shares, from a seed: 1–7 keys
+    /// at increasing times with some repeated, linear or step, rotations
+    /// in both hemispheres and a hair off unit length.
+    fn clip(seed: u64) -> Clip {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut tracks = Vec::new();
+        for node in 0..JOINTS as u32 {
+            for property in [TrackProperty::Translation, TrackProperty::Rotation, TrackProperty::Scale] {
+                let keys = 1 + (next() * 7.0) as usize;
+                let mut times = vec![next() * 0.5];
+                for _ in 1..keys {
+                    let last = *times.last().unwrap();
+                    times.push(if next() < 0.15 { last } else { last + 0.05 + next() });
+                }
+                let mut values = Vec::new();
+                for _ in 0..keys {
+                    if property == TrackProperty::Rotation {
+                        let axis =
+                            glam::Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(glam::Vec3::X);
+                        let mut q = Quat::from_axis_angle(axis, next() * 6.0);
+                        if next() < 0.3 {
+                            q = -q;
+                        }
+                        let off = if next() < 0.2 { 1.0 + 1e-4 * (next() - 0.5) } else { 1.0 };
+                        values.extend((q * off).to_array());
+                    } else {
+                        values.extend([next() * 4.0 - 2.0, next() - 0.5, next() * 2.0]);
+                    }
+                }
+                let interpolation = if next() < 0.3 { Interpolation::Step } else { Interpolation::Linear };
+                tracks.push(Track { node, node_name: None, property, interpolation, times, values });
+            }
+        }
+        Clip::new("lanes", tracks).unwrap()
+    }
+
+    fn skeleton() -> Skeleton {
+        let joints = (0..JOINTS)
+            .map(|j| Joint {
+                name: None,
+                node: j as u32,
+                parent: j.checked_sub(1).map(|p| p as u16),
+                rest: Transform::IDENTITY,
+                inverse_bind: Mat4::IDENTITY,
+            })
+            .collect();
+        Skeleton::new("chain", joints).unwrap()
+    }
+
+    /// Three.js's sampling of one track at `t`, and whether it is a key's
+    /// value (then exact).
+    fn reference(track: &Track, t: f32) -> ([f32; 4], bool) {
+        let c = track.property.components();
+        let key = |k: usize| {
+            let mut v = [0.0; 4];
+            v[..c].copy_from_slice(track.key_value(k));
+            v
+        };
+        let times = &track.times;
+        let n = times.len();
+        if n == 1 || t < times[0] {
+            return (key(0), true);
+        }
+        if t >= times[n - 1] {
+            return (key(n - 1), true);
+        }
+        let i = times.partition_point(|&x| x <= t) - 1;
+        if track.interpolation == Interpolation::Step || t == times[i] {
+            return (key(i), true);
+        }
+        let alpha = (t - times[i]) / (times[i + 1] - times[i]);
+        let (a, b) = (key(i), key(i + 1));
+        if c == 4 {
+            let q = crate::math::slerp(Quat::from_array(a), Quat::from_array(b), alpha);
+            (q.to_array(), false)
+        } else {
+            (std::array::from_fn(|k| a[k] * (1.0 - alpha) + b[k] * alpha), false)
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Forward steps, jumps back and masked samples: every lane within
+        /// 1e-6 of its track sampled by the definition, a key's value bit
+        /// for bit, masked joints untouched.
+        #[test]
+        fn lane_batches_match_each_track_sampled_by_the_definition(
+            seed in any::<u64>(),
+            times in proptest::collection::vec(-0.5f32..6.0, 1..24),
+        ) {
+            let clip = clip(seed);
+            let skeleton = skeleton();
+            let a = Animation::bind(&clip, &skeleton, BindBy::Node).unwrap();
+            prop_assert!(a.lane_tracks > 0);
+            let mut in_lanes = [[false; JOINTS]; 3];
+            for (p, batches) in a.lane_batched.iter().enumerate() {
+                for b in batches {
+                    for (l, &on) in b.lanes.iter().enumerate() {
+                        if on != 0 {
+                            in_lanes[p][b.block as usize * BLOCK + l] = true;
+                        }
+                    }
+                }
+            }
+            let mask: Vec<f32> = (0..JOINTS).map(|j| if j % 3 == 1 { 0.0 } else { 0.5 }).collect();
+            let mut failure = None;
+            each_path(|path, level| {
+                let mut pose = Pose::identity(JOINTS);
+                let mut cursors = vec![0; a.lane_tracks];
+                // Key times of the clip as well as the random ones.
+                let keyed = clip.tracks().iter().step_by(7).flat_map(|t| t.times.iter().copied());
+                for (step, t) in times.iter().copied().chain(keyed).enumerate() {
+                    let masked = step % 5 == 4;
+                    let before = pose.clone();
+                    sample_lane_batches_at(level, &a, t, &mut cursors, &mut pose, masked.then_some(&mask[..]));
+                    for track in clip.tracks() {
+                        let j = track.node as usize;
+                        let p = match track.property {
+                            TrackProperty::Translation => 0,
+                            TrackProperty::Rotation => 1,
+                            TrackProperty::Scale => 2,
+                        };
+                        if !in_lanes[p][j] {
+                            continue;
+                        }
+                        let of = |pose: &Pose| -> [f32; 4] {
+                            match p {
+                                0 => pose.translation(j).extend(0.0).to_array(),
+                                1 => pose.rotation(j).to_array(),
+                                _ => pose.scale(j).extend(0.0).to_array(),
+                            }
+                        };
+                        let got = of(&pose);
+                        let (want, exact) = if masked && mask[j] == 0.0 { (of(&before), true) } else { reference(track, t) };
+                        let ok = if exact {
+                            got.map(f32::to_bits) == want.map(f32::to_bits)
+                        } else {
+                            got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-6)
+                        };
+                        if !ok && failure.is_none() {
+                            failure = Some(format!("{path}: t = {t}, joint {j} {:?}: {got:?} vs {want:?}", track.property));
+                        }
+                    }
+                }
+            });
+            prop_assert!(failure.is_none(), "{}", failure.unwrap());
+        }
+    }
+}

@@ -1168,6 +1168,53 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn transpose_turns_records_into_component_rows_on_every_lane_type() {
+        let records: Vec<[[f32; 4]; 3]> = (0..BLOCK)
+            .map(|l| std::array::from_fn(|f| std::array::from_fn(|c| (100 * f + 10 * l + c) as f32)))
+            .collect();
+        let refs: Vec<&[[f32; 4]; 3]> = records.iter().collect();
+        let want = |field: usize, c: usize, lanes: std::ops::Range<usize>| -> Vec<f32> {
+            lanes.map(|l| records[l][field][c]).collect()
+        };
+        for field in 0..3 {
+            for at in [0, 4] {
+                let got = Scalar4::transpose(&refs, field, at);
+                let glam = Glam4::transpose(&refs, field, at);
+                for c in 0..4 {
+                    assert_eq!(got[c].0.to_vec(), want(field, c, at..at + 4));
+                    assert_eq!(glam[c].0.to_array().to_vec(), want(field, c, at..at + 4));
+                }
+                #[cfg(target_arch = "x86_64")]
+                {
+                    let sse = Sse4::transpose(&refs, field, at);
+                    for c in 0..4 {
+                        let mut row = Row::splat(0.0);
+                        sse[c].store(&mut row, 0);
+                        assert_eq!(row.0[..4].to_vec(), want(field, c, at..at + 4));
+                    }
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            if Level::detect() == Level::X8 {
+                #[target_feature(enable = "avx2,fma")]
+                fn rows(refs: &[&[[f32; 4]; 3]], field: usize) -> [Row; 4] {
+                    let v = Avx8::transpose(refs, field, 0);
+                    let mut out = [Row::splat(0.0); 4];
+                    for (c, o) in out.iter_mut().enumerate() {
+                        v[c].store(o, 0);
+                    }
+                    out
+                }
+                // SAFETY: AVX2 and FMA were detected.
+                let got = unsafe { rows(&refs, field) };
+                for (c, row) in got.iter().enumerate() {
+                    assert_eq!(row.0.to_vec(), want(field, c, 0..BLOCK));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn byte_bits_become_lane_masks_on_every_path() {
         let bytes = [1u8, 2, 3, 0, 7, 4, 1, 0];
         let want: Vec<bool> = bytes.iter().map(|b| b & 1 != 0).collect();
