@@ -21,9 +21,14 @@
 //! - `job_local_to_model`: the whole skeleton.
 //!
 //! The blends use [`Composition::Mixer`], the composition an [`Instance`]
-//! defaults to. Assets: `fixtures/models/humanoid.glb` when it exists, and the
+//! defaults to. Assets: `fixtures/models/humanoid.glb` when it exists, the
 //! shared `Fox.glb` and `CesiumMan.glb` (from `ZOA_ASSETS` or
-//! `../shared/assets`); absent assets are skipped with a note.
+//! `../shared/assets`; absent assets are skipped with a note), and
+//! `own-times`, made here: a 43-joint rig whose three clips key translation,
+//! rotation and scale of every joint at 30 fps, each channel keeping its own
+//! 60% of the keys (as exporters that drop redundant keys per channel
+//! write them), so no two tracks share key times (the sampling job's lane
+//! batches).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -65,6 +70,9 @@ struct Rig {
 
 impl Rig {
     fn load(which: &str) -> Option<Rig> {
+        if which == "own-times" {
+            return Some(Rig::own_times());
+        }
         let asset = load_gltf(&asset_path(which)?).expect("asset loads");
         let skeleton = asset.skeletons.first().expect("a skin").clone();
         let clips = asset
@@ -73,6 +81,81 @@ impl Rig {
             .map(|c| Arc::new(Animation::bind(c, &skeleton, BindBy::Node).expect("clip binds")))
             .collect();
         Some(Rig { skeleton: Arc::new(RuntimeSkeleton::new(skeleton)), clips })
+    }
+
+    /// The `own-times` rig (see the module docs), the same on every run.
+    fn own_times() -> Rig {
+        use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, Track, TrackProperty, Transform};
+        // A spine of 7 joints, then four limbs of 9 (two from the top of the
+        // spine, two from its third joint).
+        let mut parents: Vec<Option<u16>> = (0..7).map(|j: u16| j.checked_sub(1)).collect();
+        for base in [6u16, 6, 2, 2] {
+            let mut parent = base;
+            for _ in 0..9 {
+                parents.push(Some(parent));
+                parent = parents.len() as u16 - 1;
+            }
+        }
+        let joints = parents
+            .iter()
+            .enumerate()
+            .map(|(j, &parent)| Joint {
+                name: Some(format!("joint_{j:02}")),
+                node: j as u32,
+                parent,
+                rest: Transform { translation: glam::Vec3::new(0.0, 0.1, 0.0), ..Transform::IDENTITY },
+                inverse_bind: glam::Mat4::IDENTITY,
+            })
+            .collect();
+        let skeleton = Skeleton::new("own-times", joints).expect("skeleton");
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let clips = [("walk", 1.0f32), ("run", 0.7), ("wave", 1.6)]
+            .into_iter()
+            .enumerate()
+            .map(|(c, (name, duration))| {
+                let frames = (duration * 30.0).round() as usize;
+                let mut tracks = Vec::new();
+                for j in 0..parents.len() {
+                    let phase = 0.37 * j as f32 + c as f32;
+                    for property in [TrackProperty::Translation, TrackProperty::Rotation, TrackProperty::Scale] {
+                        let kept: Vec<usize> =
+                            (0..=frames).filter(|&k| k == 0 || k == frames || next() < 0.6).collect();
+                        let times: Vec<f32> = kept.iter().map(|&k| k as f32 / 30.0).collect();
+                        let values: Vec<f32> = times
+                            .iter()
+                            .flat_map(|t| {
+                                let w = std::f32::consts::TAU * t / duration + phase;
+                                match property {
+                                    TrackProperty::Translation => vec![0.01 * w.sin(), 0.1 + 0.01 * w.cos(), 0.0],
+                                    TrackProperty::Rotation => {
+                                        let axis = glam::Vec3::new(phase.sin(), (1.3 * phase).cos(), 0.5).normalize();
+                                        glam::Quat::from_axis_angle(axis, 0.6 * w.sin()).to_array().to_vec()
+                                    }
+                                    TrackProperty::Scale => vec![1.0 + 0.05 * (2.0 * w).sin(); 3],
+                                }
+                            })
+                            .collect();
+                        tracks.push(Track {
+                            node: j as u32,
+                            node_name: None,
+                            property,
+                            interpolation: Interpolation::Linear,
+                            times,
+                            values,
+                        });
+                    }
+                }
+                let clip = Clip::new(name, tracks).expect("clip");
+                Arc::new(Animation::bind(&clip, &skeleton, BindBy::Node).expect("clip binds"))
+            })
+            .collect();
+        Rig { skeleton: Arc::new(RuntimeSkeleton::new(skeleton)), clips }
     }
 
     /// The first clip whose name contains one of `names` (case-insensitive), else clip `fallback`.
@@ -245,7 +328,7 @@ fn crowd_of(bencher: Bencher<'_, '_>, asset: &str, scenario: char, threads: usiz
 }
 
 /// The assets the per-job benches run on.
-const ASSETS: [&str; 3] = ["humanoid", "fox", "cesiumman"];
+const ASSETS: [&str; 4] = ["humanoid", "fox", "cesiumman", "own-times"];
 
 /// Job: sampling alone (one clip, forward playback, warm cursors).
 #[divan::bench(args = ASSETS)]

@@ -15,10 +15,15 @@
 //!   linear and step tracks of one property whose joints share a pose block
 //!   and whose keys share their times are packed key by key in the pose's own
 //!   layout and sampled a block at a time (one key search, one SIMD
-//!   lerp/slerp for eight joints); other tracks keep flat, joint-sorted key
-//!   arrays. A per-instance [`SamplingContext`] keeps one key cursor per
-//!   block or track, so forward playback finds its key segment in amortized
-//!   O(1) instead of a binary search. Masked layers sample only the joints
+//!   lerp/slerp for eight joints). Tracks of one block whose key times no
+//!   other track shares (exporters that drop redundant keys per channel
+//!   write these) go to *lane batches*: each lane finds its own key segment,
+//!   stored as one 48-byte record (its bounds, both keys, the interpolation
+//!   span), and the eight lanes are interpolated together with a parameter
+//!   each. Cubic splines, and a track alone in its block, keep flat,
+//!   joint-sorted key arrays. A per-instance [`SamplingContext`] keeps one
+//!   key cursor per block, lane or track, so forward playback finds its key
+//!   segment in amortized O(1) instead of a binary search. Masked layers sample only the joints
 //!   their mask lets through.
 //! - [`Pose`] is structure-of-arrays in blocks of eight joints (one row per
 //!   component, one allocation), so blending and local-to-model work on eight
