@@ -765,7 +765,7 @@ impl SamplingJob<'_> {
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
         sample_batches(a, &mut finder, cb, out, mask);
-        if cl.len() > 0 {
+        if !cl.is_empty() {
             sample_lane_batches(a, t, cl, out, mask);
         }
         for (h, c) in a.translations.iter().zip(ct) {

@@ -1186,10 +1186,9 @@ pub(crate) mod tests {
                 }
                 #[cfg(target_arch = "x86_64")]
                 {
-                    let sse = Sse4::transpose(&refs, field, at);
-                    for c in 0..4 {
+                    for (c, v) in Sse4::transpose(&refs, field, at).into_iter().enumerate() {
                         let mut row = Row::splat(0.0);
-                        sse[c].store(&mut row, 0);
+                        v.store(&mut row, 0);
                         assert_eq!(row.0[..4].to_vec(), want(field, c, at..at + 4));
                     }
                 }
