@@ -12,8 +12,8 @@
 //!   redundant keys per channel write one time array per track): each lane
 //!   finds its own segment, then the block is interpolated together with a
 //!   parameter per lane.
-//! - *cursor*: per batch, per lane-batch track, or per track sampled alone, the index of the key
-//!   segment the last sample fell in.
+//! - *cursor*: per batch, per lane-batch track, or per track sampled alone,
+//!   the index of the key segment the last sample fell in.
 //!   Forward playback moves it by at most one or two keys per frame, so finding
 //!   the segment is amortized O(1); a jump (seek, loop wrap, reverse playback)
 //!   falls back to a binary search from the cursor.
@@ -146,8 +146,8 @@ impl Batches {
 /// `[T_K−1, ∞)` holding the last key. A segment that holds one key's value
 /// (the two ends, every step segment) has `from == to`, `t0 = 0` and
 /// `t1 = ∞`, so its parameter `t / ∞` is exactly 0 for any finite `t` (the
-/// key itself, bit for bit). Keys sharing a time
-/// make an empty segment, which no `t` falls in: the later key wins.
+/// key itself, bit for bit). Keys sharing a time make an empty segment,
+/// which no `t` falls in: the later key wins.
 ///
 /// One segment is 48 bytes, so a lane finds everything it reads in one or
 /// two cache lines: whether `t` is still in the segment of its cursor, the

@@ -23,8 +23,8 @@
 //!   each. Cubic splines, and a track alone in its block, keep flat,
 //!   joint-sorted key arrays. A per-instance [`SamplingContext`] keeps one
 //!   key cursor per block, lane or track, so forward playback finds its key
-//!   segment in amortized O(1) instead of a binary search. Masked layers sample only the joints
-//!   their mask lets through.
+//!   segment in amortized O(1) instead of a binary search. Masked layers
+//!   sample only the joints their mask lets through.
 //! - [`Pose`] is structure-of-arrays in blocks of eight joints (one row per
 //!   component, one allocation), so blending and local-to-model work on eight
 //!   joints per instruction.

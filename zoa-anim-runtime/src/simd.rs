@@ -257,6 +257,13 @@ pub(crate) use dispatch;
 
 // ---------------------------------------------------------------- scalar
 
+/// [`Lanes::transpose`] for four lanes, one float at a time.
+#[inline(always)]
+fn transpose4(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [[f32; 4]; 4] {
+    let q = &records[at..at + 4];
+    std::array::from_fn(|c| [q[0][field][c], q[1][field][c], q[2][field][c], q[3][field][c]])
+}
+
 /// Four lanes computed one at a time: the reference path.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Scalar4([f32; 4]);
@@ -310,12 +317,7 @@ impl Lanes for Scalar4 {
     const LANES: usize = 4;
     #[inline(always)]
     fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
-        let q: [&[f32; 4]; 4] = std::array::from_fn(|l| &records[at + l][field]);
-        let mut out = [Scalar4([0.0; 4]); 4];
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = Scalar4([q[0][c], q[1][c], q[2][c], q[3][c]]);
-        }
-        out
+        transpose4(records, field, at).map(Scalar4)
     }
     #[inline(always)]
     fn splat(x: f32) -> Self {
@@ -428,12 +430,7 @@ impl Lanes for Glam4 {
     const LANES: usize = 4;
     #[inline(always)]
     fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
-        let q: [&[f32; 4]; 4] = std::array::from_fn(|l| &records[at + l][field]);
-        let mut out = [Glam4(glam::Vec4::ZERO); 4];
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = Glam4(glam::Vec4::new(q[0][c], q[1][c], q[2][c], q[3][c]));
-        }
-        out
+        transpose4(records, field, at).map(|c| Glam4(glam::Vec4::from_array(c)))
     }
     #[inline(always)]
     fn splat(x: f32) -> Self {
@@ -567,7 +564,8 @@ mod x86 {
     }
 
     // SAFETY (every `unsafe` block of this impl): SSE2 is part of x86-64;
-    // loads and stores stay inside the row (`at` is 0 or 4, checked).
+    // loads and stores stay inside the row (`at` is 0 or 4, checked), and
+    // `transpose` loads whole quads it holds references to.
     impl Lanes for Sse4 {
         type Mask = Sse4Mask;
         const LANES: usize = 4;
@@ -705,7 +703,8 @@ mod x86 {
 
     // SAFETY (every `unsafe` block of this impl): AVX2 and FMA are enabled
     // wherever an `Avx8` exists (see the type's docs); a row is 32-byte
-    // aligned and holds eight lanes, and `load_flat` checks its slice.
+    // aligned and holds eight lanes, `load_flat` checks its slice, and
+    // `transpose` loads whole quads it holds references to.
     impl Lanes for Avx8 {
         type Mask = Avx8Mask;
         const LANES: usize = 8;
