@@ -161,7 +161,7 @@ impl LaneSegment {
     const TO: usize = 1;
     const SPAN: usize = 2;
     /// What a lane without a live track reads (and never writes back).
-    const IDLE: LaneSegment = LaneSegment([[0.0; 4], [0.0; 4], [0.0, 1.0, 0.0, 0.0]]);
+    const IDLE: LaneSegment = LaneSegment([[0.0; 4], [0.0; 4], [0.0, 1.0, f32::NEG_INFINITY, f32::INFINITY]]);
 
     #[inline(always)]
     fn covers(&self, t: f32) -> bool {
@@ -171,6 +171,10 @@ impl LaneSegment {
     #[inline(always)]
     fn lo(&self) -> f32 {
         self.0[Self::SPAN][2]
+    }
+    #[inline(always)]
+    fn hi(&self) -> f32 {
+        self.0[Self::SPAN][3]
     }
 }
 
@@ -639,13 +643,17 @@ fn property_bit(p: TrackProperty) -> u8 {
 #[derive(Debug, Clone, Default)]
 pub struct SamplingContext {
     cursors: Vec<u32>,
+    /// Beside each lane-batch track's cursor, where its segment ended at the
+    /// last sample: the next sample steps the cursor to the next segment when
+    /// its time reached this, without reading the segment first.
+    ends: Vec<f32>,
 }
 
 impl SamplingContext {
     /// A context for animations of at most `max_tracks` tracks.
     #[must_use]
     pub fn new(max_tracks: usize) -> SamplingContext {
-        SamplingContext { cursors: vec![0; max_tracks] }
+        SamplingContext { cursors: vec![0; max_tracks], ends: vec![0.0; max_tracks] }
     }
     /// A context sized for `animation`.
     #[must_use]
@@ -664,6 +672,7 @@ impl SamplingContext {
     /// Forgets the cursors (the next sample searches from the first key).
     pub fn reset(&mut self) {
         self.cursors.fill(0);
+        self.ends.fill(0.0);
     }
 }
 
@@ -760,13 +769,14 @@ impl SamplingJob<'_> {
         let batches = a.batched.iter().map(|b| b.batches.len()).sum();
         let (cb, cursors) = cursors.split_at_mut(batches);
         let (cl, cursors) = cursors.split_at_mut(a.lane_tracks);
+        let ends = &mut self.context.ends[batches..][..a.lane_tracks];
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
         sample_batches(a, &mut finder, cb, out, mask);
         if !cl.is_empty() {
-            sample_lane_batches(a, t, cl, out, mask);
+            sample_lane_batches(a, t, LaneCursors { cursors: cl, ends }, out, mask);
         }
         for (h, c) in a.translations.iter().zip(ct) {
             if !skip(h.joint) {
@@ -888,8 +898,16 @@ fn sample_batches_lanes<V: Lanes>(
 }
 
 dispatch!(fn sample_lane_batches / sample_lane_batches_at => sample_lane_batches_lanes(
-    a: &Animation, t: f32, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
+    a: &Animation, t: f32, cursors: LaneCursors<'_>, out: &mut Pose, mask: Option<&[f32]>,
 ));
+
+/// The lane-batch tracks' cursors of a [`SamplingContext`]: per track, in
+/// the order of the batches and their lanes, the index of its segment at the
+/// last sample and where that segment ends.
+struct LaneCursors<'c> {
+    cursors: &'c mut [u32],
+    ends: &'c mut [f32],
+}
 
 /// Per lane of a [`LaneBatch`], the segment `t` falls in (see
 /// [`LaneSegment`]), read in place and transposed into the pose's SoA lanes
@@ -900,44 +918,108 @@ struct LaneKeys<'a> {
 }
 
 impl<'a> LaneKeys<'a> {
-    /// Points the live lanes of `batch` at their segments at time `t` (the
-    /// others keep theirs, which nothing writes back). `cursors`: the lane
-    /// batches' cursors, each the index of its track's segment at the last
-    /// sample.
+    /// Points the live lanes of `batch` at their segments at time `t`
+    /// assuming forward playback: a lane whose time reached the end of its
+    /// last segment takes the next one, the others keep theirs. This reads
+    /// no segment, only the cursors and ends, so the segments' loads do not
+    /// wait on a comparison with their own bounds; [`LaneKeys::lanes`] checks
+    /// that each segment covers `t` and [`LaneKeys::repair`] fixes the lanes
+    /// whose do not (a jump back or past more than one key). The other lanes
+    /// keep their segments, which nothing writes back.
     #[inline(always)]
-    fn gather(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut [u32]) {
-        let mut cursors = cursors[batch.cursor as usize..].iter_mut();
+    fn step(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut LaneCursors<'_>) {
+        let mut k = batch.cursor as usize;
         for (l, track) in batch.tracks.iter().enumerate() {
             if batch.lanes[l] == 0 {
                 continue;
             }
-            let Some(cursor) = cursors.next() else { return };
+            let at = k;
+            k += 1;
             if live[l] == 0 {
                 continue;
             }
+            // Cursors are hints (a context may have served another
+            // animation): wrap rather than overflow, clamp into the track.
+            let next = cursors.cursors[at].wrapping_add(u32::from(t >= cursors.ends[at]));
+            let i = next.min(track.segments - 1);
+            let segment = &a.lane_segments[track.start as usize + i as usize];
+            cursors.cursors[at] = i;
+            cursors.ends[at] = segment.hi();
+            self.segments[l] = &segment.0;
+        }
+    }
+
+    /// Points the live lanes `at..at + lanes` of `batch` whose segment does
+    /// not cover `t` at the one that does: the next segment, else a search
+    /// of them all (the first begins at −∞, so some segment begins at or
+    /// before `t`, and the last such one covers it).
+    #[cold]
+    #[inline(never)]
+    fn repair(
+        &mut self,
+        batch: &LaneBatch,
+        live: &[u8; BLOCK],
+        lanes: std::ops::Range<usize>,
+        a: &'a Animation,
+        t: f32,
+        cursors: &mut LaneCursors<'_>,
+    ) {
+        let mut k = batch.cursor as usize;
+        for (l, track) in batch.tracks.iter().enumerate() {
+            if batch.lanes[l] == 0 {
+                continue;
+            }
+            let at = k;
+            k += 1;
+            if live[l] == 0 || !lanes.contains(&l) {
+                continue;
+            }
             let segments = &a.lane_segments[track.start as usize..][..track.segments as usize];
-            let mut i = (*cursor as usize).min(segments.len() - 1);
+            let mut i = (cursors.cursors[at] as usize).min(segments.len() - 1);
             if !segments[i].covers(t) {
-                // Forward playback: the next segment; else search them all
-                // (the first begins at −∞, so some segment begins at or
-                // before `t`, and the last such one covers it).
                 i = match segments.get(i + 1) {
                     Some(next) if next.covers(t) => i + 1,
                     _ => segments.partition_point(|s| s.lo() <= t) - 1,
                 };
-                *cursor = i as u32;
             }
+            cursors.cursors[at] = i as u32;
+            cursors.ends[at] = segments[i].hi();
             self.segments[l] = &segments[i].0;
         }
     }
 
-    /// Lanes `at..` of the values and the interpolation parameter at `t`.
+    /// Lanes `at..` of the values and the interpolation parameter at `t`,
+    /// and which lanes' segments cover `t`.
     #[inline(always)]
-    fn lanes<V: Lanes>(&self, at: usize, t: f32) -> ([V; 4], [V; 4], V) {
-        let [t0, t1, _, _] = V::transpose(&self.segments, LaneSegment::SPAN, at);
+    fn lanes<V: Lanes>(&self, at: usize, t: f32) -> ([V; 4], [V; 4], V, V::Mask) {
+        let [t0, t1, lo, hi] = V::transpose(&self.segments, LaneSegment::SPAN, at);
         let from = V::transpose(&self.segments, LaneSegment::FROM, at);
         let to = V::transpose(&self.segments, LaneSegment::TO, at);
-        (from, to, (V::splat(t) - t0) / (t1 - t0))
+        let t = V::splat(t);
+        (from, to, (t - t0) / (t1 - t0), lo.le(t) & t.lt(hi))
+    }
+
+    /// [`LaneKeys::lanes`] where every live lane (`live`) covers `t`, after
+    /// repairing the lanes that do not.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn covering<V: Lanes>(
+        &mut self,
+        batch: &LaneBatch,
+        live: &[u8; BLOCK],
+        m: V::Mask,
+        at: usize,
+        a: &'a Animation,
+        t: f32,
+        cursors: &mut LaneCursors<'_>,
+    ) -> ([V; 4], [V; 4], V) {
+        let (from, to, u, covers) = self.lanes::<V>(at, t);
+        if V::all(covers | !m) {
+            return (from, to, u);
+        }
+        self.repair(batch, live, at..at + V::LANES, a, t, cursors);
+        let (from, to, u, _) = self.lanes::<V>(at, t);
+        (from, to, u)
     }
 }
 
@@ -951,7 +1033,7 @@ impl<'a> LaneKeys<'a> {
 fn sample_lane_batches_lanes<V: Lanes>(
     a: &Animation,
     t: f32,
-    cursors: &mut [u32],
+    mut cursors: LaneCursors<'_>,
     out: &mut Pose,
     mask: Option<&[f32]>,
 ) {
@@ -963,13 +1045,13 @@ fn sample_lane_batches_lanes<V: Lanes>(
             if live == [0; BLOCK] {
                 continue;
             }
-            keys.gather(batch, &live, a, t, cursors);
+            keys.step(batch, &live, a, t, &mut cursors);
             if p == 1 {
                 let out = rows_mut(out, 4, batch.block as usize);
                 for at in (0..BLOCK).step_by(V::LANES) {
                     let m = V::bits(&live[at..], 1);
                     if V::any(m) {
-                        let (from, to, u) = keys.lanes::<V>(at, t);
+                        let (from, to, u) = keys.covering::<V>(batch, &live, m, at, a, t, &mut cursors);
                         store_where(out, at, m, slerp_lanes(from, to, u), load::<V, 4>(out, at));
                     }
                 }
@@ -978,7 +1060,7 @@ fn sample_lane_batches_lanes<V: Lanes>(
                 for at in (0..BLOCK).step_by(V::LANES) {
                     let m = V::bits(&live[at..], 1);
                     if V::any(m) {
-                        let (from, to, u) = keys.lanes::<V>(at, t);
+                        let (from, to, u) = keys.covering::<V>(batch, &live, m, at, a, t, &mut cursors);
                         let (from, to) = ([from[0], from[1], from[2]], [to[0], to[1], to[2]]);
                         // At a key the key itself (`a·1 + b·0` is not `a` for `a = −0`).
                         let new = select(u.eq(V::splat(0.0)), from, lerp(from, to, u));
@@ -1337,13 +1419,17 @@ mod lane_tests {
             let mut failure = None;
             each_path(|path, level| {
                 let mut pose = Pose::identity(JOINTS);
-                let mut cursors = vec![0; a.lane_tracks];
+                // Cursors are hints: start from ones another animation
+                // could have left (past the end, or wrapping on the step).
+                let mut cursors: Vec<u32> = (0..a.lane_tracks).map(|k| [0, u32::MAX, 3, 1000][k % 4]).collect();
+                let mut ends: Vec<f32> = (0..a.lane_tracks).map(|k| [0.0, f32::NEG_INFINITY, f32::NAN][k % 3]).collect();
                 // Key times of the clip as well as the random ones.
                 let keyed = clip.tracks().iter().step_by(7).flat_map(|t| t.times.iter().copied());
                 for (step, t) in times.iter().copied().chain(keyed).enumerate() {
                     let masked = step % 5 == 4;
                     let before = pose.clone();
-                    sample_lane_batches_at(level, &a, t, &mut cursors, &mut pose, masked.then_some(&mask[..]));
+                    let cursors = LaneCursors { cursors: &mut cursors, ends: &mut ends };
+                    sample_lane_batches_at(level, &a, t, cursors, &mut pose, masked.then_some(&mask[..]));
                     for track in clip.tracks() {
                         let j = track.node as usize;
                         let p = match track.property {
