@@ -928,6 +928,21 @@ impl<'a> LaneKeys<'a> {
     /// keep their segments, which nothing writes back.
     #[inline(always)]
     fn step(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut LaneCursors<'_>) {
+        if *live == [1; BLOCK] {
+            // Every lane has a track and is live: its cursors are the batch's
+            // next BLOCK, with no lane to skip.
+            let at = batch.cursor as usize;
+            let (cs, es) = (&mut cursors.cursors[at..at + BLOCK], &mut cursors.ends[at..at + BLOCK]);
+            for l in 0..BLOCK {
+                let track = batch.tracks[l];
+                let i = cs[l].wrapping_add(u32::from(t >= es[l])).min(track.segments - 1);
+                let segment = &a.lane_segments[track.start as usize + i as usize];
+                cs[l] = i;
+                es[l] = segment.hi();
+                self.segments[l] = &segment.0;
+            }
+            return;
+        }
         let mut k = batch.cursor as usize;
         for (l, track) in batch.tracks.iter().enumerate() {
             if batch.lanes[l] == 0 {

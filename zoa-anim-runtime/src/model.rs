@@ -88,8 +88,15 @@ mod x86 {
     /// The CPU must have AVX2 and FMA; `root`, when given, must be affine.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn affine_hierarchy(order: &[(u16, u16)], root: Option<&Mat4>, output: &mut [Mat4]) {
+        // The joint just computed, kept in registers: along a chain the
+        // parent is the previous joint, and reading it back from `output`
+        // would wait on the store of the previous product.
+        // (No joint index is `u32::MAX`, so the first joint never matches.)
+        let mut last = (u32::MAX, Mat4::IDENTITY);
         for &(j, p) in order {
-            let parent = if p != NO_PARENT {
+            let parent = if u32::from(p) == last.0 {
+                last.1
+            } else if p != NO_PARENT {
                 output[p as usize]
             } else if let Some(root) = root {
                 *root
@@ -98,6 +105,7 @@ mod x86 {
             };
             let child = &mut output[j as usize];
             *child = affine_product(&parent, child);
+            last = (u32::from(j), *child);
         }
     }
 
