@@ -647,13 +647,16 @@ pub struct SamplingContext {
     /// last sample: the next sample steps the cursor to the next segment when
     /// its time reached this, without reading the segment first.
     ends: Vec<f32>,
+    /// Whether the last animation sampled with this context had lane
+    /// batches (so `ends` is worth prefetching).
+    steps_lanes: bool,
 }
 
 impl SamplingContext {
     /// A context for animations of at most `max_tracks` tracks.
     #[must_use]
     pub fn new(max_tracks: usize) -> SamplingContext {
-        SamplingContext { cursors: vec![0; max_tracks], ends: vec![0.0; max_tracks] }
+        SamplingContext { cursors: vec![0; max_tracks], ends: vec![0.0; max_tracks], steps_lanes: false }
     }
     /// A context sized for `animation`.
     #[must_use]
@@ -668,6 +671,9 @@ impl SamplingContext {
     /// Starts loading the cursors into cache (see [`crate::simd::prefetch`]).
     pub(crate) fn prefetch(&self, max_bytes: usize) {
         crate::simd::prefetch(&self.cursors, max_bytes);
+        if self.steps_lanes {
+            crate::simd::prefetch(&self.ends, max_bytes);
+        }
     }
     /// Forgets the cursors (the next sample searches from the first key).
     pub fn reset(&mut self) {
@@ -770,6 +776,7 @@ impl SamplingJob<'_> {
         let (cb, cursors) = cursors.split_at_mut(batches);
         let (cl, cursors) = cursors.split_at_mut(a.lane_tracks);
         let ends = &mut self.context.ends[batches..][..a.lane_tracks];
+        self.context.steps_lanes = a.lane_tracks > 0;
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
