@@ -13,7 +13,8 @@
 //!   finds its own segment, then the block is interpolated together with a
 //!   parameter per lane.
 //! - *cursor*: per batch, per lane-batch track, or per track sampled alone,
-//!   the index of the key segment the last sample fell in.
+//!   the index of the key segment the last sample fell in (for a lane-batch
+//!   track, also where that segment ends).
 //!   Forward playback moves it by at most one or two keys per frame, so finding
 //!   the segment is amortized O(1); a jump (seek, loop wrap, reverse playback)
 //!   falls back to a binary search from the cursor.
@@ -33,8 +34,8 @@ use crate::error::RuntimeError;
 use crate::math::{hermite_basis, lerp3, slerp};
 use crate::pose::Pose;
 use crate::simd::{
-    BLOCK, Lanes, Row, UniformT, dispatch, lerp, load, rows_mut, select, slerp as slerp_lanes, slerp_uniform, store,
-    store_where,
+    ARC_ROWS, BLOCK, Lanes, Row, UniformT, arc, dispatch, lerp, load, rows_mut, select, slerp as slerp_lanes,
+    slerp_arc, store, store_where,
 };
 
 /// Bit in [`Animation::animated`]: the joint's translation is animated.
@@ -98,6 +99,10 @@ struct Batch {
     step: bool,
     /// 1 in the lanes whose joint has a track in this batch.
     lanes: [u8; BLOCK],
+    /// Rotations: first row of the arc from key 0 to key 1 in
+    /// [`Batches::arcs`]; the arc from key `k` is `ARC_ROWS` rows further
+    /// per key.
+    arc_start: u32,
 }
 
 /// The batches of one property and their packed key values.
@@ -105,6 +110,10 @@ struct Batch {
 struct Batches {
     batches: Vec<Batch>,
     rows: Vec<Row>,
+    /// Rotations: per linear batch and pair of consecutive keys, the
+    /// [`crate::simd::arc`] rows of the slerp between them, made once at
+    /// bind so that sampling does only the part that depends on time.
+    arcs: Vec<Row>,
 }
 
 impl Batches {
@@ -134,7 +143,38 @@ impl Batches {
             row_start: row_start as u32,
             step: group.step,
             lanes,
+            arc_start: 0,
         });
+    }
+
+    /// Makes the slerp arcs of every linear batch (rotations only).
+    fn make_arcs(&mut self) {
+        for batch in &mut self.batches {
+            batch.arc_start = self.arcs.len() as u32;
+            if batch.step || batch.keys < 2 {
+                continue;
+            }
+            let keys = &self.rows[batch.row_start as usize..][..batch.keys as usize * 4];
+            let start = self.arcs.len();
+            self.arcs.resize(start + (batch.keys as usize - 1) * ARC_ROWS, Row::splat(0.0));
+            arc_rows(keys, &mut self.arcs[start..]);
+        }
+    }
+}
+
+dispatch!(fn arc_rows / arc_rows_at => arc_rows_lanes(keys: &[Row], out: &mut [Row]));
+
+/// Per pair of consecutive quaternion keys in `keys` (4 rows a key), its
+/// [`crate::simd::arc`] rows into `out`, with the kernel path in effect (so
+/// that sampling's slerp gives the same bits as without them).
+#[inline(always)]
+fn arc_rows_lanes<V: Lanes>(keys: &[Row], out: &mut [Row]) {
+    for (k, out) in out.chunks_exact_mut(ARC_ROWS).enumerate() {
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let a = load::<V, 4>(&keys[4 * k..], at);
+            let b = load::<V, 4>(&keys[4 * k + 4..], at);
+            store(out, at, arc(a, b));
+        }
     }
 }
 
@@ -509,6 +549,9 @@ impl Animation {
             for group in &groups {
                 self.batched[p].push(group, &identity[..components], &value);
             }
+            if p == 1 {
+                self.batched[p].make_arcs();
+            }
             for tracks in &lane_groups {
                 let mut batch = LaneBatch {
                     block: (tracks[0].0.joint as usize / BLOCK) as u32,
@@ -882,6 +925,7 @@ fn sample_batches_lanes<V: Lanes>(
         };
         let out = rows_mut(out_r, 4, batch.block as usize);
         let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 4];
+        let arcs = &set.arcs[batch.arc_start as usize..];
         for at in (0..BLOCK).step_by(V::LANES) {
             let live = V::bits(&lanes[at..], 1);
             if !V::any(live) {
@@ -890,7 +934,8 @@ fn sample_batches_lanes<V: Lanes>(
             let new = match (seg, &uniform) {
                 (Segment::Key(k) | Segment::Between(k, _, _), None) => load::<V, 4>(&keys[4 * k..], at),
                 (Segment::Between(i, _, _), Some(u)) => {
-                    slerp_uniform(load::<V, 4>(&keys[4 * i..], at), load::<V, 4>(&keys[4 * i + 4..], at), u)
+                    let (a, b) = (load::<V, 4>(&keys[4 * i..], at), load::<V, 4>(&keys[4 * i + 4..], at));
+                    slerp_arc(a, b, load::<V, ARC_ROWS>(&arcs[ARC_ROWS * i..], at), u)
                 }
                 (Segment::Key(k), Some(_)) => load::<V, 4>(&keys[4 * k..], at),
             };

@@ -23,7 +23,11 @@
 //!   each. Cubic splines, and a track alone in its block, keep flat,
 //!   joint-sorted key arrays. A per-instance [`SamplingContext`] keeps one
 //!   key cursor per block, lane or track, so forward playback finds its key
-//!   segment in amortized O(1) instead of a binary search. Masked layers
+//!   segment in amortized O(1) instead of a binary search. A lane's cursor
+//!   also keeps where its segment ends, so it steps to the next segment
+//!   without reading the current one first; one vector check of the new
+//!   segments' bounds catches the rare jump (a loop wrap, a seek, more than
+//!   one key per frame), which a search repairs. Masked layers
 //!   sample only the joints their mask lets through.
 //! - [`Pose`] is structure-of-arrays in blocks of eight joints (one row per
 //!   component, one allocation), so blending and local-to-model work on eight

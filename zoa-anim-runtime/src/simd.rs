@@ -969,9 +969,60 @@ fn half_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> (L::Mask, L, L) {
 /// `c0·m + c1·b'`, both linear in `a` and `b'`. Returns both halves' weights.
 #[inline(always)]
 fn weights<L: Lanes>(c0: L, c1: L, two_cos_half: L) -> [(L, L); 2] {
-    let inv = L::splat(1.0) / two_cos_half;
+    weights_by_inverse(c0, c1, L::splat(1.0) / two_cos_half)
+}
+
+/// [`weights`] given `1 / (2 cos φ)`.
+#[inline(always)]
+fn weights_by_inverse<L: Lanes>(c0: L, c1: L, inv: L) -> [(L, L); 2] {
     let (c0m, c1m) = (c0 * inv, c1 * inv);
     [(c0 + c1m, c1m), (c0m, c0m + c1)]
+}
+
+/// What a slerp from `a` to `b` needs that depends on the two quaternions
+/// only, per lane, for keys that are slerped between again and again:
+/// `b` in `a`'s hemisphere (4 rows), `1 / (2 cos φ)`, `cos φ − 1` of the
+/// half arc `φ`, and 1 where `a == b` (else 0). [`slerp_arc`] with these is
+/// [`slerp_uniform`] to the bit.
+pub(crate) const ARC_ROWS: usize = 7;
+
+/// The [`ARC_ROWS`] rows of the arc from `a` to `b` (see [`slerp_arc`]).
+#[inline(always)]
+pub(crate) fn arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> [L; ARC_ROWS] {
+    let (flip, two_cos_half, xm1) = half_arc(a, b);
+    let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
+    let (zero, one) = (L::splat(0.0), L::splat(1.0));
+    [
+        b[0].flip_sign(flip),
+        b[1].flip_sign(flip),
+        b[2].flip_sign(flip),
+        b[3].flip_sign(flip),
+        one / two_cos_half,
+        xm1,
+        L::select(same, one, zero),
+    ]
+}
+
+/// [`slerp_uniform`] from `a` to `b` with their [`arc`] made beforehand:
+/// the same result bit for bit (`α·a + β·(−b)` is `α·a + (−β)·b`), without
+/// the dot product, square root, division and comparisons of the set-up.
+#[inline(always)]
+pub(crate) fn slerp_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, arc: [L; ARC_ROWS], t: &UniformT) -> QuatLanes<L> {
+    if t.t == 0.0 {
+        return a;
+    }
+    if t.t == 1.0 {
+        return b;
+    }
+    let [bx, by, bz, bw, inv, xm1, same] = arc;
+    let c0 = t.c0.coefficient(xm1);
+    let c1 = t.c1.coefficient(xm1);
+    let [first, second] = weights_by_inverse(c0, c1, inv);
+    let (alpha, beta) = if t.first_half { first } else { second };
+    let same = same.gt(L::splat(0.0));
+    let alpha = L::select(same, L::splat(1.0), alpha);
+    let beta = L::select(same, L::splat(0.0), beta);
+    combine(a, [bx, by, bz, bw], alpha, beta)
 }
 
 /// Three.js `slerpFlat` per lane (see [`crate::math::slerp`]): `t == 0`
@@ -1164,6 +1215,57 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// `slerp_arc` with the arc made by `arc` and `slerp_uniform`, per lane
+    /// of `a` and `b` (4 rows each), into rows 0..4 and 4..8 of `out`.
+    #[inline(always)]
+    fn arc_and_uniform_lanes<V: Lanes>(a: &[Row], b: &[Row], t: f32, out: &mut [Row]) {
+        let u = UniformT::new(t);
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let (qa, qb) = (load::<V, 4>(a, at), load::<V, 4>(b, at));
+            store(&mut out[..4], at, slerp_arc(qa, qb, arc(qa, qb), &u));
+            store(&mut out[4..], at, slerp_uniform(qa, qb, &u));
+        }
+    }
+    dispatch!(fn arc_and_uniform / arc_and_uniform_at => arc_and_uniform_lanes(
+        a: &[Row], b: &[Row], t: f32, out: &mut [Row],
+    ));
+
+    #[test]
+    fn slerp_with_a_prepared_arc_is_the_uniform_slerp_to_the_bit_on_every_path() {
+        let _ = arc_and_uniform;
+        let n = |x: f32, y: f32, z: f32, w: f32| glam::Quat::from_xyzw(x, y, z, w);
+        let a = [
+            glam::Quat::from_rotation_x(0.3),
+            glam::Quat::from_rotation_y(-2.0),
+            n(0.5, 0.5, 0.5, 0.5),
+            n(-0.0, 0.0, 0.0, 1.0),
+            glam::Quat::from_rotation_z(1e-4),
+            n(0.0, 0.6, 0.0, 0.8001),
+            n(1e-40, 0.0, 0.0, 1.0),
+            glam::Quat::from_rotation_x(1.0),
+        ];
+        let b = [
+            glam::Quat::from_rotation_z(1.2),
+            -glam::Quat::from_rotation_y(1.0),
+            n(0.5, 0.5, 0.5, 0.5),
+            n(0.0, 0.0, 0.0, 1.0),
+            glam::Quat::from_rotation_z(2e-4),
+            -n(0.6, 0.0, 0.0, 0.8),
+            n(0.0, 1e-40, 0.0, 1.0),
+            -glam::Quat::from_rotation_x(1.0 + 3.1),
+        ];
+        each_path(|path, level| {
+            for t in [0.0, 1.0, 0.25, 0.5, 0.500_000_1, 0.75, 0.999] {
+                let mut out = vec![Row::splat(0.0); 8];
+                arc_and_uniform_at(level, &rows(&a), &rows(&b), t, &mut out);
+                for c in 0..4 {
+                    let (got, want) = (out[c].0.map(f32::to_bits), out[4 + c].0.map(f32::to_bits));
+                    assert_eq!(got, want, "{path}: t = {t}, component {c}");
+                }
+            }
+        });
     }
 
     #[test]
