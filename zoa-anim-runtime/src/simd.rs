@@ -1040,7 +1040,9 @@ pub(crate) fn slerp<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: L) -> QuatLan
     let [(a1, b1), (a2, b2)] = weights(c0, c1, two_cos_half);
     let alpha = L::select(first_half, a1, a2);
     let beta = L::select(first_half, b1, b2).flip_sign(flip);
-    // Endpoints: (1, 0) keeps `a`, (0, 1) takes `b`.
+    // Endpoints: (1, 0) keeps `a`, (0, 1) takes `b` (up to the sign of a
+    // zero component: `1·(−0) + 0·b` is `+0` for `b > 0`; sampling at a key
+    // selects the key itself).
     let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
     let (is0, is1) = (t.eq(L::splat(0.0)), t.eq(one));
     let keep_a = is0 | (same & !is1);
@@ -1263,6 +1265,13 @@ pub(crate) mod tests {
                 for c in 0..4 {
                     let (got, want) = (out[c].0.map(f32::to_bits), out[4 + c].0.map(f32::to_bits));
                     assert_eq!(got, want, "{path}: t = {t}, component {c}");
+                    // The ends are copies, signed zeros kept.
+                    let bits = |q: &[glam::Quat; 8]| q.map(|q| q.to_array()[c].to_bits());
+                    if t == 0.0 {
+                        assert_eq!(got, bits(&a), "{path}: t = 0 gives a");
+                    } else if t == 1.0 {
+                        assert_eq!(got, bits(&b), "{path}: t = 1 gives b");
+                    }
                 }
             }
         });
