@@ -1031,16 +1031,13 @@ impl<'a> LaneKeys<'a> {
         t: f32,
         cursors: &mut LaneCursors<'_>,
     ) {
-        let mut k = batch.cursor as usize;
-        for (l, track) in batch.tracks.iter().enumerate() {
-            if batch.lanes[l] == 0 {
+        for l in lanes {
+            if batch.lanes[l] == 0 || live[l] == 0 {
                 continue;
             }
-            let at = k;
-            k += 1;
-            if live[l] == 0 || !lanes.contains(&l) {
-                continue;
-            }
+            // The lane's cursor follows those of the batch's lanes before it.
+            let at = batch.cursor as usize + batch.lanes[..l].iter().filter(|&&on| on != 0).count();
+            let track = &batch.tracks[l];
             let segments = &a.lane_segments[track.start as usize..][..track.segments as usize];
             let mut i = (cursors.cursors[at] as usize).min(segments.len() - 1);
             if !segments[i].covers(t) {
