@@ -986,26 +986,56 @@ fn weights_by_inverse<L: Lanes>(c0: L, c1: L, inv: L) -> [(L, L); 2] {
 /// [`slerp_uniform`] to the bit.
 pub(crate) const ARC_ROWS: usize = 7;
 
+/// The time-independent part of a slerp from `a` to `b` (see [`ARC_ROWS`]).
+struct PreparedArc<L: Lanes> {
+    /// `b` in `a`'s hemisphere.
+    b: QuatLanes<L>,
+    /// `1 / (2 cos φ)`.
+    inv: L,
+    /// `cos φ − 1`.
+    xm1: L,
+    /// Lanes where `a == b`.
+    same: L::Mask,
+}
+
+impl<L: Lanes> PreparedArc<L> {
+    #[inline(always)]
+    fn new(a: QuatLanes<L>, b: QuatLanes<L>) -> PreparedArc<L> {
+        let (flip, two_cos_half, xm1) = half_arc(a, b);
+        let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
+        let mut flipped = b;
+        for c in &mut flipped {
+            *c = c.flip_sign(flip);
+        }
+        PreparedArc { b: flipped, inv: L::splat(1.0) / two_cos_half, xm1, same }
+    }
+
+    /// The slerp from `a` along this arc at `t` strictly between 0 and 1:
+    /// `α·a + β·b'` (`α·a + β·(−b)` is `α·a + (−β)·b`, so the same bits
+    /// as flipping `β`); equal operands keep `a`.
+    #[inline(always)]
+    fn slerp(&self, a: QuatLanes<L>, t: &UniformT) -> QuatLanes<L> {
+        let c0 = t.c0.coefficient(self.xm1);
+        let c1 = t.c1.coefficient(self.xm1);
+        let [first, second] = weights_by_inverse(c0, c1, self.inv);
+        let (alpha, beta) = if t.first_half { first } else { second };
+        let alpha = L::select(self.same, L::splat(1.0), alpha);
+        let beta = L::select(self.same, L::splat(0.0), beta);
+        combine(a, self.b, alpha, beta)
+    }
+}
+
 /// The [`ARC_ROWS`] rows of the arc from `a` to `b` (see [`slerp_arc`]).
 #[inline(always)]
 pub(crate) fn arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> [L; ARC_ROWS] {
-    let (flip, two_cos_half, xm1) = half_arc(a, b);
-    let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
-    let (zero, one) = (L::splat(0.0), L::splat(1.0));
-    [
-        b[0].flip_sign(flip),
-        b[1].flip_sign(flip),
-        b[2].flip_sign(flip),
-        b[3].flip_sign(flip),
-        one / two_cos_half,
-        xm1,
-        L::select(same, one, zero),
-    ]
+    let arc = PreparedArc::new(a, b);
+    let [bx, by, bz, bw] = arc.b;
+    [bx, by, bz, bw, arc.inv, arc.xm1, L::select(arc.same, L::splat(1.0), L::splat(0.0))]
 }
 
 /// [`slerp_uniform`] from `a` to `b` with their [`arc`] made beforehand:
-/// the same result bit for bit (`α·a + β·(−b)` is `α·a + (−β)·b`), without
-/// the dot product, square root, division and comparisons of the set-up.
+/// the same result bit for bit, without the dot product, square root,
+/// division and comparisons of the set-up.
 #[inline(always)]
 pub(crate) fn slerp_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, arc: [L; ARC_ROWS], t: &UniformT) -> QuatLanes<L> {
     if t.t == 0.0 {
@@ -1015,14 +1045,7 @@ pub(crate) fn slerp_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, arc: [L; ARC
         return b;
     }
     let [bx, by, bz, bw, inv, xm1, same] = arc;
-    let c0 = t.c0.coefficient(xm1);
-    let c1 = t.c1.coefficient(xm1);
-    let [first, second] = weights_by_inverse(c0, c1, inv);
-    let (alpha, beta) = if t.first_half { first } else { second };
-    let same = same.gt(L::splat(0.0));
-    let alpha = L::select(same, L::splat(1.0), alpha);
-    let beta = L::select(same, L::splat(0.0), beta);
-    combine(a, [bx, by, bz, bw], alpha, beta)
+    PreparedArc { b: [bx, by, bz, bw], inv, xm1, same: same.gt(L::splat(0.0)) }.slerp(a, t)
 }
 
 /// Three.js `slerpFlat` per lane (see [`crate::math::slerp`]): `t == 0`
@@ -1081,16 +1104,7 @@ pub(crate) fn slerp_uniform<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: &Unif
     if t.t == 1.0 {
         return b;
     }
-    let (flip, two_cos_half, xm1) = half_arc(a, b);
-    let c0 = t.c0.coefficient(xm1);
-    let c1 = t.c1.coefficient(xm1);
-    let [first, second] = weights(c0, c1, two_cos_half);
-    let (alpha, beta) = if t.first_half { first } else { second };
-    let beta = beta.flip_sign(flip);
-    let same = a[0].eq(b[0]) & a[1].eq(b[1]) & a[2].eq(b[2]) & a[3].eq(b[3]);
-    let alpha = L::select(same, L::splat(1.0), alpha);
-    let beta = L::select(same, L::splat(0.0), beta);
-    combine(a, b, alpha, beta)
+    PreparedArc::new(a, b).slerp(a, t)
 }
 
 /// `α·a + β·b` per lane and component.
