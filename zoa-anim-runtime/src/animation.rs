@@ -982,7 +982,8 @@ impl<'a> LaneKeys<'a> {
     fn step(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut LaneCursors<'_>) {
         if *live == [1; BLOCK] {
             // Every lane has a track and is live: its cursors are the batch's
-            // next BLOCK, with no lane to skip.
+            // next BLOCK, with no lane to skip. (The step is written out in
+            // both loops: a shared helper measured 2–4% slower.)
             let at = batch.cursor as usize;
             let (cs, es) = (&mut cursors.cursors[at..at + BLOCK], &mut cursors.ends[at..at + BLOCK]);
             for l in 0..BLOCK {
