@@ -97,7 +97,14 @@ struct Batch {
     row_start: u32,
     /// Step interpolation (else linear).
     step: bool,
-    /// 1 in the lanes whose joint has a track in this batch.
+    /// 1 in the lanes to write: those whose joint has a track in this
+    /// batch, and in the skeleton's last block the lanes past its last
+    /// joint. Those hold the identity here (as lanes without a track do) and
+    /// in every pose, so writing them changes nothing; it lets a batch that
+    /// covers the rest of the block store its rows whole instead of reading,
+    /// blending and storing them, and the first sample of a frame into a
+    /// character's pose (the blend's first input, sampled in place) would
+    /// otherwise wait for those rows to come from memory.
     lanes: [u8; BLOCK],
     /// Rotations: first row of the arc from key 0 to key 1 in
     /// [`Batches::arcs`]; the arc from key `k` is `ARC_ROWS` rows further
@@ -120,11 +127,17 @@ impl Batches {
     /// Packs `group` as one batch: its tracks' values key by key, one lane
     /// per joint (`identity` in the lanes no track fills), a constant track's
     /// value at every key.
-    fn push(&mut self, group: &Group<'_>, identity: &[f32], value: &impl Fn(&TrackHeader, usize) -> [f32; 4]) {
+    fn push(
+        &mut self,
+        group: &Group<'_>,
+        joints: usize,
+        identity: &[f32],
+        value: &impl Fn(&TrackHeader, usize) -> [f32; 4],
+    ) {
         let components = identity.len();
         let keys = group.keys as usize;
         let row_start = self.rows.len();
-        let mut lanes = [0; BLOCK];
+        let mut lanes: [u8; BLOCK] = std::array::from_fn(|l| u8::from(group.block * BLOCK + l >= joints));
         self.rows.extend((0..keys).flat_map(|_| identity.iter().map(|&v| Row::splat(v))));
         for &(h, constant) in &group.tracks {
             let lane = h.joint as usize % BLOCK;
@@ -547,7 +560,7 @@ impl Animation {
             };
             let (groups, lane_groups, alone) = plan_batches(&headers, &value);
             for group in &groups {
-                self.batched[p].push(group, &identity[..components], &value);
+                self.batched[p].push(group, self.joint_count, &identity[..components], &value);
             }
             if p == 1 {
                 self.batched[p].make_arcs();
@@ -1419,6 +1432,61 @@ mod lane_tests {
             }
         }
         Clip::new("lanes", tracks).unwrap()
+    }
+
+    /// Block batches write the lanes past the last joint as well (so the
+    /// last block's rows are stored whole), and those lanes keep the
+    /// identity a pose holds there, on every path.
+    #[test]
+    fn block_batches_keep_the_identity_past_the_last_joint() {
+        let times = vec![0.0, 0.4, 1.0];
+        let tracks = (0..JOINTS as u32)
+            .flat_map(|node| {
+                let times = times.clone();
+                [TrackProperty::Translation, TrackProperty::Rotation, TrackProperty::Scale].map(move |property| {
+                    let values = (0..3)
+                        .flat_map(|k| match property {
+                            TrackProperty::Rotation => {
+                                Quat::from_rotation_y(0.3 * (node + k) as f32).to_array().to_vec()
+                            }
+                            _ => vec![node as f32 + 0.5, k as f32 + 2.0, -1.5],
+                        })
+                        .collect();
+                    Track {
+                        node,
+                        node_name: None,
+                        property,
+                        interpolation: Interpolation::Linear,
+                        times: times.clone(),
+                        values,
+                    }
+                })
+            })
+            .collect();
+        let a = Animation::bind(&Clip::new("shared", tracks).unwrap(), &skeleton(), BindBy::Node).unwrap();
+        let last = JOINTS / BLOCK;
+        for set in &a.batched {
+            let batch = set.batches.iter().find(|b| b.block as usize == last).expect("a batch of the last block");
+            assert_eq!(batch.lanes, [1; BLOCK], "tracks and padding lanes");
+        }
+        let identity = Pose::identity(JOINTS);
+        each_path(|path, level| {
+            let mut pose = identity.clone();
+            let mut cursors = vec![0; a.cursor_count()];
+            for t in [0.0, 0.25, 0.4, 0.9, 1.0] {
+                let mut finder = SegmentFinder::new(&a.times, t);
+                sample_batches_at(level, &a, &mut finder, &mut cursors, &mut pose, None);
+                let (got, want) = (pose.rows(), identity.rows());
+                for (p, k) in [(0, 3), (1, 4), (2, 3)] {
+                    let got = &[got.0, got.1, got.2][p][last * k..][..k];
+                    let want = &[want.0, want.1, want.2][p][last * k..][..k];
+                    for (g, w) in got.iter().zip(want) {
+                        let pad = |r: &Row| r.0[JOINTS % BLOCK..].iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(pad(g), pad(w), "{path}: t = {t}, property {p}");
+                    }
+                }
+            }
+        });
     }
 
     fn skeleton() -> Skeleton {

@@ -676,13 +676,19 @@ fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: &[Row], n:
         if V::any(partial) {
             let (out, rest) = (rows_mut(out_r, 4, b), rows(rest_r, 4, b));
             let r = load::<V, 4>(rest, at);
-            if V::all(acc.eq(zero)) {
+            let none = acc.eq(zero);
+            if V::all(none) {
                 store(out, at, r);
                 continue;
             }
+            // `W == 0` takes the rest value as it is (three.js `slerpFlat`
+            // at 1 copies it); only lanes with `0 < W < 1` need the slerp,
+            // and a block whose other lanes are joints no input animates, or
+            // the lanes past the last joint, has none.
             let v = load::<V, 4>(out, at);
-            // `slerp` at `1 − W = 1` is the rest value.
-            store_where(out, at, partial, slerp(v, r, one - acc), v);
+            let between = partial & !none;
+            let filled = if V::any(between) { select(between, slerp(v, r, one - acc), v) } else { v };
+            store(out, at, select(none, r, filled));
         }
     }
 }

@@ -474,10 +474,30 @@ impl Instance {
                     if !tree_weights_fresh {
                         tree.weights(*x, *y, &mut state.weights);
                     }
+                    // Children share the tree's clock, so a child that plays
+                    // the same animation as the last one added samples to the
+                    // same pose: it is added once, with the weights summed.
+                    // Accumulating `x` onto `x` leaves `x`, and the summed
+                    // weight is the one accumulation would reach (bit for bit
+                    // in a full-weight, unmasked layered blend; otherwise up
+                    // to the rounding of the sum). Repeats happen in blend
+                    // spaces that place one clip at several points.
+                    let mut pending: Option<(&BoundMotion, &mut Slot, f32)> = None;
                     for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
-                        if w > 0.0 {
-                            add(motion, clock.child_time(motion.animation.duration()), slot, w)?;
+                        if w <= 0.0 {
+                            continue;
                         }
+                        match &mut pending {
+                            Some((last, _, sum)) if Arc::ptr_eq(&last.animation, &motion.animation) => *sum += w,
+                            _ => {
+                                if let Some((last, slot, sum)) = pending.replace((motion, slot, w)) {
+                                    add(last, clock.child_time(last.animation.duration()), slot, sum)?;
+                                }
+                            }
+                        }
+                    }
+                    if let Some((last, slot, sum)) = pending {
+                        add(last, clock.child_time(last.animation.duration()), slot, sum)?;
                     }
                 }
             }

@@ -632,6 +632,50 @@ mod instances {
         assert_eq!(inst.local_pose(), &want);
     }
 
+    /// A tree child that repeats the animation of the child added just
+    /// before it is added once with the summed weight (one sample instead
+    /// of two): the pose is the one accumulating both would give, bit for
+    /// bit in a full-weight unmasked layered blend, within rounding under a
+    /// layer weight and a mask. A second binding of the same clip is another
+    /// animation, so it is added on its own: the reference.
+    #[test]
+    fn a_tree_child_repeating_the_last_added_animation_adds_once_to_the_same_pose() {
+        let clip_a = full_clip("a", 0.0);
+        let (a, a_again, b) = (bind(&clip_a), bind(&clip_a), bind(&full_clip("b", 1.0)));
+        let tree = |motions: [&Arc<Animation>; 3]| LayerSource::Tree {
+            tree: CompiledBlendTree::direct(&[0.3, 0.25, 0.45]).unwrap(),
+            motions: motions.iter().map(|&m| BoundMotion::looping(m.clone())).collect(),
+            x: 0.0,
+            y: 0.0,
+            clock: SyncClock { phase: 0.35 },
+            speed: 1.0,
+        };
+        let mask = Arc::new(BoneWeights::from_weights([1.0, 0.4, 0.0, 0.7, 1.0]));
+        let run = |motions: [&Arc<Animation>; 3], composition: Composition, masked: bool| {
+            let mut layers = vec![Layer::new("base", tree(motions))];
+            if masked {
+                layers.push(Layer::new("upper", tree([&b, &b, motions[0]])).with_mask(mask.clone()).with_weight(0.6));
+            }
+            let mut inst = Instance::new(runtime_skeleton(), layers).unwrap().with_composition(composition);
+            inst.update(0.7).unwrap();
+            inst.local_pose().clone()
+        };
+        for composition in [Composition::Layered, Composition::Mixer] {
+            let (merged, apart) = (run([&a, &a, &b], composition, false), run([&a, &a_again, &b], composition, false));
+            assert_eq!(merged, apart, "{composition:?}: full weight, unmasked");
+            // Not adjacent: both added, in order.
+            assert_eq!(run([&a, &b, &a], composition, false), run([&a, &b, &a_again], composition, false));
+        }
+        for composition in [Composition::Layered, Composition::Mixer] {
+            let (merged, apart) = (run([&a, &a, &b], composition, true), run([&a, &a_again, &b], composition, true));
+            for j in 0..merged.len() {
+                assert!((merged.translation(j) - apart.translation(j)).length() < 1e-6, "{composition:?} joint {j}");
+                assert!(quat_close(merged.rotation(j), apart.rotation(j), 1e-6), "{composition:?} joint {j}");
+                assert!((merged.scale(j) - apart.scale(j)).length() < 1e-6, "{composition:?} joint {j}");
+            }
+        }
+    }
+
     #[test]
     fn additive_layer_with_default_reference_is_neutral_at_its_first_frame() {
         let base = bind(&full_clip("base", 0.0));
