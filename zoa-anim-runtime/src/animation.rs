@@ -106,6 +106,9 @@ struct Batch {
     /// character's pose (the blend's first input, sampled in place) would
     /// otherwise wait for those rows to come from memory.
     lanes: [u8; BLOCK],
+    /// Every lane is 1 in `lanes`: unmasked, the batch stores its rows
+    /// whole, with no per-lane mask to make.
+    whole: bool,
     /// Rotations: first row of the arc from key 0 to key 1 in
     /// [`Batches::arcs`]; the arc from key `k` is `ARC_ROWS` rows further
     /// per key.
@@ -156,6 +159,7 @@ impl Batches {
             row_start: row_start as u32,
             step: group.step,
             lanes,
+            whole: lanes == [1; BLOCK],
             arc_start: 0,
         });
     }
@@ -897,7 +901,8 @@ fn sample_batches_lanes<V: Lanes>(
     for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
         let set = &a.batched[p];
         for (batch, c) in set.batches.iter().zip(&mut cursors) {
-            let lanes = live_lanes(batch.block, batch.lanes, mask);
+            let whole = batch.whole && mask.is_none();
+            let lanes = if whole { batch.lanes } else { live_lanes(batch.block, batch.lanes, mask) };
             if lanes == [0; BLOCK] {
                 continue;
             }
@@ -905,8 +910,8 @@ fn sample_batches_lanes<V: Lanes>(
             let out = rows_mut(out, 3, batch.block as usize);
             let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 3];
             for at in (0..BLOCK).step_by(V::LANES) {
-                let live = V::bits(&lanes[at..], 1);
-                if !V::any(live) {
+                let live = (!whole).then(|| V::bits(&lanes[at..], 1));
+                if live.is_some_and(|live| !V::any(live)) {
                     continue;
                 }
                 let new = match seg {
@@ -916,18 +921,20 @@ fn sample_batches_lanes<V: Lanes>(
                         lerp(load::<V, 3>(&keys[3 * i..], at), load::<V, 3>(&keys[3 * i + 3..], at), V::splat(alpha))
                     }
                 };
-                if V::all(live) {
-                    store(out, at, new);
-                } else {
-                    let old = load::<V, 3>(out, at);
-                    store(out, at, select(std::hint::black_box(live), new, old));
+                match live {
+                    Some(live) if !V::all(live) => {
+                        let old = load::<V, 3>(out, at);
+                        store(out, at, select(std::hint::black_box(live), new, old));
+                    }
+                    _ => store(out, at, new),
                 }
             }
         }
     }
     let set = &a.batched[1];
     for (batch, c) in set.batches.iter().zip(&mut cursors) {
-        let lanes = live_lanes(batch.block, batch.lanes, mask);
+        let whole = batch.whole && mask.is_none();
+        let lanes = if whole { batch.lanes } else { live_lanes(batch.block, batch.lanes, mask) };
         if lanes == [0; BLOCK] {
             continue;
         }
@@ -940,8 +947,8 @@ fn sample_batches_lanes<V: Lanes>(
         let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 4];
         let arcs = &set.arcs[batch.arc_start as usize..];
         for at in (0..BLOCK).step_by(V::LANES) {
-            let live = V::bits(&lanes[at..], 1);
-            if !V::any(live) {
+            let live = (!whole).then(|| V::bits(&lanes[at..], 1));
+            if live.is_some_and(|live| !V::any(live)) {
                 continue;
             }
             let new = match (seg, &uniform) {
@@ -952,11 +959,12 @@ fn sample_batches_lanes<V: Lanes>(
                 }
                 (Segment::Key(k), Some(_)) => load::<V, 4>(&keys[4 * k..], at),
             };
-            if V::all(live) {
-                store(out, at, new);
-            } else {
-                let old = load::<V, 4>(out, at);
-                store(out, at, select(std::hint::black_box(live), new, old));
+            match live {
+                Some(live) if !V::all(live) => {
+                    let old = load::<V, 4>(out, at);
+                    store(out, at, select(std::hint::black_box(live), new, old));
+                }
+                _ => store(out, at, new),
             }
         }
     }
