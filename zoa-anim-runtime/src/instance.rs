@@ -478,13 +478,14 @@ impl Instance {
                     // the same animation as the last one added samples to the
                     // same pose: it is added once, with the weights summed.
                     // Accumulating `x` onto `x` leaves `x`, and the summed
-                    // weight is the one accumulation would reach (bit for bit
-                    // in a full-weight, unmasked layered blend; otherwise up
-                    // to the rounding of the sum). Repeats happen in blend
-                    // spaces that place one clip at several points.
+                    // weight is the one accumulation would reach: bit for bit
+                    // when the tree's inputs are the first of the blend, at
+                    // full layer weight and unmasked; otherwise up to the
+                    // rounding of the sum. Repeats happen in blend spaces that
+                    // place one clip at several points.
                     let mut pending: Option<(&BoundMotion, &mut Slot, f32)> = None;
                     for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
-                        if w <= 0.0 {
+                        if w.is_nan() || w <= 0.0 {
                             continue;
                         }
                         match &mut pending {

@@ -635,8 +635,9 @@ mod instances {
     /// A tree child that repeats the animation of the child added just
     /// before it is added once with the summed weight (one sample instead
     /// of two): the pose is the one accumulating both would give, bit for
-    /// bit in a full-weight unmasked layered blend, within rounding under a
-    /// layer weight and a mask. A second binding of the same clip is another
+    /// bit when the tree's inputs are the first of the blend at full weight
+    /// and unmasked (in both compositions), within rounding under a layer
+    /// weight and a mask. A second binding of the same clip is another
     /// animation, so it is added on its own: the reference.
     #[test]
     fn a_tree_child_repeating_the_last_added_animation_adds_once_to_the_same_pose() {
