@@ -107,7 +107,9 @@ struct Batch {
     /// otherwise wait for those rows to come from memory.
     lanes: [u8; BLOCK],
     /// Every lane is 1 in `lanes`: unmasked, the batch stores its rows
-    /// whole, with no per-lane mask to make.
+    /// whole, with no per-lane mask to make. (Derivable from `lanes`, but
+    /// comparing the eight bytes per batch while sampling measured 1.5–3.5%
+    /// slower on small rigs than reading this flag.)
     whole: bool,
     /// Rotations: first row of the arc from key 0 to key 1 in
     /// [`Batches::arcs`]; the arc from key `k` is `ARC_ROWS` rows further

@@ -474,32 +474,9 @@ impl Instance {
                     if !tree_weights_fresh {
                         tree.weights(*x, *y, &mut state.weights);
                     }
-                    // Children share the tree's clock, so a child that plays
-                    // the same animation as the last one added samples to the
-                    // same pose: it is added once, with the weights summed.
-                    // Accumulating `x` onto `x` leaves `x`, and the summed
-                    // weight is the one accumulation would reach: bit for bit
-                    // when the tree's inputs are the first of the blend, at
-                    // full layer weight and unmasked; otherwise up to the
-                    // rounding of the sum. Repeats happen in blend spaces that
-                    // place one clip at several points.
-                    let mut pending: Option<(&BoundMotion, &mut Slot, f32)> = None;
-                    for ((motion, slot), &w) in motions.iter().zip(&mut state.slots).zip(&state.weights) {
-                        if w.is_nan() || w <= 0.0 {
-                            continue;
-                        }
-                        match &mut pending {
-                            Some((last, _, sum)) if Arc::ptr_eq(&last.animation, &motion.animation) => *sum += w,
-                            _ => {
-                                if let Some((last, slot, sum)) = pending.replace((motion, slot, w)) {
-                                    add(last, clock.child_time(last.animation.duration()), slot, sum)?;
-                                }
-                            }
-                        }
-                    }
-                    if let Some((last, slot, sum)) = pending {
-                        add(last, clock.child_time(last.animation.duration()), slot, sum)?;
-                    }
+                    add_children(motions, &mut state.slots, &state.weights, |motion, slot, weight| {
+                        add(motion, clock.child_time(motion.animation.duration()), slot, weight)
+                    })?;
                 }
             }
         }
@@ -638,6 +615,40 @@ impl Crowd {
             first
         });
         lowest.map_or(Ok(()), |(_, e)| Err(e))
+    }
+}
+
+/// Adds a tree's children with weight above 0 in order, through `add`.
+/// Children share the tree's clock, so a child that plays the same animation
+/// as the last one added samples to the same pose: it is added once, with
+/// the weights summed. Accumulating `x` onto `x` leaves `x`, and the summed
+/// weight is the one accumulation would reach: bit for bit when the tree's
+/// inputs are the first of the blend, at full layer weight and unmasked;
+/// otherwise up to the rounding of the sum. Repeats happen in blend spaces
+/// that place one clip at several points.
+fn add_children(
+    motions: &[BoundMotion],
+    slots: &mut [Slot],
+    weights: &[f32],
+    mut add: impl FnMut(&BoundMotion, &mut Slot, f32) -> Result<(), RuntimeError>,
+) -> Result<(), RuntimeError> {
+    let mut pending: Option<(&BoundMotion, &mut Slot, f32)> = None;
+    for ((motion, slot), &w) in motions.iter().zip(slots).zip(weights) {
+        if w.is_nan() || w <= 0.0 {
+            continue;
+        }
+        match &mut pending {
+            Some((last, _, sum)) if Arc::ptr_eq(&last.animation, &motion.animation) => *sum += w,
+            _ => {
+                if let Some((last, slot, sum)) = pending.replace((motion, slot, w)) {
+                    add(last, slot, sum)?;
+                }
+            }
+        }
+    }
+    match pending {
+        Some((last, slot, sum)) => add(last, slot, sum),
+        None => Ok(()),
     }
 }
 
