@@ -34,8 +34,8 @@ use crate::error::RuntimeError;
 use crate::math::{hermite_basis, lerp3, slerp};
 use crate::pose::Pose;
 use crate::simd::{
-    ARC_ROWS, BLOCK, Lanes, Row, UniformT, arc, dispatch, lerp, load, rows_mut, select, slerp as slerp_lanes,
-    slerp_arc, store, store_where,
+    ARC_ROWS, BLOCK, Lanes, Row, UniformT, arc, dispatch, lerp, load, rows_mut, select, slerp_arc, slerp_prepared,
+    store, store_where,
 };
 
 /// Bit in [`Animation::animated`]: the joint's translation is animated.
@@ -198,64 +198,132 @@ fn arc_rows_lanes<V: Lanes>(keys: &[Row], out: &mut [Row]) {
 }
 
 /// One segment of a lane-batch track: the times `t` it covers, `lo <= t <
-/// hi`, and what the lane interpolates there, `from` and `to` (`[x, y, z,
-/// w]`, `w` unused for 3-vectors) at parameter `(t − t0) / (t1 − t0)`, with
-/// `span = [t0, t1, lo, hi]`. A track of `K` keys at times `T` has `K + 1`
-/// segments: `(−∞, T₀)` holding key 0, then `[Tᵢ₋₁, Tᵢ)` for each `i`, then
-/// `[T_K−1, ∞)` holding the last key. A segment that holds one key's value
-/// (the two ends, every step segment) has `from == to`, `t0 = 0` and
-/// `t1 = ∞`, so its parameter `t / ∞` is exactly 0 for any finite `t` (the
-/// key itself, bit for bit). Keys sharing a time make an empty segment,
-/// which no `t` falls in: the later key wins.
+/// hi`, and the two values it interpolates between, `from` at `lo` and `to`
+/// at `hi`, at parameter `(t − lo) / (hi − lo)`. A track of `K` keys at times
+/// `T` has `K + 1` segments: `(−∞, T₀)` holding key 0, then `[Tᵢ₋₁, Tᵢ)` for
+/// each `i`, then `[T_K−1, ∞)` holding the last key. A segment that holds one
+/// key's value (the two ends, every step segment) has `from == to` and reads
+/// as that value bit for bit at any `t` (the sampler keeps `from` wherever
+/// the two are equal, so the ends' parameters, NaN and 0, are never used).
+/// Keys sharing a time make an empty segment, which no `t` falls in: the
+/// later key wins.
 ///
-/// One segment is 48 bytes, so a lane finds everything it reads in one or
-/// two cache lines: whether `t` is still in the segment of its cursor, the
-/// values and the times of the parameter.
+/// `Q` quads: a 3-vector segment is two (32 bytes),
+/// `[from.x, from.y, from.z, lo]` and `[to.x, to.y, to.z, hi]`; a rotation
+/// segment is three (48 bytes), `from`, `to` moved into `from`'s hemisphere
+/// and `[lo, hi, ±1 / (2 cos φ), cos φ − 1]`, the slerp's half-arc set-up
+/// made at bind time ([`crate::simd::arc_of`]; the sign bit says whether
+/// `to` was negated). A lane finds everything it reads in one or two cache
+/// lines, and the sampler transposes two quads per 3-vector lane and three
+/// per rotation lane.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(16))]
-struct LaneSegment([[f32; 4]; 3]);
+struct LaneSegment<const Q: usize>([[f32; 4]; Q]);
 
-impl LaneSegment {
-    const FROM: usize = 0;
-    const TO: usize = 1;
-    const SPAN: usize = 2;
-    /// What a lane without a live track reads (and never writes back).
-    const IDLE: LaneSegment = LaneSegment([[0.0; 4], [0.0; 4], [0.0, 1.0, f32::NEG_INFINITY, f32::INFINITY]]);
+/// A translation or scale [`LaneSegment`].
+type VecSegment = LaneSegment<2>;
+/// A rotation [`LaneSegment`].
+type QuatSegment = LaneSegment<3>;
+
+impl<const Q: usize> LaneSegment<Q> {
+    /// `(quad, component)` of `lo` and of `hi`.
+    const BOUNDS: [(usize, usize); 2] = if Q == 2 { [(0, 3), (1, 3)] } else { [(2, 0), (2, 1)] };
+    /// What a lane without a live track reads (and never writes back):
+    /// zeros over every time.
+    const IDLE: LaneSegment<Q> = {
+        let mut quads = [[0.0; 4]; Q];
+        let [(lq, lc), (hq, hc)] = Self::BOUNDS;
+        quads[lq][lc] = f32::NEG_INFINITY;
+        quads[hq][hc] = f32::INFINITY;
+        LaneSegment(quads)
+    };
 
     #[inline(always)]
     fn covers(&self, t: f32) -> bool {
-        let span = &self.0[Self::SPAN];
-        span[2] <= t && t < span[3]
+        self.lo() <= t && t < self.hi()
     }
     #[inline(always)]
     fn lo(&self) -> f32 {
-        self.0[Self::SPAN][2]
+        let (q, c) = Self::BOUNDS[0];
+        self.0[q][c]
     }
     #[inline(always)]
     fn hi(&self) -> f32 {
-        self.0[Self::SPAN][3]
+        let (q, c) = Self::BOUNDS[1];
+        self.0[q][c]
+    }
+}
+
+impl VecSegment {
+    fn new(from: [f32; 4], to: [f32; 4], lo: f32, hi: f32) -> VecSegment {
+        LaneSegment([[from[0], from[1], from[2], lo], [to[0], to[1], to[2], hi]])
+    }
+}
+
+impl QuatSegment {
+    /// A segment without its arc: [`segment_arcs`] makes it.
+    fn new(from: [f32; 4], to: [f32; 4], lo: f32, hi: f32) -> QuatSegment {
+        LaneSegment([from, to, [lo, hi, 0.0, 0.0]])
+    }
+}
+
+dispatch!(fn segment_arcs / segment_arcs_at => segment_arcs_lanes(segments: &mut [QuatSegment]));
+
+/// Makes the arc of each rotation segment made by [`QuatSegment::new`]:
+/// `to` moved into `from`'s hemisphere and `±1 / (2 cos φ)`, `cos φ − 1`
+/// ([`crate::simd::arc`]), with the kernel path in effect (so that
+/// sampling's slerp gives the same bits as without them).
+#[inline(always)]
+fn segment_arcs_lanes<V: Lanes>(segments: &mut [QuatSegment]) {
+    for chunk in segments.chunks_mut(V::LANES) {
+        // Lanes past the chunk's end slerp the identity onto itself.
+        let mut rows = [Row::splat(0.0); 8];
+        (rows[3], rows[7]) = (Row::splat(1.0), Row::splat(1.0));
+        for (l, s) in chunk.iter().enumerate() {
+            for c in 0..4 {
+                rows[c].0[l] = s.0[0][c];
+                rows[4 + c].0[l] = s.0[1][c];
+            }
+        }
+        let mut out = [Row::splat(0.0); ARC_ROWS];
+        store(&mut out, 0, arc(load::<V, 4>(&rows[..4], 0), load::<V, 4>(&rows[4..], 0)));
+        for (l, s) in chunk.iter_mut().enumerate() {
+            let near: [f32; 4] = std::array::from_fn(|c| out[c].0[l]);
+            // Negation flips the sign bit of every component, zeros too.
+            let flipped = (0..4).any(|c| near[c].to_bits() != s.0[1][c].to_bits());
+            let inv = out[4].0[l];
+            s.0[1] = near;
+            s.0[2][2] = if flipped { -inv } else { inv };
+            s.0[2][3] = out[5].0[l];
+        }
     }
 }
 
 /// Where one lane of a [`LaneBatch`] finds its segments.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct LaneTrack {
-    /// First segment in [`Animation::lane_segments`].
+    /// First segment in the property's segments ([`Animation::vec_segments`]
+    /// or [`Animation::quat_segments`]).
     start: u32,
     /// Number of segments (keys + 1).
     segments: u32,
 }
 
 /// The segments of a linear or step track with key `times` and values
-/// `value(k)` (see [`LaneSegment`]).
-fn lane_segments(times: &[f32], value: impl Fn(usize) -> [f32; 4], step: bool) -> Vec<LaneSegment> {
+/// `value(k)` (see [`LaneSegment`]), made by `segment(from, to, lo, hi)`.
+fn lane_segments<S>(
+    times: &[f32],
+    value: impl Fn(usize) -> [f32; 4],
+    step: bool,
+    segment: impl Fn([f32; 4], [f32; 4], f32, f32) -> S,
+) -> Vec<S> {
     let k = times.len();
-    let hold = |i: usize, lo: f32, hi: f32| LaneSegment([value(i), value(i), [0.0, f32::INFINITY, lo, hi]]);
+    let hold = |i: usize, lo: f32, hi: f32| segment(value(i), value(i), lo, hi);
     let mut out = Vec::with_capacity(k + 1);
     out.push(hold(0, f32::NEG_INFINITY, times[0]));
     for i in 1..k {
         let (lo, hi) = (times[i - 1], times[i]);
-        out.push(if step { hold(i - 1, lo, hi) } else { LaneSegment([value(i - 1), value(i), [lo, hi, lo, hi]]) });
+        out.push(if step { hold(i - 1, lo, hi) } else { segment(value(i - 1), value(i), lo, hi) });
     }
     out.push(hold(k - 1, times[k - 1], f32::INFINITY));
     out
@@ -400,8 +468,10 @@ pub struct Animation {
     batched: [Batches; 3],
     /// Per property (translation, rotation, scale), the lane batches.
     lane_batched: [Vec<LaneBatch>; 3],
-    /// Segments of the lane batches' tracks.
-    lane_segments: Vec<LaneSegment>,
+    /// Segments of the lane batches' translation and scale tracks.
+    vec_segments: Vec<VecSegment>,
+    /// Segments of the lane batches' rotation tracks.
+    quat_segments: Vec<QuatSegment>,
     /// Tracks in the lane batches (one key cursor each).
     lane_tracks: usize,
     times: Vec<f32>,
@@ -458,7 +528,8 @@ impl Animation {
             scales: Vec::new(),
             batched: Default::default(),
             lane_batched: Default::default(),
-            lane_segments: Vec::new(),
+            vec_segments: Vec::new(),
+            quat_segments: Vec::new(),
             lane_tracks: 0,
             times: Vec::new(),
             vec3s: Vec::new(),
@@ -581,12 +652,20 @@ impl Animation {
                 for &(h, constant) in tracks {
                     let lane = h.joint as usize % BLOCK;
                     let times = &self.times[h.time_start as usize..][..if constant { 1 } else { h.keys as usize }];
-                    let segments = lane_segments(times, |k| value(h, k), h.interpolation == Interpolation::Step);
+                    let step = h.interpolation == Interpolation::Step;
+                    let (start, count) = if p == 1 {
+                        let mut segments = lane_segments(times, |k| value(h, k), step, QuatSegment::new);
+                        segment_arcs(&mut segments);
+                        self.quat_segments.extend_from_slice(&segments);
+                        (self.quat_segments.len() - segments.len(), segments.len())
+                    } else {
+                        let segments = lane_segments(times, |k| value(h, k), step, VecSegment::new);
+                        self.vec_segments.extend_from_slice(&segments);
+                        (self.vec_segments.len() - segments.len(), segments.len())
+                    };
                     batch.lanes[lane] = 1;
-                    batch.tracks[lane] =
-                        LaneTrack { start: self.lane_segments.len() as u32, segments: segments.len() as u32 };
+                    batch.tracks[lane] = LaneTrack { start: start as u32, segments: count as u32 };
                     self.lane_tracks += 1;
-                    self.lane_segments.extend(segments);
                 }
                 self.lane_batched[p].push(batch);
             }
@@ -988,11 +1067,16 @@ struct LaneCursors<'c> {
 /// [`LaneSegment`]), read in place and transposed into the pose's SoA lanes
 /// ([`Lanes::transpose`]).
 #[derive(Clone, Copy)]
-struct LaneKeys<'a> {
-    segments: [&'a [[f32; 4]; 3]; BLOCK],
+struct LaneKeys<'a, const Q: usize> {
+    segments: [&'a [[f32; 4]; Q]; BLOCK],
 }
 
-impl<'a> LaneKeys<'a> {
+impl<'a, const Q: usize> LaneKeys<'a, Q> {
+    /// Every lane at the idle segment.
+    fn idle() -> LaneKeys<'a, Q> {
+        LaneKeys { segments: [&LaneSegment::<Q>::IDLE.0; BLOCK] }
+    }
+
     /// Points the live lanes of `batch` at their segments at time `t`
     /// assuming forward playback: a lane whose time reached the end of its
     /// last segment takes the next one, the others keep theirs. This reads
@@ -1002,7 +1086,14 @@ impl<'a> LaneKeys<'a> {
     /// whose do not (a jump back or past more than one key). The other lanes
     /// keep their segments, which nothing writes back.
     #[inline(always)]
-    fn step(&mut self, batch: &LaneBatch, live: &[u8; BLOCK], a: &'a Animation, t: f32, cursors: &mut LaneCursors<'_>) {
+    fn step(
+        &mut self,
+        batch: &LaneBatch,
+        live: &[u8; BLOCK],
+        all: &'a [LaneSegment<Q>],
+        t: f32,
+        cursors: &mut LaneCursors<'_>,
+    ) {
         if *live == [1; BLOCK] {
             // Every lane has a track and is live: its cursors are the batch's
             // next BLOCK, with no lane to skip. (The step is written out in
@@ -1012,7 +1103,7 @@ impl<'a> LaneKeys<'a> {
             for l in 0..BLOCK {
                 let track = batch.tracks[l];
                 let i = cs[l].wrapping_add(u32::from(t >= es[l])).min(track.segments - 1);
-                let segment = &a.lane_segments[track.start as usize + i as usize];
+                let segment = &all[track.start as usize + i as usize];
                 cs[l] = i;
                 es[l] = segment.hi();
                 self.segments[l] = &segment.0;
@@ -1033,7 +1124,7 @@ impl<'a> LaneKeys<'a> {
             // animation): wrap rather than overflow, clamp into the track.
             let next = cursors.cursors[at].wrapping_add(u32::from(t >= cursors.ends[at]));
             let i = next.min(track.segments - 1);
-            let segment = &a.lane_segments[track.start as usize + i as usize];
+            let segment = &all[track.start as usize + i as usize];
             cursors.cursors[at] = i;
             cursors.ends[at] = segment.hi();
             self.segments[l] = &segment.0;
@@ -1051,7 +1142,7 @@ impl<'a> LaneKeys<'a> {
         batch: &LaneBatch,
         live: &[u8; BLOCK],
         lanes: std::ops::Range<usize>,
-        a: &'a Animation,
+        all: &'a [LaneSegment<Q>],
         t: f32,
         cursors: &mut LaneCursors<'_>,
     ) {
@@ -1062,7 +1153,7 @@ impl<'a> LaneKeys<'a> {
             // The lane's cursor follows those of the batch's lanes before it.
             let at = batch.cursor as usize + batch.lanes[..l].iter().filter(|&&on| on != 0).count();
             let track = &batch.tracks[l];
-            let segments = &a.lane_segments[track.start as usize..][..track.segments as usize];
+            let segments = &all[track.start as usize..][..track.segments as usize];
             let mut i = (cursors.cursors[at] as usize).min(segments.len() - 1);
             if !segments[i].covers(t) {
                 i = match segments.get(i + 1) {
@@ -1076,19 +1167,21 @@ impl<'a> LaneKeys<'a> {
         }
     }
 
-    /// Lanes `at..` of the values and the interpolation parameter at `t`,
-    /// and which lanes' segments cover `t`.
+    /// The `Q` quads of lanes `at..`, transposed into component rows.
     #[inline(always)]
-    fn lanes<V: Lanes>(&self, at: usize, t: f32) -> ([V; 4], [V; 4], V, V::Mask) {
-        let [t0, t1, lo, hi] = V::transpose(&self.segments, LaneSegment::SPAN, at);
-        let from = V::transpose(&self.segments, LaneSegment::FROM, at);
-        let to = V::transpose(&self.segments, LaneSegment::TO, at);
-        let t = V::splat(t);
-        (from, to, (t - t0) / (t1 - t0), lo.le(t) & t.lt(hi))
+    fn quads<V: Lanes>(&self, at: usize) -> [[V; 4]; Q] {
+        // A loop, not `array::from_fn`: a closure does not inherit the
+        // kernel's target features.
+        let mut out = [[V::splat(0.0); 4]; Q];
+        for (f, o) in out.iter_mut().enumerate() {
+            *o = V::transpose(&self.segments, f, at);
+        }
+        out
     }
 
-    /// [`LaneKeys::lanes`] where every live lane (`live`) covers `t`, after
-    /// repairing the lanes that do not.
+    /// [`LaneKeys::quads`] where every live lane (`live`) covers `t`, after
+    /// repairing the lanes that do not, with each lane's interpolation
+    /// parameter `(t − lo) / (hi − lo)`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn covering<V: Lanes>(
@@ -1097,17 +1190,19 @@ impl<'a> LaneKeys<'a> {
         live: &[u8; BLOCK],
         m: V::Mask,
         at: usize,
-        a: &'a Animation,
+        all: &'a [LaneSegment<Q>],
         t: f32,
         cursors: &mut LaneCursors<'_>,
-    ) -> ([V; 4], [V; 4], V) {
-        let (from, to, u, covers) = self.lanes::<V>(at, t);
-        if V::all(covers | !m) {
-            return (from, to, u);
+    ) -> ([[V; 4]; Q], V) {
+        let [(lq, lc), (hq, hc)] = LaneSegment::<Q>::BOUNDS;
+        let tv = V::splat(t);
+        let mut quads = self.quads::<V>(at);
+        if !V::all((quads[lq][lc].le(tv) & tv.lt(quads[hq][hc])) | !m) {
+            self.repair(batch, live, at..at + V::LANES, all, t, cursors);
+            quads = self.quads::<V>(at);
         }
-        self.repair(batch, live, at..at + V::LANES, a, t, cursors);
-        let (from, to, u, _) = self.lanes::<V>(at, t);
-        (from, to, u)
+        let (lo, hi) = (quads[lq][lc], quads[hq][hc]);
+        (quads, (tv - lo) / (hi - lo))
     }
 }
 
@@ -1126,38 +1221,61 @@ fn sample_lane_batches_lanes<V: Lanes>(
     mask: Option<&[f32]>,
 ) {
     let (out_t, out_r, out_s) = out.rows_mut();
-    let mut keys = LaneKeys { segments: [&LaneSegment::IDLE.0; BLOCK] };
-    for (p, out) in [(0, &mut *out_t), (1, &mut *out_r), (2, &mut *out_s)] {
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
+    for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
+        let mut keys = LaneKeys::<2>::idle();
         for batch in &a.lane_batched[p] {
             let live = live_lanes(batch.block, batch.lanes, mask);
             if live == [0; BLOCK] {
                 continue;
             }
-            keys.step(batch, &live, a, t, &mut cursors);
-            if p == 1 {
-                let out = rows_mut(out, 4, batch.block as usize);
-                for at in (0..BLOCK).step_by(V::LANES) {
-                    let m = V::bits(&live[at..], 1);
-                    if V::any(m) {
-                        let (from, to, u) = keys.covering::<V>(batch, &live, m, at, a, t, &mut cursors);
-                        // At a key the key itself (the slerp's `1·a + 0·b`
-                        // is not `a` for a component `a = −0`).
-                        let new = select(u.eq(V::splat(0.0)), from, slerp_lanes(from, to, u));
-                        store_where(out, at, m, new, load::<V, 4>(out, at));
-                    }
+            keys.step(batch, &live, &a.vec_segments, t, &mut cursors);
+            let out = rows_mut(out, 3, batch.block as usize);
+            for at in (0..BLOCK).step_by(V::LANES) {
+                let m = V::bits(&live[at..], 1);
+                if V::any(m) {
+                    let ([q0, q1], u) = keys.covering::<V>(batch, &live, m, at, &a.vec_segments, t, &mut cursors);
+                    let (from, to) = ([q0[0], q0[1], q0[2]], [q1[0], q1[1], q1[2]]);
+                    // At a key, and in a segment holding one value, that value
+                    // itself (`a·1 + b·0` is not `a` for `a = −0`).
+                    let held = from[0].eq(to[0]) & from[1].eq(to[1]) & from[2].eq(to[2]);
+                    let new = select(u.eq(zero) | held, from, lerp(from, to, u));
+                    store_where(out, at, m, new, load::<V, 3>(out, at));
                 }
-            } else {
-                let out = rows_mut(out, 3, batch.block as usize);
-                for at in (0..BLOCK).step_by(V::LANES) {
-                    let m = V::bits(&live[at..], 1);
-                    if V::any(m) {
-                        let (from, to, u) = keys.covering::<V>(batch, &live, m, at, a, t, &mut cursors);
-                        let (from, to) = ([from[0], from[1], from[2]], [to[0], to[1], to[2]]);
-                        // At a key the key itself (`a·1 + b·0` is not `a` for `a = −0`).
-                        let new = select(u.eq(V::splat(0.0)), from, lerp(from, to, u));
-                        store_where(out, at, m, new, load::<V, 3>(out, at));
-                    }
+            }
+        }
+    }
+    let mut keys = LaneKeys::<3>::idle();
+    for batch in &a.lane_batched[1] {
+        let live = live_lanes(batch.block, batch.lanes, mask);
+        if live == [0; BLOCK] {
+            continue;
+        }
+        keys.step(batch, &live, &a.quat_segments, t, &mut cursors);
+        let out = rows_mut(out_r, 4, batch.block as usize);
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let m = V::bits(&live[at..], 1);
+            if V::any(m) {
+                let ([from, near, arc], u) = keys.covering::<V>(batch, &live, m, at, &a.quat_segments, t, &mut cursors);
+                let [_, _, signed_inv, xm1] = arc;
+                // At a key, and in a segment holding one value, that value
+                // itself (the slerp's `1·a + 0·b` is not `a` for `a = −0`).
+                let held = from[0].eq(near[0]) & from[1].eq(near[1]) & from[2].eq(near[2]) & from[3].eq(near[3]);
+                let mut new = select(u.eq(zero) | held, from, slerp_prepared(from, near, signed_inv.abs(), xm1, u));
+                let ends = u.eq(one);
+                if V::any(ends) {
+                    // `t` a rounding error short of the segment's end: its
+                    // key as stored, the sign `near` may have flipped undone.
+                    let flipped = signed_inv.lt(zero);
+                    let to = [
+                        near[0].flip_sign(flipped),
+                        near[1].flip_sign(flipped),
+                        near[2].flip_sign(flipped),
+                        near[3].flip_sign(flipped),
+                    ];
+                    new = select(ends, to, new);
                 }
+                store_where(out, at, m, new, load::<V, 4>(out, at));
             }
         }
     }
@@ -1496,6 +1614,38 @@ mod lane_tests {
                     }
                 }
             }
+        });
+    }
+
+    /// A time a hair short of a segment's end can round its parameter up
+    /// to 1: the lane then holds the segment's last key as stored, not the
+    /// copy moved into the first key's hemisphere for the slerp.
+    #[test]
+    fn a_lane_whose_parameter_rounds_to_one_holds_the_next_key_with_its_sign() {
+        let (lo, hi) = (f32::from_bits(0x3a7c_6926), f32::from_bits(0x3b4b_4562));
+        let t = f32::from_bits(hi.to_bits() - 1);
+        assert_eq!((t - lo) / (hi - lo), 1.0, "the parameter rounds to 1");
+        let far = (-Quat::from_rotation_y(2.5)).to_array();
+        let rotation = |node: u32, times: Vec<f32>, values: Vec<f32>| Track {
+            node,
+            node_name: None,
+            property: TrackProperty::Rotation,
+            interpolation: Interpolation::Linear,
+            times,
+            values,
+        };
+        let tracks = vec![
+            rotation(0, vec![lo, hi], [Quat::from_rotation_x(0.2).to_array(), far].concat()),
+            rotation(1, vec![0.0, 1.0], [Quat::IDENTITY.to_array(), Quat::from_rotation_z(1.0).to_array()].concat()),
+        ];
+        let a = Animation::bind(&Clip::new("end", tracks).unwrap(), &skeleton(), BindBy::Node).unwrap();
+        assert_eq!(a.lane_tracks, 2, "both tracks sampled as lanes");
+        each_path(|path, level| {
+            let mut pose = Pose::identity(JOINTS);
+            let (mut cursors, mut ends) = (vec![0; 2], vec![0.0; 2]);
+            let cursors = LaneCursors { cursors: &mut cursors, ends: &mut ends };
+            sample_lane_batches_at(level, &a, t, cursors, &mut pose, None);
+            assert_eq!(pose.rotation(0).to_array().map(f32::to_bits), far.map(f32::to_bits), "{path}");
         });
     }
 

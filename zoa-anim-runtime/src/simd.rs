@@ -209,10 +209,10 @@ pub(crate) trait Lanes:
     fn all(mask: Self::Mask) -> bool;
     /// Lanes whose byte of `bytes` (`LANES` of them) has `bit` set.
     fn bits(bytes: &[u8], bit: u8) -> Self::Mask;
-    /// Quad `field` of records of three four-component quads, one record
+    /// Quad `field` of records of `Q` four-component quads, one record
     /// per lane (`records[at..at + LANES]`), as four vectors of one
     /// component each: the AoS-to-SoA transpose.
-    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4];
+    fn transpose<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [Self; 4];
 }
 
 /// Defines `fn $name(args)`, which runs `$kernel::<V>(args)` with the lanes
@@ -259,7 +259,7 @@ pub(crate) use dispatch;
 
 /// [`Lanes::transpose`] for four lanes, one float at a time.
 #[inline(always)]
-fn transpose4(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [[f32; 4]; 4] {
+fn transpose4<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [[f32; 4]; 4] {
     let q = &records[at..at + 4];
     std::array::from_fn(|c| [q[0][field][c], q[1][field][c], q[2][field][c], q[3][field][c]])
 }
@@ -316,7 +316,7 @@ impl Lanes for Scalar4 {
     type Mask = ScalarMask;
     const LANES: usize = 4;
     #[inline(always)]
-    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+    fn transpose<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [Self; 4] {
         transpose4(records, field, at).map(Scalar4)
     }
     #[inline(always)]
@@ -429,7 +429,7 @@ impl Lanes for Glam4 {
     type Mask = glam::BVec4A;
     const LANES: usize = 4;
     #[inline(always)]
-    fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+    fn transpose<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [Self; 4] {
         transpose4(records, field, at).map(|c| Glam4(glam::Vec4::from_array(c)))
     }
     #[inline(always)]
@@ -570,7 +570,7 @@ mod x86 {
         type Mask = Sse4Mask;
         const LANES: usize = 4;
         #[inline(always)]
-        fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+        fn transpose<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [Self; 4] {
             let q = &records[at..at + 4];
             unsafe {
                 let (r0, r1) = (_mm_loadu_ps(q[0][field].as_ptr()), _mm_loadu_ps(q[1][field].as_ptr()));
@@ -709,7 +709,7 @@ mod x86 {
         type Mask = Avx8Mask;
         const LANES: usize = 8;
         #[inline(always)]
-        fn transpose(records: &[&[[f32; 4]; 3]], field: usize, at: usize) -> [Self; 4] {
+        fn transpose<const Q: usize>(records: &[&[[f32; 4]; Q]], field: usize, at: usize) -> [Self; 4] {
             let q = &records[at..at + 8];
             unsafe {
                 // Lanes k and k + 4 side by side, then the four-lane
@@ -1075,6 +1075,23 @@ pub(crate) fn slerp<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: L) -> QuatLan
     combine(a, b, alpha, beta)
 }
 
+/// [`slerp`] strictly inside the arc (`0 < t < 1`, a parameter per lane)
+/// from `a` to `b`, given `b` moved into `a`'s hemisphere (`b_near`) and the
+/// half arc's `1 / (2 cos φ)` and `cos φ − 1` as [`arc`] makes them: the same
+/// bits as [`slerp`] for such `t` where `a != b`. The ends and equal
+/// operands are the caller's.
+#[inline(always)]
+pub(crate) fn slerp_prepared<L: Lanes>(a: QuatLanes<L>, b_near: QuatLanes<L>, inv: L, xm1: L, t: L) -> QuatLanes<L> {
+    let one = L::splat(1.0);
+    let first_half = t.le(L::splat(0.5));
+    let two_t = t + t;
+    let u = L::select(first_half, two_t, two_t - one);
+    let c0 = arc_coefficient(one - u, xm1);
+    let c1 = arc_coefficient(u, xm1);
+    let [(a1, b1), (a2, b2)] = weights_by_inverse(c0, c1, inv);
+    combine(a, b_near, L::select(first_half, a1, a2), L::select(first_half, b1, b2))
+}
+
 /// A slerp parameter shared by every lane, with its series factors: what
 /// sampling uses, where every track of a segment shares the key interval.
 #[derive(Debug, Clone, Copy)]
@@ -1286,6 +1303,61 @@ pub(crate) mod tests {
                     } else if t == 1.0 {
                         assert_eq!(got, bits(&b), "{path}: t = 1 gives b");
                     }
+                }
+            }
+        });
+    }
+
+    /// `slerp_prepared` along the arc `arc` makes, and `slerp`, per lane of
+    /// `a` and `b` (4 rows each) at the per-lane parameters `t`, into rows
+    /// 0..4 and 4..8 of `out`.
+    #[inline(always)]
+    fn prepared_and_slerp_lanes<V: Lanes>(a: &[Row], b: &[Row], t: &Row, out: &mut [Row]) {
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let (qa, qb, t) = (load::<V, 4>(a, at), load::<V, 4>(b, at), V::load(t, at));
+            let [bx, by, bz, bw, inv, xm1, _] = arc(qa, qb);
+            store(&mut out[..4], at, slerp_prepared(qa, [bx, by, bz, bw], inv, xm1, t));
+            store(&mut out[4..], at, slerp(qa, qb, t));
+        }
+    }
+    dispatch!(fn prepared_and_slerp / prepared_and_slerp_at => prepared_and_slerp_lanes(
+        a: &[Row], b: &[Row], t: &Row, out: &mut [Row],
+    ));
+
+    #[test]
+    fn slerp_along_a_prepared_arc_is_the_lane_slerp_to_the_bit_inside_the_arc_on_every_path() {
+        let _ = prepared_and_slerp;
+        let n = |x: f32, y: f32, z: f32, w: f32| glam::Quat::from_xyzw(x, y, z, w);
+        let a = [
+            glam::Quat::from_rotation_x(0.3),
+            glam::Quat::from_rotation_y(-2.0),
+            n(0.5, 0.5, 0.5, -0.5),
+            n(-0.0, 0.0, 0.0, 1.0),
+            glam::Quat::from_rotation_z(1e-4),
+            n(0.0, 0.6, 0.0, 0.8001),
+            n(1e-40, 0.0, 0.0, 1.0),
+            glam::Quat::from_rotation_x(1.0),
+        ];
+        // Near and far hemispheres, nearly equal and opposite operands.
+        let b = [
+            glam::Quat::from_rotation_z(1.2),
+            -glam::Quat::from_rotation_y(1.0),
+            n(0.5, 0.5, 0.5, 0.5),
+            n(0.0, 0.0, 1e-3, 1.0),
+            glam::Quat::from_rotation_z(2e-4),
+            -n(0.6, 0.0, 0.0, 0.8),
+            n(0.0, 1e-40, 0.0, -1.0),
+            -glam::Quat::from_rotation_x(1.0 + 3.1),
+        ];
+        each_path(|path, level| {
+            for ts in
+                [[0.25, 0.5, 0.500_000_1, 0.75, 0.999, 1e-7, 0.4, 0.6], [0.01, 0.99, 0.3, 0.7, 0.5, 0.49, 0.51, 0.9]]
+            {
+                let mut out = vec![Row::splat(0.0); 8];
+                prepared_and_slerp_at(level, &rows(&a), &rows(&b), &Row(ts), &mut out);
+                for c in 0..4 {
+                    let (got, want) = (out[c].0.map(f32::to_bits), out[4 + c].0.map(f32::to_bits));
+                    assert_eq!(got, want, "{path}: t = {ts:?}, component {c}");
                 }
             }
         });
