@@ -179,7 +179,13 @@ impl Team {
         let members = self.members();
         let base = SharedSlice(items.as_mut_ptr());
         let bound = |k: usize| {
-            let group = (groups as u128 * k as u128 / members as u128) as usize;
+            // `groups · k` fits in 64 bits for any real crowd; the 128-bit
+            // division (a library call, ~1% of a one-character frame) is
+            // only the fallback.
+            let group = match groups.checked_mul(k) {
+                Some(product) => product / members,
+                None => (groups as u128 * k as u128 / members as u128) as usize,
+            };
             group.saturating_mul(granule).min(len)
         };
         self.run(&|k| {
