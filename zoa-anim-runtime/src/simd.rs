@@ -1265,9 +1265,10 @@ pub(crate) mod tests {
         a: &[Row], b: &[Row], t: f32, out: &mut [Row],
     ));
 
-    #[test]
-    fn slerp_with_a_prepared_arc_is_the_uniform_slerp_to_the_bit_on_every_path() {
-        let _ = arc_and_uniform;
+    /// Pairs of quaternions to slerp between, one per lane: near and far
+    /// hemispheres, equal operands (also up to the sign of a zero), nearly
+    /// equal and nearly opposite ones, subnormal components.
+    fn arc_operands() -> ([glam::Quat; 8], [glam::Quat; 8]) {
         let n = |x: f32, y: f32, z: f32, w: f32| glam::Quat::from_xyzw(x, y, z, w);
         let a = [
             glam::Quat::from_rotation_x(0.3),
@@ -1289,6 +1290,13 @@ pub(crate) mod tests {
             n(0.0, 1e-40, 0.0, 1.0),
             -glam::Quat::from_rotation_x(1.0 + 3.1),
         ];
+        (a, b)
+    }
+
+    #[test]
+    fn slerp_with_a_prepared_arc_is_the_uniform_slerp_to_the_bit_on_every_path() {
+        let _ = arc_and_uniform;
+        let (a, b) = arc_operands();
         each_path(|path, level| {
             for t in [0.0, 1.0, 0.25, 0.5, 0.500_000_1, 0.75, 0.999] {
                 let mut out = vec![Row::splat(0.0); 8];
@@ -1327,28 +1335,11 @@ pub(crate) mod tests {
     #[test]
     fn slerp_along_a_prepared_arc_is_the_lane_slerp_to_the_bit_inside_the_arc_on_every_path() {
         let _ = prepared_and_slerp;
-        let n = |x: f32, y: f32, z: f32, w: f32| glam::Quat::from_xyzw(x, y, z, w);
-        let a = [
-            glam::Quat::from_rotation_x(0.3),
-            glam::Quat::from_rotation_y(-2.0),
-            n(0.5, 0.5, 0.5, -0.5),
-            n(-0.0, 0.0, 0.0, 1.0),
-            glam::Quat::from_rotation_z(1e-4),
-            n(0.0, 0.6, 0.0, 0.8001),
-            n(1e-40, 0.0, 0.0, 1.0),
-            glam::Quat::from_rotation_x(1.0),
-        ];
-        // Near and far hemispheres, nearly equal and opposite operands.
-        let b = [
-            glam::Quat::from_rotation_z(1.2),
-            -glam::Quat::from_rotation_y(1.0),
-            n(0.5, 0.5, 0.5, 0.5),
-            n(0.0, 0.0, 1e-3, 1.0),
-            glam::Quat::from_rotation_z(2e-4),
-            -n(0.6, 0.0, 0.0, 0.8),
-            n(0.0, 1e-40, 0.0, -1.0),
-            -glam::Quat::from_rotation_x(1.0 + 3.1),
-        ];
+        // The operands of `arc_operands`, with the two equal pairs made
+        // unequal (equal operands are the caller's).
+        let (a, mut b) = arc_operands();
+        b[2] = glam::Quat::from_xyzw(0.5, 0.5, 0.5, -0.5);
+        b[3] = glam::Quat::from_xyzw(0.0, 0.0, 1e-3, 1.0);
         each_path(|path, level| {
             for ts in
                 [[0.25, 0.5, 0.500_000_1, 0.75, 0.999, 1e-7, 0.4, 0.6], [0.01, 0.99, 0.3, 0.7, 0.5, 0.49, 0.51, 0.9]]
