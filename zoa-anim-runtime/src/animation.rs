@@ -1055,6 +1055,10 @@ dispatch!(fn sample_lane_batches / sample_lane_batches_at => sample_lane_batches
     a: &Animation, t: f32, cursors: LaneCursors<'_>, out: &mut Pose, mask: Option<&[f32]>,
 ));
 
+/// How many of a track's first segments [`LaneKeys::repair`] scans when the
+/// time went back (a looping clip wrapped) before it searches them all.
+const WRAP_SCAN: usize = 4;
+
 /// The lane-batch tracks' cursors of a [`SamplingContext`]: per track, in
 /// the order of the batches and their lanes, the index of its segment at the
 /// last sample and where that segment ends.
@@ -1158,6 +1162,14 @@ impl<'a, const Q: usize> LaneKeys<'a, Q> {
             if !segments[i].covers(t) {
                 i = match segments.get(i + 1) {
                     Some(next) if next.covers(t) => i + 1,
+                    // Back before the cursor: a looping clip wrapped, and
+                    // `t` is almost always in one of the first segments,
+                    // which lie together in memory (a binary search's probes
+                    // each wait on a load from another cache line).
+                    _ if t < segments[i].lo() => match segments[..WRAP_SCAN.min(i)].iter().position(|s| t < s.hi()) {
+                        Some(k) => k,
+                        None => segments.partition_point(|s| s.lo() <= t) - 1,
+                    },
                     _ => segments.partition_point(|s| s.lo() <= t) - 1,
                 };
             }
