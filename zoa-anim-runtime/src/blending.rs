@@ -225,7 +225,16 @@ impl BlendingContext {
         let rows = 3 * blocks_for(n);
         self.weights[..rows].fill(Row::splat(0.0));
         self.held[..rows].fill(Row::splat(0.0));
-        Ok(Blender { ctx: self, rest, output, composition, open: None, base_done: false, weights: Weights::Zero })
+        Ok(Blender {
+            ctx: self,
+            rest,
+            output,
+            composition,
+            open: None,
+            base_done: false,
+            weights: Weights::Zero,
+            held: false,
+        })
     }
 }
 
@@ -299,6 +308,9 @@ pub struct Blender<'a> {
     base_done: bool,
     /// What the override weights `W` (`ctx.weights`) hold.
     weights: Weights,
+    /// Whether `ctx.held` flags any delta (else it is all 0 and there is
+    /// nothing to apply).
+    held: bool,
 }
 
 /// What the accumulated override weights of a blend hold, so that an input
@@ -370,6 +382,7 @@ impl Blender<'_> {
             }
             BlendMode::Additive => {
                 if let Some(reference) = input.reference {
+                    self.held = true;
                     let held = &mut ctx.held[..3 * blocks_for(n)];
                     accumulate_additive(
                         &mut ctx.delta,
@@ -382,6 +395,43 @@ impl Blender<'_> {
                         n,
                     );
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `input` as the open layer's last input and closes the layer:
+    /// what [`add`](Self::add) then [`layer`](Self::layer) or
+    /// [`finish`](Self::finish) give, bit for bit. Inputs added after it go
+    /// to a new layer (an override layer of weight 1 unless
+    /// [`layer`](Self::layer) opens another). An additive layer's only input
+    /// in the layer stack is then applied straight onto the result below in
+    /// one pass, instead of accumulating a delta pose that a second pass
+    /// applies. Errors as [`add`](Self::add); the layer then stays open.
+    pub fn add_last(&mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
+        let (mode, layer_weight) = self.open_layer();
+        let n = self.rest.len();
+        let direct = mode == BlendMode::Additive
+            && self.composition == Composition::Layered
+            && self.base_done
+            && !self.held
+            && input.pose.len() == n
+            && input.animated.len() == n
+            && input.mask.is_none_or(|m| m.len() == n)
+            && input.weight.is_finite()
+            && input.weight >= 0.0;
+        match input.reference {
+            Some(reference) if direct && reference.len() == n => {
+                let weight = layer_weight * input.weight;
+                if weight > 0.0 {
+                    add_onto(self.output, input.pose, &reference.pose, input.animated, weight, input.mask, n);
+                }
+                // Nothing was accumulated: the layer closes with nothing to apply.
+                self.open = None;
+            }
+            _ => {
+                self.add(input)?;
+                self.close_layer();
             }
         }
         Ok(())
@@ -459,9 +509,47 @@ impl Blender<'_> {
                 let ctx = &mut *self.ctx;
                 let rows = 3 * blocks_for(n);
                 rest_fill(self.output, self.rest, &ctx.weights[..rows], n);
-                apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
+                if self.held {
+                    apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
+                }
             }
         }
+    }
+
+    /// Adds `input` as the blend's last input and completes the output:
+    /// what [`add`](Self::add) then [`finish`](Self::finish) give, bit for
+    /// bit. When the open layer is additive and holds no delta yet, the
+    /// input is applied straight onto the finished result below in one pass
+    /// (in the mixer composition: after the rest fill, where every additive
+    /// delta goes) instead of accumulating a delta pose that a second pass
+    /// applies. Errors as [`add`](Self::add), leaving the output unfinished.
+    pub fn finish_with(mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
+        let (mode, layer_weight) = self.open_layer();
+        let n = self.rest.len();
+        let direct = self.composition == Composition::Mixer
+            && mode == BlendMode::Additive
+            && !self.held
+            && input.pose.len() == n
+            && input.animated.len() == n
+            && input.mask.is_none_or(|m| m.len() == n)
+            && input.weight.is_finite()
+            && input.weight >= 0.0;
+        match input.reference {
+            Some(reference) if direct && reference.len() == n => {
+                let rows = 3 * blocks_for(n);
+                rest_fill(self.output, self.rest, &self.ctx.weights[..rows], n);
+                let weight = layer_weight * input.weight;
+                if weight > 0.0 {
+                    add_onto(self.output, input.pose, &reference.pose, input.animated, weight, input.mask, n);
+                }
+            }
+            // The layer stack applies a lone additive input directly already.
+            _ => {
+                self.add_last(input)?;
+                self.finish();
+            }
+        }
+        Ok(())
     }
 
     fn close_layer(&mut self) {
@@ -480,13 +568,17 @@ impl Blender<'_> {
             BlendMode::Override => {
                 compose_over(self.output, &ctx.layer, &ctx.weights[..rows], n);
             }
-            BlendMode::Additive => {
+            BlendMode::Additive if self.held => {
                 apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
                 ctx.held[..rows].fill(Row::splat(0.0));
+                self.held = false;
             }
+            BlendMode::Additive => {}
         }
-        ctx.weights[..rows].fill(Row::splat(0.0));
-        self.weights = Weights::Zero;
+        if self.weights != Weights::Zero {
+            ctx.weights[..rows].fill(Row::splat(0.0));
+            self.weights = Weights::Zero;
+        }
     }
 }
 
@@ -552,6 +644,15 @@ dispatch!(fn accumulate_additive / accumulate_additive_at => accumulate_additive
     n: usize,
 ));
 dispatch!(fn apply_delta / apply_delta_at => apply_delta_lanes(output: &mut Pose, delta: &Pose, held: &[Row], n: usize));
+dispatch!(fn add_onto / add_onto_at => add_onto_lanes(
+    output: &mut Pose,
+    pose: &Pose,
+    reference: &Pose,
+    animated: &[u8],
+    weight: f32,
+    mask: Option<&[f32]>,
+    n: usize,
+));
 
 /// One accumulation step per lane: whether the lane's value is its first
 /// (`W == 0`: copied), the interpolation parameter `w / (W + w)` (1 for a
@@ -824,6 +925,64 @@ fn apply_delta_lanes<V: Lanes>(output: &mut Pose, delta: &Pose, held: &[Row], n:
     }
 }
 
+/// One additive input applied straight onto `output`: the same operations,
+/// so the same bits, as [`accumulate_additive_lanes`] into a delta that
+/// holds nothing followed by [`apply_delta_lanes`], in one pass and without
+/// storing the delta.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn add_onto_lanes<V: Lanes>(
+    output: &mut Pose,
+    pose: &Pose,
+    reference: &Pose,
+    animated: &[u8],
+    weight: f32,
+    mask: Option<&[f32]>,
+    n: usize,
+) {
+    let (out_t, out_r, out_s) = output.rows_mut();
+    let (in_t, in_r, in_s) = pose.rows();
+    let (ref_t, ref_r, ref_s) = reference.rows();
+    let zero = V::splat(0.0);
+    let identity = [zero, zero, zero, V::splat(1.0)];
+    let uniform = mask.is_none().then(|| UniformT::new(weight));
+    for (b, at) in vectors::<V>(n) {
+        let j0 = b * BLOCK + at;
+        let mut pad = [0; BLOCK];
+        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let w = lane_weights::<V>(weight, mask, j0);
+        let live = w.gt(zero);
+        for (bit, out, input, reference) in
+            [(ANIMATES_TRANSLATION, &mut *out_t, in_t, ref_t), (ANIMATES_SCALE, &mut *out_s, in_s, ref_s)]
+        {
+            let active = V::bits(bits, bit) & live;
+            if V::any(active) {
+                let out = rows_mut(out, 3, b);
+                let v = load::<V, 3>(out, at);
+                let x = load::<V, 3>(rows(input, 3, b), at);
+                let r = load::<V, 3>(rows(reference, 3, b), at);
+                let mut sum = v;
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s = v[c] + (x[c] - r[c]) * w;
+                }
+                store_where(out, at, active, sum, v);
+            }
+        }
+        let active = V::bits(bits, ANIMATES_ROTATION) & live;
+        if V::any(active) {
+            let out = rows_mut(out_r, 4, b);
+            let x = flush_noise(load::<V, 4>(rows(in_r, 4, b), at));
+            let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), x);
+            let delta = match &uniform {
+                Some(u) => slerp_uniform(identity, q, u),
+                None => slerp(identity, q, w),
+            };
+            let v = load::<V, 4>(out, at);
+            store_where(out, at, active, quat_mul(v, delta), v);
+        }
+    }
+}
+
 /// `target = blend(target, source, weight)` for every joint property (lerp,
 /// three.js slerp): a cross-fade of two whole poses, e.g. the results of two
 /// graphs during a loadout switch. `weight` is clamped to `0..=1` (NaN counts
@@ -897,14 +1056,26 @@ impl BlendingJob<'_> {
     pub fn run(self) -> Result<(), RuntimeError> {
         self.validate()?;
         let mut blender = self.context.begin(self.composition, self.rest, self.output)?;
-        for layer in self.layers {
+        let mut final_input = None;
+        for (l, layer) in self.layers.iter().enumerate() {
             blender.layer(layer.mode, layer.weight);
-            for input in layer.inputs {
+            let Some((last, inputs)) = layer.inputs.split_last() else { continue };
+            for input in inputs {
                 blender.add(input)?;
             }
+            if l + 1 == self.layers.len() {
+                final_input = Some(last);
+            } else {
+                blender.add_last(last)?;
+            }
         }
-        blender.finish();
-        Ok(())
+        match final_input {
+            Some(input) => blender.finish_with(input),
+            None => {
+                blender.finish();
+                Ok(())
+            }
+        }
     }
 }
 
@@ -1040,6 +1211,103 @@ mod tests {
             }
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_last_input_closes_its_layer_as_added_ones_do_bit_for_bit() {
+        let (a, b, mut c) = (pose(2.0, 0.4), pose(6.0, 1.0), pose(-1.0, 2.5));
+        // Rotations about other axes, so that the order of products shows.
+        c.set_rotation(0, Quat::from_rotation_y(0.9));
+        c.set_rotation(1, Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.2, 0.4));
+        let partial = [ANIMATES_ROTATION, ANIMATES_TRANSLATION | ANIMATES_SCALE];
+        let reference = ReferencePose::from_pose(&pose(1.0, 0.2));
+        let mask = [0.0, 0.7];
+        let bits = |p: &Pose| {
+            p.transforms()
+                .flat_map(|t| {
+                    t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
+                })
+                .map(f32::to_bits)
+                .collect::<Vec<_>>()
+        };
+        // Layers of (mode, weight, inputs): an override base, an additive
+        // layer of one input (masked or not), of two inputs, then an
+        // override layer or additive one on top.
+        let add = |p: &'static str| match p {
+            "c" => BlendInput::new(&c, &[ALL; 2], 1.0).with_reference(&reference),
+            "c/2" => BlendInput::new(&c, &partial, 0.5).with_reference(&reference),
+            "a-masked" => BlendInput::new(&a, &[ALL; 2], 0.8).with_reference(&reference).with_mask(&mask),
+            "b" => BlendInput::new(&b, &partial, 1.0),
+            _ => BlendInput::new(&a, &[ALL; 2], 0.0).with_reference(&reference),
+        };
+        let stacks: [&[(BlendMode, f32, &[&str])]; 5] = [
+            &[(BlendMode::Override, 1.0, &["b"]), (BlendMode::Additive, 0.5, &["c"])],
+            &[(BlendMode::Override, 0.6, &["b"]), (BlendMode::Additive, 1.0, &["a-masked"])],
+            &[(BlendMode::Additive, 0.7, &["c", "c/2"]), (BlendMode::Override, 0.5, &["b"])],
+            &[
+                (BlendMode::Override, 1.0, &["b"]),
+                (BlendMode::Additive, 1.0, &["c/2"]),
+                (BlendMode::Additive, 0.4, &["c"]),
+            ],
+            &[(BlendMode::Override, 1.0, &["b"]), (BlendMode::Additive, 1.0, &["zero"])],
+        ];
+        for composition in [Composition::Mixer, Composition::Layered] {
+            for (k, stack) in stacks.iter().enumerate() {
+                let rest = pose(0.0, 0.0);
+                let mut ctx = BlendingContext::new(2);
+                let mut want = rest.clone();
+                let mut blender = ctx.begin(composition, &rest, &mut want).unwrap();
+                for (mode, weight, inputs) in stack.iter() {
+                    blender.layer(*mode, *weight);
+                    for p in inputs.iter() {
+                        blender.add(&add(p)).unwrap();
+                    }
+                }
+                blender.finish();
+                // Each layer's last input by `add_last`, the blend's by `finish_with`.
+                let mut got = pose(9.0, 3.0);
+                let mut blender = ctx.begin(composition, &rest, &mut got).unwrap();
+                let mut last = None;
+                for (l, (mode, weight, inputs)) in stack.iter().enumerate() {
+                    blender.layer(*mode, *weight);
+                    let (final_one, inputs) = inputs.split_last().unwrap();
+                    for p in inputs.iter() {
+                        blender.add(&add(p)).unwrap();
+                    }
+                    if l + 1 == stack.len() {
+                        last = Some(add(final_one));
+                    } else {
+                        blender.add_last(&add(final_one)).unwrap();
+                    }
+                }
+                blender.finish_with(&last.unwrap()).unwrap();
+                assert_eq!(bits(&got), bits(&want), "{composition:?}, stack {k}");
+                // The job closes layers the same way.
+                let layers: Vec<Vec<BlendInput<'_>>> =
+                    stack.iter().map(|(_, _, inputs)| inputs.iter().map(|p| add(p)).collect()).collect();
+                let layers: Vec<BlendLayer<'_>> = stack
+                    .iter()
+                    .zip(&layers)
+                    .map(|((mode, weight, _), inputs)| BlendLayer { mode: *mode, weight: *weight, inputs })
+                    .collect();
+                let mut job = pose(9.0, 3.0);
+                BlendingJob { rest: &rest, layers: &layers, composition, context: &mut ctx, output: &mut job }
+                    .run()
+                    .unwrap();
+                assert_eq!(bits(&job), bits(&want), "job: {composition:?}, stack {k}");
+            }
+        }
+        // A bad last input is reported like an added one.
+        let rest = pose(0.0, 0.0);
+        let (mut ctx, mut out) = (BlendingContext::new(2), rest.clone());
+        let mut blender = ctx.begin(Composition::Mixer, &rest, &mut out).unwrap();
+        blender.layer(BlendMode::Additive, 1.0);
+        let RuntimeError::InvalidJob { reasons, .. } =
+            blender.finish_with(&BlendInput::new(&c, &[ALL; 2], f32::NAN)).unwrap_err()
+        else {
+            panic!()
+        };
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
     }
 
     #[test]
@@ -1426,6 +1694,27 @@ mod kernel_tests {
                     apply_delta_at(level, &mut o, &c.out, &held_rows, n);
                     o
                 })?;
+            }
+        }
+
+        #[test]
+        fn an_additive_input_added_onto_the_output_is_accumulation_then_application_bit_for_bit(c in case()) {
+            // `input` is the additive pose, `rest` its prepared reference,
+            // `out` the output below; `acc` plays a stale delta context.
+            let n = c.out.len();
+            let mut results = Vec::new();
+            each_path(|path, level| {
+                let (mut delta, mut held) = (c.rest.clone(), vec![Row::splat(0.0); 3 * blocks_for(n)]);
+                let mut want = c.out.clone();
+                accumulate_additive_at(level, &mut delta, &mut held, &c.input, &c.rest, &c.animated, c.weight, c.mask.as_deref(), n);
+                apply_delta_at(level, &mut want, &delta, &held, n);
+                let mut got = c.out.clone();
+                add_onto_at(level, &mut got, &c.input, &c.rest, &c.animated, c.weight, c.mask.as_deref(), n);
+                let bits = |p: &Pose| joints(p).iter().flat_map(|j| j.t.into_iter().chain(j.r).chain(j.s)).map(f64::to_bits).collect::<Vec<_>>();
+                results.push((path.to_string(), bits(&got) == bits(&want)));
+            });
+            for (path, same) in results {
+                prop_assert!(same, "{path}: add_onto differs from accumulation then application");
             }
         }
     }

@@ -427,14 +427,28 @@ impl Instance {
         // would copy, is sampled straight into the local pose instead
         // (`Blender::add_in_place`). Masked layers skip the joints they
         // cannot show, and zero-weight layers and tree children sample nothing.
+        // The last layer with weight, when it is an additive clip, is the
+        // blend's final input: `Blender::finish_with` applies it straight
+        // onto the finished pose.
+        let final_layer = self.layers.iter().rposition(|l| l.weight > 0.0);
+        let mut final_input = None;
         let mut blender = blending.begin(self.composition, self.skeleton.rest(), &mut self.local)?;
-        for (layer, state) in self.layers.iter().zip(&mut self.states) {
+        for (k, (layer, state)) in self.layers.iter().zip(&mut self.states).enumerate() {
             blender.layer(layer.mode, layer.weight);
             if layer.weight <= 0.0 {
                 continue;
             }
             let mask = layer.mask.as_deref().map(BoneWeights::weights);
-            let mut add = |motion: &BoundMotion, time: f32, slot: &mut Slot, weight: f32| {
+            if Some(k) == final_layer
+                && layer.mode == BlendMode::Additive
+                && let LayerSource::Clip { motion, time, .. } = &layer.source
+            {
+                state.weights[0] = 1.0;
+                final_input = Some(sample_input(motion, motion.clip_time(*time), &mut state.slots[0], mask, sampled)?);
+                break;
+            }
+            // `last`: the layer's only input (a clip), which closes it.
+            let mut add = |motion: &BoundMotion, time: f32, slot: &mut Slot, weight: f32, last: bool| {
                 if mask.is_none() {
                     // A first input is sampled straight into the blend's target.
                     let written = blender.add_in_place(motion.animation.animated(), weight, |target| {
@@ -445,24 +459,13 @@ impl Instance {
                         return Ok(());
                     }
                 }
-                let job =
-                    SamplingJob { animation: &motion.animation, time, context: &mut slot.context, output: sampled };
-                match mask {
-                    Some(m) => job.run_masked(m)?,
-                    None => job.run()?,
-                }
-                blender.add(&BlendInput {
-                    pose: sampled,
-                    animated: motion.animation.animated(),
-                    weight,
-                    mask,
-                    reference: slot.reference.as_ref(),
-                })
+                let input = BlendInput { weight, ..sample_input(motion, time, slot, mask, sampled)? };
+                if last { blender.add_last(&input) } else { blender.add(&input) }
             };
             match &layer.source {
                 LayerSource::Clip { motion, time, .. } => {
                     state.weights[0] = 1.0;
-                    add(motion, motion.clip_time(*time), &mut state.slots[0], 1.0)?;
+                    add(motion, motion.clip_time(*time), &mut state.slots[0], 1.0, true)?;
                 }
                 LayerSource::Tree { tree, motions, x, y, clock, .. } => {
                     if tree.child_count() != state.slots.len() || motions.len() != state.slots.len() {
@@ -475,12 +478,15 @@ impl Instance {
                         tree.weights(*x, *y, &mut state.weights);
                     }
                     add_children(motions, &mut state.slots, &state.weights, |motion, slot, weight| {
-                        add(motion, clock.child_time(motion.animation.duration()), slot, weight)
+                        add(motion, clock.child_time(motion.animation.duration()), slot, weight, false)
                     })?;
                 }
             }
         }
-        blender.finish();
+        match final_input {
+            Some(input) => blender.finish_with(&input)?,
+            None => blender.finish(),
+        }
         if let Some(ik) = &mut self.ik {
             ik.apply(&self.skeleton, &mut self.local)?;
         }
@@ -540,6 +546,24 @@ impl Instance {
         // `advance` computed the tree weights and nothing ran since.
         self.evaluate_with(true, lent)
     }
+}
+
+/// Samples `motion` at `time` into `pose` (only the joints `mask` shows)
+/// as a blend input of weight 1 with the slot's additive reference.
+fn sample_input<'p>(
+    motion: &'p BoundMotion,
+    time: f32,
+    slot: &'p mut Slot,
+    mask: Option<&'p [f32]>,
+    pose: &'p mut Pose,
+) -> Result<BlendInput<'p>, RuntimeError> {
+    let job = SamplingJob { animation: &motion.animation, time, context: &mut slot.context, output: pose };
+    match mask {
+        Some(m) => job.run_masked(m)?,
+        None => job.run()?,
+    }
+    let animated = motion.animation.animated();
+    Ok(BlendInput { pose, animated, weight: 1.0, mask, reference: slot.reference.as_ref() })
 }
 
 /// Many instances, evaluated serially or in parallel with identical results.
