@@ -180,6 +180,12 @@ pub struct BlendingContext {
     delta: Pose,
     /// 1 where `delta` holds the joint property, 0 elsewhere (rows like `weights`).
     held: Vec<Row>,
+    /// The animated flags of an input written in place whose weights are
+    /// not in `weights` yet (see `Blender::unmarked`).
+    flags: Vec<u8>,
+    /// `weights` and `held` are all 0: the last blend finished without
+    /// writing them, so the next need not clear them.
+    clean: bool,
 }
 
 impl Default for BlendingContext {
@@ -199,6 +205,8 @@ impl BlendingContext {
             layer: Pose::identity(max_joints),
             delta: Pose::identity(max_joints),
             held: vec![Row::splat(0.0); rows],
+            flags: vec![0; max_joints],
+            clean: true,
         }
     }
 
@@ -223,8 +231,13 @@ impl BlendingContext {
         check_begin(n, output.len(), self.capacity(), &mut reasons);
         RuntimeError::check("blending job", reasons)?;
         let rows = 3 * blocks_for(n);
-        self.weights[..rows].fill(Row::splat(0.0));
-        self.held[..rows].fill(Row::splat(0.0));
+        if !self.clean {
+            self.weights[..rows].fill(Row::splat(0.0));
+            self.held[..rows].fill(Row::splat(0.0));
+        }
+        // Until a blend finishes and says otherwise (one dropped half-way
+        // may leave anything).
+        self.clean = false;
         Ok(Blender {
             ctx: self,
             rest,
@@ -233,7 +246,9 @@ impl BlendingContext {
             open: None,
             base_done: false,
             weights: Weights::Zero,
+            unmarked: false,
             held: false,
+            dirty: false,
         })
     }
 }
@@ -308,9 +323,19 @@ pub struct Blender<'a> {
     base_done: bool,
     /// What the override weights `W` (`ctx.weights`) hold.
     weights: Weights,
+    /// Set while `weights` is [`Weights::Shared`] from one input written in
+    /// place whose weights are not in `ctx.weights` yet: `W` is the shared
+    /// weight where the input's animated flags (copied to `ctx.flags`)
+    /// animate the property, 0 elsewhere. A rest fill reads them as they
+    /// are; anything else that reads `ctx.weights` writes them there first
+    /// ([`Blender::mark`]). (Copying a byte per joint costs less than
+    /// writing three weight rows per block.)
+    unmarked: bool,
     /// Whether `ctx.held` flags any delta (else it is all 0 and there is
     /// nothing to apply).
     held: bool,
+    /// Whether this blend wrote `ctx.weights` or `ctx.held`.
+    dirty: bool,
 }
 
 /// What the accumulated override weights of a blend hold, so that an input
@@ -362,6 +387,10 @@ impl Blender<'_> {
         if weight.is_nan() || weight <= 0.0 {
             return Ok(());
         }
+        if mode == BlendMode::Override {
+            self.mark();
+        }
+        self.dirty = true;
         let ctx = &mut *self.ctx;
         match mode {
             BlendMode::Override => {
@@ -476,7 +505,10 @@ impl Blender<'_> {
         let into_output = self.composition == Composition::Mixer || !self.base_done;
         let target = if into_output { &mut *self.output } else { &mut self.ctx.layer };
         write(target)?;
-        mark_animated(&mut self.ctx.weights[..3 * blocks_for(n)], animated, weight, n);
+        // `W = weight` where `animated` flags the property: left in the
+        // flags until something needs the rows.
+        self.ctx.flags[..n].copy_from_slice(animated);
+        self.unmarked = true;
         self.weights = Weights::Shared(weight);
         Ok(true)
     }
@@ -506,14 +538,14 @@ impl Blender<'_> {
                 }
             }
             Composition::Mixer => {
-                let ctx = &mut *self.ctx;
-                let rows = 3 * blocks_for(n);
-                rest_fill(self.output, self.rest, &ctx.weights[..rows], n);
+                self.fill_rest();
                 if self.held {
-                    apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
+                    let rows = 3 * blocks_for(n);
+                    apply_delta(self.output, &self.ctx.delta, &self.ctx.held[..rows], n);
                 }
             }
         }
+        self.ctx.clean = !self.dirty;
     }
 
     /// Adds `input` as the blend's last input and completes the output:
@@ -536,12 +568,12 @@ impl Blender<'_> {
             && input.weight >= 0.0;
         match input.reference {
             Some(reference) if direct && reference.len() == n => {
-                let rows = 3 * blocks_for(n);
-                rest_fill(self.output, self.rest, &self.ctx.weights[..rows], n);
+                self.fill_rest();
                 let weight = layer_weight * input.weight;
                 if weight > 0.0 {
                     add_onto(self.output, input.pose, &reference.pose, input.animated, weight, input.mask, n);
                 }
+                self.ctx.clean = !self.dirty;
             }
             // The layer stack applies a lone additive input directly already.
             _ => {
@@ -552,33 +584,56 @@ impl Blender<'_> {
         Ok(())
     }
 
+    /// Writes the weights an input written in place left in its flags
+    /// (see [`Blender::unmarked`]) into `ctx.weights`.
+    fn mark(&mut self) {
+        if let (true, Weights::Shared(w)) = (std::mem::take(&mut self.unmarked), self.weights) {
+            let n = self.rest.len();
+            let ctx = &mut *self.ctx;
+            mark_animated(&mut ctx.weights[..3 * blocks_for(n)], &ctx.flags[..n], w, n);
+            self.dirty = true;
+        }
+    }
+
+    /// The rest fill of the output by the accumulated weights, from the
+    /// flags of an input written in place when those hold them.
+    fn fill_rest(&mut self) {
+        let n = self.rest.len();
+        let weights = match (self.unmarked, self.weights) {
+            (true, Weights::Shared(w)) => RestWeights::Flags(&self.ctx.flags[..n], w),
+            _ => RestWeights::Rows(&self.ctx.weights[..3 * blocks_for(n)]),
+        };
+        rest_fill(self.output, self.rest, weights, n);
+    }
+
     fn close_layer(&mut self) {
         let Some((mode, _)) = self.open.take() else { return };
         if self.composition == Composition::Mixer {
             return;
         }
         let n = self.rest.len();
-        let ctx = &mut *self.ctx;
         let rows = 3 * blocks_for(n);
         match mode {
             BlendMode::Override if !self.base_done => {
-                rest_fill(self.output, self.rest, &ctx.weights[..rows], n);
+                self.fill_rest();
                 self.base_done = true;
             }
             BlendMode::Override => {
-                compose_over(self.output, &ctx.layer, &ctx.weights[..rows], n);
+                self.mark();
+                compose_over(self.output, &self.ctx.layer, &self.ctx.weights[..rows], n);
             }
             BlendMode::Additive if self.held => {
-                apply_delta(self.output, &ctx.delta, &ctx.held[..rows], n);
-                ctx.held[..rows].fill(Row::splat(0.0));
+                apply_delta(self.output, &self.ctx.delta, &self.ctx.held[..rows], n);
+                self.ctx.held[..rows].fill(Row::splat(0.0));
                 self.held = false;
             }
             BlendMode::Additive => {}
         }
-        if self.weights != Weights::Zero {
-            ctx.weights[..rows].fill(Row::splat(0.0));
-            self.weights = Weights::Zero;
+        // Weights left in an input's flags were never written.
+        if self.weights != Weights::Zero && !std::mem::take(&mut self.unmarked) {
+            self.ctx.weights[..rows].fill(Row::splat(0.0));
         }
+        self.weights = Weights::Zero;
     }
 }
 
@@ -631,7 +686,7 @@ dispatch!(fn mark_animated / mark_animated_at => mark_animated_lanes(
     weight: f32,
     n: usize,
 ));
-dispatch!(fn rest_fill / rest_fill_at => rest_fill_lanes(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize));
+dispatch!(fn rest_fill / rest_fill_at => rest_fill_lanes(output: &mut Pose, rest: &Pose, weights: RestWeights<'_>, n: usize));
 dispatch!(fn compose_over / compose_over_at => compose_over_lanes(output: &mut Pose, layer: &Pose, weights: &[Row], n: usize));
 dispatch!(fn accumulate_additive / accumulate_additive_at => accumulate_additive_lanes(
     delta: &mut Pose,
@@ -746,18 +801,44 @@ fn mark_animated_lanes<V: Lanes>(weights: &mut [Row], animated: &[u8], weight: f
     }
 }
 
+/// The accumulated weights `W` a rest fill reads.
+#[derive(Debug, Clone, Copy)]
+enum RestWeights<'a> {
+    /// As rows of `W` per joint property (`BlendingContext::weights`).
+    Rows(&'a [Row]),
+    /// `W = weight` where the flags animate the property, 0 elsewhere: what
+    /// [`mark_animated_lanes`] would write, read without writing it.
+    Flags(&'a [u8], f32),
+}
+
+impl RestWeights<'_> {
+    /// `W` of property `p` (0 translation, 1 rotation, 2 scale) of the
+    /// vector at joint `at` of block `b`.
+    #[inline(always)]
+    fn load<V: Lanes>(&self, b: usize, at: usize, p: usize) -> V {
+        match *self {
+            RestWeights::Rows(weights) => V::load(&rows(weights, 3, b)[p], at),
+            RestWeights::Flags(animated, weight) => {
+                let mut pad = [0; BLOCK];
+                let bits = lane_slice::<u8, V>(animated, b * BLOCK + at, &mut pad);
+                let bit = [ANIMATES_TRANSLATION, ANIMATES_ROTATION, ANIMATES_SCALE][p];
+                V::select(V::bits(bits, bit), V::splat(weight), V::splat(0.0))
+            }
+        }
+    }
+}
+
 /// Fills the weight left below 1 from `rest`, per joint property (three.js
 /// `PropertyMixer.apply`): `W == 0` takes the rest value, `W < 1` blends
 /// towards it by `1 − W`.
 #[inline(always)]
-fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: &[Row], n: usize) {
+fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: RestWeights<'_>, n: usize) {
     let (out_t, out_r, out_s) = output.rows_mut();
     let (rest_t, rest_r, rest_s) = rest.rows();
     let (zero, one) = (V::splat(0.0), V::splat(1.0));
     for (b, at) in vectors::<V>(n) {
-        let acc_rows = rows(weights, 3, b);
         for (p, out, rest) in [(0, &mut *out_t, rest_t), (2, &mut *out_s, rest_s)] {
-            let acc = V::load(&acc_rows[p], at);
+            let acc = weights.load::<V>(b, at, p);
             let partial = acc.lt(one);
             if V::any(partial) {
                 let (out, rest) = (rows_mut(out, 3, b), rows(rest, 3, b));
@@ -772,7 +853,7 @@ fn rest_fill_lanes<V: Lanes>(output: &mut Pose, rest: &Pose, weights: &[Row], n:
                 store(out, at, select(none, r, filled));
             }
         }
-        let acc = V::load(&acc_rows[1], at);
+        let acc = weights.load::<V>(b, at, 1);
         let partial = acc.lt(one);
         if V::any(partial) {
             let (out, rest) = (rows_mut(out_r, 4, b), rows(rest_r, 4, b));
@@ -1624,7 +1705,7 @@ mod kernel_tests {
             let acc = rows_from(&c.acc);
             on_every_path(&filled, |level| {
                 let mut o = c.out.clone();
-                rest_fill_at(level, &mut o, &c.rest, &acc, n);
+                rest_fill_at(level, &mut o, &c.rest, RestWeights::Rows(&acc), n);
                 o
             })?;
             on_every_path(&over, |level| {
@@ -1715,6 +1796,25 @@ mod kernel_tests {
             });
             for (path, same) in results {
                 prop_assert!(same, "{path}: add_onto differs from accumulation then application");
+            }
+        }
+
+        #[test]
+        fn a_rest_fill_by_flags_is_the_rest_fill_by_the_weights_they_mark_bit_for_bit(c in case()) {
+            prop_assume!(c.weight > 0.0);
+            let n = c.out.len();
+            let mut results = Vec::new();
+            each_path(|path, level| {
+                let mut marked = vec![Row::splat(0.0); 3 * blocks_for(n)];
+                mark_animated_at(level, &mut marked, &c.animated, c.weight, n);
+                let (mut want, mut got) = (c.out.clone(), c.out.clone());
+                rest_fill_at(level, &mut want, &c.rest, RestWeights::Rows(&marked), n);
+                rest_fill_at(level, &mut got, &c.rest, RestWeights::Flags(&c.animated, c.weight), n);
+                let bits = |p: &Pose| joints(p).iter().flat_map(|j| j.t.into_iter().chain(j.r).chain(j.s)).map(f64::to_bits).collect::<Vec<_>>();
+                results.push((path.to_string(), bits(&got) == bits(&want)));
+            });
+            for (path, same) in results {
+                prop_assert!(same, "{path}: the rest fill by flags differs from the one by marked weights");
             }
         }
     }
