@@ -181,7 +181,9 @@ pub struct BlendingContext {
     /// 1 where `delta` holds the joint property, 0 elsewhere (rows like `weights`).
     held: Vec<Row>,
     /// The animated flags of an input written in place whose weights are
-    /// not in `weights` yet (see `Blender::unmarked`).
+    /// not in `weights` yet (see `Blender::unmarked`), 0 up to a whole
+    /// block past the last joint so that every vector of them is read in
+    /// place.
     flags: Vec<u8>,
     /// `weights` and `held` are all 0: the last blend finished without
     /// writing them, so the next need not clear them.
@@ -205,7 +207,7 @@ impl BlendingContext {
             layer: Pose::identity(max_joints),
             delta: Pose::identity(max_joints),
             held: vec![Row::splat(0.0); rows],
-            flags: vec![0; max_joints],
+            flags: vec![0; blocks_for(max_joints) * BLOCK],
             clean: true,
         }
     }
@@ -507,7 +509,10 @@ impl Blender<'_> {
         write(target)?;
         // `W = weight` where `animated` flags the property: left in the
         // flags until something needs the rows.
-        self.ctx.flags[..n].copy_from_slice(animated);
+        let flags = &mut self.ctx.flags[..blocks_for(n) * BLOCK];
+        let (joints, past) = flags.split_at_mut(n);
+        joints.copy_from_slice(animated);
+        past.fill(0);
         self.unmarked = true;
         self.weights = Weights::Shared(weight);
         Ok(true)
@@ -590,7 +595,7 @@ impl Blender<'_> {
         if let (true, Weights::Shared(w)) = (std::mem::take(&mut self.unmarked), self.weights) {
             let n = self.rest.len();
             let ctx = &mut *self.ctx;
-            mark_animated(&mut ctx.weights[..3 * blocks_for(n)], &ctx.flags[..n], w, n);
+            mark_animated(&mut ctx.weights[..3 * blocks_for(n)], &ctx.flags[..blocks_for(n) * BLOCK], w, n);
             self.dirty = true;
         }
     }
@@ -600,7 +605,7 @@ impl Blender<'_> {
     fn fill_rest(&mut self) {
         let n = self.rest.len();
         let weights = match (self.unmarked, self.weights) {
-            (true, Weights::Shared(w)) => RestWeights::Flags(&self.ctx.flags[..n], w),
+            (true, Weights::Shared(w)) => RestWeights::Flags(&self.ctx.flags[..blocks_for(n) * BLOCK], w),
             _ => RestWeights::Rows(&self.ctx.weights[..3 * blocks_for(n)]),
         };
         rest_fill(self.output, self.rest, weights, n);
@@ -655,6 +660,30 @@ fn lane_slice<'a, T: Copy + Default, V: Lanes>(src: &'a [T], j0: usize, pad: &'a
         let have = src.len().saturating_sub(j0);
         pad[..have].copy_from_slice(&src[j0..j0 + have]);
         &pad[..V::LANES]
+    }
+}
+
+/// The flags of joints `j0..j0 + BLOCK` from `flags`, 0 past its end. Past
+/// the end, the bytes come from one load of the last eight, shifted, rather
+/// than copied into a buffer and loaded back: a load of bytes just stored
+/// one at a time waits for them to reach the cache (a failed store
+/// forward), once per kernel call on the last block of most skeletons.
+#[inline(always)]
+fn lane_flags(flags: &[u8], j0: usize) -> [u8; BLOCK] {
+    let n = flags.len();
+    if let Some(whole) = flags.get(j0..j0 + BLOCK) {
+        return whole.try_into().unwrap_or([0; BLOCK]);
+    }
+    if j0 >= n {
+        return [0; BLOCK];
+    }
+    match flags.get(n.wrapping_sub(BLOCK)..) {
+        Some(last) if n >= BLOCK => {
+            let word = u64::from_le_bytes(last.try_into().unwrap_or([0; BLOCK]));
+            // Lanes `j0..n` are the word's top `n − j0` bytes.
+            (word >> (8 * (j0 + BLOCK - n))).to_le_bytes()
+        }
+        _ => std::array::from_fn(|l| flags.get(j0 + l).copied().unwrap_or(0)),
     }
 }
 
@@ -741,8 +770,7 @@ fn accumulate_lanes<V: Lanes>(
     let uniform = shared.filter(|_| mask.is_none()).map(|w| UniformT::new(weight / (w + weight)));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
-        let mut pad = [0; BLOCK];
-        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let bits = &lane_flags(animated, j0);
         let w = lane_weights::<V>(weight, mask, j0);
         // `w > 0` also drops NaN.
         let live = w.gt(V::splat(0.0));
@@ -789,8 +817,7 @@ fn mark_animated_lanes<V: Lanes>(weights: &mut [Row], animated: &[u8], weight: f
     let (w, zero) = (V::splat(weight), V::splat(0.0));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
-        let mut pad = [0; BLOCK];
-        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let bits = &lane_flags(animated, j0);
         let acc_rows = rows_mut(weights, 3, b);
         for (p, bit) in [(0, ANIMATES_TRANSLATION), (1, ANIMATES_ROTATION), (2, ANIMATES_SCALE)] {
             let active = V::bits(bits, bit);
@@ -819,8 +846,7 @@ impl RestWeights<'_> {
         match *self {
             RestWeights::Rows(weights) => V::load(&rows(weights, 3, b)[p], at),
             RestWeights::Flags(animated, weight) => {
-                let mut pad = [0; BLOCK];
-                let bits = lane_slice::<u8, V>(animated, b * BLOCK + at, &mut pad);
+                let bits = &lane_flags(animated, b * BLOCK + at);
                 let bit = [ANIMATES_TRANSLATION, ANIMATES_ROTATION, ANIMATES_SCALE][p];
                 V::select(V::bits(bits, bit), V::splat(weight), V::splat(0.0))
             }
@@ -928,8 +954,7 @@ fn accumulate_additive_lanes<V: Lanes>(
     let uniform = mask.is_none().then(|| UniformT::new(weight));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
-        let mut pad = [0; BLOCK];
-        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let bits = &lane_flags(animated, j0);
         let w = lane_weights::<V>(weight, mask, j0);
         let live = w.gt(zero);
         let held_rows = rows_mut(held, 3, b);
@@ -1029,8 +1054,7 @@ fn add_onto_lanes<V: Lanes>(
     let uniform = mask.is_none().then(|| UniformT::new(weight));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
-        let mut pad = [0; BLOCK];
-        let bits = lane_slice::<u8, V>(animated, j0, &mut pad);
+        let bits = &lane_flags(animated, j0);
         let w = lane_weights::<V>(weight, mask, j0);
         let live = w.gt(zero);
         for (bit, out, input, reference) in
