@@ -1319,6 +1319,17 @@ mod tests {
     }
 
     #[test]
+    fn lane_flags_are_the_flags_from_a_joint_and_zero_past_the_end() {
+        for n in 0..20u8 {
+            let flags: Vec<u8> = (1..=n).collect();
+            for j0 in (0..24).step_by(4) {
+                let want: [u8; BLOCK] = std::array::from_fn(|l| flags.get(j0 + l).copied().unwrap_or(0));
+                assert_eq!(lane_flags(&flags, j0), want, "{n} flags from {j0}");
+            }
+        }
+    }
+
+    #[test]
     fn a_last_input_closes_its_layer_as_added_ones_do_bit_for_bit() {
         let (a, b, mut c) = (pose(2.0, 0.4), pose(6.0, 1.0), pose(-1.0, 2.5));
         // Rotations about other axes, so that the order of products shows.
