@@ -1104,11 +1104,17 @@ impl<'a, const Q: usize> LaneKeys<'a, Q> {
             // both loops: a shared helper measured 2–4% slower.)
             let at = batch.cursor as usize;
             let (cs, es) = (&mut cursors.cursors[at..at + BLOCK], &mut cursors.ends[at..at + BLOCK]);
+            // The cursors first, all eight at once (this loop vectorizes),
+            // then the segments they point at.
+            let mut at_segment = [0usize; BLOCK];
             for l in 0..BLOCK {
                 let track = batch.tracks[l];
                 let i = cs[l].wrapping_add(u32::from(t >= es[l])).min(track.segments - 1);
-                let segment = &all[track.start as usize + i as usize];
                 cs[l] = i;
+                at_segment[l] = track.start as usize + i as usize;
+            }
+            for l in 0..BLOCK {
+                let segment = &all[at_segment[l]];
                 es[l] = segment.hi();
                 self.segments[l] = &segment.0;
             }
