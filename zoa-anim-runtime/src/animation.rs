@@ -1113,10 +1113,10 @@ impl<'a, const Q: usize> LaneKeys<'a, Q> {
                 cs[l] = i;
                 at_segment[l] = track.start as usize + i as usize;
             }
+            // Their ends are stored from the segments' transposed bounds
+            // ([`LaneKeys::covering`]).
             for l in 0..BLOCK {
-                let segment = &all[at_segment[l]];
-                es[l] = segment.hi();
-                self.segments[l] = &segment.0;
+                self.segments[l] = &all[at_segment[l]].0;
             }
             return;
         }
@@ -1220,6 +1220,11 @@ impl<'a, const Q: usize> LaneKeys<'a, Q> {
             quads = self.quads::<V>(at);
         }
         let (lo, hi) = (quads[lq][lc], quads[hq][hc]);
+        if *live == [1; BLOCK] {
+            // Where `step` left them (see there).
+            let at = batch.cursor as usize + at;
+            hi.store_flat(&mut cursors.ends[at..at + V::LANES]);
+        }
         (quads, (tv - lo) / (hi - lo))
     }
 }

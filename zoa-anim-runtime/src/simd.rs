@@ -191,6 +191,8 @@ pub(crate) trait Lanes:
     fn store(self, row: &mut Row, at: usize);
     /// `LANES` consecutive floats.
     fn load_flat(src: &[f32]) -> Self;
+    /// The inverse of [`Lanes::load_flat`].
+    fn store_flat(self, dst: &mut [f32]);
     fn sqrt(self) -> Self;
     fn min(self, other: Self) -> Self;
     fn abs(self) -> Self;
@@ -336,6 +338,10 @@ impl Lanes for Scalar4 {
         Scalar4([src[0], src[1], src[2], src[3]])
     }
     #[inline(always)]
+    fn store_flat(self, dst: &mut [f32]) {
+        dst[..4].copy_from_slice(&self.0);
+    }
+    #[inline(always)]
     fn sqrt(self) -> Self {
         Scalar4(self.0.map(f32::sqrt))
     }
@@ -447,6 +453,10 @@ impl Lanes for Glam4 {
     #[inline(always)]
     fn load_flat(src: &[f32]) -> Self {
         Glam4(glam::Vec4::from_slice(src))
+    }
+    #[inline(always)]
+    fn store_flat(self, dst: &mut [f32]) {
+        self.0.write_to_slice(dst);
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
@@ -603,6 +613,10 @@ mod x86 {
             Sse4(unsafe { _mm_loadu_ps(src[..4].as_ptr()) })
         }
         #[inline(always)]
+        fn store_flat(self, dst: &mut [f32]) {
+            unsafe { _mm_storeu_ps(dst[..4].as_mut_ptr(), self.0) }
+        }
+        #[inline(always)]
         fn sqrt(self) -> Self {
             Sse4(unsafe { _mm_sqrt_ps(self.0) })
         }
@@ -755,6 +769,10 @@ mod x86 {
         #[inline(always)]
         fn load_flat(src: &[f32]) -> Self {
             Avx8(unsafe { _mm256_loadu_ps(src[..8].as_ptr()) })
+        }
+        #[inline(always)]
+        fn store_flat(self, dst: &mut [f32]) {
+            unsafe { _mm256_storeu_ps(dst[..8].as_mut_ptr(), self.0) }
         }
         #[inline(always)]
         fn sqrt(self) -> Self {
