@@ -344,6 +344,10 @@ struct LaneBatch {
     cursor: u32,
     /// Per lane (where `lanes` is 1), its track.
     tracks: [LaneTrack; BLOCK],
+    /// Per lane, its track's first segment and the index of its last
+    /// (`tracks` laid out by field, so that eight cursors step as vectors).
+    starts: [u32; BLOCK],
+    lasts: [u32; BLOCK],
 }
 
 /// Tracks of one property to sample as one [`Batch`]: one pose block, one
@@ -648,6 +652,8 @@ impl Animation {
                     lanes: [0; BLOCK],
                     cursor: self.lane_tracks as u32,
                     tracks: [LaneTrack::default(); BLOCK],
+                    starts: [0; BLOCK],
+                    lasts: [0; BLOCK],
                 };
                 for &(h, constant) in tracks {
                     let lane = h.joint as usize % BLOCK;
@@ -665,6 +671,7 @@ impl Animation {
                     };
                     batch.lanes[lane] = 1;
                     batch.tracks[lane] = LaneTrack { start: start as u32, segments: count as u32 };
+                    (batch.starts[lane], batch.lasts[lane]) = (start as u32, count as u32 - 1);
                     self.lane_tracks += 1;
                 }
                 self.lane_batched[p].push(batch);
@@ -1103,20 +1110,21 @@ impl<'a, const Q: usize> LaneKeys<'a, Q> {
             // next BLOCK, with no lane to skip. (The step is written out in
             // both loops: a shared helper measured 2–4% slower.)
             let at = batch.cursor as usize;
-            let (cs, es) = (&mut cursors.cursors[at..at + BLOCK], &mut cursors.ends[at..at + BLOCK]);
+            let cs: &mut [u32; BLOCK] = (&mut cursors.cursors[at..at + BLOCK]).try_into().expect("a block of cursors");
+            let es: &[f32; BLOCK] = (&cursors.ends[at..at + BLOCK]).try_into().expect("a block of ends");
             // The cursors first, all eight at once (this loop vectorizes),
             // then the segments they point at.
-            let mut at_segment = [0usize; BLOCK];
+            let steps: [u32; BLOCK] = std::array::from_fn(|l| u32::from(t >= es[l]));
+            let mut at_segment = [0u32; BLOCK];
             for l in 0..BLOCK {
-                let track = batch.tracks[l];
-                let i = cs[l].wrapping_add(u32::from(t >= es[l])).min(track.segments - 1);
+                let i = cs[l].wrapping_add(steps[l]).min(batch.lasts[l]);
                 cs[l] = i;
-                at_segment[l] = track.start as usize + i as usize;
+                at_segment[l] = batch.starts[l] + i;
             }
             // Their ends are stored from the segments' transposed bounds
             // ([`LaneKeys::covering`]).
             for l in 0..BLOCK {
-                self.segments[l] = &all[at_segment[l]].0;
+                self.segments[l] = &all[at_segment[l] as usize].0;
             }
             return;
         }
