@@ -45,7 +45,12 @@
 //! at hand, or a [`Blender`] from [`BlendingContext::begin`] that takes inputs
 //! one at a time (sample one clip into a scratch pose, add it, sample the next),
 //! so a character needs one scratch pose instead of one per clip. Neither
-//! allocates once the context is sized.
+//! allocates once the context is sized. A caller who knows which input comes
+//! last in its layer ([`Blender::add_last`]) or in the whole blend
+//! ([`Blender::finish_with`]) says so: the result is the same bit for bit,
+//! and an additive input that is alone in its layer is then applied straight
+//! onto the pose below in one pass instead of accumulating a delta pose that
+//! a second pass applies.
 
 use std::sync::Arc;
 
