@@ -60,8 +60,8 @@ use crate::animation::{ANIMATES_ROTATION, ANIMATES_SCALE, ANIMATES_TRANSLATION};
 use crate::error::RuntimeError;
 use crate::pose::Pose;
 use crate::simd::{
-    BLOCK, Lanes, Row, UniformT, blocks_for, dispatch, flush_noise, lerp, load, quat_mul, rows, rows_mut, select,
-    slerp, slerp_uniform, store, store_where, vectors,
+    BLOCK, Lanes, QuatLanes, Row, UniformT, blocks_for, dispatch, flush_noise, lerp, load, quat_mul, rows, rows_mut,
+    select, slerp, slerp_uniform, store, store_where, vectors,
 };
 
 /// How a layer combines with what is below it: the authored
@@ -971,12 +971,10 @@ fn accumulate_additive_lanes<V: Lanes>(
                 let had = V::load(&held_rows[p], at);
                 let d = rows_mut(d, 3, b);
                 let old = load::<V, 3>(d, at);
-                let x = load::<V, 3>(rows(input, 3, b), at);
-                let r = load::<V, 3>(rows(reference, 3, b), at);
-                let (mut step, mut sum) = (x, old);
-                for ((s, total), r) in step.iter_mut().zip(&mut sum).zip(r) {
-                    *s = (*s - r) * w;
-                    *total = *total + *s;
+                let step = additive_step(rows(input, 3, b), rows(reference, 3, b), at, w);
+                let mut sum = old;
+                for (total, s) in sum.iter_mut().zip(step) {
+                    *total = *total + s;
                 }
                 let new = select(had.gt(zero), sum, step);
                 store_where(d, at, active, new, old);
@@ -988,22 +986,49 @@ fn accumulate_additive_lanes<V: Lanes>(
             let had = V::load(&held_rows[1], at);
             let d = rows_mut(d_r, 4, b);
             let old = load::<V, 4>(d, at);
-            // `ref_r` holds the inverted reference rotations, their noise
-            // flushed; the input's noise is flushed here (see `flush_noise`).
-            let x = flush_noise(load::<V, 4>(rows(in_r, 4, b), at));
-            let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), x);
             let held = had.gt(zero);
-            let acc = select(held, old, [zero, zero, zero, one]);
-            // Where no lane holds a delta yet, `acc` is the identity and
-            // `acc ⊗ q` is `q` (up to the sign of a zero component).
-            let to = if V::any(held) { quat_mul(acc, q) } else { q };
-            let step = match &uniform {
-                Some(u) => slerp_uniform(acc, to, u),
-                None => slerp(acc, to, w),
-            };
+            let acc = V::any(held).then(|| select(held, old, [zero, zero, zero, one]));
+            let step = additive_rotation_step(acc, rows(in_r, 4, b), rows(ref_r, 4, b), at, uniform.as_ref(), w);
             store_where(d, at, active, step, old);
             store_where(&mut held_rows[1..2], at, active, [one], [had]);
         }
+    }
+}
+
+/// One additive input's translation or scale step, `w·(x − ref)`, at lanes
+/// `at..` of a block's rows of the input and of the reference.
+#[inline(always)]
+fn additive_step<V: Lanes>(input: &[Row], reference: &[Row], at: usize, w: V) -> [V; 3] {
+    let (x, r) = (load::<V, 3>(input, at), load::<V, 3>(reference, at));
+    std::array::from_fn(|c| (x[c] - r[c]) * w)
+}
+
+/// One additive input's rotation step, three.js `accumulateAdditive`:
+/// `slerp(acc, acc ⊗ (ref⁻¹ ⊗ q), w)` at lanes `at..` of a block's rows of
+/// the input (`q`) and of the inverted reference, from the delta held so far
+/// (`None`: every lane starts from the identity, where `acc ⊗ x` is `x` up
+/// to the sign of a zero component). The reference's noise was flushed when
+/// it was prepared; the input's is flushed here (see `flush_noise`).
+#[inline(always)]
+fn additive_rotation_step<V: Lanes>(
+    acc: Option<QuatLanes<V>>,
+    input: &[Row],
+    inverted_reference: &[Row],
+    at: usize,
+    uniform: Option<&UniformT>,
+    w: V,
+) -> QuatLanes<V> {
+    let q = quat_mul(load::<V, 4>(inverted_reference, at), flush_noise(load::<V, 4>(input, at)));
+    let (from, to) = match acc {
+        Some(acc) => (acc, quat_mul(acc, q)),
+        None => {
+            let (zero, one) = (V::splat(0.0), V::splat(1.0));
+            ([zero, zero, zero, one], q)
+        }
+    };
+    match uniform {
+        Some(u) => slerp_uniform(from, to, u),
+        None => slerp(from, to, w),
     }
 }
 
@@ -1055,7 +1080,6 @@ fn add_onto_lanes<V: Lanes>(
     let (in_t, in_r, in_s) = pose.rows();
     let (ref_t, ref_r, ref_s) = reference.rows();
     let zero = V::splat(0.0);
-    let identity = [zero, zero, zero, V::splat(1.0)];
     let uniform = mask.is_none().then(|| UniformT::new(weight));
     for (b, at) in vectors::<V>(n) {
         let j0 = b * BLOCK + at;
@@ -1069,11 +1093,10 @@ fn add_onto_lanes<V: Lanes>(
             if V::any(active) {
                 let out = rows_mut(out, 3, b);
                 let v = load::<V, 3>(out, at);
-                let x = load::<V, 3>(rows(input, 3, b), at);
-                let r = load::<V, 3>(rows(reference, 3, b), at);
+                let step = additive_step(rows(input, 3, b), rows(reference, 3, b), at, w);
                 let mut sum = v;
-                for (c, s) in sum.iter_mut().enumerate() {
-                    *s = v[c] + (x[c] - r[c]) * w;
+                for (total, s) in sum.iter_mut().zip(step) {
+                    *total = *total + s;
                 }
                 store_where(out, at, active, sum, v);
             }
@@ -1081,12 +1104,7 @@ fn add_onto_lanes<V: Lanes>(
         let active = V::bits(bits, ANIMATES_ROTATION) & live;
         if V::any(active) {
             let out = rows_mut(out_r, 4, b);
-            let x = flush_noise(load::<V, 4>(rows(in_r, 4, b), at));
-            let q = quat_mul(load::<V, 4>(rows(ref_r, 4, b), at), x);
-            let delta = match &uniform {
-                Some(u) => slerp_uniform(identity, q, u),
-                None => slerp(identity, q, w),
-            };
+            let delta = additive_rotation_step(None, rows(in_r, 4, b), rows(ref_r, 4, b), at, uniform.as_ref(), w);
             let v = load::<V, 4>(out, at);
             store_where(out, at, active, quat_mul(v, delta), v);
         }
