@@ -345,7 +345,9 @@ struct LaneBatch {
     /// Per lane (where `lanes` is 1), its track.
     tracks: [LaneTrack; BLOCK],
     /// Per lane, its track's first segment and the index of its last
-    /// (`tracks` laid out by field, so that eight cursors step as vectors).
+    /// (`tracks` laid out by field, so that eight cursors step as vectors;
+    /// with `tracks` dropped and these read everywhere instead, the
+    /// own-times bench rig measured 2–5% slower at 1000 characters).
     starts: [u32; BLOCK],
     lasts: [u32; BLOCK],
 }

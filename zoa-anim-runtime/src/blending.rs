@@ -447,17 +447,9 @@ impl Blender<'_> {
     pub fn add_last(&mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
         let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
-        let direct = mode == BlendMode::Additive
-            && self.composition == Composition::Layered
-            && self.base_done
-            && !self.held
-            && input.pose.len() == n
-            && input.animated.len() == n
-            && input.mask.is_none_or(|m| m.len() == n)
-            && input.weight.is_finite()
-            && input.weight >= 0.0;
-        match input.reference {
-            Some(reference) if direct && reference.len() == n => {
+        let direct = self.composition == Composition::Layered && self.base_done;
+        match self.lone_additive(mode, input) {
+            Some(reference) if direct => {
                 let weight = layer_weight * input.weight;
                 if weight > 0.0 {
                     add_onto(self.output, input.pose, &reference.pose, input.animated, weight, input.mask, n);
@@ -568,16 +560,8 @@ impl Blender<'_> {
     pub fn finish_with(mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
         let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
-        let direct = self.composition == Composition::Mixer
-            && mode == BlendMode::Additive
-            && !self.held
-            && input.pose.len() == n
-            && input.animated.len() == n
-            && input.mask.is_none_or(|m| m.len() == n)
-            && input.weight.is_finite()
-            && input.weight >= 0.0;
-        match input.reference {
-            Some(reference) if direct && reference.len() == n => {
+        match self.lone_additive(mode, input) {
+            Some(reference) if self.composition == Composition::Mixer => {
                 self.fill_rest();
                 let weight = layer_weight * input.weight;
                 if weight > 0.0 {
@@ -592,6 +576,21 @@ impl Blender<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The reference of `input` when it can be added straight onto the
+    /// output as an additive layer's only delta: the open layer (`mode`) is
+    /// additive, no delta is held yet, and the input fits the blend (else
+    /// [`add`](Self::add) reports why).
+    fn lone_additive<'i>(&self, mode: BlendMode, input: &BlendInput<'i>) -> Option<&'i ReferencePose> {
+        let n = self.rest.len();
+        let fits = input.pose.len() == n
+            && input.animated.len() == n
+            && input.mask.is_none_or(|m| m.len() == n)
+            && input.weight.is_finite()
+            && input.weight >= 0.0;
+        let reference = input.reference.filter(|r| r.len() == n)?;
+        (mode == BlendMode::Additive && !self.held && fits).then_some(reference)
     }
 
     /// Writes the weights an input written in place left in its flags
