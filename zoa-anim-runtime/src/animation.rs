@@ -82,8 +82,9 @@ struct TrackHeader {
     value_start: u32,
 }
 
-/// Linear or step tracks of one property whose joints lie in one pose block
-/// and whose keys share one time array: sampled a whole block at a time.
+/// Tracks of one property and one interpolation whose joints lie in one
+/// pose block and whose keys share one time array: sampled a whole block at
+/// a time (the key segment found once, the lanes interpolated together).
 #[derive(Debug, Clone, PartialEq)]
 struct Batch {
     /// Pose block of the tracks' joints.
@@ -94,13 +95,16 @@ struct Batch {
     keys: u32,
     /// First row of key 0 in the property's packed rows: key `k`, component
     /// `c` is row `row_start + k·C + c` (`C` = 3 or 4), one lane per joint.
+    /// A cubic spline's key is three such keys in a row: its in-tangent,
+    /// its value, its out-tangent (row `row_start + (3k + part)·C + c`).
     row_start: u32,
-    /// Step interpolation (else linear).
+    /// Step interpolation (else linear, or cubic in [`Animation::splined`]).
     step: bool,
     /// 1 in the lanes to write: those whose joint has a track in this
-    /// batch, and in the skeleton's last block the lanes past its last
-    /// joint. Those hold the identity here (as lanes without a track do) and
-    /// in every pose, so writing them changes nothing; it lets a batch that
+    /// batch, and (linear and step batches) in the skeleton's last block the
+    /// lanes past its last joint. Those hold the identity here (as lanes
+    /// without a track do) and in every pose, so writing them changes
+    /// nothing; it lets a batch that
     /// covers the rest of the block store its rows whole instead of reading,
     /// blending and storing them, and the first sample of a frame into a
     /// character's pose (the blend's first input, sampled in place) would
@@ -113,8 +117,13 @@ struct Batch {
     whole: bool,
     /// Rotations: first row of the arc from key 0 to key 1 in
     /// [`Batches::arcs`]; the arc from key `k` is `ARC_ROWS` rows further
-    /// per key.
+    /// per key (linear batches only).
     arc_start: u32,
+}
+
+/// Packed keys per key time of a track or batch (see [`Batch::row_start`]).
+fn parts(interpolation: Interpolation) -> usize {
+    if interpolation == Interpolation::CubicSpline { 3 } else { 1 }
 }
 
 /// The batches of one property and their packed key values.
@@ -130,8 +139,14 @@ struct Batches {
 
 impl Batches {
     /// Packs `group` as one batch: its tracks' values key by key, one lane
-    /// per joint (`identity` in the lanes no track fills), a constant track's
-    /// value at every key.
+    /// per joint (`identity` in the lanes no track fills, with zero
+    /// tangents), a constant track's value at every key. `value(h, i)` is
+    /// the track's `i`-th stored value (a cubic spline stores three per key).
+    ///
+    /// A cubic batch writes only its tracks' lanes: the spline of a lane
+    /// holding the identity with zero tangents is `s0·1 + s2·1`, which
+    /// rounds off 1 between keys, so it must not write the padding lanes
+    /// that linear and step batches write to store their rows whole.
     fn push(
         &mut self,
         group: &Group<'_>,
@@ -141,16 +156,25 @@ impl Batches {
     ) {
         let components = identity.len();
         let keys = group.keys as usize;
+        let parts = parts(group.interpolation);
+        let cubic = parts == 3;
         let row_start = self.rows.len();
-        let mut lanes: [u8; BLOCK] = std::array::from_fn(|l| u8::from(group.block * BLOCK + l >= joints));
-        self.rows.extend((0..keys).flat_map(|_| identity.iter().map(|&v| Row::splat(v))));
+        let mut lanes: [u8; BLOCK] = std::array::from_fn(|l| u8::from(!cubic && group.block * BLOCK + l >= joints));
+        for _ in 0..keys {
+            for part in 0..parts {
+                let tangent = cubic && part != 1;
+                self.rows.extend(identity.iter().map(|&v| Row::splat(if tangent { 0.0 } else { v })));
+            }
+        }
         for &(h, constant) in &group.tracks {
             let lane = h.joint as usize % BLOCK;
             lanes[lane] = 1;
             for k in 0..keys {
-                let v = value(h, if constant { 0 } else { k });
-                for (c, v) in v[..components].iter().enumerate() {
-                    self.rows[row_start + k * components + c].0[lane] = *v;
+                for part in 0..parts {
+                    let v = value(h, if constant { 0 } else { k * parts + part });
+                    for (c, v) in v[..components].iter().enumerate() {
+                        self.rows[row_start + (k * parts + part) * components + c].0[lane] = *v;
+                    }
                 }
             }
         }
@@ -159,7 +183,7 @@ impl Batches {
             time_start: group.time_start,
             keys: group.keys,
             row_start: row_start as u32,
-            step: group.step,
+            step: group.interpolation == Interpolation::Step,
             lanes,
             whole: lanes == [1; BLOCK],
             arc_start: 0,
@@ -358,7 +382,7 @@ struct Group<'h> {
     block: usize,
     time_start: u32,
     keys: u32,
-    step: bool,
+    interpolation: Interpolation,
     /// The tracks, each with whether it is constant (its first value is
     /// used at every key).
     tracks: Vec<(&'h TrackHeader, bool)>,
@@ -370,36 +394,42 @@ impl<'h> Group<'h> {
             block: h.joint as usize / BLOCK,
             time_start: h.time_start,
             keys: if constant { 1 } else { h.keys },
-            step: h.interpolation == Interpolation::Step,
+            // A constant track is sampled as a one-key linear track.
+            interpolation: if constant { Interpolation::Linear } else { h.interpolation },
             tracks: vec![(h, constant)],
         }
     }
-    fn key(&self) -> (usize, u32, u32, bool) {
-        (self.block, self.time_start, self.keys, self.step)
+    fn key(&self) -> (usize, u32, u32, Interpolation) {
+        (self.block, self.time_start, self.keys, self.interpolation)
     }
 }
 
 /// Splits one property's tracks (sorted by joint) into the groups to sample
-/// a block at a time, the lane groups (per block, the linear and step tracks
+/// a block at a time (tracks of one block, key-time array and
+/// interpolation), the lane groups (per block, the linear and step tracks
 /// that share key times with no other track of the block, when there are at
-/// least two: see [`LaneBatch`]) and the tracks to sample alone (cubic
-/// splines, and a track that would be alone in its block), each with whether
+/// least two: see [`LaneBatch`]) and the tracks to sample alone (a cubic
+/// spline that shares its key times with no other cubic spline of its
+/// block, and a track that would be alone in its block), each with whether
 /// it is constant.
 ///
 /// A linear or step track whose keys all hold one value is *constant*: it
 /// samples to that value at any time, whatever its key times, so it joins a
-/// group of its block whatever that group's times (its value repeated at
-/// every key), or else a one-key group of the block's constant tracks. Real
-/// clips have many such tracks (exporters key every joint, moving or not),
-/// and without this a block splits into one batch per key-time array.
+/// linear or step group of its block whatever that group's times (its value
+/// repeated at every key), or else a one-key group of the block's constant
+/// tracks. Real clips have many such tracks (exporters key every joint,
+/// moving or not), and without this a block splits into one batch per
+/// key-time array. (Not a cubic group: a spline through one value with zero
+/// tangents rounds off it between keys.)
 #[allow(clippy::type_complexity)]
 fn plan_batches<'h>(
     headers: &'h [TrackHeader],
     value: &impl Fn(&TrackHeader, usize) -> [f32; 4],
 ) -> (Vec<Group<'h>>, Vec<Vec<(&'h TrackHeader, bool)>>, Vec<(&'h TrackHeader, bool)>) {
-    let batchable = |h: &TrackHeader| h.interpolation != Interpolation::CubicSpline;
-    let constant =
-        |h: &TrackHeader| (1..h.keys as usize).all(|k| value(h, k).map(f32::to_bits) == value(h, 0).map(f32::to_bits));
+    let cubic = |h: &TrackHeader| h.interpolation == Interpolation::CubicSpline;
+    let constant = |h: &TrackHeader| {
+        !cubic(h) && (1..h.keys as usize).all(|k| value(h, k).map(f32::to_bits) == value(h, 0).map(f32::to_bits))
+    };
     let mut groups: Vec<Group<'h>> = Vec::new();
     let mut alone: Vec<(&TrackHeader, bool)> = Vec::new();
     let mut constants = Vec::new();
@@ -407,10 +437,6 @@ fn plan_batches<'h>(
     // opened since the block began.
     let mut block_first = 0;
     for h in headers {
-        if !batchable(h) {
-            alone.push((h, false));
-            continue;
-        }
         if constant(h) {
             constants.push(h);
             continue;
@@ -426,7 +452,7 @@ fn plan_batches<'h>(
     }
     for h in constants {
         let block = h.joint as usize / BLOCK;
-        match groups.iter_mut().find(|g| g.block == block) {
+        match groups.iter_mut().find(|g| g.block == block && g.interpolation != Interpolation::CubicSpline) {
             Some(g) => g.tracks.push((h, true)),
             None => groups.push(Group::of(h, true)),
         }
@@ -434,7 +460,11 @@ fn plan_batches<'h>(
     // A track alone in its group shares key times with no other track of
     // its block: with others like it, it goes to its block's lane batch;
     // the only one in its block is cheaper one at a time.
+    // A cubic spline has no lane batch: it is sampled alone.
     let (mut groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
+    let (single_cubic, single): (Vec<_>, Vec<_>) =
+        single.into_iter().partition(|g| g.interpolation == Interpolation::CubicSpline);
+    alone.extend(single_cubic.into_iter().map(|g| g.tracks[0]));
     let mut single: Vec<(usize, (&TrackHeader, bool))> = single.into_iter().map(|g| (g.block, g.tracks[0])).collect();
     single.sort_by_key(|(_, (h, _))| h.joint);
     let mut lane_groups: Vec<Vec<(&TrackHeader, bool)>> = Vec::new();
@@ -454,14 +484,16 @@ fn plan_batches<'h>(
 
 /// A clip bound to a skeleton and repacked for sampling.
 ///
-/// Keys of all tracks share one time array. Linear and step tracks whose
-/// joints share a pose block and a key-time array are packed together,
-/// key by key, in the pose's own SoA layout (`Batches`): sampling finds
-/// the key segment once and interpolates the whole block with the SIMD
-/// kernels. The other tracks (cubic splines, or alone in their block) keep
-/// one value array per value type (`Vec3A` for translation and scale, `Quat`
-/// for rotation) and are sampled one at a time; they are grouped by property
-/// and sorted by joint.
+/// Keys of all tracks share one time array. Tracks of one interpolation
+/// whose joints share a pose block and a key-time array are packed
+/// together, key by key, in the pose's own SoA layout (`Batches`): sampling
+/// finds the key segment once and interpolates the whole block with the SIMD
+/// kernels. Linear and step tracks of a block that share their key times
+/// with no other track go to lane batches (`LaneBatch`). The other tracks
+/// (a cubic spline whose key times no other cubic spline of its block
+/// shares, a track alone in its block) keep one value array per value type
+/// (`Vec3A` for translation and scale, `Quat` for rotation) and are sampled
+/// one at a time; they are grouped by property and sorted by joint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Animation {
     name: String,
@@ -472,6 +504,10 @@ pub struct Animation {
     rotations: Vec<TrackHeader>,
     scales: Vec<TrackHeader>,
     batched: [Batches; 3],
+    /// Per property, the batches of cubic splines (see [`Batch::row_start`]):
+    /// apart from `batched` so that its kernels stay free of a third
+    /// interpolation.
+    splined: [Batches; 3],
     /// Per property (translation, rotation, scale), the lane batches.
     lane_batched: [Vec<LaneBatch>; 3],
     /// Segments of the lane batches' translation and scale tracks.
@@ -533,6 +569,7 @@ impl Animation {
             rotations: Vec::new(),
             scales: Vec::new(),
             batched: Default::default(),
+            splined: Default::default(),
             lane_batched: Default::default(),
             vec_segments: Vec::new(),
             quat_segments: Vec::new(),
@@ -643,7 +680,11 @@ impl Animation {
             };
             let (groups, lane_groups, alone) = plan_batches(&headers, &value);
             for group in &groups {
-                self.batched[p].push(group, self.joint_count, &identity[..components], &value);
+                let set = match group.interpolation {
+                    Interpolation::CubicSpline => &mut self.splined[p],
+                    _ => &mut self.batched[p],
+                };
+                set.push(group, self.joint_count, &identity[..components], &value);
             }
             if p == 1 {
                 self.batched[p].make_arcs();
@@ -682,7 +723,7 @@ impl Animation {
                 .into_iter()
                 .map(|(h, constant)| {
                     let keys = if constant { 1 } else { h.keys };
-                    let values = keys as usize * if h.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+                    let values = keys as usize * parts(h.interpolation);
                     let start = if components == 4 { self.quats.len() } else { self.vec3s.len() };
                     for k in 0..values {
                         if components == 4 {
@@ -705,7 +746,7 @@ impl Animation {
     /// Key cursors a sampling context needs: one per batch, per lane-batch
     /// track and per track sampled alone (at most [`Animation::track_count`]).
     fn cursor_count(&self) -> usize {
-        self.batched.iter().map(|b| b.batches.len()).sum::<usize>()
+        self.batched.iter().chain(&self.splined).map(|b| b.batches.len()).sum::<usize>()
             + self.lane_tracks
             + self.translations.len()
             + self.rotations.len()
@@ -924,14 +965,19 @@ impl SamplingJob<'_> {
         let cursors = &mut self.context.cursors[..a.cursor_count()];
         let batches = a.batched.iter().map(|b| b.batches.len()).sum();
         let (cb, cursors) = cursors.split_at_mut(batches);
+        let splines = a.splined.iter().map(|b| b.batches.len()).sum();
+        let (csp, cursors) = cursors.split_at_mut(splines);
         let (cl, cursors) = cursors.split_at_mut(a.lane_tracks);
-        let ends = &mut self.context.ends[batches..][..a.lane_tracks];
+        let ends = &mut self.context.ends[batches + splines..][..a.lane_tracks];
         self.context.steps_lanes = a.lane_tracks > 0;
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
         sample_batches(a, &mut finder, cb, out, mask);
+        if !csp.is_empty() {
+            sample_spline_batches(a, &mut finder, csp, out, mask);
+        }
         if !cl.is_empty() {
             sample_lane_batches(a, t, LaneCursors { cursors: cl, ends }, out, mask);
         }
@@ -971,6 +1017,117 @@ fn live_lanes(block: u32, lanes: [u8; BLOCK], mask: Option<&[f32]>) -> [u8; BLOC
             lanes[l] & u8::from(w > 0.0 || w.is_nan())
         }),
     }
+}
+
+/// The Hermite basis of a cubic batch's segment, shared by its lanes.
+struct SplineBasis {
+    /// `s0..s3` of [`hermite_basis`] at the segment's parameter.
+    s: [f32; 4],
+    /// The key interval, which scales the tangents.
+    dt: f32,
+}
+
+impl SplineBasis {
+    #[inline(always)]
+    fn new(alpha: f32, dt: f32) -> SplineBasis {
+        SplineBasis { s: hermite_basis(alpha), dt }
+    }
+
+    /// Lanes `at..` of the cubic spline of packed keys `keys` (`N` rows per
+    /// part, see [`Batch::row_start`]) between keys `i` and `i + 1`:
+    /// `p0·s0 + m0·s1 + p1·s2 + m1·s3`, with `m0` key `i`'s out-tangent and
+    /// `m1` key `i + 1`'s in-tangent, each times the key interval. The
+    /// operations, in this order, of the one-track sampler (three.js's
+    /// `GLTFCubicSplineInterpolant`), so the same bits.
+    #[inline(always)]
+    fn at<V: Lanes, const N: usize>(&self, keys: &[Row], i: usize, at: usize) -> [V; N] {
+        let k = &keys[3 * N * i..];
+        let (p0, out0) = (load::<V, N>(&k[N..], at), load::<V, N>(&k[2 * N..], at));
+        let (in1, p1) = (load::<V, N>(&k[3 * N..], at), load::<V, N>(&k[4 * N..], at));
+        // No `array::map` closures here: a closure does not inherit the
+        // kernel's target features.
+        let [s0, s1, s2, s3] = [V::splat(self.s[0]), V::splat(self.s[1]), V::splat(self.s[2]), V::splat(self.s[3])];
+        let dt = V::splat(self.dt);
+        let mut out = p0;
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = p0[c] * s0 + out0[c] * dt * s1 + p1[c] * s2 + in1[c] * dt * s3;
+        }
+        out
+    }
+}
+
+dispatch!(fn sample_spline_batches / sample_spline_batches_at => sample_spline_batches_lanes(
+    a: &Animation, finder: &mut SegmentFinder<'_>, cursors: &mut [u32], out: &mut Pose, mask: Option<&[f32]>,
+));
+
+/// Samples every cubic-spline batch of `a` ([`Animation::splined`]): per
+/// batch, the key segment once and its Hermite basis, then the block's
+/// lanes together (rotations normalized, as three.js's glTF loader does)
+/// and written where the batch has a live track. Before the first key and
+/// after the last, a key's value as stored. `cursors` holds one cursor per
+/// batch: translations, scales, then rotations.
+#[inline(always)]
+fn sample_spline_batches_lanes<V: Lanes>(
+    a: &Animation,
+    finder: &mut SegmentFinder<'_>,
+    cursors: &mut [u32],
+    out: &mut Pose,
+    mask: Option<&[f32]>,
+) {
+    let (out_t, out_r, out_s) = out.rows_mut();
+    let mut cursors = cursors.iter_mut();
+    for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
+        let set = &a.splined[p];
+        for (batch, c) in set.batches.iter().zip(&mut cursors) {
+            let lanes = live_lanes(batch.block, batch.lanes, mask);
+            if lanes == [0; BLOCK] {
+                continue;
+            }
+            let seg = finder.find(batch.time_start, batch.keys, c);
+            let out = rows_mut(out, 3, batch.block as usize);
+            let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 9];
+            for at in (0..BLOCK).step_by(V::LANES) {
+                let live = V::bits(&lanes[at..], 1);
+                if V::any(live) {
+                    let new = match seg {
+                        Segment::Key(k) => load::<V, 3>(&keys[9 * k + 3..], at),
+                        Segment::Between(i, alpha, dt) => SplineBasis::new(alpha, dt).at::<V, 3>(keys, i, at),
+                    };
+                    store_where(out, at, live, new, load::<V, 3>(out, at));
+                }
+            }
+        }
+    }
+    let set = &a.splined[1];
+    for (batch, c) in set.batches.iter().zip(&mut cursors) {
+        let lanes = live_lanes(batch.block, batch.lanes, mask);
+        if lanes == [0; BLOCK] {
+            continue;
+        }
+        let seg = finder.find(batch.time_start, batch.keys, c);
+        let out = rows_mut(out_r, 4, batch.block as usize);
+        let keys = &set.rows[batch.row_start as usize..][..batch.keys as usize * 12];
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let live = V::bits(&lanes[at..], 1);
+            if V::any(live) {
+                let new = match seg {
+                    Segment::Key(k) => load::<V, 4>(&keys[12 * k + 4..], at),
+                    Segment::Between(i, alpha, dt) => normalize(SplineBasis::new(alpha, dt).at::<V, 4>(keys, i, at)),
+                };
+                store_where(out, at, live, new, load::<V, 4>(out, at));
+            }
+        }
+    }
+}
+
+/// `q / |q|` per lane, with `|q|` summed as glam's four-lane dot product
+/// sums it (`(x² + z²) + (y² + w²)`) and each component divided by it, so
+/// the same bits as `Quat::normalize`.
+#[inline(always)]
+fn normalize<V: Lanes>(q: [V; 4]) -> [V; 4] {
+    let [x, y, z, w] = q;
+    let length = ((x * x + z * z) + (y * y + w * w)).sqrt();
+    [x / length, y / length, z / length, w / length]
 }
 
 /// Samples every batch of `a` (see [`Batch`]): per batch, the key segment
@@ -1713,11 +1870,29 @@ mod lane_tests {
             return (key(n - 1), true);
         }
         let i = times.partition_point(|&x| x <= t) - 1;
-        if track.interpolation == Interpolation::Step || t == times[i] {
+        let cubic = track.interpolation == Interpolation::CubicSpline;
+        if track.interpolation == Interpolation::Step || (t == times[i] && !cubic) {
             return (key(i), true);
         }
         let alpha = (t - times[i]) / (times[i + 1] - times[i]);
         let (a, b) = (key(i), key(i + 1));
+        if cubic {
+            // glTF's cubic spline: tangents times the key interval; three.js
+            // normalizes a rotation's result, at a key's own time as well
+            // (only outside the keys does it return a key as stored).
+            let dt = times[i + 1] - times[i];
+            let tangent = |k: usize, part: usize| &track.values[(3 * k + part) * c..][..c];
+            let (out0, in1) = (tangent(i, 2), tangent(i + 1, 0));
+            let [s0, s1, s2, s3] = hermite_basis(alpha);
+            let mut v = [0.0; 4];
+            for k in 0..c {
+                v[k] = a[k] * s0 + out0[k] * dt * s1 + b[k] * s2 + in1[k] * dt * s3;
+            }
+            if c == 4 {
+                v = Quat::from_array(v).normalize().to_array();
+            }
+            return (v, false);
+        }
         if c == 4 {
             let q = crate::math::slerp(Quat::from_array(a), Quat::from_array(b), alpha);
             (q.to_array(), false)
@@ -1726,8 +1901,174 @@ mod lane_tests {
         }
     }
 
+    /// Tracks of shared key times per block, from a seed: in most blocks
+    /// cubic splines of every property on one time array (random values
+    /// and tangents, rotations in both hemispheres), a constant linear
+    /// track beside them, and in the last block one cubic spline alone.
+    fn cubic_clip(seed: u64) -> Clip {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut tracks = Vec::new();
+        let last_block = (JOINTS - 1) / BLOCK;
+        for block in 0..=last_block {
+            let keys = 2 + (next() * 5.0) as usize;
+            let mut times = vec![next() * 0.3];
+            for _ in 1..keys {
+                let last = *times.last().unwrap();
+                times.push(last + 0.05 + next());
+            }
+            let joints = block * BLOCK..((block + 1) * BLOCK).min(JOINTS);
+            for node in joints.clone() {
+                for property in [TrackProperty::Translation, TrackProperty::Rotation, TrackProperty::Scale] {
+                    let alone = block == last_block && node != joints.start;
+                    if alone || (node % 5 == 3 && property != TrackProperty::Rotation) {
+                        continue;
+                    }
+                    let c = property.components();
+                    let constant = node % 7 == 2 && property == TrackProperty::Scale;
+                    let mut values = Vec::new();
+                    for _ in 0..keys {
+                        let mut key = |tangent: bool| -> Vec<f32> {
+                            if constant {
+                                return vec![1.5; c];
+                            }
+                            if property == TrackProperty::Rotation && !tangent {
+                                let axis = glam::Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5)
+                                    .normalize_or(glam::Vec3::X);
+                                let q = Quat::from_axis_angle(axis, next() * 6.0);
+                                return (if next() < 0.3 { -q } else { q }).to_array().to_vec();
+                            }
+                            (0..c).map(|_| next() * 2.0 - 1.0).collect()
+                        };
+                        if constant {
+                            values.extend(key(false));
+                        } else {
+                            let (a, v, b) = (key(true), key(false), key(true));
+                            values.extend(a.into_iter().chain(v).chain(b));
+                        }
+                    }
+                    let interpolation = if constant { Interpolation::Linear } else { Interpolation::CubicSpline };
+                    tracks.push(Track {
+                        node: node as u32,
+                        node_name: None,
+                        property,
+                        interpolation,
+                        times: times.clone(),
+                        values,
+                    });
+                }
+            }
+        }
+        Clip::new("cubic", tracks).unwrap()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Cubic splines sharing key times in a block are sampled as block
+        /// batches (a spline alone in its block, one at a time): every track
+        /// matches the spline by its definition within 1e-6 on every path,
+        /// a key's value bit for bit, and lanes of joints the batch does not
+        /// animate (the last block's padding among them) keep what they held.
+        #[test]
+        fn cubic_batches_match_each_track_sampled_by_the_definition(
+            seed in any::<u64>(),
+            times in proptest::collection::vec(-0.5f32..6.0, 1..16),
+        ) {
+            let clip = cubic_clip(seed);
+            let skeleton = skeleton();
+            let a = Animation::bind(&clip, &skeleton, BindBy::Node).unwrap();
+            let cubic_batches: usize = a.splined.iter().map(|b| b.batches.len()).sum();
+            prop_assert!(cubic_batches >= 3, "cubic batches: {cubic_batches}");
+            prop_assert!(a.rotations.iter().chain(&a.translations).chain(&a.scales)
+                .any(|h| h.interpolation == Interpolation::CubicSpline), "a cubic spline sampled alone");
+            // Which (property, joint) the cubic batches animate.
+            let mut batched = [[false; JOINTS]; 3];
+            for (p, set) in a.splined.iter().enumerate() {
+                for b in &set.batches {
+                    for l in 0..BLOCK {
+                        let j = b.block as usize * BLOCK + l;
+                        if b.lanes[l] != 0 && j < JOINTS {
+                            batched[p][j] = true;
+                        }
+                    }
+                }
+            }
+            let of = |pose: &Pose, p: usize, j: usize| -> [f32; 4] {
+                match p {
+                    0 => pose.translation(j).extend(0.0).to_array(),
+                    1 => pose.rotation(j).to_array(),
+                    _ => pose.scale(j).extend(0.0).to_array(),
+                }
+            };
+            let property = |track: &Track| match track.property {
+                TrackProperty::Translation => 0,
+                TrackProperty::Rotation => 1,
+                TrackProperty::Scale => 2,
+            };
+            let keyed: Vec<f32> = clip.tracks().iter().step_by(5).flat_map(|t| t.times.iter().copied()).collect();
+            let mut failure = None;
+            // `before`: the pose before a masked sample, which masked joints keep.
+            let mask: Vec<f32> = (0..JOINTS).map(|j| if j % 4 == 1 { 0.0 } else { 1.0 }).collect();
+            let mut check = |what: &str, pose: &Pose, t: f32, only_batched: bool, before: Option<&Pose>| {
+                for track in clip.tracks() {
+                    let (p, j) = (property(track), track.node as usize);
+                    if only_batched && !batched[p][j] {
+                        continue;
+                    }
+                    let got = of(pose, p, j);
+                    let (want, exact) = match before {
+                        Some(before) if mask[j] == 0.0 => (of(before, p, j), true),
+                        _ => reference(track, t),
+                    };
+                    let ok = if exact {
+                        got.map(f32::to_bits) == want.map(f32::to_bits)
+                    } else {
+                        got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-6)
+                    };
+                    if !ok && failure.is_none() {
+                        failure = Some(format!("{what}: t = {t}, joint {j} {:?}: {got:?} vs {want:?}", track.property));
+                    }
+                }
+                // The last block's lanes past the last joint hold the identity.
+                let (rows, identity) = (pose.rows(), Pose::identity(JOINTS));
+                let ident = identity.rows();
+                let last = JOINTS / BLOCK;
+                let pad = |r: &[Row]| -> Vec<u32> {
+                    r.iter().flat_map(|r| r.0[JOINTS % BLOCK..].iter().map(|v| v.to_bits())).collect()
+                };
+                for (got, want, k) in [(rows.0, ident.0, 3), (rows.1, ident.1, 4), (rows.2, ident.2, 3)] {
+                    if pad(&got[last * k..][..k]) != pad(&want[last * k..][..k]) && failure.is_none() {
+                        failure = Some(format!("{what}: t = {t}: padding lanes moved"));
+                    }
+                }
+            };
+            // The cubic batches on every kernel path.
+            each_path(|path, level| {
+                let mut pose = Pose::identity(JOINTS);
+                let mut cursors = vec![0; cubic_batches];
+                for (step, t) in times.iter().copied().chain(keyed.iter().copied()).enumerate() {
+                    let masked = step % 3 == 2;
+                    let before = pose.clone();
+                    let mut finder = SegmentFinder::new(&a.times, t);
+                    sample_spline_batches_at(level, &a, &mut finder, &mut cursors, &mut pose, masked.then_some(&mask[..]));
+                    check(path, &pose, t, true, masked.then_some(&before));
+                }
+            });
+            // The whole job, the spline sampled alone included.
+            let mut pose = Pose::identity(JOINTS);
+            let mut context = SamplingContext::for_animation(&a);
+            for t in times.iter().copied().chain(keyed.iter().copied()) {
+                SamplingJob { animation: &a, time: t, context: &mut context, output: &mut pose }.run().unwrap();
+                check("job", &pose, t, false, None);
+            }
+            prop_assert!(failure.is_none(), "{}", failure.unwrap());
+        }
+
         /// Forward steps, jumps back and masked samples: every lane within
         /// 1e-6 of its track sampled by the definition, a key's value bit
         /// for bit, masked joints untouched.
