@@ -248,10 +248,24 @@ struct LaneSegment<const Q: usize>([[f32; 4]; Q]);
 type VecSegment = LaneSegment<2>;
 /// A rotation [`LaneSegment`].
 type QuatSegment = LaneSegment<3>;
+/// A cubic-spline translation or scale segment: four quads (64 bytes),
+/// `[p0.xyz, lo]`, `[p1.xyz, hi]`, `[m0.xyz, hold]`, `[m1.xyz, 0]`, where
+/// `m0` is the first key's out-tangent and `m1` the second's in-tangent,
+/// each already times the key interval `hi − lo` (the same product the
+/// definition makes), and `hold` is 1 in a segment that holds `p0` (the two
+/// ends: a spline through one value with zero tangents would round off it).
+type VecSplineSegment = LaneSegment<4>;
+/// A cubic-spline rotation segment: five quads (80 bytes), `p0`, `p1`,
+/// `m0`, `m1` as in [`VecSplineSegment`], then `[lo, hi, hold, 0]`.
+type QuatSplineSegment = LaneSegment<5>;
 
 impl<const Q: usize> LaneSegment<Q> {
     /// `(quad, component)` of `lo` and of `hi`.
-    const BOUNDS: [(usize, usize); 2] = if Q == 2 { [(0, 3), (1, 3)] } else { [(2, 0), (2, 1)] };
+    const BOUNDS: [(usize, usize); 2] = match Q {
+        2 | 4 => [(0, 3), (1, 3)],
+        3 => [(2, 0), (2, 1)],
+        _ => [(Q - 1, 0), (Q - 1, 1)],
+    };
     /// What a lane without a live track reads (and never writes back):
     /// zeros over every time.
     const IDLE: LaneSegment<Q> = {
@@ -291,6 +305,49 @@ impl QuatSegment {
     }
 }
 
+impl VecSplineSegment {
+    fn spline(p: [[f32; 4]; 4], lo: f32, hi: f32, hold: bool) -> VecSplineSegment {
+        let [p0, p1, m0, m1] = p;
+        LaneSegment([
+            [p0[0], p0[1], p0[2], lo],
+            [p1[0], p1[1], p1[2], hi],
+            [m0[0], m0[1], m0[2], f32::from(u8::from(hold))],
+            [m1[0], m1[1], m1[2], 0.0],
+        ])
+    }
+}
+
+impl QuatSplineSegment {
+    fn spline(p: [[f32; 4]; 4], lo: f32, hi: f32, hold: bool) -> QuatSplineSegment {
+        let [p0, p1, m0, m1] = p;
+        LaneSegment([p0, p1, m0, m1, [lo, hi, f32::from(u8::from(hold)), 0.0]])
+    }
+}
+
+/// The segments of a cubic-spline track with key `times`, values
+/// `value(k)` and tangents `tangent(k, part)` (part 0: in, 2: out), made by
+/// `segment([p0, p1, m0, m1], lo, hi, hold)` (see [`VecSplineSegment`]),
+/// bounded as [`LaneSegment`]s are.
+fn spline_segments<S>(
+    times: &[f32],
+    value: impl Fn(usize) -> [f32; 4],
+    tangent: impl Fn(usize, usize) -> [f32; 4],
+    segment: impl Fn([[f32; 4]; 4], f32, f32, bool) -> S,
+) -> Vec<S> {
+    let k = times.len();
+    let hold = |i: usize, lo: f32, hi: f32| segment([value(i), value(i), [0.0; 4], [0.0; 4]], lo, hi, true);
+    let mut out = Vec::with_capacity(k + 1);
+    out.push(hold(0, f32::NEG_INFINITY, times[0]));
+    for i in 1..k {
+        let (lo, hi) = (times[i - 1], times[i]);
+        let dt = hi - lo;
+        let (m0, m1) = (tangent(i - 1, 2).map(|v| v * dt), tangent(i, 0).map(|v| v * dt));
+        out.push(segment([value(i - 1), value(i), m0, m1], lo, hi, false));
+    }
+    out.push(hold(k - 1, times[k - 1], f32::INFINITY));
+    out
+}
+
 dispatch!(fn segment_arcs / segment_arcs_at => segment_arcs_lanes(segments: &mut [QuatSegment]));
 
 /// Makes the arc of each rotation segment made by [`QuatSegment::new`]:
@@ -327,7 +384,8 @@ fn segment_arcs_lanes<V: Lanes>(segments: &mut [QuatSegment]) {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct LaneTrack {
     /// First segment in the property's segments ([`Animation::vec_segments`]
-    /// or [`Animation::quat_segments`]).
+    /// or [`Animation::quat_segments`]; a cubic lane batch's in
+    /// [`Animation::vec_spline_segments`] or [`Animation::quat_spline_segments`]).
     start: u32,
     /// Number of segments (keys + 1).
     segments: u32,
@@ -357,6 +415,9 @@ fn lane_segments<S>(
 /// but which share no key times: each lane finds its own key segment, then
 /// the lanes' key values are gathered into the pose's SoA layout and
 /// interpolated together (lerp, or three.js slerp with a parameter per lane).
+/// Cubic splines make lane batches of their own (their segments hold
+/// tangents as well), interpolated by the Hermite basis of each lane's
+/// parameter.
 #[derive(Debug, Clone, PartialEq)]
 struct LaneBatch {
     /// Pose block of the tracks' joints.
@@ -408,10 +469,9 @@ impl<'h> Group<'h> {
 /// a block at a time (tracks of one block, key-time array and
 /// interpolation), the lane groups (per block, the linear and step tracks
 /// that share key times with no other track of the block, when there are at
-/// least two: see [`LaneBatch`]) and the tracks to sample alone (a cubic
-/// spline that shares its key times with no other cubic spline of its
-/// block, and a track that would be alone in its block), each with whether
-/// it is constant.
+/// least two, and likewise the cubic splines: see [`LaneBatch`]) and the
+/// tracks to sample alone (a track that would be alone in its block or its
+/// block's cubic lane group), each with whether it is constant.
 ///
 /// A linear or step track whose keys all hold one value is *constant*: it
 /// samples to that value at any time, whatever its key times, so it joins a
@@ -460,19 +520,17 @@ fn plan_batches<'h>(
     // A track alone in its group shares key times with no other track of
     // its block: with others like it, it goes to its block's lane batch;
     // the only one in its block is cheaper one at a time.
-    // A cubic spline has no lane batch: it is sampled alone.
+    // Cubic splines and the others make separate lane groups.
     let (mut groups, single): (Vec<_>, Vec<_>) = groups.into_iter().partition(|g| g.tracks.len() > 1);
-    let (single_cubic, single): (Vec<_>, Vec<_>) =
-        single.into_iter().partition(|g| g.interpolation == Interpolation::CubicSpline);
-    alone.extend(single_cubic.into_iter().map(|g| g.tracks[0]));
-    let mut single: Vec<(usize, (&TrackHeader, bool))> = single.into_iter().map(|g| (g.block, g.tracks[0])).collect();
-    single.sort_by_key(|(_, (h, _))| h.joint);
+    let mut single: Vec<(bool, usize, (&TrackHeader, bool))> =
+        single.into_iter().map(|g| (g.interpolation == Interpolation::CubicSpline, g.block, g.tracks[0])).collect();
+    single.sort_by_key(|(cubic, _, (h, _))| (*cubic, h.joint));
     let mut lane_groups: Vec<Vec<(&TrackHeader, bool)>> = Vec::new();
-    for run in single.chunk_by(|a, b| a.0 == b.0) {
+    for run in single.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         if run.len() > 1 {
-            lane_groups.push(run.iter().map(|&(_, t)| t).collect());
+            lane_groups.push(run.iter().map(|&(_, _, t)| t).collect());
         } else {
-            alone.push(run[0].1);
+            alone.push(run[0].2);
         }
     }
     alone.sort_by_key(|(h, _)| h.joint);
@@ -514,7 +572,14 @@ pub struct Animation {
     vec_segments: Vec<VecSegment>,
     /// Segments of the lane batches' rotation tracks.
     quat_segments: Vec<QuatSegment>,
-    /// Tracks in the lane batches (one key cursor each).
+    /// Per property, the lane batches of cubic splines.
+    spline_lane_batched: [Vec<LaneBatch>; 3],
+    /// Segments of the cubic lane batches' translation and scale tracks.
+    vec_spline_segments: Vec<VecSplineSegment>,
+    /// Segments of the cubic lane batches' rotation tracks.
+    quat_spline_segments: Vec<QuatSplineSegment>,
+    /// Tracks in the lane batches, linear, step and cubic (one key cursor
+    /// each).
     lane_tracks: usize,
     times: Vec<f32>,
     vec3s: Vec<Vec3A>,
@@ -573,6 +638,9 @@ impl Animation {
             lane_batched: Default::default(),
             vec_segments: Vec::new(),
             quat_segments: Vec::new(),
+            spline_lane_batched: Default::default(),
+            vec_spline_segments: Vec::new(),
+            quat_spline_segments: Vec::new(),
             lane_tracks: 0,
             times: Vec::new(),
             vec3s: Vec::new(),
@@ -698,11 +766,22 @@ impl Animation {
                     starts: [0; BLOCK],
                     lasts: [0; BLOCK],
                 };
+                let cubic = tracks[0].0.interpolation == Interpolation::CubicSpline;
                 for &(h, constant) in tracks {
                     let lane = h.joint as usize % BLOCK;
                     let times = &self.times[h.time_start as usize..][..if constant { 1 } else { h.keys as usize }];
                     let step = h.interpolation == Interpolation::Step;
-                    let (start, count) = if p == 1 {
+                    let spline_value = |k: usize| value(h, 3 * k + 1);
+                    let tangent = |k: usize, part: usize| value(h, 3 * k + part);
+                    let (start, count) = if cubic && p == 1 {
+                        let segments = spline_segments(times, spline_value, tangent, QuatSplineSegment::spline);
+                        self.quat_spline_segments.extend_from_slice(&segments);
+                        (self.quat_spline_segments.len() - segments.len(), segments.len())
+                    } else if cubic {
+                        let segments = spline_segments(times, spline_value, tangent, VecSplineSegment::spline);
+                        self.vec_spline_segments.extend_from_slice(&segments);
+                        (self.vec_spline_segments.len() - segments.len(), segments.len())
+                    } else if p == 1 {
                         let mut segments = lane_segments(times, |k| value(h, k), step, QuatSegment::new);
                         segment_arcs(&mut segments);
                         self.quat_segments.extend_from_slice(&segments);
@@ -717,7 +796,11 @@ impl Animation {
                     (batch.starts[lane], batch.lasts[lane]) = (start as u32, count as u32 - 1);
                     self.lane_tracks += 1;
                 }
-                self.lane_batched[p].push(batch);
+                if cubic {
+                    self.spline_lane_batched[p].push(batch);
+                } else {
+                    self.lane_batched[p].push(batch);
+                }
             }
             let kept: Vec<TrackHeader> = alone
                 .into_iter()
@@ -979,7 +1062,10 @@ impl SamplingJob<'_> {
             sample_spline_batches(a, &mut finder, csp, out, mask);
         }
         if !cl.is_empty() {
-            sample_lane_batches(a, t, LaneCursors { cursors: cl, ends }, out, mask);
+            sample_lane_batches(a, t, LaneCursors { cursors: &mut *cl, ends: &mut *ends }, out, mask);
+            if a.spline_lane_batched.iter().any(|b| !b.is_empty()) {
+                sample_spline_lane_batches(a, t, LaneCursors { cursors: cl, ends }, out, mask);
+            }
         }
         for (h, c) in a.translations.iter().zip(ct) {
             if !skip(h.joint) {
@@ -1471,6 +1557,89 @@ fn sample_lane_batches_lanes<V: Lanes>(
     }
 }
 
+dispatch!(fn sample_spline_lane_batches / sample_spline_lane_batches_at => sample_spline_lane_batches_lanes(
+    a: &Animation, t: f32, cursors: LaneCursors<'_>, out: &mut Pose, mask: Option<&[f32]>,
+));
+
+/// [`crate::math::hermite_basis`] per lane, the same operations in the
+/// same order (so the same bits).
+#[inline(always)]
+fn hermite_lanes<V: Lanes>(p: V) -> [V; 4] {
+    let pp = p * p;
+    let ppp = pp * p;
+    let s2 = V::splat(-2.0) * ppp + V::splat(3.0) * pp;
+    let s3 = ppp - pp;
+    [V::splat(1.0) - s2, s3 - pp + p, s2, s3]
+}
+
+/// `p0·s0 + m0·s1 + p1·s2 + m1·s3` per lane and component, the tangents
+/// already times the key interval: [`SplineBasis::at`]'s operations.
+#[inline(always)]
+fn spline_lanes<V: Lanes, const N: usize>(p0: [V; N], p1: [V; N], m0: [V; N], m1: [V; N], s: [V; 4]) -> [V; N] {
+    let mut out = p0;
+    for (c, o) in out.iter_mut().enumerate() {
+        *o = p0[c] * s[0] + m0[c] * s[1] + p1[c] * s[2] + m1[c] * s[3];
+    }
+    out
+}
+
+/// Samples every cubic lane batch of `a` ([`Animation::spline_lane_batched`])
+/// as [`sample_lane_batches_lanes`] samples the others: per lane its own
+/// segment and parameter, then the Hermite spline of the lanes together
+/// (rotations normalized), a segment that holds one key (before the first
+/// key, from the last on) giving that key as stored.
+#[inline(always)]
+fn sample_spline_lane_batches_lanes<V: Lanes>(
+    a: &Animation,
+    t: f32,
+    mut cursors: LaneCursors<'_>,
+    out: &mut Pose,
+    mask: Option<&[f32]>,
+) {
+    let (out_t, out_r, out_s) = out.rows_mut();
+    let zero = V::splat(0.0);
+    for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
+        let mut keys = LaneKeys::<4>::idle();
+        for batch in &a.spline_lane_batched[p] {
+            let live = live_lanes(batch.block, batch.lanes, mask);
+            if live == [0; BLOCK] {
+                continue;
+            }
+            keys.step(batch, &live, &a.vec_spline_segments, t, &mut cursors);
+            let out = rows_mut(out, 3, batch.block as usize);
+            for at in (0..BLOCK).step_by(V::LANES) {
+                let m = V::bits(&live[at..], 1);
+                if V::any(m) {
+                    let ([q0, q1, q2, q3], u) =
+                        keys.covering::<V>(batch, &live, m, at, &a.vec_spline_segments, t, &mut cursors);
+                    let p0 = [q0[0], q0[1], q0[2]];
+                    let (p1, m0, m1) = ([q1[0], q1[1], q1[2]], [q2[0], q2[1], q2[2]], [q3[0], q3[1], q3[2]]);
+                    let new = select(q2[3].gt(zero), p0, spline_lanes(p0, p1, m0, m1, hermite_lanes(u)));
+                    store_where(out, at, m, new, load::<V, 3>(out, at));
+                }
+            }
+        }
+    }
+    let mut keys = LaneKeys::<5>::idle();
+    for batch in &a.spline_lane_batched[1] {
+        let live = live_lanes(batch.block, batch.lanes, mask);
+        if live == [0; BLOCK] {
+            continue;
+        }
+        keys.step(batch, &live, &a.quat_spline_segments, t, &mut cursors);
+        let out = rows_mut(out_r, 4, batch.block as usize);
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let m = V::bits(&live[at..], 1);
+            if V::any(m) {
+                let ([p0, p1, m0, m1, bounds], u) =
+                    keys.covering::<V>(batch, &live, m, at, &a.quat_spline_segments, t, &mut cursors);
+                let new = select(bounds[2].gt(zero), p0, normalize(spline_lanes(p0, p1, m0, m1, hermite_lanes(u))));
+                store_where(out, at, m, new, load::<V, 4>(out, at));
+            }
+        }
+    }
+}
+
 /// Finds each track's segment at one time, once per distinct key-time array
 /// while consecutive tracks share it (glTF exporters usually give every
 /// channel of a clip the same times).
@@ -1901,11 +2070,12 @@ mod lane_tests {
         }
     }
 
-    /// Tracks of shared key times per block, from a seed: in most blocks
-    /// cubic splines of every property on one time array (random values
-    /// and tangents, rotations in both hemispheres), a constant linear
-    /// track beside them, and in the last block one cubic spline alone.
-    fn cubic_clip(seed: u64) -> Clip {
+    /// Cubic splines from a seed: in most blocks splines of every property
+    /// (random values and tangents, rotations in both hemispheres) with a
+    /// constant linear track beside them, and in the last block one spline
+    /// alone. With `own_times` every track has its own key times (1–6 keys,
+    /// some repeated), else every track of a block shares one array.
+    fn cubic_clip(seed: u64, own_times: bool) -> Clip {
         let mut state = seed | 1;
         let mut next = move || {
             state ^= state << 13;
@@ -1931,6 +2101,15 @@ mod lane_tests {
                     }
                     let c = property.components();
                     let constant = node % 7 == 2 && property == TrackProperty::Scale;
+                    let mut times = times.clone();
+                    if own_times {
+                        times = vec![next() * 0.5];
+                        for _ in 1..1 + (next() * 6.0) as usize {
+                            let last = *times.last().unwrap();
+                            times.push(if next() < 0.15 { last } else { last + 0.05 + next() });
+                        }
+                    }
+                    let keys = times.len();
                     let mut values = Vec::new();
                     for _ in 0..keys {
                         let mut key = |tangent: bool| -> Vec<f32> {
@@ -1953,120 +2132,153 @@ mod lane_tests {
                         }
                     }
                     let interpolation = if constant { Interpolation::Linear } else { Interpolation::CubicSpline };
-                    tracks.push(Track {
-                        node: node as u32,
-                        node_name: None,
-                        property,
-                        interpolation,
-                        times: times.clone(),
-                        values,
-                    });
+                    tracks.push(Track { node: node as u32, node_name: None, property, interpolation, times, values });
                 }
             }
         }
         Clip::new("cubic", tracks).unwrap()
     }
 
+    /// Samples `cubic_clip(seed, own_times)` at `times` and at its key
+    /// times: the cubic kernel (block or lane batches) on every path, with
+    /// every third sample masked, then the whole job (the spline sampled
+    /// alone included). Every track must match the spline by its definition
+    /// within 1e-6, a key's value as stored bit for bit, masked joints and
+    /// the last block's padding lanes untouched.
+    fn check_cubic_sampling(seed: u64, times: &[f32], own_times: bool) -> Result<(), String> {
+        let clip = cubic_clip(seed, own_times);
+        let a = Animation::bind(&clip, &skeleton(), BindBy::Node).unwrap();
+        // (property, block, lanes) of the kernel's batches.
+        let kernel_batches: Vec<(usize, u32, [u8; BLOCK])> = if own_times {
+            (0..3).flat_map(|p| a.spline_lane_batched[p].iter().map(move |b| (p, b.block, b.lanes))).collect()
+        } else {
+            (0..3).flat_map(|p| a.splined[p].batches.iter().map(move |b| (p, b.block, b.lanes))).collect()
+        };
+        let count = kernel_batches.len();
+        if count < 3 {
+            return Err(format!("{count} cubic batches"));
+        }
+        if !a
+            .rotations
+            .iter()
+            .chain(&a.translations)
+            .chain(&a.scales)
+            .any(|h| h.interpolation == Interpolation::CubicSpline)
+        {
+            return Err("no cubic spline sampled alone".into());
+        }
+        // Which (property, joint) the kernel's batches animate.
+        let mut batched = [[false; JOINTS]; 3];
+        for &(p, block, lanes) in &kernel_batches {
+            for (l, &on) in lanes.iter().enumerate() {
+                let j = block as usize * BLOCK + l;
+                if on != 0 && j < JOINTS {
+                    batched[p][j] = true;
+                }
+            }
+        }
+        let of = |pose: &Pose, p: usize, j: usize| -> [f32; 4] {
+            match p {
+                0 => pose.translation(j).extend(0.0).to_array(),
+                1 => pose.rotation(j).to_array(),
+                _ => pose.scale(j).extend(0.0).to_array(),
+            }
+        };
+        let property = |track: &Track| match track.property {
+            TrackProperty::Translation => 0,
+            TrackProperty::Rotation => 1,
+            TrackProperty::Scale => 2,
+        };
+        let mask: Vec<f32> = (0..JOINTS).map(|j| if j % 4 == 1 { 0.0 } else { 1.0 }).collect();
+        let keyed: Vec<f32> = clip.tracks().iter().step_by(5).flat_map(|t| t.times.iter().copied()).collect();
+        let mut failure = None;
+        // `before`: the pose before a masked sample, which masked joints keep.
+        let mut check = |what: &str, pose: &Pose, t: f32, only_batched: bool, before: Option<&Pose>| {
+            for track in clip.tracks() {
+                let (p, j) = (property(track), track.node as usize);
+                if only_batched && !batched[p][j] {
+                    continue;
+                }
+                let got = of(pose, p, j);
+                let (want, exact) = match before {
+                    Some(before) if mask[j] == 0.0 => (of(before, p, j), true),
+                    _ => reference(track, t),
+                };
+                let ok = if exact {
+                    got.map(f32::to_bits) == want.map(f32::to_bits)
+                } else {
+                    got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-6)
+                };
+                if !ok && failure.is_none() {
+                    failure = Some(format!("{what}: t = {t}, joint {j} {:?}: {got:?} vs {want:?}", track.property));
+                }
+            }
+            // The last block's lanes past the last joint hold the identity.
+            let (rows, identity) = (pose.rows(), Pose::identity(JOINTS));
+            let ident = identity.rows();
+            let last = JOINTS / BLOCK;
+            let pad = |r: &[Row]| -> Vec<u32> {
+                r.iter().flat_map(|r| r.0[JOINTS % BLOCK..].iter().map(|v| v.to_bits())).collect()
+            };
+            for (got, want, k) in [(rows.0, ident.0, 3), (rows.1, ident.1, 4), (rows.2, ident.2, 3)] {
+                if pad(&got[last * k..][..k]) != pad(&want[last * k..][..k]) && failure.is_none() {
+                    failure = Some(format!("{what}: t = {t}: padding lanes moved"));
+                }
+            }
+        };
+        each_path(|path, level| {
+            let mut pose = Pose::identity(JOINTS);
+            // Cursors are hints: start from ones another animation could
+            // have left.
+            let mut cursors: Vec<u32> = (0..count.max(a.lane_tracks)).map(|k| [0, u32::MAX, 3, 1000][k % 4]).collect();
+            let mut ends: Vec<f32> = (0..a.lane_tracks).map(|k| [0.0, f32::NEG_INFINITY, f32::NAN][k % 3]).collect();
+            for (step, t) in times.iter().copied().chain(keyed.iter().copied()).enumerate() {
+                let masked = (step % 3 == 2).then_some(&mask[..]);
+                let before = pose.clone();
+                if own_times {
+                    let cursors = LaneCursors { cursors: &mut cursors, ends: &mut ends };
+                    sample_spline_lane_batches_at(level, &a, t, cursors, &mut pose, masked);
+                } else {
+                    let mut finder = SegmentFinder::new(&a.times, t);
+                    sample_spline_batches_at(level, &a, &mut finder, &mut cursors[..count], &mut pose, masked);
+                }
+                check(path, &pose, t, true, masked.map(|_| &before));
+            }
+        });
+        let mut pose = Pose::identity(JOINTS);
+        let mut context = SamplingContext::for_animation(&a);
+        for t in times.iter().copied().chain(keyed.iter().copied()) {
+            SamplingJob { animation: &a, time: t, context: &mut context, output: &mut pose }.run().unwrap();
+            check("job", &pose, t, false, None);
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Cubic splines sharing key times in a block are sampled as block
-        /// batches (a spline alone in its block, one at a time): every track
-        /// matches the spline by its definition within 1e-6 on every path,
-        /// a key's value bit for bit, and lanes of joints the batch does not
-        /// animate (the last block's padding among them) keep what they held.
+        /// batches, a spline alone in its block one at a time (see
+        /// `check_cubic_sampling`).
         #[test]
         fn cubic_batches_match_each_track_sampled_by_the_definition(
             seed in any::<u64>(),
             times in proptest::collection::vec(-0.5f32..6.0, 1..16),
         ) {
-            let clip = cubic_clip(seed);
-            let skeleton = skeleton();
-            let a = Animation::bind(&clip, &skeleton, BindBy::Node).unwrap();
-            let cubic_batches: usize = a.splined.iter().map(|b| b.batches.len()).sum();
-            prop_assert!(cubic_batches >= 3, "cubic batches: {cubic_batches}");
-            prop_assert!(a.rotations.iter().chain(&a.translations).chain(&a.scales)
-                .any(|h| h.interpolation == Interpolation::CubicSpline), "a cubic spline sampled alone");
-            // Which (property, joint) the cubic batches animate.
-            let mut batched = [[false; JOINTS]; 3];
-            for (p, set) in a.splined.iter().enumerate() {
-                for b in &set.batches {
-                    for l in 0..BLOCK {
-                        let j = b.block as usize * BLOCK + l;
-                        if b.lanes[l] != 0 && j < JOINTS {
-                            batched[p][j] = true;
-                        }
-                    }
-                }
+            if let Err(e) = check_cubic_sampling(seed, &times, false) {
+                prop_assert!(false, "{}", e);
             }
-            let of = |pose: &Pose, p: usize, j: usize| -> [f32; 4] {
-                match p {
-                    0 => pose.translation(j).extend(0.0).to_array(),
-                    1 => pose.rotation(j).to_array(),
-                    _ => pose.scale(j).extend(0.0).to_array(),
-                }
-            };
-            let property = |track: &Track| match track.property {
-                TrackProperty::Translation => 0,
-                TrackProperty::Rotation => 1,
-                TrackProperty::Scale => 2,
-            };
-            let keyed: Vec<f32> = clip.tracks().iter().step_by(5).flat_map(|t| t.times.iter().copied()).collect();
-            let mut failure = None;
-            // `before`: the pose before a masked sample, which masked joints keep.
-            let mask: Vec<f32> = (0..JOINTS).map(|j| if j % 4 == 1 { 0.0 } else { 1.0 }).collect();
-            let mut check = |what: &str, pose: &Pose, t: f32, only_batched: bool, before: Option<&Pose>| {
-                for track in clip.tracks() {
-                    let (p, j) = (property(track), track.node as usize);
-                    if only_batched && !batched[p][j] {
-                        continue;
-                    }
-                    let got = of(pose, p, j);
-                    let (want, exact) = match before {
-                        Some(before) if mask[j] == 0.0 => (of(before, p, j), true),
-                        _ => reference(track, t),
-                    };
-                    let ok = if exact {
-                        got.map(f32::to_bits) == want.map(f32::to_bits)
-                    } else {
-                        got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-6)
-                    };
-                    if !ok && failure.is_none() {
-                        failure = Some(format!("{what}: t = {t}, joint {j} {:?}: {got:?} vs {want:?}", track.property));
-                    }
-                }
-                // The last block's lanes past the last joint hold the identity.
-                let (rows, identity) = (pose.rows(), Pose::identity(JOINTS));
-                let ident = identity.rows();
-                let last = JOINTS / BLOCK;
-                let pad = |r: &[Row]| -> Vec<u32> {
-                    r.iter().flat_map(|r| r.0[JOINTS % BLOCK..].iter().map(|v| v.to_bits())).collect()
-                };
-                for (got, want, k) in [(rows.0, ident.0, 3), (rows.1, ident.1, 4), (rows.2, ident.2, 3)] {
-                    if pad(&got[last * k..][..k]) != pad(&want[last * k..][..k]) && failure.is_none() {
-                        failure = Some(format!("{what}: t = {t}: padding lanes moved"));
-                    }
-                }
-            };
-            // The cubic batches on every kernel path.
-            each_path(|path, level| {
-                let mut pose = Pose::identity(JOINTS);
-                let mut cursors = vec![0; cubic_batches];
-                for (step, t) in times.iter().copied().chain(keyed.iter().copied()).enumerate() {
-                    let masked = step % 3 == 2;
-                    let before = pose.clone();
-                    let mut finder = SegmentFinder::new(&a.times, t);
-                    sample_spline_batches_at(level, &a, &mut finder, &mut cursors, &mut pose, masked.then_some(&mask[..]));
-                    check(path, &pose, t, true, masked.then_some(&before));
-                }
-            });
-            // The whole job, the spline sampled alone included.
-            let mut pose = Pose::identity(JOINTS);
-            let mut context = SamplingContext::for_animation(&a);
-            for t in times.iter().copied().chain(keyed.iter().copied()) {
-                SamplingJob { animation: &a, time: t, context: &mut context, output: &mut pose }.run().unwrap();
-                check("job", &pose, t, false, None);
+        }
+
+        /// Cubic splines with their own key times are sampled as cubic lane
+        /// batches (see `check_cubic_sampling`).
+        #[test]
+        fn cubic_lane_batches_match_each_track_sampled_by_the_definition(
+            seed in any::<u64>(),
+            times in proptest::collection::vec(-0.5f32..6.0, 1..16),
+        ) {
+            if let Err(e) = check_cubic_sampling(seed, &times, true) {
+                prop_assert!(false, "{}", e);
             }
-            prop_assert!(failure.is_none(), "{}", failure.unwrap());
         }
 
         /// Forward steps, jumps back and masked samples: every lane within
