@@ -726,7 +726,8 @@ impl Animation {
     }
 
     /// Moves the tracks that can be sampled a block at a time into
-    /// [`Animation::batched`] (see [`Batch`]), keeping the others (and their
+    /// [`Animation::batched`] and [`Animation::splined`] (see [`Batch`]) or
+    /// into lane batches (see [`LaneBatch`]), keeping the others (and their
     /// values) in the per-track lists.
     fn pack(&mut self) {
         let vec3s = std::mem::take(&mut self.vec3s);
@@ -758,49 +759,7 @@ impl Animation {
                 self.batched[p].make_arcs();
             }
             for tracks in &lane_groups {
-                let mut batch = LaneBatch {
-                    block: (tracks[0].0.joint as usize / BLOCK) as u32,
-                    lanes: [0; BLOCK],
-                    cursor: self.lane_tracks as u32,
-                    tracks: [LaneTrack::default(); BLOCK],
-                    starts: [0; BLOCK],
-                    lasts: [0; BLOCK],
-                };
-                let cubic = tracks[0].0.interpolation == Interpolation::CubicSpline;
-                for &(h, constant) in tracks {
-                    let lane = h.joint as usize % BLOCK;
-                    let times = &self.times[h.time_start as usize..][..if constant { 1 } else { h.keys as usize }];
-                    let step = h.interpolation == Interpolation::Step;
-                    let spline_value = |k: usize| value(h, 3 * k + 1);
-                    let tangent = |k: usize, part: usize| value(h, 3 * k + part);
-                    let (start, count) = if cubic && p == 1 {
-                        let segments = spline_segments(times, spline_value, tangent, QuatSplineSegment::spline);
-                        self.quat_spline_segments.extend_from_slice(&segments);
-                        (self.quat_spline_segments.len() - segments.len(), segments.len())
-                    } else if cubic {
-                        let segments = spline_segments(times, spline_value, tangent, VecSplineSegment::spline);
-                        self.vec_spline_segments.extend_from_slice(&segments);
-                        (self.vec_spline_segments.len() - segments.len(), segments.len())
-                    } else if p == 1 {
-                        let mut segments = lane_segments(times, |k| value(h, k), step, QuatSegment::new);
-                        segment_arcs(&mut segments);
-                        self.quat_segments.extend_from_slice(&segments);
-                        (self.quat_segments.len() - segments.len(), segments.len())
-                    } else {
-                        let segments = lane_segments(times, |k| value(h, k), step, VecSegment::new);
-                        self.vec_segments.extend_from_slice(&segments);
-                        (self.vec_segments.len() - segments.len(), segments.len())
-                    };
-                    batch.lanes[lane] = 1;
-                    batch.tracks[lane] = LaneTrack { start: start as u32, segments: count as u32 };
-                    (batch.starts[lane], batch.lasts[lane]) = (start as u32, count as u32 - 1);
-                    self.lane_tracks += 1;
-                }
-                if cubic {
-                    self.spline_lane_batched[p].push(batch);
-                } else {
-                    self.lane_batched[p].push(batch);
-                }
+                self.push_lane_batch(p, tracks, &value);
             }
             let kept: Vec<TrackHeader> = alone
                 .into_iter()
@@ -823,6 +782,61 @@ impl Animation {
                 1 => self.rotations = kept,
                 _ => self.scales = kept,
             }
+        }
+    }
+
+    /// Makes one lane batch of property `p` from `tracks` (one block's, all
+    /// cubic splines or none; see [`LaneBatch`]): each track's segments,
+    /// and a key cursor per track. `value(h, i)` is a track's `i`-th stored
+    /// value (a cubic spline stores three per key).
+    fn push_lane_batch(
+        &mut self,
+        p: usize,
+        tracks: &[(&TrackHeader, bool)],
+        value: &impl Fn(&TrackHeader, usize) -> [f32; 4],
+    ) {
+        let mut batch = LaneBatch {
+            block: (tracks[0].0.joint as usize / BLOCK) as u32,
+            lanes: [0; BLOCK],
+            cursor: self.lane_tracks as u32,
+            tracks: [LaneTrack::default(); BLOCK],
+            starts: [0; BLOCK],
+            lasts: [0; BLOCK],
+        };
+        let cubic = tracks[0].0.interpolation == Interpolation::CubicSpline;
+        for &(h, constant) in tracks {
+            let lane = h.joint as usize % BLOCK;
+            let times = &self.times[h.time_start as usize..][..if constant { 1 } else { h.keys as usize }];
+            let step = h.interpolation == Interpolation::Step;
+            let spline_value = |k: usize| value(h, 3 * k + 1);
+            let tangent = |k: usize, part: usize| value(h, 3 * k + part);
+            let (start, count) = if cubic && p == 1 {
+                let segments = spline_segments(times, spline_value, tangent, QuatSplineSegment::spline);
+                self.quat_spline_segments.extend_from_slice(&segments);
+                (self.quat_spline_segments.len() - segments.len(), segments.len())
+            } else if cubic {
+                let segments = spline_segments(times, spline_value, tangent, VecSplineSegment::spline);
+                self.vec_spline_segments.extend_from_slice(&segments);
+                (self.vec_spline_segments.len() - segments.len(), segments.len())
+            } else if p == 1 {
+                let mut segments = lane_segments(times, |k| value(h, k), step, QuatSegment::new);
+                segment_arcs(&mut segments);
+                self.quat_segments.extend_from_slice(&segments);
+                (self.quat_segments.len() - segments.len(), segments.len())
+            } else {
+                let segments = lane_segments(times, |k| value(h, k), step, VecSegment::new);
+                self.vec_segments.extend_from_slice(&segments);
+                (self.vec_segments.len() - segments.len(), segments.len())
+            };
+            batch.lanes[lane] = 1;
+            batch.tracks[lane] = LaneTrack { start: start as u32, segments: count as u32 };
+            (batch.starts[lane], batch.lasts[lane]) = (start as u32, count as u32 - 1);
+            self.lane_tracks += 1;
+        }
+        if cubic {
+            self.spline_lane_batched[p].push(batch);
+        } else {
+            self.lane_batched[p].push(batch);
         }
     }
 
