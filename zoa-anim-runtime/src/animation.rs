@@ -1071,7 +1071,9 @@ impl SamplingJob<'_> {
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
         let out = &mut *self.output;
         let mut finder = SegmentFinder::new(&a.times, t);
-        sample_batches(a, &mut finder, cb, out, mask);
+        if !cb.is_empty() {
+            sample_batches(a, &mut finder, cb, out, mask);
+        }
         if !csp.is_empty() {
             sample_spline_batches(a, &mut finder, csp, out, mask);
         }
