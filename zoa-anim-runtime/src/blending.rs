@@ -227,6 +227,7 @@ impl BlendingContext {
     /// add layers and inputs to the returned [`Blender`], then call
     /// [`Blender::finish`]. Errors (every reason at once) when `output` and
     /// `rest` differ in length or the context is too small.
+    #[inline]
     pub fn begin<'a>(
         &'a mut self,
         composition: Composition,
@@ -234,9 +235,9 @@ impl BlendingContext {
         output: &'a mut Pose,
     ) -> Result<Blender<'a>, RuntimeError> {
         let n = rest.len();
-        let mut reasons = Vec::new();
-        check_begin(n, output.len(), self.capacity(), &mut reasons);
-        RuntimeError::check("blending job", reasons)?;
+        if output.len() != n || self.capacity() < n {
+            return Err(begin_error(n, output.len(), self.capacity()));
+        }
         let rows = 3 * blocks_for(n);
         if !self.clean {
             self.weights[..rows].fill(Row::splat(0.0));
@@ -258,6 +259,16 @@ impl BlendingContext {
             dirty: false,
         })
     }
+}
+
+/// Every reason [`BlendingContext::begin`] refuses (kept out of line: a
+/// frame's blend never takes it, and its result is returned by value).
+#[cold]
+#[inline(never)]
+fn begin_error(n: usize, output: usize, capacity: usize) -> RuntimeError {
+    let mut reasons = Vec::new();
+    check_begin(n, output, capacity, &mut reasons);
+    RuntimeError::InvalidJob { job: "blending job", reasons }
 }
 
 fn check_begin(n: usize, output: usize, capacity: usize, reasons: &mut Vec<String>) {
