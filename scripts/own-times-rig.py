@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Writes a benchmark rig whose tracks share no key times: own-times-rig.py OUT.glb [shared]
+"""Writes a benchmark rig whose tracks share no key times: own-times-rig.py OUT.glb [shared] [cubic]
 
 43 skinned joints (a spine of 7, four limbs of 9) and four clips (walk 1.0 s, run 0.7 s,
 idle 2.5 s, wave 1.6 s) that key translation, rotation and scale of every joint, LINEAR, at
 30 fps. Each channel keeps its own random 60% of the keys (first and last always), as
 exporters that drop redundant keys per channel write them; with `shared` every channel keeps
-every key on one time array instead. The same file on every run (seeded).
+every key on one time array instead. With `cubic` the channels are CUBICSPLINE, each key's
+tangents the central difference of its neighbours. The same file on every run (seeded).
 
 The pose engine samples the first kind with lane batches and the second with block batches
 (zoa-anim-runtime/src/animation.rs); BENCHMARKS.md compares both against ozz-animation by
@@ -18,7 +19,8 @@ import struct
 import sys
 
 out = sys.argv[1]
-shared = sys.argv[2:3] == ['shared']
+shared = 'shared' in sys.argv[2:]
+cubic = 'cubic' in sys.argv[2:]
 rng = random.Random(7)
 J = 43
 parents = [-1] + list(range(0, 6))
@@ -81,9 +83,16 @@ for c, (name, dur) in enumerate([('walk', 1.0), ('run', 0.7), ('idle', 2.5), ('w
                 kept = [i for i in range(n) if i in (0, n - 1) or rng.random() < 0.6]
                 kt = [times[i] for i in kept]
                 ia_ = add(struct.pack(f'<{len(kt)}f', *kt), len(kt), 'SCALAR', lo=[kt[0]], hi=[kt[-1]])
-            kv = [v for i in kept for v in vals[i * comps:(i + 1) * comps]]
-            oa = add(struct.pack(f'<{len(kv)}f', *kv), len(kept), typ)
-            samplers.append({'input': ia_, 'output': oa, 'interpolation': 'LINEAR'})
+            if cubic:
+                kv = []
+                for i in kept:
+                    before, after = max(i - 1, 0), min(i + 1, n - 1)
+                    tangent = [(vals[after * comps + k] - vals[before * comps + k]) * 15 for k in range(comps)]
+                    kv += tangent + vals[i * comps:(i + 1) * comps] + tangent
+            else:
+                kv = [v for i in kept for v in vals[i * comps:(i + 1) * comps]]
+            oa = add(struct.pack(f'<{len(kv)}f', *kv), len(kv) // comps, typ)
+            samplers.append({'input': ia_, 'output': oa, 'interpolation': 'CUBICSPLINE' if cubic else 'LINEAR'})
             channels.append({'sampler': len(samplers) - 1, 'target': {'node': j, 'path': path}})
     anims.append({'name': name, 'samplers': samplers, 'channels': channels})
 while len(binary) % 4:

@@ -28,7 +28,9 @@
 //! rotation and scale of every joint at 30 fps, each channel keeping its own
 //! 60% of the keys (as exporters that drop redundant keys per channel
 //! write them), so no two tracks share key times (the sampling job's lane
-//! batches).
+//! batches); and `own-times-cubic`, the same rig with CUBICSPLINE tracks
+//! (zero tangents: sampling costs the same whatever their values), which
+//! the sampling job samples in cubic lane batches.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -71,7 +73,10 @@ struct Rig {
 impl Rig {
     fn load(which: &str) -> Option<Rig> {
         if which == "own-times" {
-            return Some(Rig::own_times());
+            return Some(Rig::own_times(false));
+        }
+        if which == "own-times-cubic" {
+            return Some(Rig::own_times(true));
         }
         let asset = load_gltf(&asset_path(which)?).expect("asset loads");
         let skeleton = asset.skeletons.first().expect("a skin").clone();
@@ -83,8 +88,9 @@ impl Rig {
         Some(Rig { skeleton: Arc::new(RuntimeSkeleton::new(skeleton)), clips })
     }
 
-    /// The `own-times` rig (see the module docs), the same on every run.
-    fn own_times() -> Rig {
+    /// The `own-times` rig (see the module docs), the same on every run;
+    /// with `cubic`, its tracks are cubic splines with zero tangents.
+    fn own_times(cubic: bool) -> Rig {
         use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, Track, TrackProperty, Transform};
         // A spine of 7 joints, then four limbs of 9 (two from the top of the
         // spine, two from its third joint).
@@ -131,13 +137,19 @@ impl Rig {
                             .iter()
                             .flat_map(|t| {
                                 let w = std::f32::consts::TAU * t / duration + phase;
-                                match property {
+                                let value = match property {
                                     TrackProperty::Translation => vec![0.01 * w.sin(), 0.1 + 0.01 * w.cos(), 0.0],
                                     TrackProperty::Rotation => {
                                         let axis = glam::Vec3::new(phase.sin(), (1.3 * phase).cos(), 0.5).normalize();
                                         glam::Quat::from_axis_angle(axis, 0.6 * w.sin()).to_array().to_vec()
                                     }
                                     TrackProperty::Scale => vec![1.0 + 0.05 * (2.0 * w).sin(); 3],
+                                };
+                                if cubic {
+                                    let tangent = vec![0.0; value.len()];
+                                    [tangent.clone(), value, tangent].concat()
+                                } else {
+                                    value
                                 }
                             })
                             .collect();
@@ -145,7 +157,7 @@ impl Rig {
                             node: j as u32,
                             node_name: None,
                             property,
-                            interpolation: Interpolation::Linear,
+                            interpolation: if cubic { Interpolation::CubicSpline } else { Interpolation::Linear },
                             times,
                             values,
                         });
@@ -328,7 +340,7 @@ fn crowd_of(bencher: Bencher<'_, '_>, asset: &str, scenario: char, threads: usiz
 }
 
 /// The assets the per-job benches run on.
-const ASSETS: [&str; 4] = ["humanoid", "fox", "cesiumman", "own-times"];
+const ASSETS: [&str; 5] = ["humanoid", "fox", "cesiumman", "own-times", "own-times-cubic"];
 
 /// Job: sampling alone (one clip, forward playback, warm cursors).
 #[divan::bench(args = ASSETS)]

@@ -61,7 +61,7 @@ use crate::error::RuntimeError;
 use crate::pose::Pose;
 use crate::simd::{
     BLOCK, Lanes, QuatLanes, Row, UniformT, blocks_for, dispatch, flush_noise, lerp, load, quat_mul, rows, rows_mut,
-    select, slerp, slerp_uniform, store, store_where, vectors,
+    select, slerp, slerp_uniform, slerp_uniform_from_identity, store, store_where, vectors,
 };
 
 /// How a layer combines with what is below it: the authored
@@ -255,6 +255,7 @@ impl BlendingContext {
             base_done: false,
             weights: Weights::Zero,
             unmarked: false,
+            covered: false,
             held: false,
             dirty: false,
         })
@@ -349,6 +350,10 @@ pub struct Blender<'a> {
     /// ([`Blender::mark`]). (Copying a byte per joint costs less than
     /// writing three weight rows per block.)
     unmarked: bool,
+    /// Set with `unmarked` when that input animates every property of every
+    /// joint at a weight of at least 1: the rest fill then has nothing to
+    /// fill (the lanes past the last joint hold the identity in every pose).
+    covered: bool,
     /// Whether `ctx.held` flags any delta (else it is all 0 and there is
     /// nothing to apply).
     held: bool,
@@ -521,6 +526,8 @@ impl Blender<'_> {
         let (joints, past) = flags.split_at_mut(n);
         joints.copy_from_slice(animated);
         past.fill(0);
+        const EVERY: u8 = ANIMATES_TRANSLATION | ANIMATES_ROTATION | ANIMATES_SCALE;
+        self.covered = weight >= 1.0 && joints.iter().fold(EVERY, |all, &f| all & f) == EVERY;
         self.unmarked = true;
         self.weights = Weights::Shared(weight);
         Ok(true)
@@ -620,6 +627,7 @@ impl Blender<'_> {
     fn fill_rest(&mut self) {
         let n = self.rest.len();
         let weights = match (self.unmarked, self.weights) {
+            (true, Weights::Shared(_)) if self.covered => return,
             (true, Weights::Shared(w)) => RestWeights::Flags(&self.ctx.flags[..blocks_for(n) * BLOCK], w),
             _ => RestWeights::Rows(&self.ctx.weights[..3 * blocks_for(n)]),
         };
@@ -1029,16 +1037,14 @@ fn additive_rotation_step<V: Lanes>(
     w: V,
 ) -> QuatLanes<V> {
     let q = quat_mul(load::<V, 4>(inverted_reference, at), flush_noise(load::<V, 4>(input, at)));
-    let (from, to) = match acc {
-        Some(acc) => (acc, quat_mul(acc, q)),
-        None => {
+    match (acc, uniform) {
+        (Some(acc), Some(u)) => slerp_uniform(acc, quat_mul(acc, q), u),
+        (Some(acc), None) => slerp(acc, quat_mul(acc, q), w),
+        (None, Some(u)) => slerp_uniform_from_identity(q, u),
+        (None, None) => {
             let (zero, one) = (V::splat(0.0), V::splat(1.0));
-            ([zero, zero, zero, one], q)
+            slerp([zero, zero, zero, one], q, w)
         }
-    };
-    match uniform {
-        Some(u) => slerp_uniform(from, to, u),
-        None => slerp(from, to, w),
     }
 }
 
@@ -1457,6 +1463,36 @@ mod tests {
             panic!()
         };
         assert_eq!(reasons.len(), 2, "{reasons:?}");
+    }
+
+    /// An input written in place that animates every property of every
+    /// joint at weight 1 leaves nothing for the rest fill (which it skips);
+    /// at a lower weight, or with a property left out, the rest fills in.
+    /// Either way the same bits as the input added.
+    #[test]
+    fn an_input_in_place_that_animates_everything_at_full_weight_is_the_pose() {
+        let bits = |p: &Pose| {
+            p.transforms()
+                .flat_map(|t| {
+                    t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
+                })
+                .map(f32::to_bits)
+                .collect::<Vec<_>>()
+        };
+        let (a, rest) = (pose(2.0, 0.4), pose(0.0, 0.0));
+        for (flags, weight) in [([ALL; 2], 1.0), ([ALL; 2], 0.8), ([ALL, ANIMATES_ROTATION], 1.0)] {
+            let mut ctx = BlendingContext::new(2);
+            let mut want = rest.clone();
+            let mut blender = ctx.begin(Composition::Mixer, &rest, &mut want).unwrap();
+            blender.add(&BlendInput::new(&a, &flags, weight)).unwrap();
+            blender.finish();
+            let mut out = pose(9.0, 3.0);
+            let mut blender = ctx.begin(Composition::Mixer, &rest, &mut out).unwrap();
+            assert!(blender.add_in_place(&flags, weight, |t| write_flagged(t, &a, &flags)).unwrap());
+            blender.finish();
+            assert_eq!(bits(&out), bits(&want), "{flags:?} at {weight}");
+            assert_eq!(bits(&out) == bits(&a), flags == [ALL; 2] && weight == 1.0, "{flags:?} at {weight}");
+        }
     }
 
     #[test]

@@ -12,16 +12,16 @@
 //! not ozz's. Concretely:
 //!
 //! - A clip is bound once to a skeleton ([`Animation::bind`]) and repacked:
-//!   linear and step tracks of one property whose joints share a pose block
-//!   and whose keys share their times are packed key by key in the pose's own
-//!   layout and sampled a block at a time (one key search, one SIMD
-//!   lerp/slerp for eight joints). Tracks of one block whose key times no
-//!   other track shares (exporters that drop redundant keys per channel
-//!   write these) go to *lane batches*: each lane finds its own key segment,
-//!   stored as one 48-byte record (its bounds, both keys, the interpolation
-//!   span), and the eight lanes are interpolated together with a parameter
-//!   each. Cubic splines, and a track alone in its block, keep flat,
-//!   joint-sorted key arrays. A per-instance [`SamplingContext`] keeps one
+//!   tracks of one property and one interpolation whose joints share a pose
+//!   block and whose keys share their times are packed key by key in the
+//!   pose's own layout and sampled a block at a time (one key search, one
+//!   SIMD lerp/slerp/Hermite spline for eight joints). Tracks of one block
+//!   whose key times no other track shares (exporters that drop redundant
+//!   keys per channel write these) go to *lane batches*: each lane finds its
+//!   own key segment, stored as one record (its bounds, both keys, the
+//!   interpolation span, or a spline's tangents: 32 to 80 bytes), and the
+//!   eight lanes are interpolated together with a parameter each. A track
+//!   alone in its block keeps flat, joint-sorted key arrays. A per-instance [`SamplingContext`] keeps one
 //!   key cursor per block, lane or track, so forward playback finds its key
 //!   segment in amortized O(1) instead of a binary search. A lane's cursor
 //!   also keeps where its segment ends, so it steps to the next segment

@@ -1142,6 +1142,35 @@ pub(crate) fn slerp_uniform<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, t: &Unif
     PreparedArc::new(a, b).slerp(a, t)
 }
 
+/// [`slerp_uniform`] from the identity `(0, 0, 0, 1)` to `b`: the same
+/// operations less those the identity makes trivial (`1 · b` is the
+/// arc's cosine `b.w`; `0·α + β·b` is `β·b`), so the same result up to the
+/// sign of a zero component (the products are rounded before the sums, as
+/// the generic form rounds them). What an additive input's first delta is (an
+/// additive layer over the base pose starts from no delta).
+#[inline(always)]
+pub(crate) fn slerp_uniform_from_identity<L: Lanes>(b: QuatLanes<L>, t: &UniformT) -> QuatLanes<L> {
+    let (zero, one) = (L::splat(0.0), L::splat(1.0));
+    if t.t == 0.0 {
+        return [zero, zero, zero, one];
+    }
+    if t.t == 1.0 {
+        return b;
+    }
+    let cos = b[3];
+    let flip = cos.lt(zero);
+    let two_cos_half = L::splat(2.0).mul_add(cos.abs().min(one), L::splat(2.0)).sqrt();
+    let xm1 = L::splat(0.5).mul_add(two_cos_half, L::splat(-1.0));
+    let same = b[0].eq(zero) & b[1].eq(zero) & b[2].eq(zero) & b[3].eq(one);
+    let c0 = t.c0.coefficient(xm1);
+    let c1 = t.c1.coefficient(xm1);
+    let [first, second] = weights_by_inverse(c0, c1, one / two_cos_half);
+    let (alpha, beta) = if t.first_half { first } else { second };
+    let alpha = L::select(same, one, alpha);
+    let beta = L::select(same, zero, beta).flip_sign(flip);
+    [b[0] * beta, b[1] * beta, b[2] * beta, b[3] * beta + alpha]
+}
+
 /// `α·a + β·b` per lane and component.
 #[inline(always)]
 fn combine<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>, alpha: L, beta: L) -> QuatLanes<L> {
@@ -1332,6 +1361,55 @@ pub(crate) mod tests {
                 }
             }
         });
+    }
+
+    /// `slerp_uniform_from_identity` to `b` and `slerp_uniform` from the
+    /// identity to `b` at `t`, into rows 0..4 and 4..8 of `out`.
+    #[inline(always)]
+    fn from_identity_lanes<V: Lanes>(b: &[Row], t: f32, out: &mut [Row]) {
+        let u = UniformT::new(t);
+        let identity = [V::splat(0.0), V::splat(0.0), V::splat(0.0), V::splat(1.0)];
+        for at in (0..BLOCK).step_by(V::LANES) {
+            let qb = load::<V, 4>(b, at);
+            store(&mut out[..4], at, slerp_uniform_from_identity(qb, &u));
+            store(&mut out[4..], at, slerp_uniform(identity, qb, &u));
+        }
+    }
+    dispatch!(fn from_identity / from_identity_at => from_identity_lanes(b: &[Row], t: f32, out: &mut [Row]));
+
+    #[test]
+    fn a_slerp_from_the_identity_is_the_uniform_slerp_from_it_up_to_the_sign_of_zero_on_every_path() {
+        let (a, b) = arc_operands();
+        // Both sets of operands, the identity and a hair off it among them.
+        for b in [
+            a,
+            b,
+            [
+                glam::Quat::IDENTITY,
+                -glam::Quat::IDENTITY,
+                glam::Quat::from_xyzw(-0.0, 0.0, -0.0, 1.0),
+                b[3],
+                b[4],
+                b[5],
+                b[6],
+                b[7],
+            ],
+        ] {
+            each_path(|path, level| {
+                for t in [0.0, 1.0, 0.25, 0.5, 0.500_000_1, 0.75, 0.999] {
+                    let mut out = vec![Row::splat(0.0); 8];
+                    from_identity_at(level, &rows(&b), t, &mut out);
+                    for c in 0..4 {
+                        // Equal as numbers: +0 and −0 alike, and bit for bit otherwise.
+                        let (got, want) = (out[c].0, out[4 + c].0);
+                        for l in 0..BLOCK {
+                            let same = got[l].to_bits() == want[l].to_bits() || (got[l] == 0.0 && want[l] == 0.0);
+                            assert!(same, "{path}: t = {t}, lane {l}, component {c}: {} vs {}", got[l], want[l]);
+                        }
+                    }
+                }
+            });
+        }
     }
 
     /// `slerp_prepared` along the arc `arc` makes, and `slerp`, per lane of
