@@ -1379,6 +1379,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_slerp_from_the_identity_is_the_uniform_slerp_from_it_up_to_the_sign_of_zero_on_every_path() {
+        let _ = from_identity;
         let (a, b) = arc_operands();
         // Both sets of operands, the identity and a hair off it among them.
         for b in [
