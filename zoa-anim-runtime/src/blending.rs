@@ -1342,6 +1342,14 @@ mod tests {
     }
 
     /// Writes `from`'s properties that `flags` mark into `to`, as sampling does.
+    /// Every component of every joint of `p`, as bits.
+    fn bits(p: &Pose) -> Vec<u32> {
+        p.transforms()
+            .flat_map(|t| t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array()))
+            .map(f32::to_bits)
+            .collect()
+    }
+
     fn write_flagged(to: &mut Pose, from: &Pose, flags: &[u8]) -> Result<(), RuntimeError> {
         for (j, &f) in flags.iter().enumerate() {
             if f & ANIMATES_TRANSLATION != 0 {
@@ -1377,14 +1385,6 @@ mod tests {
         let partial = [ANIMATES_ROTATION, ANIMATES_TRANSLATION | ANIMATES_SCALE];
         let reference = ReferencePose::from_pose(&pose(1.0, 0.2));
         let mask = [0.0, 0.7];
-        let bits = |p: &Pose| {
-            p.transforms()
-                .flat_map(|t| {
-                    t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
-                })
-                .map(f32::to_bits)
-                .collect::<Vec<_>>()
-        };
         // Layers of (mode, weight, inputs): an override base, an additive
         // layer of one input (masked or not), of two inputs, then an
         // override layer or additive one on top.
@@ -1471,14 +1471,6 @@ mod tests {
     /// Either way the same bits as the input added.
     #[test]
     fn an_input_in_place_that_animates_everything_at_full_weight_is_the_pose() {
-        let bits = |p: &Pose| {
-            p.transforms()
-                .flat_map(|t| {
-                    t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
-                })
-                .map(f32::to_bits)
-                .collect::<Vec<_>>()
-        };
         let (a, rest) = (pose(2.0, 0.4), pose(0.0, 0.0));
         for (flags, weight) in [([ALL; 2], 1.0), ([ALL; 2], 0.8), ([ALL, ANIMATES_ROTATION], 1.0)] {
             let mut ctx = BlendingContext::new(2);
@@ -1536,14 +1528,6 @@ mod tests {
                 assert!(!blender.add_in_place(&[ALL; 2], 1.0, never).unwrap());
                 blender.add(&BlendInput::new(&c, &[ALL; 2], 1.0).with_reference(&reference)).unwrap();
                 blender.finish();
-                let bits = |p: &Pose| {
-                    p.transforms()
-                        .flat_map(|t| {
-                            t.translation.to_array().into_iter().chain(t.rotation.to_array()).chain(t.scale.to_array())
-                        })
-                        .map(f32::to_bits)
-                        .collect::<Vec<_>>()
-                };
                 assert_eq!(bits(&out), bits(&want), "{composition:?}, layer weight {layer_weight}");
             }
         }
