@@ -546,10 +546,10 @@ fn plan_batches<'h>(
 /// whose joints share a pose block and a key-time array are packed
 /// together, key by key, in the pose's own SoA layout (`Batches`): sampling
 /// finds the key segment once and interpolates the whole block with the SIMD
-/// kernels. Linear and step tracks of a block that share their key times
-/// with no other track go to lane batches (`LaneBatch`). The other tracks
-/// (a cubic spline whose key times no other cubic spline of its block
-/// shares, a track alone in its block) keep one value array per value type
+/// kernels. Tracks of a block that share their key times with no other
+/// track go to lane batches (`LaneBatch`: linear and step tracks together,
+/// cubic splines apart). The other tracks (alone in their block, or in
+/// their block's cubic lane group) keep one value array per value type
 /// (`Vec3A` for translation and scale, `Quat` for rotation) and are sampled
 /// one at a time; they are grouped by property and sorted by joint.
 #[derive(Debug, Clone, PartialEq)]
