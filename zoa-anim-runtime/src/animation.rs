@@ -324,6 +324,13 @@ impl QuatSplineSegment {
     }
 }
 
+/// Appends `segments` to `all`: where they start in it, and how many.
+fn append<S>(all: &mut Vec<S>, segments: Vec<S>) -> (usize, usize) {
+    let (start, count) = (all.len(), segments.len());
+    all.extend(segments);
+    (start, count)
+}
+
 /// The segments of a cubic-spline track with key `times`, values
 /// `value(k)` and tangents `tangent(k, part)` (part 0: in, 2: out), made by
 /// `segment([p0, p1, m0, m1], lo, hi, hold)` (see [`VecSplineSegment`]),
@@ -811,22 +818,21 @@ impl Animation {
             let spline_value = |k: usize| value(h, 3 * k + 1);
             let tangent = |k: usize, part: usize| value(h, 3 * k + part);
             let (start, count) = if cubic && p == 1 {
-                let segments = spline_segments(times, spline_value, tangent, QuatSplineSegment::spline);
-                self.quat_spline_segments.extend_from_slice(&segments);
-                (self.quat_spline_segments.len() - segments.len(), segments.len())
+                append(
+                    &mut self.quat_spline_segments,
+                    spline_segments(times, spline_value, tangent, QuatSplineSegment::spline),
+                )
             } else if cubic {
-                let segments = spline_segments(times, spline_value, tangent, VecSplineSegment::spline);
-                self.vec_spline_segments.extend_from_slice(&segments);
-                (self.vec_spline_segments.len() - segments.len(), segments.len())
+                append(
+                    &mut self.vec_spline_segments,
+                    spline_segments(times, spline_value, tangent, VecSplineSegment::spline),
+                )
             } else if p == 1 {
                 let mut segments = lane_segments(times, |k| value(h, k), step, QuatSegment::new);
                 segment_arcs(&mut segments);
-                self.quat_segments.extend_from_slice(&segments);
-                (self.quat_segments.len() - segments.len(), segments.len())
+                append(&mut self.quat_segments, segments)
             } else {
-                let segments = lane_segments(times, |k| value(h, k), step, VecSegment::new);
-                self.vec_segments.extend_from_slice(&segments);
-                (self.vec_segments.len() - segments.len(), segments.len())
+                append(&mut self.vec_segments, lane_segments(times, |k| value(h, k), step, VecSegment::new))
             };
             batch.lanes[lane] = 1;
             batch.tracks[lane] = LaneTrack { start: start as u32, segments: count as u32 };
@@ -1121,41 +1127,21 @@ fn live_lanes(block: u32, lanes: [u8; BLOCK], mask: Option<&[f32]>) -> [u8; BLOC
     }
 }
 
-/// The Hermite basis of a cubic batch's segment, shared by its lanes.
-struct SplineBasis {
-    /// `s0..s3` of [`hermite_basis`] at the segment's parameter.
-    s: [f32; 4],
-    /// The key interval, which scales the tangents.
-    dt: f32,
-}
-
-impl SplineBasis {
-    #[inline(always)]
-    fn new(alpha: f32, dt: f32) -> SplineBasis {
-        SplineBasis { s: hermite_basis(alpha), dt }
+/// Lanes `at..` of the cubic spline of a cubic batch's packed keys `keys`
+/// (`N` rows per part, see [`Batch::row_start`]) between keys `i` and
+/// `i + 1` at parameter `alpha`, `dt` the key interval: key `i`'s
+/// out-tangent and key `i + 1`'s in-tangent times `dt`, then
+/// [`spline_lanes`].
+#[inline(always)]
+fn block_spline<V: Lanes, const N: usize>(keys: &[Row], i: usize, at: usize, alpha: f32, dt: f32) -> [V; N] {
+    let k = &keys[3 * N * i..];
+    let (p0, mut m0) = (load::<V, N>(&k[N..], at), load::<V, N>(&k[2 * N..], at));
+    let (mut m1, p1) = (load::<V, N>(&k[3 * N..], at), load::<V, N>(&k[4 * N..], at));
+    let dt = V::splat(dt);
+    for c in 0..N {
+        (m0[c], m1[c]) = (m0[c] * dt, m1[c] * dt);
     }
-
-    /// Lanes `at..` of the cubic spline of packed keys `keys` (`N` rows per
-    /// part, see [`Batch::row_start`]) between keys `i` and `i + 1`:
-    /// `p0·s0 + m0·s1 + p1·s2 + m1·s3`, with `m0` key `i`'s out-tangent and
-    /// `m1` key `i + 1`'s in-tangent, each times the key interval. The
-    /// operations, in this order, of the one-track sampler (three.js's
-    /// `GLTFCubicSplineInterpolant`), so the same bits.
-    #[inline(always)]
-    fn at<V: Lanes, const N: usize>(&self, keys: &[Row], i: usize, at: usize) -> [V; N] {
-        let k = &keys[3 * N * i..];
-        let (p0, out0) = (load::<V, N>(&k[N..], at), load::<V, N>(&k[2 * N..], at));
-        let (in1, p1) = (load::<V, N>(&k[3 * N..], at), load::<V, N>(&k[4 * N..], at));
-        // No `array::map` closures here: a closure does not inherit the
-        // kernel's target features.
-        let [s0, s1, s2, s3] = [V::splat(self.s[0]), V::splat(self.s[1]), V::splat(self.s[2]), V::splat(self.s[3])];
-        let dt = V::splat(self.dt);
-        let mut out = p0;
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = p0[c] * s0 + out0[c] * dt * s1 + p1[c] * s2 + in1[c] * dt * s3;
-        }
-        out
-    }
+    spline_lanes(p0, p1, m0, m1, hermite_lanes(V::splat(alpha)))
 }
 
 dispatch!(fn sample_spline_batches / sample_spline_batches_at => sample_spline_batches_lanes(
@@ -1193,7 +1179,7 @@ fn sample_spline_batches_lanes<V: Lanes>(
                 if V::any(live) {
                     let new = match seg {
                         Segment::Key(k) => load::<V, 3>(&keys[9 * k + 3..], at),
-                        Segment::Between(i, alpha, dt) => SplineBasis::new(alpha, dt).at::<V, 3>(keys, i, at),
+                        Segment::Between(i, alpha, dt) => block_spline::<V, 3>(keys, i, at, alpha, dt),
                     };
                     store_where(out, at, live, new, load::<V, 3>(out, at));
                 }
@@ -1214,7 +1200,7 @@ fn sample_spline_batches_lanes<V: Lanes>(
             if V::any(live) {
                 let new = match seg {
                     Segment::Key(k) => load::<V, 4>(&keys[12 * k + 4..], at),
-                    Segment::Between(i, alpha, dt) => normalize(SplineBasis::new(alpha, dt).at::<V, 4>(keys, i, at)),
+                    Segment::Between(i, alpha, dt) => normalize(block_spline::<V, 4>(keys, i, at, alpha, dt)),
                 };
                 store_where(out, at, live, new, load::<V, 4>(out, at));
             }
@@ -1589,7 +1575,10 @@ fn hermite_lanes<V: Lanes>(p: V) -> [V; 4] {
 }
 
 /// `p0·s0 + m0·s1 + p1·s2 + m1·s3` per lane and component, the tangents
-/// already times the key interval: [`SplineBasis::at`]'s operations.
+/// `m0` (the first key's out-tangent) and `m1` (the second key's
+/// in-tangent) already times the key interval: the operations, in this
+/// order, of the one-track sampler (three.js's `GLTFCubicSplineInterpolant`),
+/// so the same bits.
 #[inline(always)]
 fn spline_lanes<V: Lanes, const N: usize>(p0: [V; N], p1: [V; N], m0: [V; N], m1: [V; N], s: [V; 4]) -> [V; N] {
     let mut out = p0;

@@ -1341,7 +1341,6 @@ mod tests {
         assert_eq!(reasons.len(), 2);
     }
 
-    /// Writes `from`'s properties that `flags` mark into `to`, as sampling does.
     /// Every component of every joint of `p`, as bits.
     fn bits(p: &Pose) -> Vec<u32> {
         p.transforms()
@@ -1350,6 +1349,7 @@ mod tests {
             .collect()
     }
 
+    /// Writes `from`'s properties that `flags` mark into `to`, as sampling does.
     fn write_flagged(to: &mut Pose, from: &Pose, flags: &[u8]) -> Result<(), RuntimeError> {
         for (j, &f) in flags.iter().enumerate() {
             if f & ANIMATES_TRANSLATION != 0 {

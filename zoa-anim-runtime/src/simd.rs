@@ -973,7 +973,12 @@ fn dot4<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> L {
 /// `2 cos φ` and `cos φ − 1` of the half arc `φ`.
 #[inline(always)]
 fn half_arc<L: Lanes>(a: QuatLanes<L>, b: QuatLanes<L>) -> (L::Mask, L, L) {
-    let cos = dot4(a, b);
+    half_arc_of(dot4(a, b))
+}
+
+/// [`half_arc`] given the arc's cosine `a · b`.
+#[inline(always)]
+fn half_arc_of<L: Lanes>(cos: L) -> (L::Mask, L, L) {
     let flip = cos.lt(L::splat(0.0));
     // 2·cos φ = sqrt(2 + 2 cos θ); the clamp guards keys a hair off unit length.
     let two_cos_half = L::splat(2.0).mul_add(cos.abs().min(L::splat(1.0)), L::splat(2.0)).sqrt();
@@ -1157,10 +1162,7 @@ pub(crate) fn slerp_uniform_from_identity<L: Lanes>(b: QuatLanes<L>, t: &Uniform
     if t.t == 1.0 {
         return b;
     }
-    let cos = b[3];
-    let flip = cos.lt(zero);
-    let two_cos_half = L::splat(2.0).mul_add(cos.abs().min(one), L::splat(2.0)).sqrt();
-    let xm1 = L::splat(0.5).mul_add(two_cos_half, L::splat(-1.0));
+    let (flip, two_cos_half, xm1) = half_arc_of(b[3]);
     let same = b[0].eq(zero) & b[1].eq(zero) & b[2].eq(zero) & b[3].eq(one);
     let c0 = t.c0.coefficient(xm1);
     let c1 = t.c1.coefficient(xm1);
