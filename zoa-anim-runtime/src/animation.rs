@@ -1501,59 +1501,73 @@ fn sample_lane_batches_lanes<V: Lanes>(
     let (out_t, out_r, out_s) = out.rows_mut();
     let (zero, one) = (V::splat(0.0), V::splat(1.0));
     for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
-        let mut keys = LaneKeys::<2>::idle();
-        for batch in &a.lane_batched[p] {
-            let live = live_lanes(batch.block, batch.lanes, mask);
-            if live == [0; BLOCK] {
-                continue;
-            }
-            keys.step(batch, &live, &a.vec_segments, t, &mut cursors);
-            let out = rows_mut(out, 3, batch.block as usize);
-            for at in (0..BLOCK).step_by(V::LANES) {
-                let m = V::bits(&live[at..], 1);
-                if V::any(m) {
-                    let ([q0, q1], u) = keys.covering::<V>(batch, &live, m, at, &a.vec_segments, t, &mut cursors);
-                    let (from, to) = ([q0[0], q0[1], q0[2]], [q1[0], q1[1], q1[2]]);
-                    // At a key, and in a segment holding one value, that value
-                    // itself (`a·1 + b·0` is not `a` for `a = −0`).
-                    let held = from[0].eq(to[0]) & from[1].eq(to[1]) & from[2].eq(to[2]);
-                    let new = select(u.eq(zero) | held, from, lerp(from, to, u));
-                    store_where(out, at, m, new, load::<V, 3>(out, at));
-                }
-            }
-        }
+        sample_lanes(&a.lane_batched[p], &a.vec_segments, out, t, &mut cursors, mask, |[q0, q1]: [[V; 4]; 2], u| {
+            let (from, to) = ([q0[0], q0[1], q0[2]], [q1[0], q1[1], q1[2]]);
+            // At a key, and in a segment holding one value, that value
+            // itself (`a·1 + b·0` is not `a` for `a = −0`).
+            let held = from[0].eq(to[0]) & from[1].eq(to[1]) & from[2].eq(to[2]);
+            select(u.eq(zero) | held, from, lerp(from, to, u))
+        });
     }
-    let mut keys = LaneKeys::<3>::idle();
-    for batch in &a.lane_batched[1] {
+    sample_lanes(
+        &a.lane_batched[1],
+        &a.quat_segments,
+        out_r,
+        t,
+        &mut cursors,
+        mask,
+        |[from, near, arc]: [[V; 4]; 3], u| {
+            let [_, _, signed_inv, xm1] = arc;
+            // At a key, and in a segment holding one value, that value
+            // itself (the slerp's `1·a + 0·b` is not `a` for `a = −0`).
+            let held = from[0].eq(near[0]) & from[1].eq(near[1]) & from[2].eq(near[2]) & from[3].eq(near[3]);
+            let new = select(u.eq(zero) | held, from, slerp_prepared(from, near, signed_inv.abs(), xm1, u));
+            let ends = u.eq(one);
+            if !V::any(ends) {
+                return new;
+            }
+            // `t` a rounding error short of the segment's end: its key as
+            // stored, the sign `near` may have flipped undone.
+            let flipped = signed_inv.lt(zero);
+            let to = [
+                near[0].flip_sign(flipped),
+                near[1].flip_sign(flipped),
+                near[2].flip_sign(flipped),
+                near[3].flip_sign(flipped),
+            ];
+            select(ends, to, new)
+        },
+    );
+}
+
+/// Samples one property's lane batches (`batches`, their segments in
+/// `segments`) into its pose rows `rows` (`N` per block): per batch with a
+/// live lane, each lane's segment at `t`, then per vector of lanes
+/// `interpolate(segment quads, parameter)` stored where the batch has a live
+/// track. The one loop of every lane-batch kernel.
+#[inline(always)]
+fn sample_lanes<V: Lanes, const Q: usize, const N: usize>(
+    batches: &[LaneBatch],
+    segments: &[LaneSegment<Q>],
+    rows: &mut [Row],
+    t: f32,
+    cursors: &mut LaneCursors<'_>,
+    mask: Option<&[f32]>,
+    interpolate: impl Fn([[V; 4]; Q], V) -> [V; N],
+) {
+    let mut keys = LaneKeys::<Q>::idle();
+    for batch in batches {
         let live = live_lanes(batch.block, batch.lanes, mask);
         if live == [0; BLOCK] {
             continue;
         }
-        keys.step(batch, &live, &a.quat_segments, t, &mut cursors);
-        let out = rows_mut(out_r, 4, batch.block as usize);
+        keys.step(batch, &live, segments, t, cursors);
+        let out = rows_mut(rows, N, batch.block as usize);
         for at in (0..BLOCK).step_by(V::LANES) {
             let m = V::bits(&live[at..], 1);
             if V::any(m) {
-                let ([from, near, arc], u) = keys.covering::<V>(batch, &live, m, at, &a.quat_segments, t, &mut cursors);
-                let [_, _, signed_inv, xm1] = arc;
-                // At a key, and in a segment holding one value, that value
-                // itself (the slerp's `1·a + 0·b` is not `a` for `a = −0`).
-                let held = from[0].eq(near[0]) & from[1].eq(near[1]) & from[2].eq(near[2]) & from[3].eq(near[3]);
-                let mut new = select(u.eq(zero) | held, from, slerp_prepared(from, near, signed_inv.abs(), xm1, u));
-                let ends = u.eq(one);
-                if V::any(ends) {
-                    // `t` a rounding error short of the segment's end: its
-                    // key as stored, the sign `near` may have flipped undone.
-                    let flipped = signed_inv.lt(zero);
-                    let to = [
-                        near[0].flip_sign(flipped),
-                        near[1].flip_sign(flipped),
-                        near[2].flip_sign(flipped),
-                        near[3].flip_sign(flipped),
-                    ];
-                    new = select(ends, to, new);
-                }
-                store_where(out, at, m, new, load::<V, 4>(out, at));
+                let (quads, u) = keys.covering::<V>(batch, &live, m, at, segments, t, cursors);
+                store_where(out, at, m, interpolate(quads, u), load::<V, N>(out, at));
             }
         }
     }
@@ -1604,45 +1618,33 @@ fn sample_spline_lane_batches_lanes<V: Lanes>(
     let (out_t, out_r, out_s) = out.rows_mut();
     let zero = V::splat(0.0);
     for (p, out) in [(0, &mut *out_t), (2, &mut *out_s)] {
-        let mut keys = LaneKeys::<4>::idle();
-        for batch in &a.spline_lane_batched[p] {
-            let live = live_lanes(batch.block, batch.lanes, mask);
-            if live == [0; BLOCK] {
-                continue;
-            }
-            keys.step(batch, &live, &a.vec_spline_segments, t, &mut cursors);
-            let out = rows_mut(out, 3, batch.block as usize);
-            for at in (0..BLOCK).step_by(V::LANES) {
-                let m = V::bits(&live[at..], 1);
-                if V::any(m) {
-                    let ([q0, q1, q2, q3], u) =
-                        keys.covering::<V>(batch, &live, m, at, &a.vec_spline_segments, t, &mut cursors);
-                    let p0 = [q0[0], q0[1], q0[2]];
-                    let (p1, m0, m1) = ([q1[0], q1[1], q1[2]], [q2[0], q2[1], q2[2]], [q3[0], q3[1], q3[2]]);
-                    let new = select(q2[3].gt(zero), p0, spline_lanes(p0, p1, m0, m1, hermite_lanes(u)));
-                    store_where(out, at, m, new, load::<V, 3>(out, at));
-                }
-            }
-        }
+        let segments = &a.vec_spline_segments;
+        sample_lanes(
+            &a.spline_lane_batched[p],
+            segments,
+            out,
+            t,
+            &mut cursors,
+            mask,
+            |[q0, q1, q2, q3]: [[V; 4]; 4], u| {
+                let p0 = [q0[0], q0[1], q0[2]];
+                let (p1, m0, m1) = ([q1[0], q1[1], q1[2]], [q2[0], q2[1], q2[2]], [q3[0], q3[1], q3[2]]);
+                select(q2[3].gt(zero), p0, spline_lanes(p0, p1, m0, m1, hermite_lanes(u)))
+            },
+        );
     }
-    let mut keys = LaneKeys::<5>::idle();
-    for batch in &a.spline_lane_batched[1] {
-        let live = live_lanes(batch.block, batch.lanes, mask);
-        if live == [0; BLOCK] {
-            continue;
-        }
-        keys.step(batch, &live, &a.quat_spline_segments, t, &mut cursors);
-        let out = rows_mut(out_r, 4, batch.block as usize);
-        for at in (0..BLOCK).step_by(V::LANES) {
-            let m = V::bits(&live[at..], 1);
-            if V::any(m) {
-                let ([p0, p1, m0, m1, bounds], u) =
-                    keys.covering::<V>(batch, &live, m, at, &a.quat_spline_segments, t, &mut cursors);
-                let new = select(bounds[2].gt(zero), p0, normalize(spline_lanes(p0, p1, m0, m1, hermite_lanes(u))));
-                store_where(out, at, m, new, load::<V, 4>(out, at));
-            }
-        }
-    }
+    let segments = &a.quat_spline_segments;
+    sample_lanes(
+        &a.spline_lane_batched[1],
+        segments,
+        out_r,
+        t,
+        &mut cursors,
+        mask,
+        |[p0, p1, m0, m1, bounds]: [[V; 4]; 5], u| {
+            select(bounds[2].gt(zero), p0, normalize(spline_lanes(p0, p1, m0, m1, hermite_lanes(u))))
+        },
+    );
 }
 
 /// Finds each track's segment at one time, once per distinct key-time array
