@@ -3,10 +3,13 @@
 //! definitions a character kind is made of.
 //!
 //! The model is the one the clips' `source` first names (its first skin);
-//! clips cut from other files bind to it by joint name. Every model is loaded
-//! once. Every problem is reported at once, typed.
+//! clips cut from other files bind to it by joint name. Models come decoded
+//! from the folder load ([`DefinitionSet::model`]), so a folder's glTF files
+//! are decoded once from folder to character. Every problem is reported at
+//! once, typed.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use zoa_anim_core::{AnimationSelector, BundledClip, CharacterBundle};
 
@@ -126,18 +129,23 @@ pub fn load_character(
 }
 
 /// A model's path and the model (or why it did not load).
-type LoadedModel = (PathBuf, Result<GltfAsset, String>);
+type LoadedModel = (PathBuf, Result<Arc<GltfAsset>, String>);
 
-/// The models the clips name (`dir`-relative paths, canonicalized), loaded
-/// once each in the order clips first name them, and each clip's model path.
+/// The models the clips name, in the order clips first name them, and each
+/// clip's model path (`dir` joined with the folder-relative `source`, the key
+/// the folder load decoded it under). A model the folder load did not decode
+/// (a set assembled another way) is decoded here, once.
 fn load_models(set: &DefinitionSet, dir: &Path) -> (Vec<LoadedModel>, Vec<PathBuf>) {
     let mut models: Vec<LoadedModel> = Vec::new();
     let mut sources = Vec::with_capacity(set.clips.len());
     for c in &set.clips {
-        let path = dir.join(&c.value.source);
-        let key = std::fs::canonicalize(&path).unwrap_or(path);
+        let key = dir.join(&c.value.source);
         if !models.iter().any(|(p, _)| *p == key) {
-            let loaded = load_gltf(&key).map_err(|e| e.to_string());
+            let loaded = match set.model(&key) {
+                Some(Ok(asset)) => Ok(Arc::clone(asset)),
+                Some(Err(reason)) => Err(reason.to_owned()),
+                None => load_gltf(&key).map(Arc::new).map_err(|e| e.to_string()),
+            };
             models.push((key.clone(), loaded));
         }
         sources.push(key);

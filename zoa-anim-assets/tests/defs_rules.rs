@@ -434,3 +434,50 @@ fn an_overlay_replaces_a_file_and_adds_unsaved_ones() {
     assert_eq!(std::fs::read_to_string(dir.join("b/a.toml")).unwrap(), good);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A broken file does not cascade: references to what it declared are
+/// listed once in an I005 note at that file, never as unresolved elsewhere;
+/// a broken binding profile leaves binding and slot references unchecked and
+/// the note says how many.
+#[test]
+fn a_file_that_does_not_load_is_reported_once_not_at_every_reference() {
+    let set = load(
+        "no-cascade",
+        &[
+            // Not TOML: the binding profile `rifle` does not load.
+            ("bindings/rifle.toml", "kind = \"binding_profile\"\nid = \"rifle\"\n[[bindings]\nid = \"fire\"\n"),
+            // Not a known kind, no id line: the file stem `gone` is what it declares.
+            ("graphs/gone.toml", "kind = \"animation_graf\"\n"),
+            (
+                "player.toml",
+                r#"
+kind = "player_profile_set"
+id = "player"
+default_profile = "rifle"
+[[profiles]]
+class = "rifle"
+binding_profile = "rifle"
+animation_graph = "gone"
+"#,
+            ),
+            (
+                "presets/p.toml",
+                r#"
+kind = "preview_preset"
+id = "p"
+steps = [{ fire = "fire" }, { play_slot = "fire_auto" }]
+"#,
+            ),
+        ],
+    );
+    let unresolved: Vec<_> = set.diagnostics.iter().filter(|d| d.code == "E012").collect();
+    assert!(unresolved.is_empty(), "{unresolved:#?}");
+    let notes: Vec<_> = set.diagnostics.iter().filter(|d| d.code == "I005").collect();
+    let at = |file: &str| notes.iter().filter(|d| d.file == std::path::Path::new(file)).count();
+    assert_eq!(at("bindings/rifle.toml"), 2, "{notes:#?}"); // the profile's one reference, the two step references
+    assert_eq!(at("graphs/gone.toml"), 2, "{notes:#?}"); // its reference, and: it may be a binding profile
+    let rifle = notes.iter().find(|d| d.message.contains("binding_profile `rifle`")).unwrap();
+    assert!(rifle.message.contains("1 reference(s)") && rifle.message.contains("player.toml:7:"), "{}", rifle.message);
+    assert!(notes.iter().any(|d| d.message.contains("2 binding and slot reference(s)")), "{notes:#?}");
+    assert!(set.diagnostics.iter().any(|d| d.code == "E003" && d.message.contains("not loaded")));
+}

@@ -12,10 +12,11 @@ use zoa_anim_core::{
 };
 
 use super::codes::Code;
+use super::diag::Location;
 use super::diag::{Diagnostic, slash_path};
 use super::models::{ModelCache, ModelFacts};
 use super::read::did_you_mean;
-use super::{Decl, DefinitionSet, Kind, Ref, Shared, Target};
+use super::{Decl, DefinitionSet, FailedFile, Kind, Ref, Shared, Target};
 
 fn list(names: &[&str]) -> String {
     if names.is_empty() {
@@ -29,18 +30,23 @@ fn list(names: &[&str]) -> String {
 
 pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
     let mut out: Vec<Diagnostic> = Vec::new();
-    {
+    let models = {
         let first = duplicate_ids(&sh.decls, &mut out);
         // Every lookup below is a hash lookup or a list computed once, so the pass
         // is linear in references + declarations (15k files naming 15k missing
         // parents used to take minutes).
         let ids = DeclaredIds::new(&sh.decls);
         let mut suggest = Suggester::default();
-        parent_chains(&sh.decls, &first, &ids, &mut suggest, &mut out);
+        let mut failed = FailedRefs::new(&sh.failed);
+        parent_chains(&sh.decls, &first, &ids, &mut suggest, &mut failed, &mut out);
         let (models, all_models_ok) = load_models(&sh.refs, &mut out);
-        let mut refs = ReferenceCheck::new(set, &first, &ids, suggest, models, all_models_ok);
+        let mut refs = ReferenceCheck::new(set, &first, &ids, suggest, models, all_models_ok, failed);
         out.extend(sh.refs.iter().filter_map(|r| refs.check(r)));
-    }
+        refs.failed.report(&mut out);
+        refs.models
+    };
+    // Kept with the set: building a character from it decodes no model again.
+    set.models = models;
     apply_loop_hints(set, sh);
     clip_table_coverage(set, sh, &mut out);
     binding_parameters(set, sh, &mut out);
@@ -108,11 +114,15 @@ fn parent_chains(
     first: &HashMap<(Kind, &str), usize>,
     ids: &DeclaredIds<'_>,
     suggest: &mut Suggester,
+    failed: &mut FailedRefs<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     for d in decls {
         let Some((parent, at)) = &d.parent else { continue };
         if !first.contains_key(&(d.kind, parent.as_str())) {
+            if failed.hold(d.kind, parent, at) {
+                continue;
+            }
             out.push(at.diagnostic(
                 Code::UnresolvedReference,
                 format!(
@@ -155,6 +165,24 @@ fn parent_chains(
     }
 }
 
+/// `path` made absolute (against the working directory) and lexically
+/// normalized (`a/../b` is `b`; links are not resolved), for messages that
+/// say where a file was looked for.
+fn absolute(path: &Path) -> PathBuf {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Loads every referenced model once; missing and unreadable files are
 /// reported at every reference. Returns the cache and whether every model loaded.
 fn load_models(refs: &[Ref], out: &mut Vec<Diagnostic>) -> (ModelCache, bool) {
@@ -162,12 +190,16 @@ fn load_models(refs: &[Ref], out: &mut Vec<Diagnostic>) -> (ModelCache, bool) {
     let mut all_models_ok = true;
     for r in refs {
         if let Target::Model(path) = &r.target {
-            match models.get(path) {
+            match models.load(path) {
                 None => {
                     all_models_ok = false;
                     out.push(r.at.diagnostic(
                         Code::MissingFile,
-                        format!("model file `{}` not found (paths are relative to the definition file)", r.name),
+                        format!(
+                            "model file `{}` not found: looked for `{}` (paths are relative to the definition file)",
+                            r.name,
+                            absolute(path).display()
+                        ),
                     ));
                 }
                 Some(Err(e)) => {
@@ -200,9 +232,11 @@ struct ReferenceCheck<'a> {
     slot_ids: HashSet<&'a str>,
     /// `<model stem>_<animation>` of every loaded model.
     embedded: HashSet<String>,
-    /// Every declared binding profile read without errors (else binding and
-    /// slot references are not checked).
+    /// Every declared binding profile read without errors, and no file that
+    /// failed to load may be one (else binding and slot references are not checked).
     binding_profiles_complete: bool,
+    /// References to the definitions of files that did not load.
+    failed: FailedRefs<'a>,
 }
 
 impl<'a> ReferenceCheck<'a> {
@@ -213,6 +247,7 @@ impl<'a> ReferenceCheck<'a> {
         suggest: Suggester,
         models: ModelCache,
         all_models_ok: bool,
+        failed: FailedRefs<'a>,
     ) -> Self {
         let mut binding_index: HashMap<&str, (&str, &AnimationBindingEntry)> = HashMap::new();
         let mut slot_ids: HashSet<&str> = HashSet::new();
@@ -238,7 +273,9 @@ impl<'a> ReferenceCheck<'a> {
             binding_index,
             slot_ids,
             embedded,
-            binding_profiles_complete: ids.ids(Kind::BindingProfile).len() == set.binding_profiles.len(),
+            binding_profiles_complete: ids.ids(Kind::BindingProfile).len() == set.binding_profiles.len()
+                && !failed.may_hide_bindings(),
+            failed,
         }
     }
 
@@ -251,14 +288,22 @@ impl<'a> ReferenceCheck<'a> {
             Target::SoundFile(path) => (!path.is_file()).then(|| {
                 r.at.diagnostic(
                     Code::MissingSoundFile,
-                    format!("sound file `{}` not found (paths are relative to the definition file)", r.name),
+                    format!(
+                        "sound file `{}` not found: looked for `{}` (paths are relative to the definition file)",
+                        r.name,
+                        absolute(path).display()
+                    ),
                 )
             }),
             Target::Bone(m) => self.bone(r, m),
             Target::Animation(m) => self.animation(r, m),
             Target::NotifyTime { model, animation, time } => self.notify_time(r, model, animation, *time),
             Target::Binding(ty) => self.binding(r, *ty),
-            Target::Slot => (self.binding_profiles_complete && !self.slot_ids.contains(r.name.as_str())).then(|| {
+            Target::Slot if !self.binding_profiles_complete => {
+                self.failed.unchecked_bindings += usize::from(self.failed.may_hide_bindings());
+                None
+            }
+            Target::Slot => (!self.slot_ids.contains(r.name.as_str())).then(|| {
                 r.at.diagnostic(
                     Code::UnresolvedReference,
                     format!("no binding profile in the folder declares slot `{}`", r.name),
@@ -268,7 +313,7 @@ impl<'a> ReferenceCheck<'a> {
     }
 
     fn definition(&mut self, r: &Ref, kind: Kind) -> Option<Diagnostic> {
-        if self.first.contains_key(&(kind, r.name.as_str())) {
+        if self.first.contains_key(&(kind, r.name.as_str())) || self.failed.hold(kind, &r.name, &r.at) {
             return None;
         }
         Some(r.at.diagnostic(
@@ -284,11 +329,14 @@ impl<'a> ReferenceCheck<'a> {
     }
 
     fn clip(&mut self, r: &Ref, model: Option<&Path>) -> Option<Diagnostic> {
-        if self.clip_ids.contains(r.name.as_str()) || self.embedded.contains(&r.name) {
+        if self.clip_ids.contains(r.name.as_str())
+            || self.embedded.contains(&r.name)
+            || self.failed.hold(Kind::Clip, &r.name, &r.at)
+        {
             return None;
         }
         let message = match model {
-            Some(m) => match self.models.get(m) {
+            Some(m) => match self.models.load(m) {
                 Some(Ok(facts)) if facts.animation(&r.name).is_some() => return None,
                 Some(Ok(facts)) => format!(
                     "no clip `{}`: not a clip definition id, nor an animation of `{}.{}` (it has: {})",
@@ -311,7 +359,7 @@ impl<'a> ReferenceCheck<'a> {
     }
 
     fn bone(&mut self, r: &Ref, m: &Path) -> Option<Diagnostic> {
-        let Some(Ok(facts)) = self.models.get(m) else { return None };
+        let Some(Ok(facts)) = self.models.load(m) else { return None };
         if facts.bones.binary_search(&r.name).is_ok() {
             return None;
         }
@@ -330,7 +378,7 @@ impl<'a> ReferenceCheck<'a> {
     }
 
     fn animation(&mut self, r: &Ref, m: &Path) -> Option<Diagnostic> {
-        let Some(Ok(facts)) = self.models.get(m) else { return None };
+        let Some(Ok(facts)) = self.models.load(m) else { return None };
         if facts.animation(&r.name).is_some() {
             return None;
         }
@@ -345,7 +393,7 @@ impl<'a> ReferenceCheck<'a> {
     }
 
     fn notify_time(&mut self, r: &Ref, model: &Path, animation: &AnimationSelector, time: f32) -> Option<Diagnostic> {
-        let Some(Ok(facts)) = self.models.get(model) else { return None };
+        let Some(Ok(facts)) = self.models.load(model) else { return None };
         let key = match animation {
             AnimationSelector::Name(n) => n.clone(),
             AnimationSelector::Index(i) => format!("#{i}"),
@@ -359,8 +407,9 @@ impl<'a> ReferenceCheck<'a> {
         })
     }
 
-    fn binding(&self, r: &Ref, ty: Option<AnimationParameterType>) -> Option<Diagnostic> {
+    fn binding(&mut self, r: &Ref, ty: Option<AnimationParameterType>) -> Option<Diagnostic> {
         if !self.binding_profiles_complete {
+            self.failed.unchecked_bindings += usize::from(self.failed.may_hide_bindings());
             return None;
         }
         let Some(&(profile, b)) = self.binding_index.get(r.name.as_str()) else {
@@ -381,6 +430,72 @@ impl<'a> ReferenceCheck<'a> {
                 r.name, b.parameter_type
             ),
         ))
+    }
+}
+
+/// References that name what a file that did not load probably declared:
+/// held back from the unresolved-reference check and reported once, at
+/// that file (I005), so one broken file does not cascade into an error at
+/// every place that names its definition.
+#[derive(Debug)]
+struct FailedRefs<'a> {
+    files: &'a [FailedFile],
+    /// Per failed file, the references held for it.
+    held: Vec<Vec<Location>>,
+    /// Binding and slot references left unchecked because a failed file may be a binding profile.
+    unchecked_bindings: usize,
+}
+
+impl<'a> FailedRefs<'a> {
+    fn new(files: &'a [FailedFile]) -> Self {
+        FailedRefs { files, held: vec![Vec::new(); files.len()], unchecked_bindings: 0 }
+    }
+
+    /// Holds the reference at `at` when a failed file may declare `id` of `kind`.
+    fn hold(&mut self, kind: Kind, id: &str, at: &Location) -> bool {
+        let Some(k) = self.files.iter().position(|f| f.may_declare(kind, id)) else { return false };
+        self.held[k].push(at.clone());
+        true
+    }
+
+    /// Whether a failed file may be a binding profile (its bindings and slots
+    /// are then unknown, so references to bindings and slots are not checked).
+    fn may_hide_bindings(&self) -> bool {
+        self.files.iter().any(FailedFile::may_be_binding_profile)
+    }
+
+    /// One I005 note per failed file that references were held for.
+    fn report(&self, out: &mut Vec<Diagnostic>) {
+        for (f, held) in self.files.iter().zip(&self.held) {
+            let at = Location { file: f.file.clone(), line: 1, column: 1, span: 0..0, field: String::new() };
+            if self.unchecked_bindings > 0 && f.may_be_binding_profile() {
+                out.push(at.diagnostic(
+                    Code::UncheckedReferences,
+                    format!(
+                        "this file did not load and may be a binding profile, so {} binding and slot reference(s) \
+                         in the folder are not checked",
+                        self.unchecked_bindings
+                    ),
+                ));
+            }
+            if held.is_empty() {
+                continue;
+            }
+            let kind = f.kind.map_or("definition", Kind::name);
+            let shown: Vec<String> =
+                held.iter().take(5).map(|at| format!("{}:{}:{}", slash_path(&at.file), at.line, at.column)).collect();
+            let more = if held.len() > 5 { format!(", and {} more", held.len() - 5) } else { String::new() };
+            out.push(at.diagnostic(
+                Code::UncheckedReferences,
+                format!(
+                    "this file did not load, so the {kind} `{}` it declares is missing; {} reference(s) to it are \
+                     not checked: {}{more}",
+                    f.id,
+                    held.len(),
+                    shown.join(", ")
+                ),
+            ));
+        }
     }
 }
 

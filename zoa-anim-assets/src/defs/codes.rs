@@ -6,9 +6,10 @@
 //! Each code has a fixture folder `fixtures/invalid/<code>-<name>/` whose
 //! expected diagnostics are an insta snapshot (E002 is exercised by a test that
 //! writes a large temporary file instead, to keep the repository small). I004
-//! comes from the tools layer (`zoa-anim validate`, which may run the IK
-//! crate's bone discovery; this loader may not): its folder holds an
-//! otherwise valid set, and the tools crate's tests check the note.
+//! and E021 come from the layer above (the front door `zoa-animation`, whose
+//! `validate` runs the IK crate's bone discovery and whose loader compiles
+//! the runtime's character definition; this loader may do neither): their
+//! folders hold an otherwise valid set, and that crate's tests check the code.
 //!
 //! | Code | Name | Severity | Meaning |
 //! |------|------|----------|---------|
@@ -32,6 +33,7 @@
 //! | E018 | `type-mismatch` | error | A value that does not fit the type of what it refers to: `<` on a bool parameter, a float-driven blend tree on a trigger, a shipped binding id declared with another parameter type. |
 //! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |
+//! | E021 | `character-setup` | error | A folder without errors that still does not make a character: no clip of a skinned model, a chosen player profile set or sound profile that is not in the folder, or a definition the runtime's set-up refuses (its message says why). Reported by the front door's loader (`zoa_animation::load`), which compiles the folder into a character definition, not by [`super::load_folder`]. |
 //! | W001 | `shadowed-row` | warning | A row whose pattern (clip table) or event/tags/surface key (sound profile) repeats an earlier row of the same definition: it can never be chosen. |
 //! | W002 | `unconditional-transition` | warning | A transition with neither exit time nor conditions fires the moment its source is entered. |
 //! | W003 | `unreachable-state` | warning | A state no transition path reaches from its layer's entry. |
@@ -43,6 +45,7 @@
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
 //! | I004 | `ik-policy-unavailable` | info | An enabled rig-policy behaviour (foot plant, look-at, hand on weapon, climb hand) cannot run on a model the folder animates, because bone discovery (with the policy's overrides) did not find the bones it needs; the runtime skips it silently (a door has no feet). Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
+//! | I005 | `unchecked-references` | info | A file whose definition did not load at all (unreadable, not TOML, no valid `kind` or `id`): the references elsewhere that name what it declares (its `id` line, else its file stem) are listed here once instead of each being reported as unresolved (one broken file does not cascade); when it may be a binding profile, binding and slot references are not checked and this says how many. |
 
 use super::Severity;
 
@@ -92,6 +95,7 @@ codes! {
     TypeMismatch = "E018", "type-mismatch", Error;
     ConflictingFields = "E019", "conflicting-fields", Error;
     ModelUnreadable = "E020", "model-unreadable", Error;
+    CharacterSetup = "E021", "character-setup", Error;
     ShadowedRow = "W001", "shadowed-row", Warning;
     UnconditionalTransition = "W002", "unconditional-transition", Warning;
     UnreachableState = "W003", "unreachable-state", Warning;
@@ -103,6 +107,7 @@ codes! {
     TooManyProblems = "I002", "too-many-problems", Info;
     RelaxableOnlyRow = "I003", "relaxable-only-row", Info;
     IkPolicyUnavailable = "I004", "ik-policy-unavailable", Info;
+    UncheckedReferences = "I005", "unchecked-references", Info;
 }
 
 #[cfg(test)]

@@ -63,6 +63,8 @@ pub struct DefinitionSet {
     pub preview_presets: Vec<Loaded<PreviewPreset>>,
     /// Every problem, sorted by file, line, column and code.
     pub diagnostics: Vec<Diagnostic>,
+    /// The model files the definitions name, decoded once by the load (see [`DefinitionSet::model`]).
+    pub(crate) models: models::ModelCache,
 }
 
 fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
@@ -124,6 +126,15 @@ impl DefinitionSet {
     #[must_use]
     pub fn preview_preset(&self, id: &str) -> Option<&PreviewPreset> {
         find(&self.preview_presets, id, |v| &v.id)
+    }
+
+    /// The model at `path` (the loaded folder joined with the folder-relative
+    /// path a definition names, as [`ClipAsset::source`] holds it), as the
+    /// folder load decoded it: `None` when no definition named it or it does
+    /// not exist, `Err` with the loader's message when it did not load.
+    #[must_use]
+    pub fn model(&self, path: &Path) -> Option<Result<&std::sync::Arc<crate::gltf::GltfAsset>, &str>> {
+        self.models.get(path)
     }
 
     /// The inherited (flattened) clip table of animation profile `id`: child
@@ -237,12 +248,68 @@ pub(crate) struct Decl {
     pub parent: Option<(String, Location)>,
 }
 
+/// A file whose definition did not load at all (unreadable, not TOML, no
+/// valid `kind` or `id`): what it probably declared, read from its text
+/// where that is possible, so that references to it are reported once, at
+/// that file, instead of as unresolved at every reference (no cascade).
+#[derive(Debug, Clone)]
+pub(crate) struct FailedFile {
+    /// The kind its `kind = "…"` line names (`None`: unknown, matches any kind).
+    pub kind: Option<Kind>,
+    /// The id its `id = "…"` line names, else the file's stem.
+    pub id: String,
+    pub file: PathBuf,
+}
+
+impl FailedFile {
+    /// A failed file whose declaration is read from whatever `text` it has.
+    pub(crate) fn new(rel: &Path, text: &str) -> FailedFile {
+        let (kind, id) = salvage_declaration(text);
+        let stem = rel.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        FailedFile { kind: kind.and_then(|k| Kind::from_name(&k)), id: id.unwrap_or(stem), file: rel.to_path_buf() }
+    }
+
+    /// Whether this file may be the declaration of `id` of `kind`.
+    pub(crate) fn may_declare(&self, kind: Kind, id: &str) -> bool {
+        self.id == id && self.kind.is_none_or(|k| k == kind)
+    }
+
+    /// Whether this file may be a binding profile.
+    pub(crate) fn may_be_binding_profile(&self) -> bool {
+        self.kind.is_none_or(|k| k == Kind::BindingProfile)
+    }
+}
+
+/// The `kind` and `id` values of a file that does not parse, from its
+/// top-level `key = "value"` lines (before the first table header).
+fn salvage_declaration(text: &str) -> (Option<String>, Option<String>) {
+    let (mut kind, mut id) = (None, None);
+    for line in text.lines().take(200) {
+        let line = line.trim();
+        if line.starts_with('[') {
+            break;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        let value = value.trim();
+        let value = value.split('#').next().unwrap_or_default().trim();
+        let Some(value) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else { continue };
+        match key.trim() {
+            "kind" if kind.is_none() => kind = Some(value.to_owned()),
+            "id" if id.is_none() && !value.is_empty() => id = Some(value.to_owned()),
+            _ => {}
+        }
+    }
+    (kind, id)
+}
+
 /// What the kind readers hand to the cross-file pass.
 #[derive(Debug, Default)]
 pub(crate) struct Shared {
     pub root: PathBuf,
     pub refs: Vec<Ref>,
     pub decls: Vec<Decl>,
+    /// Files whose definition did not load at all.
+    pub failed: Vec<FailedFile>,
     /// Graph id → per state: whether `loop` was written (else the clip's loop hint applies).
     pub explicit_loop: HashMap<String, Vec<bool>>,
     /// Animation profile id → location of its id value.
@@ -480,6 +547,7 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
         Ok(b) => b,
         Err((code, message)) => {
             set.diagnostics.push(file_error(rel, code, message));
+            shared.failed.push(FailedFile::new(rel, ""));
             return;
         }
     };
@@ -491,6 +559,7 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
             let ctx = FileCtx::new(rel.to_path_buf(), valid);
             let d = ctx.at(at..at, "").diagnostic(Code::IoError, "file is not valid UTF-8 (TOML files must be UTF-8)");
             set.diagnostics.push(d);
+            shared.failed.push(FailedFile::new(rel, valid));
             return;
         }
     };
@@ -503,17 +572,23 @@ fn load_text(rel: &Path, text: &str, set: &mut DefinitionSet, shared: &mut Share
         let message =
             format!("file is larger than {} MiB; definition files are small, this is not parsed", MAX_FILE_BYTES >> 20);
         set.diagnostics.push(file_error(rel, Code::FileTooLarge, message));
+        shared.failed.push(FailedFile::new(rel, ""));
         return;
     }
     let mut ctx = FileCtx::new(rel.to_path_buf(), text);
     let (doc, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
+        let first = errors.iter().map(|e| e.span().map_or(0, |s| s.start)).min();
         for e in errors {
             let span = e.span().unwrap_or(0..0);
-            let message = e.message().trim().to_owned();
+            let mut message = e.message().trim().to_owned();
+            if Some(span.start) == first {
+                message.push_str(" (the file is not valid TOML, so its definition is not loaded)");
+            }
             ctx.report(Code::TomlSyntax, span, "", message);
         }
         set.diagnostics.append(&mut ctx.diags);
+        shared.failed.push(FailedFile::new(rel, text));
         return;
     }
     kinds::read_definition(&mut ctx, &doc, set, shared);

@@ -1,8 +1,13 @@
-//! The facts a definition folder needs from its model files: bone names,
-//! animation names and durations. Each model is loaded once per folder load.
+//! The model files a definition folder names: each is decoded once per
+//! folder load, checked against (bone names, animation names and
+//! durations), and kept, so that building a character from the folder
+//! ([`crate::character::load_character`]) decodes nothing again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::gltf::GltfAsset;
 
 /// What the checks need from one model.
 #[derive(Debug, Clone)]
@@ -18,7 +23,7 @@ pub(crate) struct ModelFacts {
 }
 
 impl ModelFacts {
-    fn from_asset(asset: &crate::gltf::GltfAsset) -> Self {
+    fn from_asset(asset: &GltfAsset) -> Self {
         let mut bones: Vec<String> =
             asset.skeletons.iter().flat_map(|s| s.joints().iter().filter_map(|j| j.name.clone())).collect();
         bones.sort();
@@ -49,30 +54,52 @@ impl ModelFacts {
     }
 }
 
-/// Loaded models keyed by their path on disk; `Err` holds the loader's message.
-#[derive(Debug, Default)]
+/// A decoded model and the facts the checks read from it.
+#[derive(Debug, Clone)]
+pub(crate) struct LoadedModel {
+    pub asset: Arc<GltfAsset>,
+    pub facts: ModelFacts,
+}
+
+/// Models keyed by their path on disk (the definition folder joined with
+/// the folder-relative path a definition names); `Err` holds the loader's message.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct ModelCache {
-    models: HashMap<PathBuf, Option<Result<ModelFacts, String>>>,
+    models: HashMap<PathBuf, Option<Result<LoadedModel, String>>>,
 }
 
 impl ModelCache {
-    /// `None` when the file does not exist; otherwise the load result (cached).
-    pub(crate) fn get(&mut self, path: &Path) -> Option<&Result<ModelFacts, String>> {
+    /// `None` when the file does not exist; otherwise the load result (decoded once, cached).
+    pub(crate) fn load(&mut self, path: &Path) -> Option<Result<&ModelFacts, &str>> {
         self.models
             .entry(path.to_path_buf())
             .or_insert_with(|| {
                 if !path.is_file() {
                     return None;
                 }
-                Some(crate::gltf::load_gltf(path).map(|a| ModelFacts::from_asset(&a)).map_err(|e| e.to_string()))
+                Some(
+                    crate::gltf::load_gltf(path)
+                        .map(|a| LoadedModel { facts: ModelFacts::from_asset(&a), asset: Arc::new(a) })
+                        .map_err(|e| e.to_string()),
+                )
             })
             .as_ref()
+            .map(|r| r.as_ref().map(|m| &m.facts).map_err(String::as_str))
+    }
+
+    /// A model as loaded: `None` when it was never named or does not exist.
+    pub(crate) fn get(&self, path: &Path) -> Option<Result<&Arc<GltfAsset>, &str>> {
+        match self.models.get(path)? {
+            Some(Ok(m)) => Some(Ok(&m.asset)),
+            Some(Err(e)) => Some(Err(e.as_str())),
+            None => None,
+        }
     }
 
     /// Every model that loaded.
     pub(crate) fn loaded(&self) -> impl Iterator<Item = (&PathBuf, &ModelFacts)> {
         self.models.iter().filter_map(|(p, r)| match r {
-            Some(Ok(f)) => Some((p, f)),
+            Some(Ok(m)) => Some((p, &m.facts)),
             _ => None,
         })
     }

@@ -43,6 +43,7 @@ pub fn render_human(dir: &Path, diagnostics: &[Diagnostic], color: bool) -> Stri
                 let end = d.span.end.clamp(start, len);
                 cs = cs.with_label(Label::primary(id, start..end).with_message(d.code_name()));
             }
+            _ if d.file.as_os_str().is_empty() => notes.push("in the definition folder".to_owned()),
             _ => notes.push(format!("in {}:{}:{}", slash_path(&d.file), d.line, d.column)),
         }
         cs = cs.with_notes(notes);

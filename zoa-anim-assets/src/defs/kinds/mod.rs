@@ -25,7 +25,7 @@ use super::codes::Code;
 use super::diag::FileCtx;
 use super::read::Obj;
 use super::spec::KindSpec;
-use super::{Decl, DefinitionSet, Kind, Loaded, Shared};
+use super::{Decl, DefinitionSet, FailedFile, Kind, Loaded, Shared};
 
 pub(crate) fn read_definition(
     ctx: &mut FileCtx<'_>,
@@ -36,8 +36,14 @@ pub(crate) fn read_definition(
     let mut root = Obj::root(doc.get_ref(), doc.span());
     let kind_val = root.str(ctx, "kind");
     let id_val = root.str(ctx, "id");
-    let Some(kind_val) = kind_val else { return };
+    let stem = || ctx.rel.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let declared_id = id_val.as_ref().map_or_else(stem, |v| (*v.get_ref()).to_owned());
+    let Some(kind_val) = kind_val else {
+        sh.failed.push(FailedFile { kind: None, id: declared_id, file: ctx.rel.clone() });
+        return;
+    };
     let Some(kind) = Kind::from_name(kind_val.get_ref()) else {
+        sh.failed.push(FailedFile { kind: None, id: declared_id, file: ctx.rel.clone() });
         let valid: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
         ctx.report(
             Code::UnknownKind,
@@ -55,7 +61,10 @@ pub(crate) fn read_definition(
             sh.decls.push(Decl { kind, id: (*v.get_ref()).to_owned(), at: ctx.at(v.span(), "id"), parent: None });
             (*v.get_ref()).to_owned()
         }
-        None => String::new(),
+        None => {
+            sh.failed.push(FailedFile { kind: Some(kind), id: declared_id, file: ctx.rel.clone() });
+            String::new()
+        }
     };
     root.describe(&spec_of(kind).table);
     let errors_before = ctx.error_count();

@@ -1,0 +1,159 @@
+//! Checking a definition folder: everything `zoa-anim validate` reports.
+//!
+//! The folder's own diagnostics come from the loader
+//! ([`zoa_anim_assets::defs::load_folder`]); on top, for every rig policy and
+//! every model the folder animates, one I004 note per enabled IK behaviour
+//! whose bones bone discovery does not find on that model. That check lives
+//! here, above the loader, because it runs the IK crate's discovery and
+//! loaders do not depend on evaluators.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use zoa_anim_assets::defs::{Code, DefinitionSet, Diagnostic, Severity, load_folder_with_overlay, render_human};
+use zoa_anim_core::RigPolicy;
+use zoa_anim_ik::roles::describe_missing;
+use zoa_anim_ik::{BoneRoles, PolicyAvailability};
+
+/// A checked definition folder: its definitions and every diagnostic
+/// (the loader's and the IK notes), sorted by file, line and column.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    /// The folder, as given.
+    pub dir: PathBuf,
+    /// The definitions, the models they name (decoded once) and the
+    /// diagnostics, I004 notes included.
+    pub set: DefinitionSet,
+}
+
+impl Validation {
+    /// Every diagnostic, sorted.
+    #[must_use]
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.set.diagnostics
+    }
+    /// Number of errors (the folder is invalid when it is not 0).
+    #[must_use]
+    pub fn error_count(&self) -> usize {
+        self.set.error_count()
+    }
+    /// Whether the folder itself could not be listed (it is missing, not a
+    /// folder, or unreadable): an IO failure rather than bad definitions.
+    #[must_use]
+    pub fn folder_unreadable(&self) -> Option<&Diagnostic> {
+        self.set.diagnostics.iter().find(|d| d.code == Code::IoError.id() && d.file.as_os_str().is_empty())
+    }
+    /// The diagnostics as `zoa-anim validate` prints them: each with its
+    /// source line and a caret, then a summary line; `color` adds ANSI colours.
+    #[must_use]
+    pub fn render(&self, color: bool) -> String {
+        render_human(&self.dir, &self.set.diagnostics, color)
+    }
+}
+
+/// Checks the folder `dir` in full (see the module docs).
+#[must_use]
+pub fn validate(dir: impl AsRef<Path>) -> Validation {
+    validate_with_overlay(dir, &[])
+}
+
+/// [`validate`] with some files' text supplied by the caller (an editor's
+/// unsaved buffers; see [`load_folder_with_overlay`]).
+#[must_use]
+pub fn validate_with_overlay(dir: impl AsRef<Path>, overlay: &[(PathBuf, String)]) -> Validation {
+    let dir = dir.as_ref();
+    let mut set = load_folder_with_overlay(dir, overlay);
+    let notes = ik_policy_notes(dir, &set);
+    if !notes.is_empty() {
+        set.diagnostics.extend(notes);
+        set.diagnostics.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
+    }
+    Validation { dir: dir.to_path_buf(), set }
+}
+
+/// I004 notes: one per rig policy × model × enabled behaviour whose bones no
+/// skin of the model has (discovered with the policy's overrides). Models
+/// that are missing or unreadable are skipped: the loader already reported
+/// them (E014, E020).
+fn ik_policy_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
+    if set.rig_policies.is_empty() {
+        return Vec::new();
+    }
+    let models: BTreeSet<&str> = set
+        .animation_graphs
+        .iter()
+        .map(|g| g.value.model.as_str())
+        .chain(set.clips.iter().map(|c| c.value.source.as_str()))
+        .collect();
+    let mut notes = Vec::new();
+    for model in models {
+        let Some(Ok(asset)) = set.model(&dir.join(model)) else { continue };
+        if asset.skeletons.is_empty() {
+            continue;
+        }
+        for loaded in &set.rig_policies {
+            let policy = &loaded.value;
+            // Per behaviour, the skin that comes closest (a model may carry a
+            // character skin and a prop skin); report only when none has the bones.
+            let per_skin: Vec<(String, [PolicyAvailability; 4])> = asset
+                .skeletons
+                .iter()
+                .map(|s| (s.name().to_owned(), BoneRoles::discover_with_overrides(s, policy).0.availability(policy)))
+                .collect();
+            for k in 0..4 {
+                let Some((skin, best)) = per_skin.iter().map(|(n, a)| (n, &a[k])).min_by_key(|(_, a)| a.missing.len())
+                else {
+                    continue;
+                };
+                if !best.enabled || best.available {
+                    continue;
+                }
+                notes.push(note(dir, &loaded.file, policy, model, skin, best));
+            }
+        }
+    }
+    notes
+}
+
+fn note(dir: &Path, file: &Path, policy: &RigPolicy, model: &str, skin: &str, a: &PolicyAvailability) -> Diagnostic {
+    let field = a.policy.name();
+    let (line, column, span) = locate_key(&dir.join(file), field).unwrap_or((1, 1, 0..0));
+    Diagnostic {
+        severity: Severity::Info,
+        code: Code::IkPolicyUnavailable.id(),
+        file: file.to_path_buf(),
+        line,
+        column,
+        field: field.to_owned(),
+        message: format!(
+            "rig policy `{}` cannot run on model `{model}` (skin `{skin}`): {}; the runtime skips it there \
+             (map the bones with `bone_overrides` if the model has them under other names)",
+            policy.id,
+            describe_missing(a)
+        ),
+        span,
+    }
+}
+
+/// Line, column (1-based, characters) and byte span of the value of a
+/// top-level `key = value` line, when the file has one.
+pub(crate) fn locate_key(path: &Path, key: &str) -> Option<(usize, usize, std::ops::Range<usize>)> {
+    let text = zoa_anim_assets::files::read_to_string(path, zoa_anim_assets::files::FileKind::Definition).ok()?;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix(key)
+            && let Some(value) = rest.trim_start().strip_prefix('=')
+        {
+            let value = value.trim();
+            let start = offset + line.find(value).unwrap_or(0);
+            let column = line[..start - offset].chars().count() + 1;
+            return Some((i + 1, column, start..start + value.len()));
+        }
+        if trimmed.starts_with('[') {
+            break; // past the top-level keys
+        }
+        offset += line.len();
+    }
+    None
+}
