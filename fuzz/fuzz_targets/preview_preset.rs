@@ -17,7 +17,7 @@ use libfuzzer_sys::fuzz_target;
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::{load_folder, load_folder_with_overlay};
 use zoa_anim_core::CharacterBundle;
-use zoa_anim_runtime::preview::{PreviewSetup, PreviewSim};
+use zoa_anim_tools::preview::{PreviewSetup, PreviewSim};
 
 const RATE: f32 = 10.0;
 

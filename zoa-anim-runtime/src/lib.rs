@@ -97,7 +97,7 @@ pub mod loadout;
 pub mod math;
 pub mod model;
 pub mod pose;
-pub mod preview;
+
 pub mod retarget;
 pub mod selector;
 pub mod simd;

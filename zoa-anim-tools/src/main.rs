@@ -1,7 +1,9 @@
 //! `zoa-anim`: the command line that ties the ZOA crates together.
 //!
-//! Each subcommand lives in its own module under `cmd/` with an `Args`
-//! struct and a `run(args) -> anyhow::Result<ExitCode>` function.
+//! Each subcommand lives in the library's `cmd` module (one module per
+//! subcommand, with an `Args` struct and a `run(args) ->
+//! anyhow::Result<ExitCode>` function); this file parses the command line
+//! and dispatches.
 //!
 //! Exit codes (a contract for outside scripts): 0 success (warnings allowed),
 //! 1 the input has errors, 2 usage or IO failure. With `--format json` a
@@ -14,14 +16,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-#[macro_use]
-mod output;
-
-mod capture_export;
-mod cmd;
-mod fixturegen;
-mod serve;
+use zoa_anim_tools::{cmd, output, serve};
 
 /// Drive skeletal animation and sound by meaning: validate definition folders,
 /// inspect glTF files, resolve clip tables.

@@ -5,7 +5,7 @@
 //! are lines from each joint to its parent, left limbs blue, right limbs red.
 //! One scale for every cell, so sizes compare across frames.
 
-use zoa_anim_runtime::preview::Capture;
+use crate::preview::Capture;
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, text_width};
 

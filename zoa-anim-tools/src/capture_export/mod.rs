@@ -12,9 +12,9 @@ mod timeline;
 
 use std::fmt::Write as _;
 
+use crate::preview::Capture;
 use serde::Serialize;
 use serde::ser::SerializeMap;
-use zoa_anim_runtime::preview::Capture;
 
 pub(crate) use frames::frames_png;
 pub(crate) use timeline::timeline_png;

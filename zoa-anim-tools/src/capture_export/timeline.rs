@@ -12,7 +12,7 @@
 //! 0s ─────── 1s ─────── 2s
 //! ```
 
-use zoa_anim_runtime::preview::{Capture, CaptureEventKind, EventRecord};
+use crate::preview::{Capture, CaptureEventKind, EventRecord};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
 use super::{SELECTOR_LAYER, num};

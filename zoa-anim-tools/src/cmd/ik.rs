@@ -20,10 +20,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use serde_json::{Map, Value, json};
 use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::{RigPolicy, Skeleton};
-use zoa_anim_ik::{BoneRoles, PolicyKind, Role, Side, TipSource};
+use zoa_anim_ik::{BoneRoles, Role, Side, TipSource};
 
 use super::Format;
 
@@ -74,59 +73,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(crate::output::fail_all(2, "usage", problems).into());
     }
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(skeleton, &roles))?),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&crate::reports::ik_roles(skeleton, &roles))?),
         Format::Human => out!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn bone(s: &Skeleton, j: Option<u16>) -> Value {
-    j.map_or(Value::Null, |j| Value::String(s.display_name(j as usize).into_owned()))
-}
-
-/// The contract JSON (keys in role order).
-pub fn to_json(s: &Skeleton, roles: &BoneRoles) -> Value {
-    let mut r = Map::new();
-    for role in Role::ALL {
-        let v = if role == Role::Spine {
-            Value::Array(roles.spine.iter().map(|&j| bone(s, Some(j))).collect())
-        } else {
-            bone(s, roles.get(role))
-        };
-        r.insert(role.name().to_owned(), v);
-    }
-    let mut p = Map::new();
-    for kind in PolicyKind::ALL {
-        p.insert(kind.name().to_owned(), Value::Bool(roles.is_available(kind)));
-    }
-    let mut ends = Map::new();
-    for side in Side::BOTH {
-        let leg = roles.legs[side.index()];
-        let end = match (leg.foot, leg.tip, leg.upper, leg.lower) {
-            (Some(foot), _, Some(_), Some(_)) => {
-                json!({ "bone": bone(s, Some(foot)), "at": "foot", "tip": null, "source": "joint" })
-            }
-            (None, Some(tip), _, _) => json!({
-                "bone": bone(s, Some(tip.joint)),
-                "at": "tip",
-                "tip": [round(tip.offset.x), round(tip.offset.y), round(tip.offset.z)],
-                "source": match tip.source { TipSource::EndJoint(_) => "end_joint", _ => "estimated" },
-            }),
-            _ => Value::Null,
-        };
-        ends.insert(side.name().to_owned(), end);
-    }
-    let rejected: Vec<Value> = roles
-        .rejected
-        .iter()
-        .map(|x| json!({ "bone": bone(s, Some(x.joint)), "role": x.role.map(Role::name), "reason": x.reason }))
-        .collect();
-    json!({ "roles": r, "policies": p, "leg_ends": ends, "rejected": rejected })
-}
-
-/// Six decimals (and no negative zero): stable in snapshots and scripts.
-fn round(v: f32) -> f64 {
-    (f64::from(v) * 1e6).round() / 1e6 + 0.0
 }
 
 fn to_human(file: &str, skin: usize, s: &Skeleton, roles: &BoneRoles) -> String {

@@ -37,10 +37,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use zoa_anim_assets::character::{CharacterChoice, load_character};
+use crate::preview::{DEFAULT_RATE, PreviewSetup, PreviewSim};
 use zoa_anim_assets::defs::{DefinitionSet, load_folder};
 use zoa_anim_core::preview::PreviewPreset;
-use zoa_anim_runtime::preview::{DEFAULT_RATE, PreviewSetup, PreviewSim};
 
 use crate::capture_export;
 use crate::output::fail;
@@ -146,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let set = load_folder(&args.defs);
     let preset = find_preset(&set, &args)?;
-    let setup = match build_setup(&set, &args.defs, args.rate) {
+    let setup = match PreviewSetup::from_folder(&set, &args.defs, args.rate) {
         Ok(s) => PreviewSetup { record_local: args.local, ..s },
         Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
     };
@@ -245,20 +244,6 @@ fn first_free_dir(parent: &Path, preset: &str) -> anyhow::Result<PathBuf> {
         }
     }
     anyhow::bail!("no free `preview-{safe}-N` folder under `{}`", parent.display())
-}
-
-/// Builds the simulator's inputs from a definition folder (the character
-/// `zoa_anim_assets::character::load_character` makes of it); every problem at once.
-pub(crate) fn build_setup(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
-    if set.player_profile_sets.is_empty() {
-        return Err(vec![
-            "the folder has no valid player_profile_set (the preview takes each class's graph and binding profile from it)"
-                .to_owned(),
-        ]);
-    }
-    let bundle = load_character(set, dir, CharacterChoice::default())
-        .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    Ok(PreviewSetup::new(bundle, rate))
 }
 
 /// One warning per class whose binding profile does not fit its graph (the

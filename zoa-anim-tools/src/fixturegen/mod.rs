@@ -27,9 +27,9 @@
 //! the last bit between systems; values are rounded to `f32` once, and the
 //! writer ([`zoa_anim_assets::export`]) serialises in a fixed order.
 
-pub mod clips;
-pub mod math;
-pub mod rig;
+mod clips;
+mod math;
+mod rig;
 
 use zoa_anim_assets::AssetError;
 use zoa_anim_assets::export::{GlbScene, SkinnedMesh, write_glb};

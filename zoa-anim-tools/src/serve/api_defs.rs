@@ -24,7 +24,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use zoa_anim_assets::authoring::cross_modal;
 use zoa_anim_assets::authoring::schema::KINDS;
-use zoa_anim_assets::defs::{DefinitionSet, load_folder_with_overlay};
+use zoa_anim_assets::defs::DefinitionSet;
 
 use super::diag_json::{self, slash};
 use super::files::{self, Expect};
@@ -37,14 +37,7 @@ const MAX_DEPTH: usize = 32;
 /// Loads `--defs` (with unsaved buffers in `overlay`) plus the I004 notes
 /// `zoa-anim validate` adds, sorted like the CLI's output.
 pub(super) fn load(app: &App, overlay: &[(PathBuf, String)]) -> DefinitionSet {
-    let dir = &app.roots.defs().dir;
-    let mut set = load_folder_with_overlay(dir, overlay);
-    let notes = crate::cmd::validate::ik_policy_notes(dir, &set);
-    if !notes.is_empty() {
-        set.diagnostics.extend(notes);
-        set.diagnostics.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
-    }
-    set
+    zoa_animation::validate_with_overlay(&app.roots.defs().dir, overlay).set
 }
 
 /// Every `.toml` file under `dir` (relative, sorted), skipping hidden names

@@ -200,7 +200,7 @@ pub async fn discover(State(app): State<Arc<App>>, Json(b): Json<DiscoverBody>) 
             });
             out["role_names"] = json!(Role::ALL.map(Role::name));
             // Where each leg ends and which name matches discovery turned down, as `zoa-anim ik --discover` says.
-            let cli = crate::cmd::ik::to_json(skeleton, &roles);
+            let cli = crate::reports::ik_roles(skeleton, &roles);
             out["leg_ends"] = cli["leg_ends"].clone();
             out["rejected"] = cli["rejected"].clone();
             Ok(out)

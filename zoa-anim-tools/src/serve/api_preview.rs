@@ -60,7 +60,7 @@ pub async fn presets(State(app): State<Arc<App>>) -> ApiResult {
                 .collect();
             list.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
             Ok(json!({ "presets": list, "profile_sets": pipeline::profile_sets(&set),
-                       "default_rate": zoa_anim_runtime::preview::DEFAULT_RATE }))
+                       "default_rate": crate::preview::DEFAULT_RATE }))
         })
         .await?;
     Ok(Json(out))
@@ -80,7 +80,7 @@ pub struct RunBody {
 }
 
 fn checked_rate(rate: Option<f32>) -> Result<f32, ApiError> {
-    let rate = rate.unwrap_or(zoa_anim_runtime::preview::DEFAULT_RATE);
+    let rate = rate.unwrap_or(crate::preview::DEFAULT_RATE);
     if rate.is_finite() && rate > 0.0 && rate <= 240.0 {
         Ok(rate)
     } else {

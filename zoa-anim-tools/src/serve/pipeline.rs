@@ -4,20 +4,20 @@
 //! [`InertBinding`], so moving to another runtime API changes this file
 //! alone.
 //!
-//! It builds the `zoa-anim preview` set-up (`cmd::preview::build_setup`: the
+//! It builds the `zoa-anim preview` set-up (`PreviewSetup::from_folder`: the
 //! definition folder loaded into a character bundle) and runs
-//! `zoa_anim_runtime::preview::PreviewSim`, exactly as the CLI does; the
+//! `crate::preview::PreviewSim`, exactly as the CLI does; the
 //! simulator drives one `Character` of the public character API, so what the
 //! Lab shows is what a game gets from that API.
 //!
 //! Models are read only from inside `--defs`/`--assets`: a clip whose model
 //! lies elsewhere is refused with a note naming the folder to pass.
 
+use crate::preview::{Capture, PreviewSetup, PreviewSim};
 use serde_json::{Value, json};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::contracts::DriverProblem;
-use zoa_anim_runtime::preview::{Capture, PreviewSim};
 
 use super::App;
 use crate::capture_export;
@@ -102,7 +102,7 @@ fn simulator(
         }
         None => set,
     };
-    let setup = crate::cmd::preview::build_setup(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)?;
+    let setup = PreviewSetup::from_folder(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)?;
     PreviewSim::new(setup).map_err(|e| PipelineError::Setup(vec![format!("the runtime rejects the definitions: {e}")]))
 }
 
@@ -131,7 +131,7 @@ fn describe(p: &DriverProblem) -> (String, String) {
 /// Every inert binding of player profile set `profile_set`, as the preview's
 /// driver sees them.
 pub fn inert_bindings(app: &App, set: &DefinitionSet, profile_set: &str) -> Result<Vec<InertBinding>, PipelineError> {
-    let sim = simulator(app, set, Some(profile_set), zoa_anim_runtime::preview::DEFAULT_RATE)?;
+    let sim = simulator(app, set, Some(profile_set), crate::preview::DEFAULT_RATE)?;
     Ok(sim
         .binding_problems()
         .into_iter()

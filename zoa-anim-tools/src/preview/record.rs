@@ -11,10 +11,10 @@ use zoa_anim_core::{AnimationBindingId, AnimationSlotId};
 
 use super::capture::{CaptureEventKind, EventRecord, NameId, RowRecord, StateRecord, TickRecord};
 use super::{GraphNames, Pending, PreviewSim};
-use crate::Character;
-use crate::character::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
-use crate::error::RuntimeError;
-use crate::graph::{ContributionSource, ParamValue, SLOT_LAYER};
+use zoa_anim_runtime::Character;
+use zoa_anim_runtime::RuntimeError;
+use zoa_anim_runtime::character::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+use zoa_anim_runtime::graph::{ContributionSource, ParamValue, SLOT_LAYER};
 
 impl PreviewSim {
     /// Appends a tick record for the state now.

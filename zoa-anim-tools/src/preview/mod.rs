@@ -54,18 +54,26 @@
 mod capture;
 mod record;
 
+use std::path::Path;
 use std::sync::Arc;
 
 pub use capture::{Capture, CaptureEventKind, EventRecord, NameId, RowRecord, StateRecord, TickRecord};
+use zoa_anim_assets::character::{CharacterChoice, load_character};
+use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};
 use zoa_anim_core::preview::{BindingValue, PreviewPreset, PreviewStep};
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId, CharacterBundle, CombatTag, PlayerProfileType, StateTagSet};
 
-use crate::driver::GraphDriver;
-use crate::error::RuntimeError;
-use crate::graph::GraphInstance;
-use crate::{Character, CharacterDefinition, CharacterSettings};
 use record::EventSink;
+use zoa_anim_runtime::RuntimeError;
+use zoa_anim_runtime::driver::GraphDriver;
+use zoa_anim_runtime::graph::GraphInstance;
+use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings};
+
+/// [`RuntimeError::InvalidJob`] for `job` when `reasons` is not empty.
+fn check(job: &'static str, reasons: Vec<String>) -> Result<(), RuntimeError> {
+    if reasons.is_empty() { Ok(()) } else { Err(RuntimeError::InvalidJob { job, reasons }) }
+}
 
 /// Layer name under which the override slot's clips are recorded (state = clip name).
 pub const SLOT_LAYER_NAME: &str = "slot";
@@ -98,6 +106,23 @@ pub struct PreviewSetup {
 }
 
 impl PreviewSetup {
+    /// The set-up of a definition folder (`set`, loaded from `dir`): the
+    /// character [`load_character`] makes of it, at `rate` Hz. Every problem
+    /// at once; a folder without a player profile set is one (the preview
+    /// takes each class's graph and binding profile from it).
+    pub fn from_folder(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
+        if set.player_profile_sets.is_empty() {
+            return Err(vec![
+                "the folder has no valid player_profile_set (the preview takes each class's graph and binding \
+                 profile from it)"
+                    .to_owned(),
+            ]);
+        }
+        let bundle = load_character(set, dir, CharacterChoice::default())
+            .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        Ok(PreviewSetup::new(bundle, rate))
+    }
+
     /// `bundle` at `rate` Hz with the default settings and the preview's
     /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]).
     #[must_use]
@@ -201,7 +226,7 @@ impl PreviewSim {
             }
             None => {}
         }
-        RuntimeError::check("preview set-up", reasons)?;
+        check("preview set-up", reasons)?;
         let settings = CharacterSettings { root_motion: true, ..setup.settings };
         let def = CharacterDefinition::new(&setup.bundle, settings)?;
 
@@ -344,7 +369,7 @@ impl PreviewSim {
                 self.rate
             ));
         }
-        RuntimeError::check("preview preset", reasons)?;
+        check("preview preset", reasons)?;
         self.driver_touched = false;
         self.character = Character::new(&self.def)?;
         let mut capture = self.template.clone();

@@ -10,7 +10,7 @@ use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::contracts::PreviewSimulator;
 use zoa_anim_core::preview::{PreviewPreset, PreviewStep};
 use zoa_anim_core::{AnimationSlotId, StateTagSet};
-use zoa_anim_runtime::preview::{Capture, CaptureEventKind, PreviewSetup, PreviewSim, SLOT_LAYER_NAME};
+use zoa_anim_tools::preview::{Capture, CaptureEventKind, PreviewSetup, PreviewSim, SLOT_LAYER_NAME};
 use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 
 #[global_allocator]
