@@ -59,9 +59,11 @@ fn bindings_timing_rig_and_player_set() {
     let rifle = set.binding_profile("rifle").unwrap();
     assert_eq!(rifle.binding(DefaultBindings::FIRE).unwrap().layer_index, 1);
     assert_eq!(rifle.binding(DefaultBindings::IS_GROUNDED).unwrap().layer_index, -1);
-    assert!(rifle.binding(DefaultBindings::SPEED).is_none(), "the rifle graph strafes on move_x / move_y");
+    let speed = rifle.binding(DefaultBindings::SPEED).unwrap();
+    assert_eq!(speed.parameter_name, "move_y", "the rifle graph strafes on move_x / move_y: speed drives move_y");
     assert!(rifle.slots().iter().any(|s| s.additive && s.clip_reference == "fire_recoil"));
     let heavy = set.state_graph("heavy").unwrap();
+    assert_eq!(heavy.gaits, zoa_anim_core::GaitSpeeds::default(), "the fixture writes the shipped gait speeds out");
     assert_eq!(heavy.resolve_policy(StateDimension::Posture).min_hold_seconds, 0.6);
     assert_eq!(heavy.resolve_policy(StateDimension::Locomotion).crossfade_seconds, 0.1);
     assert_eq!(

@@ -105,8 +105,7 @@ fn gameplay(keys: Res<ButtonInput<KeyCode>>, mut players: Query<(&mut ZoaCharact
     };
     for (mut character, mut player) in &mut players {
         character.set_tags(gait.parse().expect("a valid tag set"));
-        character.set_entity_speed(speed);
-        character.set_float(DefaultBindings::SPEED, speed);
+        character.set_speed(speed);
         if keys.just_pressed(KeyCode::Space) {
             character.fire(DefaultBindings::FIRE);
         }
@@ -158,7 +157,6 @@ fn attach_sword(
 
 fn print_events(mut events: MessageReader<ZoaAnimationEvent>) {
     for m in events.read() {
-        let name = m.name.as_deref().unwrap_or("");
-        println!("{:>7.3}s {:?} {name}", m.event.time, m.event.kind);
+        println!("{}", m.event);
     }
 }

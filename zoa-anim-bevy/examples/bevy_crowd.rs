@@ -52,8 +52,7 @@ fn main() {
     for k in 0..characters {
         let mut c = app.world().resource::<ZoaDefinitions>().spawn(id).unwrap_or_else(|e| panic!("{e}"));
         c.set_tags(tags[k % tags.len()]);
-        c.set_entity_speed(SPEEDS[k % SPEEDS.len()]);
-        c.set_float(DefaultBindings::SPEED, SPEEDS[k % SPEEDS.len()]);
+        c.set_speed(SPEEDS[k % SPEEDS.len()]);
         let x = (k % 40) as f32 * 1.5;
         let z = (k / 40) as f32 * 1.5;
         let world = app.world_mut();
@@ -80,8 +79,7 @@ fn main() {
                 0 => {
                     let g = (k + f / 240) % TAGS.len();
                     c.set_tags(tags[g]);
-                    c.set_entity_speed(SPEEDS[g]);
-                    c.set_float(DefaultBindings::SPEED, SPEEDS[g]);
+                    c.set_speed(SPEEDS[g]);
                 }
                 120 => c.fire(DefaultBindings::HIT),
                 _ => {}

@@ -28,7 +28,7 @@ fn gameplay(mut characters: Query<&mut ZoaCharacter>, mut frame: Local<u32>) {
     *frame += 1;
     for mut c in &mut characters {
         c.set_tags("locomotion=run".parse().unwrap());
-        c.set_entity_speed(4.0);
+        c.set_speed(4.0);
         if *frame == 30 {
             c.fire(DefaultBindings::RELOAD);
         }
@@ -37,7 +37,7 @@ fn gameplay(mut characters: Query<&mut ZoaCharacter>, mut frame: Local<u32>) {
 
 fn events(mut messages: MessageReader<ZoaAnimationEvent>) {
     for m in messages.read() {
-        println!("{} {:.3}s {:?}", m.entity, m.event.time, m.name);
+        println!("{} {}", m.entity, m.event);
     }
 }
 

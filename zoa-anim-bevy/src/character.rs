@@ -65,7 +65,7 @@ impl ZoaCharacter {
     ) -> Result<(), RuntimeError> {
         let mut next = Character::new(def)?;
         next.set_tags(self.character.tags());
-        next.set_entity_speed(self.character.entity_speed());
+        next.set_speed(self.character.speed());
         if let Some(class) = self.character.class() {
             next.equip(class);
         }
@@ -117,9 +117,9 @@ impl ZoaCharacter {
     pub fn unequip(&mut self) -> Option<LoadoutChange> {
         self.character.unequip()
     }
-    /// Entity speed over the ground, m/s ([`Character::set_entity_speed`]).
-    pub fn set_entity_speed(&mut self, metres_per_second: f32) {
-        self.character.set_entity_speed(metres_per_second);
+    /// Speed over the ground, m/s: gaits, the `speed` binding, IK ([`Character::set_speed`]).
+    pub fn set_speed(&mut self, metres_per_second: f32) {
+        self.character.set_speed(metres_per_second);
     }
     /// Playback speed (`>= 0`, default 1; [`Character::set_playback_speed`]).
     pub fn set_playback_speed(&mut self, speed: f32) {

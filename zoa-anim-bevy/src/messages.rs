@@ -7,21 +7,19 @@ use bevy_ecs::prelude::{Entity, Message, Resource};
 use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
 use zoa_anim_runtime::Character;
 use zoa_anim_runtime::character::{
-    BindingPhase, CharacterEvent, CharacterEventReceiver, SoundBridge, SoundCue, SoundCueKind, SoundCueSink,
+    BindingPhase, CharacterEventReceiver, Event, SoundBridge, SoundCue, SoundCueKind, SoundCueSink,
 };
 
 /// One event of a character (transition, state, binding sub-phase, clip
-/// notify, slot progress), written in the plugin's events step. For each
-/// entity the messages come in the character's (time, kind) order.
+/// notify, slot start or end), written in the plugin's events step. For
+/// each entity the messages come in the character's (time, kind) order.
 #[derive(Debug, Clone, PartialEq, Message)]
 pub struct ZoaAnimationEvent {
     /// The entity holding the [`crate::ZoaCharacter`].
     pub entity: Entity,
-    /// The event (character time and kind).
-    pub event: CharacterEvent,
-    /// Its name ([`Character::event_name`]): the notify's name, the state's
-    /// name, the binding phase's tag or the slot's name.
-    pub name: Option<Arc<str>>,
+    /// The event: character time, kind, and its name (the notify's, the
+    /// state's, the slot's, or the binding phase's tag).
+    pub event: Event,
 }
 
 /// What a sound cue asks to play.
@@ -117,9 +115,8 @@ pub(crate) struct Deliver<'a, W: FnMut(ZoaAnimationEvent)> {
 }
 
 impl<W: FnMut(ZoaAnimationEvent)> CharacterEventReceiver for Deliver<'_, W> {
-    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
-        let name = source.event_name(event).map(|n| self.bridge.sink_mut().names.get(n));
-        (self.write)(ZoaAnimationEvent { entity: self.entity, event: *event, name });
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &Event) {
+        (self.write)(ZoaAnimationEvent { entity: self.entity, event: *event });
         self.bridge.on_character_event(character, source, event);
     }
 }

@@ -11,14 +11,14 @@ use bevy_app::App;
 use bevy_transform::components::Transform;
 use common::{Received, app, bits, spawn_joints};
 use zoa_anim_bevy::prelude::*;
-use zoa_anim_runtime::character::CharacterEventKind as K;
+use zoa_anim_runtime::character::EventKind as K;
 use zoa_test_support::paths::repo_root;
 
 fn entered(received: &Received, from: usize) -> Vec<String> {
     received.0[from..]
         .iter()
         .filter(|m| matches!(m.event.kind, K::StateEntered { .. }))
-        .filter_map(|m| m.name.as_deref().map(str::to_owned))
+        .map(|m| m.event.name.to_string())
         .collect()
 }
 
@@ -54,8 +54,7 @@ fn greenman_walks_attacks_and_equips_by_meaning() {
     let idle = pose(&app);
     let sprint = |c: &mut ZoaCharacter| {
         c.set_tags("locomotion=sprint".parse().unwrap());
-        c.set_entity_speed(6.5);
-        c.set_float(DefaultBindings::SPEED, 6.5);
+        c.set_speed(6.5);
     };
     run(&mut app, 30, &sprint);
     assert_ne!(pose(&app), idle, "sprinting moves the joints");

@@ -68,17 +68,18 @@ fn events_arrive_as_messages_in_order() {
         .iter()
         .map(|m| {
             assert_eq!(m.entity, root);
-            (m.event, m.name.as_deref().map(str::to_owned))
+            (m.event, Some(m.event.name.to_string()))
         })
         .collect();
     assert_eq!(got, expected.0);
-    // The script produces every family: transitions, binding phases, notifies, slot progress.
-    use zoa_anim_runtime::character::CharacterEventKind as K;
+    // The script produces every family: transitions, binding phases, notifies, slot starts and ends.
+    use zoa_anim_runtime::character::EventKind as K;
     let has = |p: &dyn Fn(&K) -> bool| got.iter().any(|(e, _)| p(&e.kind));
     assert!(has(&|k| matches!(k, K::TransitionStarted { .. })));
     assert!(has(&|k| matches!(k, K::Binding { .. })));
     assert!(has(&|k| matches!(k, K::Notify { .. })));
-    assert!(has(&|k| matches!(k, K::SlotProgress { .. })));
+    assert!(has(&|k| matches!(k, K::SlotStarted { .. })));
+    assert!(has(&|k| matches!(k, K::SlotEnded { .. })));
     // Times never go back.
     assert!(got.windows(2).all(|w| w[0].0.time <= w[1].0.time));
     // Every notify became a sound cue of the same name and time, in order.
@@ -113,7 +114,7 @@ fn crowd_run(threads: usize, parallel: bool, n: usize, frames: usize) -> (Vec<Ve
         .resource::<Received>()
         .0
         .iter()
-        .map(|m| format!("{} {} {:?} {:?}", m.entity, m.event.time.to_bits(), m.event.kind, m.name))
+        .map(|m| format!("{} {} {:?} {}", m.entity, m.event.time.to_bits(), m.event.kind, m.event.name))
         .collect();
     (poses, messages)
 }

@@ -93,6 +93,69 @@ fn intern(s: &str) -> &'static str {
     leaked
 }
 
+/// An interned display name: a state, notify, clip, layer or slot name as
+/// the definitions spell it, carried by events so that they print as words
+/// rather than indices. `Copy` and one pointer compare to test; interned
+/// once per distinct text for the life of the process, like the ids (a
+/// definition reloaded with the same names interns nothing new). Any text
+/// is accepted (names are not ids: `Footstep`, `Idle Loop`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Name(&'static str);
+
+impl Name {
+    /// The empty name.
+    pub const EMPTY: Name = Name("");
+
+    /// Interns `text` (allocates the first time a text is seen; set-up time).
+    #[must_use]
+    pub fn new(text: &str) -> Name {
+        if text.is_empty() { Name::EMPTY } else { Name(intern(text)) }
+    }
+
+    /// A name from a literal, without interning.
+    #[must_use]
+    pub const fn from_static(text: &'static str) -> Name {
+        Name(text)
+    }
+
+    /// The text.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
 const AUDIO_EXTENSIONS: [&str; 7] = ["wav", "ogg", "mp3", "flac", "opus", "aiff", "m4a"];
 
 macro_rules! define_id {

@@ -59,7 +59,7 @@ pub use clip::{Clip, Interpolation, Track, TrackProperty};
 pub use clip_asset::{AnimationSelector, ClipAsset, ClipNotify};
 pub use error::CoreError;
 pub use graph::AnimationGraph;
-pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, SoundEventId, StanceId};
+pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name, SoundEventId, StanceId};
 pub use player_set::{PlayerProfileEntry, PlayerProfileSet, PlayerProfileType};
 pub use profile::{AnimationProfile, NoMatchPolicy, TaggedClipEntry};
 pub use rig::RigPolicy;
@@ -69,7 +69,7 @@ pub use tags::{
     CombatTag, DimensionSet, InteractionTag, LocomotionTag, MoodTag, PostureTag, ReactionTag, StateDimension,
     StateTagSet,
 };
-pub use timing::{StateGraph, TransitionPolicy, TransitionTrigger};
+pub use timing::{GaitSpeeds, StateGraph, TransitionPolicy, TransitionTrigger};
 pub use vocabulary::{DefaultBindings, DefaultSlots, DefaultSoundEvents};
 
 /// Re-exported so downstream crates use the same math types.

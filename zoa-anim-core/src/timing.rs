@@ -4,7 +4,7 @@
 //! effect and how long it blends. Each dimension has a shipped default; a
 //! graph only authors the dimensions it wants to change.
 
-use crate::tags::StateDimension;
+use crate::tags::{LocomotionTag, StateDimension};
 
 /// What makes a change in a dimension take effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -82,6 +82,45 @@ impl TransitionPolicy {
     ];
 }
 
+/// Most gaits a [`GaitSpeeds`] table holds (besides idle).
+pub const MAX_GAITS: usize = 8;
+
+/// Entity speeds at which each gait begins: what locomotion's
+/// `OnInputThreshold` trigger compares the entity speed with. Below the
+/// first gait's speed the entity is idle; a locomotion change to a gait takes
+/// effect once the speed is in that gait's band (from its speed up to the
+/// next gait's), with a dead band of `dead_band` around each boundary so a
+/// speed hovering at a boundary does not flicker between gaits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GaitSpeeds {
+    /// `(gait, speed in m/s where it begins)`, ascending by speed (at most [`MAX_GAITS`]).
+    pub starts: Vec<(LocomotionTag, f32)>,
+    /// Width of the dead band around each boundary, m/s (`>= 0`).
+    pub dead_band: f32,
+}
+
+impl Default for GaitSpeeds {
+    /// The shipped bands: idle | 0.5 | walk | 2.5 | run | 5.0 | sprint (m/s),
+    /// with a 0.2 m/s dead band.
+    fn default() -> Self {
+        GaitSpeeds {
+            starts: vec![(LocomotionTag::WALK, 0.5), (LocomotionTag::RUN, 2.5), (LocomotionTag::SPRINT, 5.0)],
+            dead_band: 0.2,
+        }
+    }
+}
+
+impl GaitSpeeds {
+    /// The gait of each band, slowest first: idle, then each gait in [`GaitSpeeds::starts`].
+    pub fn gaits(&self) -> impl Iterator<Item = LocomotionTag> + '_ {
+        std::iter::once(LocomotionTag::IDLE).chain(self.starts.iter().map(|(g, _)| *g))
+    }
+    /// The speeds between bands, ascending.
+    pub fn thresholds(&self) -> impl Iterator<Item = f32> + '_ {
+        self.starts.iter().map(|(_, s)| *s)
+    }
+}
+
 /// Per-dimension timing overrides (a `state_graph` definition).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateGraph {
@@ -89,6 +128,8 @@ pub struct StateGraph {
     pub id: String,
     /// Authored overrides; at most one per dimension is meaningful (the first wins).
     pub policies: Vec<TransitionPolicy>,
+    /// The entity speeds between gaits (the shipped bands when not authored).
+    pub gaits: GaitSpeeds,
 }
 
 impl StateGraph {
@@ -125,6 +166,7 @@ mod tests {
             assert_eq!(TransitionPolicy::DEFAULTS[dim.index()], p);
         }
         let graph = StateGraph {
+            gaits: GaitSpeeds::default(),
             id: "boss".into(),
             policies: vec![TransitionPolicy {
                 dimension: StateDimension::Posture,

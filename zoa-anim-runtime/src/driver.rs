@@ -137,6 +137,16 @@ impl<R: AnimationClipResolver<Handle = ClipId>> GraphDriver<R> {
         self.live(id, None).and_then(|b| b.parameter.map(|p| (p, b.kind)))
     }
 
+    /// The bindings of the loaded profile that are live, with their types, in profile order.
+    pub fn live_bindings(&self) -> impl Iterator<Item = (AnimationBindingId, AnimationParameterType)> + '_ {
+        self.bindings.iter().filter(|b| b.parameter.is_some()).map(|b| (b.id, b.kind))
+    }
+
+    /// The slots of the loaded profile whose clips resolve, in profile order.
+    pub fn playable_slots(&self) -> impl Iterator<Item = AnimationSlotId> + '_ {
+        self.slots.iter().filter(|s| s.clip.is_some()).map(|s| s.id)
+    }
+
     fn live(&self, id: AnimationBindingId, kind: Option<AnimationParameterType>) -> Option<&CachedBinding> {
         self.bindings.iter().find(|b| b.id == id).filter(|b| b.parameter.is_some() && kind.is_none_or(|k| k == b.kind))
     }

@@ -36,12 +36,12 @@ use zoa_anim_core::graph::BlendMode;
 use zoa_anim_core::inheritance::flatten_chain;
 use zoa_anim_core::resolver::{Resolution, resolve_best_match};
 use zoa_anim_core::{
-    AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateDimension, StateGraph, StateTagSet,
-    TaggedClipEntry, TransitionTrigger,
+    AnimationProfile, DimensionSet, GaitSpeeds, LocomotionTag, NoMatchPolicy, RigPolicy, StateDimension, StateGraph,
+    StateTagSet, TaggedClipEntry, TransitionTrigger,
 };
 
 use crate::error::RuntimeError;
-use crate::events::{AnimEvent, EventKind, EventQueue};
+use crate::events::{Event, EventKind, EventQueue, NotifySource};
 use crate::fade::{Fade, crossfade_weight};
 use crate::graph::{ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, MaskRef};
 
@@ -155,6 +155,23 @@ impl InputThresholds {
     }
 }
 
+impl From<&GaitSpeeds> for InputThresholds {
+    /// The bands of a timing definition's gaits (idle below the first).
+    fn from(g: &GaitSpeeds) -> Self {
+        let mut points = [0.0; MAX_INPUT_THRESHOLDS];
+        let mut gaits = [LocomotionTag::IDLE; MAX_INPUT_THRESHOLDS + 1];
+        let mut n = 0;
+        for (k, t) in g.thresholds().take(MAX_INPUT_THRESHOLDS).enumerate() {
+            points[k] = t;
+            n = k + 1;
+        }
+        for (k, gait) in g.gaits().take(n + 1).enumerate() {
+            gaits[k] = gait;
+        }
+        InputThresholds::new(&points[..n], g.dead_band).with_gaits(&gaits[..=n])
+    }
+}
+
 impl From<InputThreshold> for InputThresholds {
     fn from(t: InputThreshold) -> Self {
         InputThresholds::new(&[t.threshold], t.hysteresis)
@@ -201,6 +218,33 @@ pub fn procedural_motion(policy: &RigPolicy, t: f32, moving: bool, step_frequenc
     let spine_pitch = policy.breath_amplitude * (tau * policy.breath_frequency * t).sin();
     let head_bob = if moving { policy.head_bob_amplitude * (tau * step_frequency * t).sin() } else { 0.0 };
     ProceduralMotion { spine_pitch, head_bob }
+}
+
+/// Why a requested tag change in one dimension has not taken effect yet
+/// (see [`TagSelector::pending`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pending {
+    /// Ready, but a dimension switching with it has not held its value for
+    /// its `min_hold_seconds` yet: it takes effect in `seconds_left`.
+    Hold {
+        /// Seconds until the hold ends.
+        seconds_left: f32,
+    },
+    /// `OnEvent`: waits for a gameplay event naming the dimension (firing or
+    /// setting one of its bindings, or `send_tag_event`).
+    Event,
+    /// `OnInputThreshold` with gaits: waits for the speed to be in the
+    /// requested gait's band.
+    Speed {
+        /// The speed given last, m/s.
+        speed: f32,
+        /// The gait the speed is in now.
+        current: LocomotionTag,
+        /// The requested gait's band, m/s (upper `f32::INFINITY` for the fastest).
+        needs: (f32, f32),
+    },
+    /// `OnInputThreshold` without gaits: waits for the input to cross a threshold.
+    InputCrossing,
 }
 
 /// What the selector plays now.
@@ -344,6 +388,10 @@ pub struct TagSelector {
     input_value: f32,
     input_band: usize,
     input_crossed: bool,
+    /// Whether the input was ever given: until it is, `OnInputThreshold`
+    /// changes apply as `OnTagChange` ones do (a game that never sets a
+    /// speed still sees its locomotion tags take effect).
+    input_given: bool,
     time: f64,
     playing: Vec<Playing>,
     fade: Option<Fade>,
@@ -387,9 +435,10 @@ impl TagSelector {
     /// A selector over a shared table, starting at `initial` tags with a cut.
     #[must_use]
     pub fn with_table(table: Arc<SelectorTable>, initial: StateTagSet) -> TagSelector {
+        let input = InputThresholds::from(&table.timing.gaits);
         let mut s = TagSelector {
             table,
-            input: InputThresholds::default(),
+            input,
             step_frequency: 1.8,
             desired: initial,
             applied: initial,
@@ -398,6 +447,7 @@ impl TagSelector {
             input_value: 0.0,
             input_band: 0,
             input_crossed: false,
+            input_given: false,
             time: 0.0,
             playing: Vec::with_capacity(MAX_SELECTOR_CLIPS + 1),
             fade: None,
@@ -429,6 +479,7 @@ impl TagSelector {
             p.row = if self.table.is_tagged(p.row) { SWITCHED_TAGGED_ROW } else { SWITCHED_UNTAGGED_ROW };
         }
         self.table = table;
+        self.set_input_thresholds(InputThresholds::from(&self.table.timing.gaits));
         self.switch(fade, false);
     }
 
@@ -486,12 +537,68 @@ impl TagSelector {
             return;
         }
         self.input_value = value;
+        self.input_given = true;
         let band = self.input.band(self.input_band, value);
         if band != self.input_band {
             self.input_band = band;
             self.input_crossed = true;
         }
     }
+    /// Why the requested change of `dimension` has not taken effect (`None`
+    /// when requested and applied tags agree there, or it takes effect on
+    /// the next update).
+    #[must_use]
+    pub fn pending(&self, dimension: StateDimension) -> Option<Pending> {
+        if !self.applied.changed_dimensions(&self.desired).contains(dimension) {
+            return None;
+        }
+        let ready = |d: StateDimension| self.ready(d);
+        if !ready(dimension) {
+            let p = self.table.timing.resolve_policy(dimension);
+            return Some(match p.trigger {
+                TransitionTrigger::OnEvent => Pending::Event,
+                TransitionTrigger::OnInputThreshold => match self.input.gait_band(self.desired.locomotion()) {
+                    Some(band) if dimension == StateDimension::Locomotion && self.input.gait_count > 0 => {
+                        let t = self.input.thresholds();
+                        let lo = if band == 0 { 0.0 } else { t[band - 1] };
+                        let hi = t.get(band).copied().unwrap_or(f32::INFINITY);
+                        let current = self.input.gaits().get(self.input_band).copied().unwrap_or_default();
+                        Pending::Speed { speed: self.input_value, current, needs: (lo, hi) }
+                    }
+                    _ => Pending::InputCrossing,
+                },
+                TransitionTrigger::OnTagChange => return None,
+            });
+        }
+        // Ready: held while any dimension switching with it is within its hold.
+        let changed = self.applied.changed_dimensions(&self.desired);
+        let left = changed
+            .iter()
+            .filter(|&d| ready(d))
+            .map(|d| {
+                let hold = f64::from(self.table.timing.resolve_policy(d).min_hold_seconds);
+                (hold - (self.time - self.last_switch[d.index()])) as f32
+            })
+            .fold(0.0f32, f32::max);
+        (left > 0.0).then_some(Pending::Hold { seconds_left: left })
+    }
+
+    /// Whether the trigger of `d`'s pending change has fired (its hold aside).
+    fn ready(&self, d: StateDimension) -> bool {
+        match self.table.timing.resolve_policy(d).trigger {
+            TransitionTrigger::OnTagChange => true,
+            TransitionTrigger::OnInputThreshold if !self.input_given => true,
+            TransitionTrigger::OnEvent => self.pending_events.contains(d),
+            TransitionTrigger::OnInputThreshold if d == StateDimension::Locomotion && self.input.gait_count > 0 => {
+                match self.input.gait_band(self.desired.locomotion()) {
+                    Some(band) => self.input_band == band,
+                    None => true,
+                }
+            }
+            TransitionTrigger::OnInputThreshold => self.input_crossed,
+        }
+    }
+
     /// The input's band: how many thresholds it is above (with hysteresis).
     #[must_use]
     pub fn input_band(&self) -> usize {
@@ -543,7 +650,7 @@ impl TagSelector {
     }
     /// Queued notify events.
     #[must_use]
-    pub fn events(&self) -> &[AnimEvent] {
+    pub fn events(&self) -> &[Event] {
         self.events.events()
     }
     /// Forgets queued notifies.
@@ -554,10 +661,8 @@ impl TagSelector {
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
         for e in self.events.events() {
-            if let EventKind::Notify { clip, notify, .. } = e.kind
-                && let Some(n) = self.table.clips.try_get(clip).and_then(|c| c.notifies.get(usize::from(notify)))
-            {
-                receiver.on_notify(&n.name);
+            if let EventKind::Notify { .. } = e.kind {
+                receiver.on_notify(e.name.as_str());
             }
         }
         self.events.clear();
@@ -612,7 +717,7 @@ impl TagSelector {
                     p.time / d,
                     p.looping,
                     p.fresh,
-                    SELECTOR_LAYER,
+                    NotifySource::Selector,
                     frame,
                     &mut self.events,
                 );
@@ -637,18 +742,7 @@ impl TagSelector {
         let mut uses_input = false;
         for d in changed.iter() {
             let p = self.table.timing.resolve_policy(d);
-            let ready = match p.trigger {
-                TransitionTrigger::OnTagChange => true,
-                TransitionTrigger::OnEvent => self.pending_events.contains(d),
-                TransitionTrigger::OnInputThreshold if d == StateDimension::Locomotion && self.input.gait_count > 0 => {
-                    match self.input.gait_band(self.desired.locomotion()) {
-                        Some(band) => self.input_band == band,
-                        None => true,
-                    }
-                }
-                TransitionTrigger::OnInputThreshold => self.input_crossed,
-            };
-            if ready {
+            if self.ready(d) {
                 batch = batch.with(d);
                 uses_input |= p.trigger == TransitionTrigger::OnInputThreshold;
             }

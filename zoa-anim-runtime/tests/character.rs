@@ -13,7 +13,7 @@ fn the_fixture_compiles_and_a_character_evaluates() {
     let def = definition(&fixture_bundle());
     let mut c = Character::new(&def).unwrap();
     c.set_tags(tags("locomotion=walk posture=standing combat=unarmed"));
-    c.set_entity_speed(1.5);
+    c.set_speed(1.5);
     run(&mut c, 1.0);
     assert!(c.model_matrices().iter().all(|m| m.is_finite()));
     assert_eq!(c.skinning_matrices().len(), def.skeleton().joint_count());
@@ -76,7 +76,7 @@ fn a_tag_change_reaches_the_pose_after_its_hold_and_cross_fade_with_a_graph_and_
         shows_clip(&def, c.local_pose(), "idle", selector_time(&c)).unwrap();
         // Only the tags and the entity speed change (the graph's `speed` stays 0, so it keeps idling).
         c.set_tags(tags("locomotion=sprint posture=standing"));
-        c.set_entity_speed(6.5);
+        c.set_speed(6.5);
         c.update(DT).unwrap();
         assert_eq!(selector_clip(&c), "sprint", "locomotion's hold (0.05 s) has long expired");
         let w = c.selector().unwrap().current_weight();
@@ -98,7 +98,7 @@ fn with_a_graph_the_untagged_default_yields_to_the_graph_and_graph_actions_win_o
     assert_eq!(selector_clip(&c), "idle", "no tags: the universal default row");
     assert_eq!(c.selector_weight(), 0.0, "the untagged default does not cover the graph");
     c.set_tags(tags("locomotion=walk"));
-    c.set_entity_speed(1.5);
+    c.set_speed(1.5);
     run(&mut c, 0.3);
     assert!(c.selector_weight() > 0.999);
     // A jump is an explicit graph action: the base layer leaves its entry state and the graph shows.
@@ -113,21 +113,21 @@ fn locomotion_follows_each_gait_threshold_and_reactions_switch_on_their_event_an
     let def = definition(&graphless(without_ik(fixture_bundle())));
     let mut c = Character::new(&def).unwrap();
     c.set_tags(tags("locomotion=walk"));
-    c.set_entity_speed(1.5);
+    c.set_speed(1.5);
     run(&mut c, 0.3);
     assert_eq!(selector_clip(&c), "walk");
     c.set_tags(tags("locomotion=run"));
     run(&mut c, 0.5);
     assert_eq!(selector_clip(&c), "walk", "still at walking speed: the run waits for the speed");
-    c.set_entity_speed(4.0);
+    c.set_speed(4.0);
     run(&mut c, 0.1);
     assert_eq!(selector_clip(&c), "run");
     c.set_tags(tags("locomotion=sprint"));
-    c.set_entity_speed(6.5);
+    c.set_speed(6.5);
     run(&mut c, 0.1);
     assert_eq!(selector_clip(&c), "sprint");
     c.set_tags(tags("locomotion=idle"));
-    c.set_entity_speed(0.0);
+    c.set_speed(0.0);
     run(&mut c, 0.1);
     assert_eq!(selector_clip(&c), "idle");
     // Reaction: on an event. Setting the tag alone waits; firing `hit` releases it.
@@ -243,7 +243,7 @@ fn the_procedural_fallback_breathes_on_the_spine_and_chest_and_bobs_the_head() {
     assert_eq!(names, ["Spine", "Spine2", "Head"], "roles found by IK discovery");
     let mut c = Character::new(&def).unwrap();
     c.set_tags(tags("locomotion=walk"));
-    c.set_entity_speed(1.5);
+    c.set_speed(1.5);
     run(&mut c, 1.3);
     let (motion, weight) = c.selector().unwrap().procedural().unwrap();
     assert_eq!(weight, 1.0);
@@ -266,14 +266,10 @@ fn the_procedural_fallback_breathes_on_the_spine_and_chest_and_bobs_the_head() {
 struct Log(Vec<(usize, f64, String)>);
 
 impl zoa_anim_runtime::character::CharacterEventReceiver for Log {
-    fn on_character_event(
-        &mut self,
-        character: usize,
-        source: &Character,
-        event: &zoa_anim_runtime::character::CharacterEvent,
-    ) {
-        use zoa_anim_runtime::character::CharacterEventKind as K;
-        let name = source.event_name(event).unwrap_or("?");
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &zoa_anim_runtime::character::Event) {
+        use zoa_anim_runtime::character::EventKind as K;
+        let _ = source;
+        let name = event.name;
         let text = match event.kind {
             K::Binding { binding, .. } => format!("{binding} {name}"),
             K::Notify { .. } => format!("notify {name}"),
@@ -281,7 +277,9 @@ impl zoa_anim_runtime::character::CharacterEventReceiver for Log {
             K::StateExited { .. } => format!("exit {name}"),
             K::TransitionStarted { .. } => format!("transition {name}"),
             K::TransitionFinished { .. } => format!("finished {name}"),
-            K::SlotProgress { normalized, .. } => format!("slot {name} {normalized:.2}"),
+            K::SlotStarted { .. } => format!("slot start {name}"),
+            K::SlotEnded { interrupted, .. } => format!("slot end {name} {interrupted}"),
+            _ => format!("other {name}"),
         };
         self.0.push((character, event.time, text));
     }
@@ -357,7 +355,7 @@ fn footsteps_reach_the_sound_bridge_with_the_tags_and_the_probed_surface() {
     let mut c = Character::new(&def).unwrap();
     c.set_ground(Some(std::sync::Arc::new(Grass)));
     c.set_tags(tags("locomotion=walk mood=calm"));
-    c.set_entity_speed(1.5);
+    c.set_speed(1.5);
     run(&mut c, 2.0);
     let mut bridge = SoundBridge::new(Cues::default()).map_binding(
         DefaultBindings::RELOAD,

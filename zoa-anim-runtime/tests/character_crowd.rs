@@ -14,7 +14,7 @@ use character_common::*;
 use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::FlatGround;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
+use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
 use zoa_anim_runtime::{Character, CharacterCrowd, Team};
 use zoa_test_support::alloc::{CountingAllocator, allocations_during};
 
@@ -47,8 +47,8 @@ fn crowd(n: usize, workload: &CrowdWorkload) -> CharacterCrowd {
 struct Record(Vec<(usize, u64, String)>);
 
 impl CharacterEventReceiver for Record {
-    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
-        self.0.push((character, event.time.to_bits(), format!("{:?} {:?}", event.kind, source.event_name(event))));
+    fn on_character_event(&mut self, character: usize, _source: &Character, event: &Event) {
+        self.0.push((character, event.time.to_bits(), format!("{:?} {}", event.kind, event.name)));
     }
 }
 
@@ -149,7 +149,7 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
 struct Count(usize);
 
 impl CharacterEventReceiver for Count {
-    fn on_character_event(&mut self, _character: usize, _source: &Character, _event: &CharacterEvent) {
+    fn on_character_event(&mut self, _character: usize, _source: &Character, _event: &Event) {
         self.0 += 1;
     }
 }

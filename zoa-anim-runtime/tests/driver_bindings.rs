@@ -129,9 +129,11 @@ fn play_slot_plays_the_resolved_clip_in_the_override_slot() {
     assert_eq!(l.blend_mode, BlendMode::Additive, "the slot's additive flag");
     assert_eq!(cs[0].clip, ClipId(5));
     assert_eq!(cs[0].time, 0.25, "speed multiplier 2");
+    // Progress is state; the receiver hears the start (0) and, later, the end (1).
+    assert_eq!(d.instance().slot_status().map(|s| s.progress), Some(0.25));
     let mut rec = Recorder::default();
     d.instance_mut().deliver_events(&mut rec);
-    assert_eq!(rec.log, ["slot attack 0.250"]);
+    assert_eq!(rec.log, ["slot attack 0.000"]);
 }
 
 /// Maps weapon-package references onto the table, proving slots go through the contract.

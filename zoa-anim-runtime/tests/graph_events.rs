@@ -98,12 +98,16 @@ fn state_changes_reach_the_receiver_in_time_then_kind_order() {
     let (mut inst, mut out) = instance(g);
     inst.set_trigger("go");
     inst.update(0.5, &mut out); // notify L at 0.25, then the cut at 0.5
-    let kinds: Vec<u8> = {
+    let kinds: Vec<&str> = {
         let mut evs = inst.events().to_vec();
         evs.sort_by(|a, b| a.time.total_cmp(&b.time).then(a.kind.rank().cmp(&b.kind.rank())));
-        evs.iter().map(|e| e.kind.rank()).collect()
+        evs.iter().map(|e| e.kind.as_str()).collect()
     };
-    assert_eq!(kinds, [4, 0, 1, 2, 3], "notify at 0.25, then started/exited/entered/finished at 0.5");
+    assert_eq!(
+        kinds,
+        ["notify", "transition_started", "state_exited", "state_entered", "transition_finished"],
+        "notify at 0.25, then started/exited/entered/finished at 0.5"
+    );
     let mut rec = Recorder::default();
     deliver_all(std::slice::from_mut(&mut inst), &mut rec);
     assert_eq!(rec.log, ["notify L", "state walk->idle"]);

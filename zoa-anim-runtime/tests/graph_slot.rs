@@ -43,24 +43,29 @@ fn a_looping_override_plays_until_stopped_and_can_fade_out() {
     let (mut inst, mut out) = one_state_graph();
     let opts = PlayOptions { looping: true, blend_in: 0.0, additive: true, ..PlayOptions::default() };
     assert!(inst.play_in_slot(WALK, opts, Some(AnimationSlotId::from_static("fire.auto"))));
-    run(&mut inst, &mut out, 0.125, 20);
+    inst.update(0.125, &mut out);
+    // Progress is state to read, not an event per frame.
+    let status = inst.slot_status().unwrap();
+    assert!(close(status.progress, 0.125) && status.name == "fire.auto" && !status.stopping, "{status:?}");
+    run(&mut inst, &mut out, 0.125, 19);
+    assert!(close(inst.slot_status().unwrap().progress, 0.5), "a looping clip wraps");
     let (l, _) = out.find_layer(SLOT_LAYER).unwrap();
     assert_eq!((l.weight, l.blend_mode), (1.0, BlendMode::Additive));
     inst.stop_with(0.25);
     inst.update(0.125, &mut out);
     assert!(close(out.find_layer(SLOT_LAYER).unwrap().0.weight, 0.5));
+    assert!(inst.slot_status().unwrap().stopping);
     inst.update(0.125, &mut out);
     assert!(out.find_layer(SLOT_LAYER).is_none());
-    let progress: Vec<f32> = inst
+    assert!(inst.slot_status().is_none());
+    // Events only at the meaningful moments: it started, and it was stopped.
+    let slot_events: Vec<String> = inst
         .events()
         .iter()
-        .filter_map(|e| match e.kind {
-            EventKind::SlotProgress { normalized, .. } => Some(normalized),
-            _ => None,
-        })
+        .filter(|e| matches!(e.kind, EventKind::SlotStarted { .. } | EventKind::SlotEnded { .. }))
+        .map(ToString::to_string)
         .collect();
-    assert_eq!(progress.len(), 22);
-    assert!(close(progress[0], 0.125) && close(progress[7], 0.0) && close(progress[9], 0.25), "{progress:?}");
+    assert_eq!(slot_events, ["0.000 s slot_started fire.auto", "2.750 s slot_stopped fire.auto"]);
     assert!(!inst.play_override(ClipId(99), PlayOptions::default()), "unknown clips are refused");
 }
 

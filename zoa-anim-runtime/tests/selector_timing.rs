@@ -91,7 +91,9 @@ fn on_event_waits_for_the_event() {
 
 #[test]
 fn on_input_threshold_switches_on_a_crossing_with_hysteresis() {
-    let (mut s, mut out) = selector(StateGraph::default());
+    // One threshold at 0.5 with a 0.1 dead band and no gaits: any crossing releases the change.
+    let (s, mut out) = selector(StateGraph::default());
+    let mut s = s.with_input_threshold(zoa_anim_runtime::selector::InputThreshold { threshold: 0.5, hysteresis: 0.1 });
     s.set_tags(tags("locomotion=run"));
     s.set_input(0.52); // inside the dead band 0.45..0.55
     step(&mut s, &mut out, 4);
@@ -135,6 +137,7 @@ fn a_one_shot_row_plays_once_and_hands_control_back() {
             crossfade_seconds: 0.25,
             trigger: TransitionTrigger::OnTagChange,
         }],
+        ..StateGraph::default()
     };
     let (mut s, mut out) = selector(timing);
     s.set_tags(tags("locomotion=land"));
@@ -198,6 +201,7 @@ fn no_match_falls_back_to_procedural_then_default_idle_then_hold() {
             crossfade_seconds: 0.0,
             trigger: TransitionTrigger::OnTagChange,
         }],
+        ..StateGraph::default()
     };
     let mut s = TagSelector::new(
         tagged_only(),

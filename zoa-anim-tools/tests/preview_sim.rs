@@ -10,7 +10,7 @@ use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::contracts::PreviewSimulator;
 use zoa_anim_core::preview::{PreviewPreset, PreviewStep};
 use zoa_anim_core::{AnimationSlotId, StateTagSet};
-use zoa_anim_tools::preview::{Capture, CaptureEventKind, PreviewSetup, PreviewSim, SLOT_LAYER_NAME};
+use zoa_anim_tools::preview::{Capture, PreviewSetup, PreviewSim, Recorded, SLOT_LAYER_NAME, StepKind};
 use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 
 #[global_allocator]
@@ -91,11 +91,14 @@ fn waits_split_ticks_at_exact_step_times() {
     let times: Vec<f64> = c.ticks.iter().map(|t| t.time).collect();
     assert_eq!(times.len(), 4, "{times:?}");
     assert!((times[3] - 0.75).abs() < 1e-6, "{times:?}");
-    let slot_event = c.events.iter().find(|e| e.kind == CaptureEventKind::Slot).expect("slot event");
+    let slot_event = c.events.iter().find(|e| e.kind == Recorded::Step(StepKind::Slot)).expect("slot event");
     assert!((slot_event.time - 0.3).abs() < 1e-6, "{}", slot_event.time);
     assert_eq!(c.name(slot_event.name), "death");
     assert_eq!((c.ticks[1].step, c.ticks[2].step), (1, 3), "first wait, then the second");
-    assert!(c.tick_events(2).iter().any(|e| e.kind == CaptureEventKind::Slot), "recorded with the tick it fell in");
+    assert!(
+        c.tick_events(2).iter().any(|e| e.kind == Recorded::Step(StepKind::Slot)),
+        "recorded with the tick it fell in"
+    );
     assert!(c.tick_events(3).iter().all(|e| !e.kind.is_step()));
     // The slot's clip is on the slot layer from the tick after it started, and it moves the skeleton.
     let on_slot = |i: usize| c.tick_states(i).iter().any(|s| c.name(s.layer) == SLOT_LAYER_NAME && s.weight > 0.0);
@@ -185,7 +188,7 @@ fn locomotion_ramp_plays_each_gait_while_the_tags_say_so_and_returns_to_idle() {
     let tag_times: Vec<(f64, String)> = c
         .events
         .iter()
-        .filter(|e| e.kind == CaptureEventKind::Tags)
+        .filter(|e| e.kind == Recorded::Step(StepKind::Tags))
         .map(|e| (e.time, c.name(e.name).to_owned()))
         .collect();
     let gait = |tags: &str| tags.split(' ').find_map(|t| t.strip_prefix("locomotion=")).unwrap().to_owned();
@@ -219,7 +222,11 @@ fn hit_and_die_plays_the_hit_then_dying() {
             || c.tick_states(i).iter().any(|s| c.name(s.state) == clip && s.weight > 0.5)
     };
     let tags_at = |what: &str| {
-        c.events.iter().find(|e| e.kind == CaptureEventKind::Tags && c.name(e.name).contains(what)).unwrap().time
+        c.events
+            .iter()
+            .find(|e| e.kind == Recorded::Step(StepKind::Tags) && c.name(e.name).contains(what))
+            .unwrap()
+            .time
     };
     let (hit_at, dying_at) = (tags_at("reaction=hit"), tags_at("reaction=dying"));
     let before: Vec<usize> = ticks_between(&c, 0.0, hit_at).into_iter().filter(|&i| shows(i, "hit_react")).collect();
@@ -240,22 +247,17 @@ fn hit_and_die_plays_the_hit_then_dying() {
 fn binding_events(c: &Capture) -> Vec<(&'static str, &str, f64)> {
     c.events
         .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel
-            )
-        })
+        .filter(|e| matches!(e.kind, Recorded::Event(zoa_anim_runtime::character::EventKind::Binding { .. })))
         .map(|e| (e.kind.as_str(), c.name(e.name), e.time))
         .collect()
 }
 
 /// Time of the first event of `kind` named `name` at or after `from`.
-fn event_time(c: &Capture, kind: CaptureEventKind, name: &str, from: f64) -> f64 {
+fn event_time(c: &Capture, kind: &str, name: &str, from: f64) -> f64 {
     c.events
         .iter()
-        .find(|e| e.kind == kind && c.name(e.name) == name && e.time >= from - 1e-9)
-        .unwrap_or_else(|| panic!("a {} `{name}` event after {from} s", kind.as_str()))
+        .find(|e| e.kind.as_str() == kind && c.name(e.name) == name && e.time >= from - 1e-9)
+        .unwrap_or_else(|| panic!("a {kind} `{name}` event after {from} s"))
         .time
 }
 
@@ -267,15 +269,15 @@ fn binding_sub_phases_are_recorded_with_the_graph_events_that_cause_them() {
 
     // hit_and_die: `hit` starts hit_react, which plays out (left at its exit time); then `die` starts death.
     let c = sim.run(preset("hit_and_die")).unwrap().clone();
-    let hit_at = event_time(&c, CaptureEventKind::Trigger, "hit", 0.0);
-    let back_at = event_time(&c, CaptureEventKind::TransitionStarted, "locomotion", hit_at);
-    let die_at = event_time(&c, CaptureEventKind::Trigger, "die", 0.0);
+    let hit_at = event_time(&c, "trigger", "hit", 0.0);
+    let back_at = event_time(&c, "transition_started", "locomotion", hit_at);
+    let die_at = event_time(&c, "trigger", "die", 0.0);
     let phases = binding_events(&c);
     let names: Vec<(&str, &str)> = phases.iter().map(|(k, n, _)| (*k, *n)).collect();
     assert_eq!(names, [("binding_start", "hit"), ("binding_complete", "hit"), ("binding_start", "die")]);
     // Animation events carry the character's clock, steps the preview's: equal to float round-off.
     let same = |a: f64, b: f64| (a - b).abs() < 1e-6;
-    assert!(same(event_time(&c, CaptureEventKind::TransitionStarted, "hit_react", 0.0), hit_at));
+    assert!(same(event_time(&c, "transition_started", "hit_react", 0.0), hit_at));
     assert!(same(phases[0].2, hit_at), "hit starts when its transition starts: {phases:?}");
     assert!(same(phases[1].2, back_at), "hit completes when hit_react is left at its exit time: {phases:?}");
     assert!(back_at < die_at);
@@ -291,7 +293,7 @@ fn binding_sub_phases_are_recorded_with_the_graph_events_that_cause_them() {
 
     // rifle_fire_cycle: `equip` raises the rifle; aiming takes over before the raise plays out (cancel).
     let c = sim.run(preset("rifle_fire_cycle")).unwrap().clone();
-    let aim_at = event_time(&c, CaptureEventKind::TransitionStarted, "aiming", 0.0);
+    let aim_at = event_time(&c, "transition_started", "aiming", 0.0);
     let equip: Vec<(&str, f64)> =
         binding_events(&c).into_iter().filter(|(_, n, _)| *n == "equip").map(|(k, _, t)| (k, t)).collect();
     assert_eq!(equip.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["binding_start", "binding_cancel"]);

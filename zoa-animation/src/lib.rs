@@ -56,6 +56,6 @@ pub mod prelude {
     pub use zoa_anim_core::{
         AnimationBindingId, AnimationSlotId, DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet,
     };
-    pub use zoa_anim_runtime::character::{CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+    pub use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind};
     pub use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings, Team};
 }

@@ -18,7 +18,7 @@ use zoa_anim_bevy::{CharacterDefinition, ZoaJoint, load_definition};
 use zoa_anim_core::Skeleton;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_runtime::Character;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver};
+use zoa_anim_runtime::character::{CharacterEventReceiver, Event};
 use zoa_test_support::paths::fixture;
 
 pub const FRAME: Duration = Duration::from_nanos(16_666_667);
@@ -144,7 +144,7 @@ macro_rules! gameplay {
                 <$t>::equip(self, class);
             }
             fn speed(&mut self, v: f32) {
-                self.set_entity_speed(v);
+                self.set_speed(v);
             }
             fn look(&mut self, v: Vec3) {
                 self.set_look_target(Some(v));
@@ -203,11 +203,11 @@ pub fn drive(app: &mut App, roots: &[Entity], f: usize) {
 
 /// A runtime character's events as the plugin would write them (entity given).
 #[derive(Default)]
-pub struct Expected(pub Vec<(CharacterEvent, Option<String>)>);
+pub struct Expected(pub Vec<(Event, Option<String>)>);
 
 impl CharacterEventReceiver for Expected {
-    fn on_character_event(&mut self, _: usize, source: &Character, event: &CharacterEvent) {
-        self.0.push((*event, source.event_name(event).map(str::to_owned)));
+    fn on_character_event(&mut self, _: usize, _source: &Character, event: &Event) {
+        self.0.push((*event, Some(event.name.to_string())));
     }
 }
 

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use zoa_anim_core::contracts::SharedBindingProfile;
 use zoa_anim_core::{
-    AnimationBindingProfile, AnimationProfile, CharacterBundle, LocomotionTag, PlayerProfileSet, PlayerProfileType,
-    RigPolicy, SoundProfile, StateGraph,
+    AnimationBindingProfile, AnimationProfile, CharacterBundle, PlayerProfileSet, PlayerProfileType, RigPolicy,
+    SoundProfile, StateGraph,
 };
 use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, RigIkSettings, Role};
 
@@ -17,20 +17,15 @@ use crate::driver::SlotBlend;
 use crate::error::{RuntimeError, SetupProblem};
 use crate::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
 use crate::pose::{Pose, RuntimeSkeleton};
-use crate::selector::{InputThresholds, SelectorTable};
+use crate::selector::SelectorTable;
 
-/// Tunables of a character kind that no definition file carries.
+/// Tunables of a character kind that no definition file carries (the gait
+/// speeds live in the folder's `state_graph`, see [`zoa_anim_core::GaitSpeeds`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CharacterSettings {
     /// Cross-fade between two graphs when a loadout switch changes the graph,
     /// seconds (`>= 0`, default 0.25).
     pub loadout_crossfade: f32,
-    /// Entity speeds (m/s) between gaits for `OnInputThreshold` tag changes:
-    /// default idle | 0.5 | walk | 2.5 | run | 5.0 | sprint, with a 0.2 m/s
-    /// dead band around each: a locomotion change to a gait applies once the
-    /// speed is in that gait's band, so tags switch walk → run → sprint as
-    /// the speed crosses each gait's threshold.
-    pub gait_thresholds: InputThresholds,
     /// Entity speed (m/s, `> 0`, default 6.5) that counts as full speed for
     /// IK (foot planting fades out with normalised speed).
     pub full_speed: f32,
@@ -49,12 +44,6 @@ impl Default for CharacterSettings {
     fn default() -> Self {
         CharacterSettings {
             loadout_crossfade: 0.25,
-            gait_thresholds: InputThresholds::new(&[0.5, 2.5, 5.0], 0.2).with_gaits(&[
-                LocomotionTag::IDLE,
-                LocomotionTag::WALK,
-                LocomotionTag::RUN,
-                LocomotionTag::SPRINT,
-            ]),
             full_speed: 6.5,
             step_frequency: 1.8,
             slot_blend: SlotBlend::default(),

@@ -3,8 +3,8 @@
 
 use zoa_anim_core::contracts::AnimationEventReceiver;
 
-use super::events::{CharacterEvent, CharacterEventKind};
 use super::state::Character;
+use crate::events::{Event, deliver_to};
 
 impl Character {
     /// Sorts the queued events (time, kind, queue order), hands them to
@@ -23,14 +23,13 @@ impl Character {
 /// Receives the events of characters after evaluation, with who and when.
 pub trait CharacterEventReceiver {
     /// One event of `character` (its index in the crowd); `source` answers
-    /// name lookups ([`Character::event_name`]) and state (tags, surface).
-    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent);
+    /// questions about its state (tags, surface, what is bound).
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &Event);
 }
 
-/// Forwards character events to the core's [`AnimationEventReceiver`]:
-/// notifies to `on_notify`, state entries to `on_state_changed`, slot
-/// progress to `on_slot_progress`, binding sub-phases to
-/// `on_animation_event(binding, "start" | "complete" | "cancel")`.
+/// Forwards character events to the core's [`AnimationEventReceiver`]
+/// (see [`deliver_to`]: notifies, state entries, slot starts and ends,
+/// binding sub-phases).
 pub struct ToEventReceiver<'r>(pub &'r mut dyn AnimationEventReceiver);
 
 impl std::fmt::Debug for ToEventReceiver<'_> {
@@ -40,23 +39,7 @@ impl std::fmt::Debug for ToEventReceiver<'_> {
 }
 
 impl CharacterEventReceiver for ToEventReceiver<'_> {
-    fn on_character_event(&mut self, _character: usize, source: &Character, event: &CharacterEvent) {
-        match event.kind {
-            CharacterEventKind::Notify { .. } => {
-                if let Some(name) = source.event_name(event) {
-                    self.0.on_notify(name);
-                }
-            }
-            CharacterEventKind::StateEntered { graph, state, from, .. } => {
-                if let (Some(f), Some(t)) = (source.state_name(graph, from), source.state_name(graph, state)) {
-                    self.0.on_state_changed(f, t);
-                }
-            }
-            CharacterEventKind::SlotProgress { slot, normalized } => self.0.on_slot_progress(slot, normalized),
-            CharacterEventKind::Binding { binding, phase } => self.0.on_animation_event(binding, phase.tag()),
-            CharacterEventKind::TransitionStarted { .. }
-            | CharacterEventKind::StateExited { .. }
-            | CharacterEventKind::TransitionFinished { .. } => {}
-        }
+    fn on_character_event(&mut self, _character: usize, source: &Character, event: &Event) {
+        deliver_to(self.0, event, |state| source.state_name(state));
     }
 }

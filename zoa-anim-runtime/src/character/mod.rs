@@ -21,7 +21,7 @@
 //!  fire / set_* (bindings)  ──► driver       2 selector: timing rule, fades              ─► receiver(char, time, kind)
 //!  play_slot / stop_slot    ──► slot         3 events: notifies (leader rule), states,   ─► SoundBridge (tags, surface)
 //!  equip / unequip          ──► loadout        slot progress, binding sub-phases
-//!  set_entity_speed, IK inputs               4 pose: sample + BlendingJob (Layered)
+//!  set_speed, IK inputs               4 pose: sample + BlendingJob (Layered)
 //!                                            5 inertialization, IK, local→model, skinning
 //! ```
 //!
@@ -58,17 +58,18 @@
 mod crowd;
 mod definition;
 mod delivery;
-mod events;
+mod explain;
 mod pose;
 mod sound;
 mod state;
 mod workload;
 
 pub use crate::error::SetupProblem;
+pub use crate::events::{BindingPhase, Event, EventKind, NotifySource};
 pub use crowd::CharacterCrowd;
 pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints};
 pub use delivery::{CharacterEventReceiver, ToEventReceiver};
-pub use events::{BindingPhase, CharacterEvent, CharacterEventKind, NotifySource};
+pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};

@@ -10,8 +10,8 @@
 use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
 
 use super::delivery::CharacterEventReceiver;
-use super::events::{BindingPhase, CharacterEvent, CharacterEventKind};
 use super::state::Character;
+use crate::events::{BindingPhase, Event, EventKind};
 
 /// What to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,13 +75,10 @@ impl<S: SoundCueSink> SoundBridge<S> {
 }
 
 impl<S: SoundCueSink> CharacterEventReceiver for SoundBridge<S> {
-    fn on_character_event(&mut self, character: usize, source: &Character, event: &CharacterEvent) {
+    fn on_character_event(&mut self, character: usize, source: &Character, event: &Event) {
         let kind = match event.kind {
-            CharacterEventKind::Notify { .. } => match source.event_name(event) {
-                Some(name) => SoundCueKind::Notify(name),
-                None => return,
-            },
-            CharacterEventKind::Binding { binding, phase } => {
+            EventKind::Notify { .. } => SoundCueKind::Notify(event.name.as_str()),
+            EventKind::Binding { binding, phase } => {
                 match self.bindings.iter().find(|(b, p, _)| *b == binding && *p == phase) {
                     Some((_, _, e)) => SoundCueKind::Event(*e),
                     None => return,

@@ -6,20 +6,19 @@ use glam::{Mat4, Vec3};
 use zoa_anim_core::contracts::{AnimationDriver, PoseSnapshot};
 use zoa_anim_core::graph::{ConditionTest, ParameterIndex, StateIndex};
 use zoa_anim_core::{
-    AnimationBindingId, AnimationParameterType, AnimationSlotId, DefaultBindings, DimensionSet, PlayerProfileType,
-    StateDimension, StateTagSet,
+    AnimationBindingId, AnimationParameterType, AnimationSlotId, DefaultBindings, DimensionSet, Name,
+    PlayerProfileType, StateDimension, StateTagSet,
 };
 use zoa_anim_ik::{GroundProbe, HandTarget, Role};
 
 use super::definition::CharacterDefinition;
-use super::events::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventQueue, NotifySource};
 use super::pose::{PoseStage, SelectorLayer, Stack};
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
-use crate::events::EventKind;
+use crate::events::{BindingPhase, Event, EventKind, EventQueue, NotifySource};
 use crate::graph::{
     ContributionSource, FrameOutput, GraphInstance, ParamValue, RootMotion, RootMotionContext, RootMotionJob,
-    SLOT_LAYER,
+    SlotStatus,
 };
 use crate::ik_stage::{IkInputs, IkStage};
 use crate::loadout::{LoadoutChange, ProfileSetSwitcher};
@@ -29,6 +28,9 @@ use crate::selector::TagSelector;
 
 /// Most binding actions watched at once per character (start → complete / cancel).
 pub const MAX_BINDING_WATCHES: usize = 8;
+
+/// Most distinct unbound bindings a character remembers for [`Character::explain`].
+pub const MAX_UNBOUND_NOTED: usize = 8;
 
 /// The graph side of a character: a loadout switcher, or a driver without a player set.
 #[derive(Debug)]
@@ -125,10 +127,14 @@ pub struct Character {
     pose: PoseStage,
     ik: Option<IkStage>,
     root_motion: Option<(RootMotionContext, RootMotion)>,
-    events: CharacterEventQueue,
+    events: EventQueue,
     watches: [Option<Watch>; MAX_BINDING_WATCHES],
     tags: StateTagSet,
     entity_speed: f32,
+    /// Whether gameplay ever gave a speed ([`Character::set_speed`]).
+    speed_given: bool,
+    /// Bindings gameplay used that the class did not bind (for `explain`), newest first.
+    unbound: [Option<AnimationBindingId>; MAX_UNBOUND_NOTED],
     time: f64,
     alpha: f32,
     selector_weight: f32,
@@ -212,10 +218,12 @@ impl Character {
             selector_frame,
             ik,
             root_motion,
-            events: CharacterEventQueue::with_capacity(settings.event_capacity),
+            events: EventQueue::with_capacity(settings.event_capacity),
             watches: [None; MAX_BINDING_WATCHES],
             tags,
             entity_speed: 0.0,
+            speed_given: false,
+            unbound: [None; MAX_UNBOUND_NOTED],
             time: 0.0,
             alpha: 1.0,
             selector_weight: 0.0,
@@ -231,9 +239,7 @@ impl Character {
         table: Arc<crate::selector::SelectorTable>,
         tags: StateTagSet,
     ) -> TagSelector {
-        TagSelector::with_table(table, tags)
-            .with_input_thresholds(def.settings.gait_thresholds)
-            .with_step_frequency(def.settings.step_frequency)
+        TagSelector::with_table(table, tags).with_step_frequency(def.settings.step_frequency)
     }
 
     // ---- gameplay side -------------------------------------------------
@@ -259,7 +265,10 @@ impl Character {
     pub fn fire(&mut self, binding: AnimationBindingId) {
         self.send_tag_event(tag_event_dimensions(binding));
         let driver = self.behaviour.driver_mut();
-        let Some((parameter, AnimationParameterType::Trigger)) = driver.binding_parameter(binding) else { return };
+        let Some((parameter, AnimationParameterType::Trigger)) = driver.binding_parameter(binding) else {
+            self.note_unbound(binding);
+            return;
+        };
         driver.fire_trigger(binding);
         let fired = Watch { binding, parameter, stage: WatchStage::Fired };
         if let Some(w) =
@@ -273,15 +282,44 @@ impl Character {
     /// Sets a bool binding (no-op when unbound).
     pub fn set_bool(&mut self, binding: AnimationBindingId, value: bool) {
         self.send_tag_event(tag_event_dimensions(binding));
+        self.note_unbound_as(binding, AnimationParameterType::Bool);
         self.behaviour.driver_mut().set_bool(binding, value);
     }
     /// Sets a float binding (no-op when unbound).
     pub fn set_float(&mut self, binding: AnimationBindingId, value: f32) {
+        self.note_unbound_as(binding, AnimationParameterType::Float);
         self.behaviour.driver_mut().set_float(binding, value);
     }
     /// Sets an int binding (no-op when unbound).
     pub fn set_int(&mut self, binding: AnimationBindingId, value: i32) {
+        self.note_unbound_as(binding, AnimationParameterType::Int);
         self.behaviour.driver_mut().set_int(binding, value);
+    }
+
+    /// Remembers (for [`Character::explain`]) that gameplay used `binding`
+    /// while it is not bound as `ty`; the last [`MAX_UNBOUND_NOTED`] distinct ones.
+    fn note_unbound_as(&mut self, binding: AnimationBindingId, ty: AnimationParameterType) {
+        if self.behaviour.driver().binding_parameter(binding).is_none_or(|(_, t)| t != ty) {
+            self.note_unbound(binding);
+        }
+    }
+
+    fn note_unbound(&mut self, binding: AnimationBindingId) {
+        if self.unbound.contains(&Some(binding)) {
+            return;
+        }
+        self.unbound.rotate_right(1);
+        self.unbound[0] = Some(binding);
+    }
+
+    /// Bindings gameplay used that the class in use did not bind, newest first.
+    pub(super) fn unbound_uses(&self) -> Vec<AnimationBindingId> {
+        self.unbound.iter().flatten().copied().collect()
+    }
+
+    /// Whether gameplay ever gave a speed.
+    pub(super) fn speed_given(&self) -> bool {
+        self.speed_given
     }
     /// Plays a slot of the active binding profile in the override slot
     /// (`false` when the profile has no such slot or its clip does not resolve).
@@ -308,8 +346,9 @@ impl Character {
                 if let Some(watch) = w.take()
                     && matches!(watch.stage, WatchStage::Playing { .. })
                 {
-                    let kind = CharacterEventKind::Binding { binding: watch.binding, phase: BindingPhase::Cancel };
-                    self.events.push(self.time, kind);
+                    let phase = BindingPhase::Cancel;
+                    let kind = EventKind::Binding { binding: watch.binding, phase };
+                    self.events.push(self.time, kind, Name::from_static(phase.tag()));
                 }
             }
         }
@@ -318,11 +357,17 @@ impl Character {
             (Some(t), Some(sel)) => sel.set_table(t, self.def.settings.loadout_crossfade),
             (Some(t), None) => {
                 let mut sel = Self::new_selector(&self.def, t, self.tags);
-                sel.set_input(self.entity_speed);
+                if self.speed_given {
+                    sel.set_input(self.entity_speed);
+                }
                 self.selector_frame = sel.new_output();
                 self.selector = Some(sel);
             }
             (None, _) => self.selector = None,
+        }
+        if self.speed_given {
+            // The new class's binding profile (and graph) hear the speed too.
+            self.behaviour.driver_mut().set_float(DefaultBindings::SPEED, self.entity_speed);
         }
         Some(change)
     }
@@ -330,20 +375,38 @@ impl Character {
     pub fn unequip(&mut self) -> Option<LoadoutChange> {
         self.equip(PlayerProfileType::Unarmed)
     }
-    /// Entity speed over the ground, m/s: the selector's `OnInputThreshold`
-    /// input (gait thresholds) and IK's normalised locomotion speed.
-    pub fn set_entity_speed(&mut self, metres_per_second: f32) {
+    /// The character's speed over the ground, m/s (`>= 0`; not finite is
+    /// ignored) — the one way to give speed. It reaches:
+    /// - every graph through the binding vocabulary: the active binding
+    ///   profile's `speed` binding (each profile binds it to its graph's
+    ///   forward-speed parameter; a profile without it does nothing);
+    /// - the tag selector's gaits: a locomotion change to a gait takes effect
+    ///   once the speed is in that gait's band (the `gaits` of the folder's
+    ///   `state_graph`). Until the game first gives a speed, locomotion tag
+    ///   changes take effect after their hold like any tag change, so a game
+    ///   that only sets tags still sees them;
+    /// - IK: foot planting fades out towards [`CharacterSettings::full_speed`](super::CharacterSettings::full_speed).
+    pub fn set_speed(&mut self, metres_per_second: f32) {
         if !metres_per_second.is_finite() {
             return;
         }
         self.entity_speed = metres_per_second.max(0.0);
+        self.speed_given = true;
         if let Some(s) = &mut self.selector {
             s.set_input(self.entity_speed);
         }
+        self.behaviour.driver_mut().set_float(DefaultBindings::SPEED, self.entity_speed);
         let normalised = (self.entity_speed / self.def.settings.full_speed).clamp(0.0, 1.0);
         if let Some(ik) = &mut self.ik {
             ik.inputs_mut().locomotion_speed = normalised;
         }
+    }
+    /// Forces a state of the graph in use by name (Unity's `Play`, the
+    /// design's force-state mode): interrupts any transition on its layer and
+    /// cross-fades into it over `blend` seconds (`None`: the state's own
+    /// cross-fade; 0 cuts). `false` when the graph in use has no such state.
+    pub fn play_state(&mut self, state: &str, blend: Option<f32>) -> bool {
+        self.behaviour.driver_mut().instance_mut().play_state_named(state, blend)
     }
     /// Playback speed of everything the character plays (`>= 0`, default 1).
     pub fn set_playback_speed(&mut self, speed: f32) {
@@ -414,6 +477,8 @@ impl Character {
             l.weight * shown.min(1.0)
         });
         self.collect_events(self.time - graph_t0, self.time - selector_t0);
+        // A few events a frame: kept in delivery order, so `events()` reads them as delivered.
+        self.events.sort();
         self.time += f64::from(dt);
         self.evaluate_pose(dt)
     }
@@ -445,20 +510,20 @@ impl Character {
     /// rule between the graph's base layer and the selector's layer, and
     /// advances the binding watches.
     fn collect_events(&mut self, graph_offset: f64, selector_offset: f64) {
-        let graph = self.graph.map_or(u16::MAX, |g| g as u16);
         let selector_leads = self.selector.is_some() && self.selector_weight >= 0.5;
         let instance = self.behaviour.driver_mut().instance_mut();
         let def = instance.definition().cloned();
         for e in instance.events() {
             let time = e.time + graph_offset;
-            let kind = match e.kind {
+            match e.kind {
                 EventKind::TransitionStarted { layer, from, to, transition, exit_time } => {
                     for w in self.watches.iter_mut() {
                         let Some(watch) = w else { continue };
                         match watch.stage {
                             WatchStage::Playing { layer: l, state } if l == layer && state == from => {
                                 let phase = if exit_time { BindingPhase::Complete } else { BindingPhase::Cancel };
-                                self.events.push(time, CharacterEventKind::Binding { binding: watch.binding, phase });
+                                let kind = EventKind::Binding { binding: watch.binding, phase };
+                                self.events.push(time, kind, Name::from_static(phase.tag()));
                                 *w = None;
                             }
                             WatchStage::Fired => {
@@ -470,45 +535,28 @@ impl Character {
                                         })
                                     });
                                 if consumed {
-                                    let kind = CharacterEventKind::Binding {
-                                        binding: watch.binding,
-                                        phase: BindingPhase::Start,
-                                    };
-                                    self.events.push(time, kind);
+                                    let phase = BindingPhase::Start;
+                                    let kind = EventKind::Binding { binding: watch.binding, phase };
+                                    self.events.push(time, kind, Name::from_static(phase.tag()));
                                     watch.stage = WatchStage::Playing { layer, state: to };
                                 }
                             }
                             WatchStage::Playing { .. } => {}
                         }
                     }
-                    CharacterEventKind::TransitionStarted { graph, layer, from, to }
                 }
-                EventKind::StateExited { layer, state } => CharacterEventKind::StateExited { graph, layer, state },
-                EventKind::StateEntered { layer, state, from } => {
-                    CharacterEventKind::StateEntered { graph, layer, state, from }
-                }
-                EventKind::TransitionFinished { layer, to, interrupted, .. } => {
-                    CharacterEventKind::TransitionFinished { graph, layer, to, interrupted }
-                }
-                EventKind::Notify { layer, clip, notify } => {
-                    let source = match layer {
-                        SLOT_LAYER => NotifySource::Slot,
-                        0 if selector_leads => continue,
-                        layer => NotifySource::Graph { layer },
-                    };
-                    CharacterEventKind::Notify { source, clip, notify }
-                }
-                EventKind::SlotProgress { slot, normalized } => CharacterEventKind::SlotProgress { slot, normalized },
-            };
-            self.events.push(time, kind);
+                // The selector's layer leads the graph's base layer: the base's notifies yield to it.
+                EventKind::Notify { source: NotifySource::Graph { layer: 0 }, .. } if selector_leads => continue,
+                _ => {}
+            }
+            self.events.push(time, e.kind, e.name);
         }
         instance.clear_events();
         if let Some(s) = &mut self.selector {
             if selector_leads {
                 for e in s.events() {
-                    if let EventKind::Notify { clip, notify, .. } = e.kind {
-                        let kind = CharacterEventKind::Notify { source: NotifySource::Selector, clip, notify };
-                        self.events.push(e.time + selector_offset, kind);
+                    if let EventKind::Notify { .. } = e.kind {
+                        self.events.push(e.time + selector_offset, e.kind, e.name);
                     }
                 }
             }
@@ -537,10 +585,32 @@ impl Character {
     pub fn applied_tags(&self) -> Option<StateTagSet> {
         self.selector.as_ref().map(TagSelector::applied_tags)
     }
-    /// Entity speed, m/s.
+    /// The speed gameplay gave last ([`Character::set_speed`]), m/s.
     #[must_use]
-    pub fn entity_speed(&self) -> f32 {
+    pub fn speed(&self) -> f32 {
         self.entity_speed
+    }
+    /// Whether the active binding profile binds `binding` to a parameter the
+    /// graph in use has (with the same type, on a layer it has): a binding
+    /// that is not bound is a documented no-op.
+    #[must_use]
+    pub fn is_bound(&self, binding: AnimationBindingId) -> bool {
+        self.driver().binding_parameter(binding).is_some()
+    }
+    /// The bindings that do something for the current class, with their
+    /// parameter types, in the profile's order.
+    pub fn bound_bindings(&self) -> impl Iterator<Item = (AnimationBindingId, AnimationParameterType)> + '_ {
+        self.driver().live_bindings()
+    }
+    /// The slots [`Character::play_slot`] can play for the current class (their clips resolve).
+    pub fn playable_slots(&self) -> impl Iterator<Item = AnimationSlotId> + '_ {
+        self.driver().playable_slots()
+    }
+    /// What the override slot plays now (slot, clip, progress, envelope);
+    /// its start and end are events.
+    #[must_use]
+    pub fn slot(&self) -> Option<SlotStatus> {
+        self.graph_instance().slot_status()
     }
     /// The loadout class in use (`None` without a player set).
     #[must_use]
@@ -643,10 +713,17 @@ impl Character {
         self.graph_instance().parameters().get(p)
     }
 
-    /// Queued events, in queue order.
+    /// The events since the last delivery or [`Character::clear_events`], in
+    /// delivery order (time, then kind) as of the last update; each carries
+    /// its name (`println!("{event}")` prints `0.350 s notify Footstep`).
     #[must_use]
-    pub fn events(&self) -> &[CharacterEvent] {
+    pub fn events(&self) -> &[Event] {
         self.events.events()
+    }
+    /// Forgets the queued events (after reading [`Character::events`]; a
+    /// crowd's [`deliver_events`](Self::deliver_events) clears them itself).
+    pub fn clear_events(&mut self) {
+        self.events.clear();
     }
     /// Events dropped since the last delivery because the queue was full.
     #[must_use]
@@ -654,30 +731,13 @@ impl Character {
         self.events.dropped()
     }
     /// The event queue, for delivery ([`super::delivery`]).
-    pub(super) fn event_queue(&mut self) -> &mut CharacterEventQueue {
+    pub(super) fn event_queue(&mut self) -> &mut EventQueue {
         &mut self.events
     }
-    /// The name an event carries: the notify's name, the entered / exited /
-    /// target state's name, or the binding phase's tag.
+    /// The name of `state` of the graph in use ([`Name::EMPTY`] without a graph or out of range).
     #[must_use]
-    pub fn event_name(&self, event: &CharacterEvent) -> Option<&str> {
-        match event.kind {
-            CharacterEventKind::Notify { clip, notify, .. } => {
-                self.def.clips.try_get(clip)?.notifies.get(usize::from(notify)).map(|n| n.name.as_str())
-            }
-            CharacterEventKind::StateEntered { graph, state, .. }
-            | CharacterEventKind::StateExited { graph, state, .. }
-            | CharacterEventKind::TransitionStarted { graph, to: state, .. }
-            | CharacterEventKind::TransitionFinished { graph, to: state, .. } => self.state_name(graph, state),
-            CharacterEventKind::Binding { phase, .. } => Some(phase.tag()),
-            CharacterEventKind::SlotProgress { slot, .. } => Some(slot.as_str()),
-        }
-    }
-    /// Name of `state` of the definition's graph `graph`.
-    #[must_use]
-    pub fn state_name(&self, graph: u16, state: StateIndex) -> Option<&str> {
-        let g = self.def.graphs.get(usize::from(graph))?;
-        g.def.graph().states.get(state.index()).map(|s| s.name.as_str())
+    pub fn state_name(&self, state: StateIndex) -> Name {
+        self.graph_instance().definition().map_or(Name::EMPTY, |d| d.state_name(state))
     }
     /// The surface under the lower foot, from the ground probe (`None`
     /// without a probe, without feet, or when the probe does not know).

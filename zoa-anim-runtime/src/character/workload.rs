@@ -96,13 +96,10 @@ impl CrowdWorkload {
     }
 }
 
-/// Forward speed: the entity speed and the bindings either kind of class
-/// moves on (unarmed `speed`, rifle `move_y`; the one a class lacks is a
-/// no-op).
+/// Forward speed, the one way ([`Character::set_speed`]): each class's
+/// binding profile routes `speed` to its graph (unarmed `speed`, rifle `move_y`).
 fn set_speed(c: &mut Character, speed: f32) {
-    c.set_entity_speed(speed);
-    c.set_float(DefaultBindings::SPEED, speed);
-    c.set_float(DefaultBindings::MOVE_Y, speed);
+    c.set_speed(speed);
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use zoa_anim_core::contracts::AnimationClipResolver;
-use zoa_anim_core::{ClipAsset, ClipNotify};
+use zoa_anim_core::{ClipAsset, ClipNotify, Name};
 
 use crate::error::RuntimeError;
 
@@ -77,11 +77,14 @@ impl ClipInfo {
     }
 }
 
-/// Every clip an instance may play, indexed by [`ClipId`].
+/// Every clip an instance may play, indexed by [`ClipId`], with the clip and
+/// notify names interned once for the events that carry them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClipTable {
     clips: Vec<ClipInfo>,
     by_name: HashMap<String, ClipId>,
+    /// Per clip: its name, then its notifies' names in notify order.
+    names: Vec<Vec<Name>>,
 }
 
 impl ClipTable {
@@ -119,7 +122,23 @@ impl ClipTable {
             }
         }
         RuntimeError::check("clip table", reasons)?;
-        Ok(ClipTable { clips, by_name })
+        let names = clips
+            .iter()
+            .map(|c| std::iter::once(Name::new(&c.name)).chain(c.notifies.iter().map(|n| Name::new(&n.name))).collect())
+            .collect();
+        Ok(ClipTable { clips, by_name, names })
+    }
+
+    /// The interned name of clip `id` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn name(&self, id: ClipId) -> Name {
+        self.names.get(id.index()).map_or(Name::EMPTY, |n| n[0])
+    }
+
+    /// The interned name of notify `notify` of clip `id` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn notify_name(&self, id: ClipId, notify: u16) -> Name {
+        self.names.get(id.index()).and_then(|n| n.get(1 + usize::from(notify))).copied().unwrap_or(Name::EMPTY)
     }
 
     /// Looks a clip up by name.

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use zoa_anim_core::Name;
 use zoa_anim_core::contracts::AnimationClipResolver;
 use zoa_anim_core::graph::{
     AnimationGraph, BlendTreeKind, ConditionTest, GraphState, GraphTransition, Motion, ParameterDefault,
@@ -40,6 +41,8 @@ pub struct GraphDefinition {
     /// then Any State transitions into its layer except into itself.
     pub(crate) outgoing: Vec<Vec<u32>>,
     max_children: usize,
+    /// Each state's name, interned for the events that carry it.
+    state_names: Vec<Name>,
 }
 
 impl GraphDefinition {
@@ -67,7 +70,8 @@ impl GraphDefinition {
         RuntimeError::check("graph definition", reasons)?;
         let outgoing = outgoing_transitions(&graph);
         let max_children = states.iter().map(|s| s.clips.len()).max().unwrap_or(1).max(1);
-        Ok(GraphDefinition { graph, clips, states, outgoing, max_children })
+        let state_names = graph.states.iter().map(|s| Name::new(&s.name)).collect();
+        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, state_names })
     }
 
     /// The source graph.
@@ -89,6 +93,11 @@ impl GraphDefinition {
     #[must_use]
     pub fn state_clips(&self, state: StateIndex) -> &[ClipId] {
         &self.states[state.index()].clips
+    }
+    /// The interned name of `state` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn state_name(&self, state: StateIndex) -> Name {
+        self.state_names.get(state.index()).copied().unwrap_or(Name::EMPTY)
     }
     /// Transitions that may leave `state` (indices into the graph's transitions).
     #[must_use]

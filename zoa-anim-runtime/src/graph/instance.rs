@@ -12,10 +12,10 @@ use super::clips::{ClipId, ClipTable};
 use super::definition::GraphDefinition;
 use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, clip_span};
 use super::params::Parameters;
-use super::slot::{PlayOptions, Slot};
+use super::slot::{PlayOptions, Slot, SlotStatus};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::blend_tree::SyncClock;
-use crate::events::{AnimEvent, EventKind, EventQueue};
+use crate::events::{Event, EventKind, EventQueue, NotifySource};
 use crate::fade::crossfade_weight;
 
 /// Most states contributing to one layer at once (the current one plus fading ones).
@@ -323,6 +323,11 @@ impl GraphInstance {
     pub fn slot_clip(&self) -> Option<ClipId> {
         self.slot.clip()
     }
+    /// What the override slot plays now: slot, clip, progress, envelope.
+    #[must_use]
+    pub fn slot_status(&self) -> Option<SlotStatus> {
+        self.slot.status(&self.clips)
+    }
     /// The slot's envelope weight after the last frame.
     #[must_use]
     pub fn slot_weight(&self) -> f32 {
@@ -330,7 +335,7 @@ impl GraphInstance {
     }
     /// Queued events, in queue order (sorted into delivery order by [`GraphInstance::deliver_events`]).
     #[must_use]
-    pub fn events(&self) -> &[AnimEvent] {
+    pub fn events(&self) -> &[Event] {
         self.events.events()
     }
     /// Events dropped because the queue was full since the last delivery.
@@ -344,28 +349,13 @@ impl GraphInstance {
     }
 
     /// Sorts the queued events (time, kind, queue order), hands them to
-    /// `receiver`, and clears the queue. Notifies go to `on_notify`, state
-    /// entries to `on_state_changed`, slot progress to `on_slot_progress`.
+    /// `receiver` (see [`crate::events::deliver_to`]), and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
-        let graph = self.def.as_ref().map(|d| d.graph());
         for e in self.events.events() {
-            match e.kind {
-                EventKind::Notify { clip, notify, .. } => {
-                    if let Some(n) = self.clips.try_get(clip).and_then(|c| c.notifies.get(usize::from(notify))) {
-                        receiver.on_notify(&n.name);
-                    }
-                }
-                EventKind::StateEntered { state, from, .. } => {
-                    if let Some(g) = graph {
-                        receiver.on_state_changed(&g.states[from.index()].name, &g.states[state.index()].name);
-                    }
-                }
-                EventKind::SlotProgress { slot, normalized } => receiver.on_slot_progress(slot, normalized),
-                EventKind::TransitionStarted { .. }
-                | EventKind::StateExited { .. }
-                | EventKind::TransitionFinished { .. } => {}
-            }
+            crate::events::deliver_to(receiver, e, |s| {
+                self.def.as_ref().map_or(zoa_anim_core::Name::EMPTY, |d| d.state_name(s))
+            });
         }
         self.events.clear();
     }
@@ -417,7 +407,7 @@ impl GraphInstance {
         if self.clips.try_get(clip).is_none() {
             return false;
         }
-        self.slot.blend_to(clip, looping, seconds);
+        self.slot.blend_to(clip, looping, seconds, &self.clips, self.time, &mut self.events);
         true
     }
 
@@ -433,18 +423,18 @@ impl GraphInstance {
         if self.clips.try_get(clip).is_none() {
             return false;
         }
-        self.slot.play(clip, options, slot);
+        self.slot.play(clip, options, slot, &self.clips, self.time, &mut self.events);
         true
     }
 
     /// Stops the slot at once.
     pub fn stop(&mut self) {
-        self.slot.stop(0.0);
+        self.slot.stop(0.0, &self.clips, self.time, &mut self.events);
     }
 
     /// Fades the slot out over `blend_out` scaled seconds.
     pub fn stop_with(&mut self, blend_out: f32) {
-        self.slot.stop(blend_out);
+        self.slot.stop(blend_out, &self.clips, self.time, &mut self.events);
     }
 
     /// Advances the instance by `dt` seconds (scaled by its speed) and writes
@@ -583,7 +573,11 @@ fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPol
         && r.alpha() >= 1.0
     {
         for a in lr.active.drain(1..) {
-            ctx.events.push(frame.end(), EventKind::StateExited { layer: ctx.layer, state: a.state });
+            ctx.events.push(
+                frame.end(),
+                EventKind::StateExited { layer: ctx.layer, state: a.state },
+                def.state_name(a.state),
+            );
         }
         let a = &mut lr.active[0];
         a.weight = 1.0;
@@ -594,6 +588,7 @@ fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPol
         ctx.events.push(
             frame.end(),
             EventKind::TransitionFinished { layer: ctx.layer, from: r.from, to: r.to, interrupted: false },
+            def.state_name(r.to),
         );
     }
     // 5. Try transitions.
@@ -655,17 +650,23 @@ fn start_transition(
     let now = ctx.frame.end();
     let layer = ctx.layer;
     if let Some(old) = lr.running.take() {
-        ctx.events.push(now, EventKind::TransitionFinished { layer, from: old.from, to: old.to, interrupted: true });
+        let name = ctx.def.state_name(old.to);
+        ctx.events.push(
+            now,
+            EventKind::TransitionFinished { layer, from: old.from, to: old.to, interrupted: true },
+            name,
+        );
     }
     lr.inertial = None;
     let current = lr.active[0];
     let Cause { transition, exit_time } = cause;
-    ctx.events.push(now, EventKind::TransitionStarted { layer, from, to, transition, exit_time });
-    ctx.events.push(now, EventKind::StateEntered { layer, state: to, from: current.state });
+    let to_name = ctx.def.state_name(to);
+    ctx.events.push(now, EventKind::TransitionStarted { layer, from, to, transition, exit_time }, to_name);
+    ctx.events.push(now, EventKind::StateEntered { layer, state: to, from: current.state }, to_name);
     let blend = if blend.is_finite() { blend.max(0.0) } else { 0.0 };
     if blend <= 0.0 || mode == TransitionMode::Inertialize {
         for a in lr.active.drain(..) {
-            ctx.events.push(now, EventKind::StateExited { layer, state: a.state });
+            ctx.events.push(now, EventKind::StateExited { layer, state: a.state }, ctx.def.state_name(a.state));
         }
         let entry = fresh_active(ctx.next_id, to, 1.0);
         lr.active.push(entry);
@@ -685,7 +686,7 @@ fn start_transition(
             lr.inertial =
                 Some(Inertialization { started_at: now, duration: blend, elapsed: 0.0, generation: *ctx.generation });
         } else {
-            ctx.events.push(now, EventKind::TransitionFinished { layer, from, to, interrupted: false });
+            ctx.events.push(now, EventKind::TransitionFinished { layer, from, to, interrupted: false }, to_name);
         }
         return;
     }
@@ -739,7 +740,8 @@ fn drop_weakest(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime) {
         .min_by(|a, b| a.1.weight.total_cmp(&b.1.weight))
         .expect("the list is full, so not empty");
     let dropped = lr.active.remove(k);
-    ctx.events.push(ctx.frame.end(), EventKind::StateExited { layer: ctx.layer, state: dropped.state });
+    let name = ctx.def.state_name(dropped.state);
+    ctx.events.push(ctx.frame.end(), EventKind::StateExited { layer: ctx.layer, state: dropped.state }, name);
     let sum: f32 = lr.active.iter().map(|a| a.weight0).sum();
     for a in lr.active.iter_mut() {
         a.weight0 = if sum > 0.0 { a.weight0 / sum } else { 1.0 / MAX_ACTIVE_STATES as f32 };
@@ -817,7 +819,7 @@ fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, policy: Notify
                         a.total,
                         looping,
                         a.fresh,
-                        ctx.layer,
+                        NotifySource::Graph { layer: ctx.layer },
                         ctx.frame,
                         ctx.events,
                     );
@@ -834,7 +836,8 @@ fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, policy: Notify
         let a = &lr.active[k];
         let looping = graph.states[a.state.index()].looping;
         let clip = def.states[a.state.index()].clips[i];
-        emit_clip_notifies(clips, clip, a.prev_total, a.total, looping, a.fresh, ctx.layer, ctx.frame, ctx.events);
+        let source = NotifySource::Graph { layer: ctx.layer };
+        emit_clip_notifies(clips, clip, a.prev_total, a.total, looping, a.fresh, source, ctx.frame, ctx.events);
     }
 }
 

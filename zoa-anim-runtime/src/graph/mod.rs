@@ -68,10 +68,10 @@ pub(crate) use output::clip_span;
 pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, PoseLayer, SLOT_LAYER};
 pub use params::{ParamValue, Parameters};
 pub use root_motion::{RootMotion, RootMotionContext, RootMotionJob, remove_root_motion};
-pub use slot::PlayOptions;
+pub use slot::{PlayOptions, SlotStatus};
 pub use zoa_anim_core::graph::Interruption;
 
-use crate::events::{EventKind, EventQueue};
+use crate::events::{EventKind, EventQueue, NotifySource};
 
 /// Which contributors of a layer fire clip notifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -124,7 +124,7 @@ pub(crate) fn emit_clip_notifies(
     hi: f64,
     looping: bool,
     fresh: bool,
-    layer: u16,
+    source: NotifySource,
     frame: FrameClock,
     events: &mut EventQueue,
 ) {
@@ -143,11 +143,19 @@ pub(crate) fn emit_clip_notifies(
             let mut k = first.max(0);
             while (k as f64) + nu <= hi && k - first < MAX_WRAPS_PER_FRAME {
                 let x = k as f64 + nu;
-                events.push(frame.at(frac(x)), EventKind::Notify { layer, clip, notify: n as u16 });
+                events.push(
+                    frame.at(frac(x)),
+                    EventKind::Notify { source, clip, notify: n as u16 },
+                    clips.notify_name(clip, n as u16),
+                );
                 k += 1;
             }
         } else if (nu > lo || fresh && nu >= lo) && nu <= hi {
-            events.push(frame.at(frac(nu)), EventKind::Notify { layer, clip, notify: n as u16 });
+            events.push(
+                frame.at(frac(nu)),
+                EventKind::Notify { source, clip, notify: n as u16 },
+                clips.notify_name(clip, n as u16),
+            );
         }
     }
 }

@@ -12,13 +12,13 @@
 //! a one-shot holds its last frame instead of fading away (three.js
 //! `clampWhenFinished`), and the default clip autoplays.
 
-use zoa_anim_core::AnimationSlotId;
 use zoa_anim_core::graph::BlendMode;
+use zoa_anim_core::{AnimationSlotId, Name};
 
 use super::clips::{ClipId, ClipTable};
 use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER, clip_span};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
-use crate::events::{EventKind, EventQueue};
+use crate::events::{EventKind, EventQueue, NotifySource};
 use crate::fade::{Fade, crossfade_weight, ramp};
 
 /// How the slot plays a clip.
@@ -82,6 +82,32 @@ pub(crate) struct Slot {
     slot_id: Option<AnimationSlotId>,
     /// Single-clip mode: one-shots hold their last frame.
     hold_at_end: bool,
+    /// Single-clip mode: the held one-shot's end was reported.
+    end_reported: bool,
+}
+
+/// What the override slot plays now, for gameplay to read (the slot's
+/// progress is state, not a stream of events: [`EventKind::SlotStarted`] and
+/// [`EventKind::SlotEnded`] mark its start and end).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlotStatus {
+    /// The binding profile's slot it plays, when played through one.
+    pub slot: Option<AnimationSlotId>,
+    /// The clip.
+    pub clip: ClipId,
+    /// The slot id's text, else the clip's name.
+    pub name: Name,
+    /// How far through the clip, `0..=1` (a looping clip wraps).
+    pub progress: f32,
+    /// The slot's weight over the graph, `0..=1`.
+    pub envelope: f32,
+    /// Whether it is fading out after a stop.
+    pub stopping: bool,
+}
+
+/// The name slot events carry: the slot id's text, else the clip's name.
+fn slot_name(clips: &ClipTable, clip: ClipId, slot: Option<AnimationSlotId>) -> Name {
+    slot.map_or_else(|| clips.name(clip), |s| Name::from_static(s.as_str()))
 }
 
 impl Slot {
@@ -98,6 +124,7 @@ impl Slot {
             additive: false,
             slot_id: None,
             hold_at_end,
+            end_reported: false,
         }
     }
 
@@ -113,9 +140,43 @@ impl Slot {
         self.envelope
     }
 
-    /// Starts `clip` from time 0, replacing whatever plays (a cut inside the slot).
-    pub(crate) fn play(&mut self, clip: ClipId, opts: PlayOptions, slot_id: Option<AnimationSlotId>) {
+    pub(crate) fn status(&self, clips: &ClipTable) -> Option<SlotStatus> {
+        let cur = self.current?;
+        Some(SlotStatus {
+            slot: self.slot_id,
+            clip: cur.clip,
+            name: slot_name(clips, cur.clip, self.slot_id),
+            progress: progress(clips, &cur, false),
+            envelope: self.envelope,
+            stopping: self.stopping.is_some(),
+        })
+    }
+
+    /// Queues the end of what plays now (at `now`), when something plays.
+    fn report_end(&self, clips: &ClipTable, interrupted: bool, now: f64, events: &mut EventQueue) {
+        if let Some(cur) = self.current {
+            let kind = EventKind::SlotEnded { slot: self.slot_id, clip: cur.clip, interrupted };
+            events.push(now, kind, slot_name(clips, cur.clip, self.slot_id));
+        }
+    }
+
+    /// Starts `clip` from time 0, replacing whatever plays (a cut inside the
+    /// slot); queues the replaced clip's end and this one's start at `now`.
+    pub(crate) fn play(
+        &mut self,
+        clip: ClipId,
+        opts: PlayOptions,
+        slot_id: Option<AnimationSlotId>,
+        clips: &ClipTable,
+        now: f64,
+        events: &mut EventQueue,
+    ) {
         let was_playing = self.current.is_some();
+        if !self.end_reported {
+            self.report_end(clips, true, now, events);
+        }
+        events.push(now, EventKind::SlotStarted { slot: slot_id, clip }, slot_name(clips, clip, slot_id));
+        self.end_reported = false;
         self.current = Some(SlotClip {
             clip,
             time: 0.0,
@@ -140,19 +201,33 @@ impl Slot {
     }
 
     /// Cross-fades to `clip` over `seconds` inside the slot; fades the envelope
-    /// in over `seconds` when nothing plays.
-    pub(crate) fn blend_to(&mut self, clip: ClipId, looping: bool, seconds: f32) {
+    /// in over `seconds` when nothing plays. The clip left behind ends
+    /// (interrupted) and `clip` starts, at `now`.
+    pub(crate) fn blend_to(
+        &mut self,
+        clip: ClipId,
+        looping: bool,
+        seconds: f32,
+        clips: &ClipTable,
+        now: f64,
+        events: &mut EventQueue,
+    ) {
         let seconds = sanitize(seconds);
         let Some(cur) = self.current.filter(|_| self.stopping.is_none()) else {
             let opts = PlayOptions { looping, blend_in: seconds, ..PlayOptions::default() };
-            self.play(clip, opts, None);
+            self.play(clip, opts, None, clips, now, events);
             return;
         };
         if seconds <= 0.0 {
             let opts = PlayOptions { looping, additive: self.additive, ..PlayOptions::default() };
-            self.play(clip, opts, None);
+            self.play(clip, opts, None, clips, now, events);
             return;
         }
+        if !self.end_reported {
+            self.report_end(clips, true, now, events);
+        }
+        events.push(now, EventKind::SlotStarted { slot: None, clip }, clips.name(clip));
+        self.end_reported = false;
         self.previous = Some(SlotClip { fresh: false, ..cur });
         self.current = Some(SlotClip { clip, time: 0.0, prev_time: 0.0, looping, speed: cur.speed, fresh: true });
         self.xfade = Fade::new(seconds);
@@ -160,13 +235,17 @@ impl Slot {
         self.slot_id = None;
     }
 
-    /// Fades the envelope to zero over `blend_out` scaled seconds (0 = at once).
-    pub(crate) fn stop(&mut self, blend_out: f32) {
+    /// Fades the envelope to zero over `blend_out` scaled seconds (0 = at
+    /// once: the clip ends, interrupted, at `now`).
+    pub(crate) fn stop(&mut self, blend_out: f32, clips: &ClipTable, now: f64, events: &mut EventQueue) {
         if self.current.is_none() {
             return;
         }
         let d = sanitize(blend_out);
         if d <= 0.0 {
+            if !self.end_reported {
+                self.report_end(clips, true, now, events);
+            }
             self.clear();
         } else {
             self.stopping = Some((self.envelope, Fade::new(d)));
@@ -174,6 +253,7 @@ impl Slot {
     }
 
     fn clear(&mut self) {
+        self.end_reported = false;
         self.current = None;
         self.previous = None;
         self.stopping = None;
@@ -185,8 +265,9 @@ impl Slot {
         if self.previous.is_some() { self.xfade.alpha() } else { 1.0 }
     }
 
-    /// Advances by `dts` scaled seconds; queues notifies and slot progress; writes
-    /// the slot layer into `out` when something plays.
+    /// Advances by `dts` scaled seconds; queues notifies and the slot's end
+    /// (a one-shot played out, or a stop's fade-out done); writes the slot
+    /// layer into `out` when something plays.
     pub(crate) fn update(
         &mut self,
         clips: &ClipTable,
@@ -210,10 +291,13 @@ impl Slot {
         if let Some(p) = prev.as_mut() {
             p.fresh = false;
         }
+        let stopped = self.stopping.is_some();
         let (done, finished_once) = self.update_envelope(clips, &cur, dts);
-        if let Some(slot) = self.slot_id {
-            let normalized = progress(clips, &cur, done && finished_once);
-            events.push(frame.end(), EventKind::SlotProgress { slot, normalized });
+        if (done || finished_once) && !self.end_reported {
+            let kind =
+                EventKind::SlotEnded { slot: self.slot_id, clip: cur.clip, interrupted: stopped && !finished_once };
+            events.push(frame.end(), kind, slot_name(clips, cur.clip, self.slot_id));
+            self.end_reported = true;
         }
         if done {
             self.clear();
@@ -327,7 +411,7 @@ fn emit_notifies(
                 c.time / d,
                 c.looping,
                 c.fresh,
-                SLOT_LAYER,
+                NotifySource::Slot,
                 frame,
                 events,
             );
@@ -343,7 +427,7 @@ fn emit_notifies(
     }
 }
 
-/// Slot progress of `cur` in `[0, 1]`: looping clips wrap, one-shot clips
+/// Progress of `cur` in `[0, 1]`: looping clips wrap, one-shot clips
 /// stop at 1; 1 once `finished` (and for a zero-length clip).
 fn progress(clips: &ClipTable, cur: &SlotClip, finished: bool) -> f32 {
     let duration = f64::from(clips.get(cur.clip).duration);

@@ -12,7 +12,9 @@
 //! 0s ─────── 1s ─────── 2s
 //! ```
 
-use crate::preview::{Capture, CaptureEventKind, EventRecord};
+use zoa_anim_runtime::character::EventKind;
+
+use crate::preview::{Capture, EventRecord, Recorded, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
 use super::{SELECTOR_LAYER, num};
@@ -61,24 +63,34 @@ fn label_left(x: i32, w: i32, gap: i32, right: i32) -> i32 {
     if x + gap + w > right { (x - gap - w).max(LEFT) } else { x + gap }
 }
 
-fn event_label(kind: CaptureEventKind, name: &str) -> String {
+fn event_label(kind: Recorded, name: &str) -> String {
     match kind {
-        CaptureEventKind::Set => format!("set {name}"),
-        CaptureEventKind::Trigger => format!("fire {name}"),
-        CaptureEventKind::Slot => format!("slot {name}"),
-        CaptureEventKind::SlotUnresolved => format!("slot {name} (unresolved)"),
-        CaptureEventKind::Tags => format!("tags {name}"),
-        CaptureEventKind::Equip => format!("equip {name}"),
-        CaptureEventKind::Notify => name.to_owned(),
-        CaptureEventKind::StateEntered => format!("> {name}"),
-        CaptureEventKind::SlotEnd => format!("end {name}"),
-        CaptureEventKind::BindingStart => format!("{name} start"),
-        CaptureEventKind::BindingComplete => format!("{name} complete"),
-        CaptureEventKind::BindingCancel => format!("{name} cancel"),
-        CaptureEventKind::StateExited | CaptureEventKind::TransitionStarted | CaptureEventKind::TransitionFinished => {
-            name.to_owned()
-        }
+        Recorded::Step(StepKind::Set) => format!("set {name}"),
+        Recorded::Step(StepKind::Trigger) => format!("fire {name}"),
+        Recorded::Step(StepKind::Slot) => format!("slot {name}"),
+        Recorded::Step(StepKind::SlotUnresolved) => format!("slot {name} (unresolved)"),
+        Recorded::Step(StepKind::Tags) => format!("tags {name}"),
+        Recorded::Step(StepKind::Equip) => format!("equip {name}"),
+        Recorded::Event(EventKind::StateEntered { .. }) => format!("> {name}"),
+        Recorded::Event(EventKind::SlotEnded { interrupted: false, .. }) => format!("end {name}"),
+        Recorded::Event(EventKind::SlotEnded { .. }) => format!("stop {name}"),
+        Recorded::Event(EventKind::Binding { phase, .. }) => format!("{name} {}", phase.tag()),
+        Recorded::Event(_) => name.to_owned(),
     }
+}
+
+/// The animation events the timeline marks: notifies, states entered, slot
+/// ends and binding phases.
+fn marked(kind: Recorded) -> bool {
+    matches!(
+        kind,
+        Recorded::Event(
+            EventKind::Notify { .. }
+                | EventKind::StateEntered { .. }
+                | EventKind::SlotEnded { interrupted: false, .. }
+                | EventKind::Binding { .. }
+        )
+    )
 }
 
 /// Renders the timeline of `c` as PNG bytes.
@@ -87,25 +99,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let bindings = binding_series(c);
     let states = weight_series(c, bindings.len());
     let steps = Markers::new(c, &axis, |k| k.is_step(), 3, 1, 4, 8);
-    let anim = Markers::new(
-        c,
-        &axis,
-        |k| {
-            matches!(
-                k,
-                CaptureEventKind::Notify
-                    | CaptureEventKind::StateEntered
-                    | CaptureEventKind::SlotEnd
-                    | CaptureEventKind::BindingStart
-                    | CaptureEventKind::BindingComplete
-                    | CaptureEventKind::BindingCancel
-            )
-        },
-        4,
-        0,
-        6,
-        6,
-    );
+    let anim = Markers::new(c, &axis, marked, 4, 0, 6, 6);
     let l = Layout::new(&steps, &anim, bindings.len(), states.len());
     let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
@@ -145,11 +139,9 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         let x = axis.x(e.time);
         let y = l.anim_y + *row as i32 * ROW_H;
         let color = match e.kind {
-            CaptureEventKind::Notify => series_color(1),
-            CaptureEventKind::StateEntered => series_color(2),
-            CaptureEventKind::BindingStart | CaptureEventKind::BindingComplete | CaptureEventKind::BindingCancel => {
-                series_color(3)
-            }
+            Recorded::Event(EventKind::Notify { .. }) => series_color(1),
+            Recorded::Event(EventKind::StateEntered { .. }) => series_color(2),
+            Recorded::Event(EventKind::Binding { .. }) => series_color(3),
             _ => series_color(4),
         };
         cv.rect(x, l.anim_y - 10, 1, 6, color);
@@ -234,7 +226,7 @@ impl<'a> Markers<'a> {
     fn new(
         c: &'a Capture,
         axis: &TimeAxis,
-        keep: impl Fn(CaptureEventKind) -> bool,
+        keep: impl Fn(Recorded) -> bool,
         gap: i32,
         extra: i32,
         pad: i32,

@@ -9,13 +9,15 @@
 
 use std::ops::Range;
 
+use zoa_anim_runtime::character::{BindingPhase, EventKind};
+
 /// Index into [`Capture::names`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NameId(pub u32);
 
-/// What kind of thing an [`EventRecord`] reports.
+/// What a preset step did (recorded beside the character's events).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CaptureEventKind {
+pub enum StepKind {
     /// A `set` step wrote a binding (name: binding id).
     Set,
     /// A `fire` step fired a trigger binding (name: binding id).
@@ -28,62 +30,72 @@ pub enum CaptureEventKind {
     Tags,
     /// The combat tag switched the loadout class (name: the class used).
     Equip,
-    /// A graph transition started (name: target state).
-    TransitionStarted,
-    /// A graph transition ended (name: target state).
-    TransitionFinished,
-    /// A state became current (name: the state).
-    StateEntered,
-    /// A state stopped contributing (name: the state).
-    StateExited,
-    /// The action a fired trigger binding started began: its transition
-    /// started (name: binding id).
-    BindingStart,
-    /// That action's state was left at its exit time: it played out (name: binding id).
-    BindingComplete,
-    /// That action's state was left early (name: binding id).
-    BindingCancel,
-    /// Playback crossed a clip notify (name: the notify).
-    Notify,
-    /// A slot played to its end (name: slot id).
-    SlotEnd,
 }
 
-impl CaptureEventKind {
+impl StepKind {
     /// Stable snake-case name (the `kind` of the JSON and CSV exports).
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            CaptureEventKind::Set => "set",
-            CaptureEventKind::Trigger => "trigger",
-            CaptureEventKind::Slot => "slot",
-            CaptureEventKind::SlotUnresolved => "slot_unresolved",
-            CaptureEventKind::Tags => "tags",
-            CaptureEventKind::Equip => "equip",
-            CaptureEventKind::TransitionStarted => "transition_started",
-            CaptureEventKind::TransitionFinished => "transition_finished",
-            CaptureEventKind::StateEntered => "state_entered",
-            CaptureEventKind::StateExited => "state_exited",
-            CaptureEventKind::BindingStart => "binding_start",
-            CaptureEventKind::BindingComplete => "binding_complete",
-            CaptureEventKind::BindingCancel => "binding_cancel",
-            CaptureEventKind::Notify => "notify",
-            CaptureEventKind::SlotEnd => "slot_end",
+            StepKind::Set => "set",
+            StepKind::Trigger => "trigger",
+            StepKind::Slot => "slot",
+            StepKind::SlotUnresolved => "slot_unresolved",
+            StepKind::Tags => "tags",
+            StepKind::Equip => "equip",
+        }
+    }
+}
+
+/// What an [`EventRecord`] reports: a preset step, or a character event
+/// recorded as the runtime delivered it (its [`EventKind`] as is; a binding
+/// phase is named by its binding id).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Recorded {
+    /// A preset step.
+    Step(StepKind),
+    /// An event of the character.
+    Event(EventKind),
+}
+
+impl Recorded {
+    /// Stable snake-case name (the `kind` of the JSON and CSV exports): the
+    /// step's, or [`EventKind::as_str`].
+    #[must_use]
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Recorded::Step(s) => s.as_str(),
+            Recorded::Event(e) => e.as_str(),
         }
     }
 
-    /// Whether a preset step (rather than the animation) produced the event.
+    /// Sort key among records at the same time: the steps, then transition
+    /// started / finished, state entered / exited, binding start / complete
+    /// / cancel, notify, slot end, slot started, slot stopped.
     #[must_use]
-    pub const fn is_step(self) -> bool {
-        matches!(
-            self,
-            CaptureEventKind::Set
-                | CaptureEventKind::Trigger
-                | CaptureEventKind::Slot
-                | CaptureEventKind::SlotUnresolved
-                | CaptureEventKind::Tags
-                | CaptureEventKind::Equip
-        )
+    pub const fn order(&self) -> u8 {
+        match self {
+            Recorded::Step(s) => *s as u8,
+            Recorded::Event(e) => match e {
+                EventKind::TransitionStarted { .. } => 6,
+                EventKind::TransitionFinished { .. } => 7,
+                EventKind::StateEntered { .. } => 8,
+                EventKind::StateExited { .. } => 9,
+                EventKind::Binding { phase: BindingPhase::Start, .. } => 10,
+                EventKind::Binding { phase: BindingPhase::Complete, .. } => 11,
+                EventKind::Binding { phase: BindingPhase::Cancel, .. } => 12,
+                EventKind::Notify { .. } => 13,
+                EventKind::SlotEnded { interrupted: false, .. } => 14,
+                EventKind::SlotStarted { .. } => 15,
+                _ => 16,
+            },
+        }
+    }
+
+    /// Whether a preset step (rather than the animation) produced the record.
+    #[must_use]
+    pub const fn is_step(&self) -> bool {
+        matches!(self, Recorded::Step(_))
     }
 }
 
@@ -91,7 +103,7 @@ impl CaptureEventKind {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EventRecord {
     /// What happened.
-    pub kind: CaptureEventKind,
+    pub kind: Recorded,
     /// Who it concerns.
     pub name: NameId,
     /// Preview time it happened, seconds.

@@ -37,10 +37,9 @@
 //!   class. Leading tags (before any wait and any binding step) are the
 //!   character's starting state: it spawns in that class and state
 //!   ([`Character::spawn`], no cross-fade).
-//! - **Entity speed.** The first float binding the preset sets (normally
-//!   `speed`) is also the character's entity speed
-//!   ([`Character::set_entity_speed`]), which the gait thresholds of
-//!   locomotion's `OnInputThreshold` changes follow.
+//! - **Speed.** A `set` of the `speed` binding is the character's speed
+//!   ([`Character::set_speed`]): the gaits of locomotion's
+//!   `OnInputThreshold` changes, every class's `speed` binding and IK follow it.
 //! - **Root motion** is the character's own ([`CharacterSettings::root_motion`]
 //!   on the skeleton's first root joint), summed over the sub-steps of a tick.
 //! - **Determinism.** Everything runs on one thread in a fixed order with no
@@ -54,15 +53,18 @@
 mod capture;
 mod record;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use capture::{Capture, CaptureEventKind, EventRecord, NameId, RowRecord, StateRecord, TickRecord};
+pub use capture::{Capture, EventRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, TickRecord};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};
 use zoa_anim_core::preview::{BindingValue, PreviewPreset, PreviewStep};
-use zoa_anim_core::{AnimationBindingId, AnimationSlotId, CharacterBundle, CombatTag, PlayerProfileType, StateTagSet};
+use zoa_anim_core::{
+    AnimationBindingId, CharacterBundle, CombatTag, DefaultBindings, Name, PlayerProfileType, StateTagSet,
+};
 
 use record::EventSink;
 use zoa_anim_runtime::RuntimeError;
@@ -73,6 +75,36 @@ use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings};
 /// [`RuntimeError::InvalidJob`] for `job` when `reasons` is not empty.
 fn check(job: &'static str, reasons: Vec<String>) -> Result<(), RuntimeError> {
     if reasons.is_empty() { Ok(()) } else { Err(RuntimeError::InvalidJob { job, reasons }) }
+}
+
+/// Interns the name of every event `def`'s characters can deliver: every
+/// graph's states, every clip and notify, every slot of the binding profiles
+/// its loadout uses (binding phases are recorded under their binding's id).
+fn event_names(def: &CharacterDefinition, capture: &mut Capture) -> HashMap<Name, NameId> {
+    let mut names = HashMap::new();
+    let mut add = |name: Name, capture: &mut Capture| {
+        names.entry(name).or_insert_with(|| capture.intern(name.as_str()));
+    };
+    for graph in def.graph_ids().filter_map(|id| def.graph(id)) {
+        for s in 0..graph.graph().states.len() {
+            add(graph.state_name(zoa_anim_core::graph::StateIndex(s as u16)), capture);
+        }
+    }
+    let clips = def.clips();
+    for (c, info) in clips.clips().iter().enumerate() {
+        let clip = zoa_anim_runtime::graph::ClipId(c as u32);
+        add(clips.name(clip), capture);
+        for n in 0..info.notifies.len() {
+            add(clips.notify_name(clip, n as u16), capture);
+        }
+    }
+    let profiles = def.player_set().into_iter().flat_map(|s| s.profiles.iter().map(|e| e.binding_profile.as_str()));
+    for profile in profiles.filter_map(|id| def.binding_profile(id)) {
+        for slot in profile.slots() {
+            add(Name::from_static(slot.id.as_str()), capture);
+        }
+    }
+    names
 }
 
 /// Layer name under which the override slot's clips are recorded (state = clip name).
@@ -156,15 +188,14 @@ pub struct PreviewSim {
     graph_names: Vec<GraphNames>,
     clip_names: Vec<NameId>,
     slot_layer_name: NameId,
-    notify_names: Vec<Vec<NameId>>,
+    /// The name of every event the character can deliver, interned.
+    event_names: HashMap<Name, NameId>,
     template: Capture,
     capture: Capture,
     character: Character,
     preset: Option<PreviewPreset>,
     columns: Vec<(AnimationBindingId, NameId)>,
-    slot_names: Vec<(AnimationSlotId, NameId)>,
     step_names: Vec<NameId>,
-    input_binding: Option<AnimationBindingId>,
     driver_touched: bool,
     step: usize,
     wait_left: f64,
@@ -242,8 +273,7 @@ impl PreviewSim {
         let slot_layer_name = template.intern(SLOT_LAYER_NAME);
         let clips = def.clips().clips();
         let clip_names = clips.iter().map(|c| template.intern(&c.name)).collect();
-        let notify_names =
-            clips.iter().map(|c| c.notifies.iter().map(|n| template.intern(&n.name)).collect()).collect();
+        let event_names = event_names(&def, &mut template);
         let sk = def.skeleton().skeleton();
         template.joint_names = (0..sk.joint_count())
             .map(|j| {
@@ -261,14 +291,12 @@ impl PreviewSim {
             graph_names,
             clip_names,
             slot_layer_name,
-            notify_names,
+            event_names,
             capture: template.clone(),
             template,
             preset: None,
             columns: Vec::new(),
-            slot_names: Vec::new(),
             step_names: Vec::new(),
-            input_binding: None,
             driver_touched: false,
             step: 0,
             wait_left: 0.0,
@@ -317,13 +345,6 @@ impl PreviewSim {
             }
         }
         out
-    }
-
-    /// The binding whose values are also the entity speed: the first float
-    /// binding the preset sets (`None` before [`PreviewSim::try_play`]).
-    #[must_use]
-    pub fn input_binding(&self) -> Option<AnimationBindingId> {
-        self.input_binding
     }
 
     /// What was recorded since the last [`PreviewSimulator::play`].
@@ -376,7 +397,6 @@ impl PreviewSim {
         capture.preset = preset.id.clone();
         capture.preset_name = preset.name.clone();
         self.columns.clear();
-        self.slot_names.clear();
         self.step_names.clear();
         for step in &preset.steps {
             let name = match step {
@@ -387,20 +407,12 @@ impl PreviewSim {
                     }
                     id
                 }
-                PreviewStep::PlaySlot { slot } => {
-                    let id = capture.intern(slot.as_str());
-                    self.slot_names.push((*slot, id));
-                    id
-                }
+                PreviewStep::PlaySlot { slot } => capture.intern(slot.as_str()),
                 PreviewStep::SetTags { tags } => capture.intern(&tags.to_string()),
                 PreviewStep::Wait { .. } => NameId(0),
             };
             self.step_names.push(name);
         }
-        self.input_binding = preset.steps.iter().find_map(|s| match s {
-            PreviewStep::Set { binding, value: BindingValue::Float(_) } => Some(*binding),
-            _ => None,
-        });
         for class in PlayerProfileType::ALL {
             capture.intern(class.name());
         }
@@ -488,32 +500,32 @@ impl PreviewSim {
                     self.driver_touched = true;
                     match *value {
                         BindingValue::Bool(v) => c.set_bool(*binding, v),
-                        BindingValue::Float(v) => {
-                            c.set_float(*binding, v);
-                            if self.input_binding == Some(*binding) {
-                                c.set_entity_speed(v);
-                            }
-                        }
+                        BindingValue::Float(v) if *binding == DefaultBindings::SPEED => c.set_speed(v),
+                        BindingValue::Float(v) => c.set_float(*binding, v),
                         BindingValue::Int(v) => c.set_int(*binding, v),
                     }
-                    CaptureEventKind::Set
+                    Recorded::Step(StepKind::Set)
                 }
                 PreviewStep::Fire { binding } => {
                     self.driver_touched = true;
                     c.fire(*binding);
-                    CaptureEventKind::Trigger
+                    Recorded::Step(StepKind::Trigger)
                 }
                 PreviewStep::PlaySlot { slot } => {
                     self.driver_touched = true;
-                    if c.play_slot(*slot) { CaptureEventKind::Slot } else { CaptureEventKind::SlotUnresolved }
+                    if c.play_slot(*slot) {
+                        Recorded::Step(StepKind::Slot)
+                    } else {
+                        Recorded::Step(StepKind::SlotUnresolved)
+                    }
                 }
                 PreviewStep::SetTags { tags } => {
                     let class = class_of(*tags).filter(|k| Some(*k) != c.class());
                     if self.capture.ticks.is_empty() && !self.driver_touched {
                         // Leading tags are the character's starting state: it spawns there (no fades).
-                        let speed = c.entity_speed();
+                        let speed = c.speed();
                         *c = Character::spawn(&self.def, class.or(c.class()), *tags)?;
-                        c.set_entity_speed(speed);
+                        c.set_speed(speed);
                     } else {
                         if let Some(class) = class {
                             c.equip(class);
@@ -525,12 +537,12 @@ impl PreviewSim {
                     {
                         let equip_name = self.capture.intern(used.name());
                         self.capture.events.push(EventRecord {
-                            kind: CaptureEventKind::Equip,
+                            kind: Recorded::Step(StepKind::Equip),
                             name: equip_name,
                             time: self.time,
                         });
                     }
-                    CaptureEventKind::Tags
+                    Recorded::Step(StepKind::Tags)
                 }
             };
             self.capture.events.push(EventRecord { kind, name, time: self.time });
@@ -549,17 +561,12 @@ impl PreviewSim {
         }
         self.time += f64::from(dt);
         let first = self.capture.events.len();
-        let mut sink = EventSink {
-            events: &mut self.capture.events,
-            graph_names: &self.graph_names,
-            notify_names: &self.notify_names,
-            slot_names: &self.slot_names,
-            binding_names: &self.columns,
-        };
+        let mut sink =
+            EventSink { events: &mut self.capture.events, names: &self.event_names, binding_names: &self.columns };
         self.character.deliver_events(0, &mut sink);
         // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
         self.capture.events[first..].sort_unstable_by(|a, b| {
-            a.time.total_cmp(&b.time).then((a.kind as u8).cmp(&(b.kind as u8))).then(a.name.cmp(&b.name))
+            a.time.total_cmp(&b.time).then(a.kind.order().cmp(&b.kind.order())).then(a.name.cmp(&b.name))
         });
         Ok(())
     }

@@ -7,14 +7,15 @@
 
 use std::ops::Range;
 
-use zoa_anim_core::{AnimationBindingId, AnimationSlotId};
+use std::collections::HashMap;
 
-use super::capture::{CaptureEventKind, EventRecord, NameId, RowRecord, StateRecord, TickRecord};
-use super::{GraphNames, Pending, PreviewSim};
-use zoa_anim_runtime::Character;
-use zoa_anim_runtime::RuntimeError;
-use zoa_anim_runtime::character::{BindingPhase, CharacterEvent, CharacterEventKind, CharacterEventReceiver};
+use zoa_anim_core::{AnimationBindingId, Name};
+use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind};
 use zoa_anim_runtime::graph::{ContributionSource, ParamValue, SLOT_LAYER};
+use zoa_anim_runtime::{Character, RuntimeError};
+
+use super::capture::{EventRecord, NameId, Recorded, RowRecord, StateRecord, TickRecord};
+use super::{Pending, PreviewSim};
 
 impl PreviewSim {
     /// Appends a tick record for the state now.
@@ -129,48 +130,21 @@ impl PreviewSim {
 /// Turns a character's events into capture records (names interned beforehand).
 pub(super) struct EventSink<'a> {
     pub(super) events: &'a mut Vec<EventRecord>,
-    pub(super) graph_names: &'a [GraphNames],
-    pub(super) notify_names: &'a [Vec<NameId>],
-    pub(super) slot_names: &'a [(AnimationSlotId, NameId)],
+    pub(super) names: &'a HashMap<Name, NameId>,
     /// The preset's bindings (every fired one among them), interned beforehand.
     pub(super) binding_names: &'a [(AnimationBindingId, NameId)],
 }
 
 impl CharacterEventReceiver for EventSink<'_> {
-    fn on_character_event(&mut self, _character: usize, _source: &Character, e: &CharacterEvent) {
-        let state = |graph: u16, s: zoa_anim_core::graph::StateIndex| {
-            self.graph_names.get(usize::from(graph)).and_then(|g| g.states.get(s.index())).copied()
-        };
-        let (kind, name) = match e.kind {
-            CharacterEventKind::TransitionStarted { graph, to, .. } => {
-                (CaptureEventKind::TransitionStarted, state(graph, to))
+    fn on_character_event(&mut self, _character: usize, _source: &Character, e: &Event) {
+        let name = match e.kind {
+            EventKind::Binding { binding, .. } => {
+                self.binding_names.iter().find(|(b, _)| *b == binding).map(|(_, n)| *n)
             }
-            CharacterEventKind::TransitionFinished { graph, to, .. } => {
-                (CaptureEventKind::TransitionFinished, state(graph, to))
-            }
-            CharacterEventKind::StateEntered { graph, state: s, .. } => {
-                (CaptureEventKind::StateEntered, state(graph, s))
-            }
-            CharacterEventKind::StateExited { graph, state: s, .. } => (CaptureEventKind::StateExited, state(graph, s)),
-            CharacterEventKind::Notify { clip, notify, .. } => (
-                CaptureEventKind::Notify,
-                self.notify_names.get(clip.index()).and_then(|n| n.get(usize::from(notify))).copied(),
-            ),
-            CharacterEventKind::SlotProgress { slot, normalized } if normalized >= 1.0 => {
-                (CaptureEventKind::SlotEnd, self.slot_names.iter().find(|(s, _)| *s == slot).map(|(_, n)| *n))
-            }
-            CharacterEventKind::Binding { binding, phase } => (
-                match phase {
-                    BindingPhase::Start => CaptureEventKind::BindingStart,
-                    BindingPhase::Complete => CaptureEventKind::BindingComplete,
-                    BindingPhase::Cancel => CaptureEventKind::BindingCancel,
-                },
-                self.binding_names.iter().find(|(b, _)| *b == binding).map(|(_, n)| *n),
-            ),
-            CharacterEventKind::SlotProgress { .. } => return,
+            _ => self.names.get(&e.name).copied(),
         };
         if let Some(name) = name {
-            self.events.push(EventRecord { kind, name, time: e.time });
+            self.events.push(EventRecord { kind: Recorded::Event(e.kind), name, time: e.time });
         }
     }
 }

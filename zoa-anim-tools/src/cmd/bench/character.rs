@@ -19,7 +19,7 @@ use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::FlatGround;
-use zoa_anim_runtime::character::{CharacterEvent, CharacterEventReceiver, CrowdWorkload};
+use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
 use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
 
 use super::Workers;
@@ -43,7 +43,7 @@ pub(super) struct Measured {
 struct Count(u64);
 
 impl CharacterEventReceiver for Count {
-    fn on_character_event(&mut self, _character: usize, _source: &Character, _event: &CharacterEvent) {
+    fn on_character_event(&mut self, _character: usize, _source: &Character, _event: &Event) {
         self.0 += 1;
     }
 }
