@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_assets::mix::{ClipKey, parse_mix};
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, Instance, Layer, LayerSource, RuntimeSkeleton,
+    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, ClipPlayer, Layer, LayerSource, RuntimeSkeleton,
 };
 
 /// The humanoid fixture model and its first skin, loaded once.
@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
         layer.mask = mask;
         layers.push(layer);
     }
-    let Ok(mut instance) = Instance::new(skeleton.clone(), layers) else { return };
+    let Ok(mut instance) = ClipPlayer::new(skeleton.clone(), layers) else { return };
     instance.set_compute_model(false);
     let _ = instance.evaluate();
 });

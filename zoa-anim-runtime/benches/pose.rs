@@ -20,7 +20,7 @@
 //!   of them masked to the upper body, plus one additive input at 0.5.
 //! - `job_local_to_model`: the whole skeleton.
 //!
-//! The blends use [`Composition::Mixer`], the composition an [`Instance`]
+//! The blends use [`Composition::Mixer`], the composition an [`ClipPlayer`]
 //! defaults to. Assets: `fixtures/models/humanoid.glb` when it exists, the
 //! shared `Fox.glb` and `CesiumMan.glb` (from `ZOA_ASSETS` or
 //! `../shared/assets`; absent assets are skipped with a note), and
@@ -193,7 +193,7 @@ impl Rig {
         Arc::new(BoneWeights::from_names(s, &[name.as_str()], &[]).expect("mask"))
     }
 
-    fn instance(&self, scenario: char, seed: usize) -> Instance {
+    fn instance(&self, scenario: char, seed: usize) -> ClipPlayer {
         let walk = self.clip(&["walk"], 0);
         let run = self.clip(&["run"], 1);
         let phase = (seed % 17) as f32 / 17.0;
@@ -225,7 +225,7 @@ impl Rig {
                     .with_weight(0.7),
             ],
         };
-        let mut inst = Instance::new(self.skeleton.clone(), layers).expect("instance");
+        let mut inst = ClipPlayer::new(self.skeleton.clone(), layers).expect("instance");
         inst.set_compute_model(matches!(scenario, 'd' | 'e'));
         if scenario == 'e' {
             inst.set_ik(Some(self.ik_stage(seed))).expect("IK stage fits");
@@ -473,7 +473,7 @@ fn kit_character(bencher: Bencher<'_, '_>, asset: &str) {
         Layer::new("blend", blend),
         Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),
     ];
-    let mut inst = Instance::new(rig.skeleton.clone(), layers).expect("instance");
+    let mut inst = ClipPlayer::new(rig.skeleton.clone(), layers).expect("instance");
     inst.update(0.0).expect("warm-up frame");
     bencher.counter(ItemsCount::new(rig.skeleton.joint_count())).bench_local(|| inst.update(DT).expect("frame"));
 }

@@ -86,16 +86,18 @@ pub mod blend_tree;
 pub mod blending;
 pub mod bone_weights;
 pub mod character;
+pub mod compose;
+pub mod crowd;
 pub mod driver;
 mod error;
 pub mod events;
 pub mod fade;
 pub mod graph;
 pub mod ik_stage;
-pub mod instance;
 pub mod loadout;
 pub mod math;
 pub mod model;
+pub mod player;
 pub mod pose;
 
 pub mod retarget;
@@ -113,12 +115,14 @@ pub use blending::{
 /// The module's former name, kept so `mask::BoneWeights` paths still resolve.
 pub use bone_weights as mask;
 pub use bone_weights::BoneWeights;
-pub use character::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
+pub use character::{Character, CharacterDefinition, CharacterSettings};
+pub use compose::{ComposeJob, PoseScratch, PoseStack, StackInput, StackLayer, StackSources};
+pub use crowd::{Crowd, CrowdMember};
 pub use error::RuntimeError;
 pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
-pub use instance::{AdditiveReference, BoundMotion, Crowd, Instance, Layer, LayerSource};
 pub use loadout::{LoadoutChange, ProfileSetSwitcher};
 pub use model::{LocalToModelJob, skinning_matrices};
+pub use player::{AdditiveReference, BoundMotion, ClipPlayer, Layer, LayerSource};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};

@@ -15,7 +15,7 @@ use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
-use zoa_anim_runtime::{Character, CharacterCrowd, Team};
+use zoa_anim_runtime::{Character, Crowd, Team};
 use zoa_test_support::alloc::{CountingAllocator, allocations_during};
 
 #[global_allocator]
@@ -26,7 +26,7 @@ const DT: f32 = 1.0 / 60.0;
 /// The crowd of [`CrowdWorkload`] (what `zoa-anim bench --defs` runs), except
 /// that every character spawns unarmed and every third one equips the rifle
 /// afterwards, so the first frames cross-fade loadouts.
-fn crowd(n: usize, workload: &CrowdWorkload) -> CharacterCrowd {
+fn crowd(n: usize, workload: &CrowdWorkload) -> Crowd<Character> {
     let def = definition(&fixture_bundle());
     let ground = Arc::new(FlatGround { height: 0.02, normal: Vec3::Y });
     let mut characters = Vec::new();
@@ -40,7 +40,7 @@ fn crowd(n: usize, workload: &CrowdWorkload) -> CharacterCrowd {
         workload.prepare(k, &mut c);
         characters.push(c);
     }
-    CharacterCrowd::new(characters)
+    Crowd::new(characters)
 }
 
 #[derive(Default)]
@@ -85,7 +85,7 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
             pool.install(|| par.update_parallel(DT)).unwrap();
             par.deliver_events(&mut par_events);
         }
-        for (k, (a, b)) in serial.characters().iter().zip(par.characters()).enumerate() {
+        for (k, (a, b)) in serial.members().iter().zip(par.members()).enumerate() {
             assert_eq!(bits(a), bits(b), "character {k}, {threads} threads");
         }
         assert_eq!(serial_events.0, par_events.0, "{threads} threads");
@@ -97,7 +97,7 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
             on_team.update_on(&mut team, DT).unwrap();
             on_team.deliver_events(&mut team_events);
         }
-        for (k, (a, b)) in serial.characters().iter().zip(on_team.characters()).enumerate() {
+        for (k, (a, b)) in serial.members().iter().zip(on_team.members()).enumerate() {
             assert_eq!(bits(a), bits(b), "character {k}, {threads}-member team");
         }
         assert_eq!(serial_events.0, team_events.0, "{threads}-member team");

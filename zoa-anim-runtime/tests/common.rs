@@ -67,7 +67,7 @@ pub fn quat_close(a: Quat, b: Quat, eps: f32) -> bool {
 /// A humanoid instance playing [`humanoid_clip`] (seeded by `k`) with the
 /// default rig policy's IK installed and every input set, `k`-dependent:
 /// flat ground, a look target, and a weapon pose with a left-hand grip.
-pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::Instance {
+pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::ClipPlayer {
     use std::sync::Arc;
     use zoa_anim_core::RigPolicy;
     use zoa_anim_core::contracts::{PoseSnapshot, PoseTargetData};
@@ -100,5 +100,5 @@ pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::Instance {
         weight: 1.0,
     });
     inputs.weapon_pose = Some(weapon);
-    Instance::new(rs, layers).unwrap().with_ik(stage).unwrap()
+    ClipPlayer::new(rs, layers).unwrap().with_ik(stage).unwrap()
 }

@@ -22,7 +22,7 @@ fn bind(clip: &Clip, s: &zoa_anim_core::Skeleton) -> Arc<Animation> {
     Arc::new(Animation::bind(clip, s, BindBy::Node).unwrap())
 }
 
-fn instance(k: usize) -> Instance {
+fn instance(k: usize) -> ClipPlayer {
     let s = skeleton();
     let rs = Arc::new(RuntimeSkeleton::new(s.clone()));
     let clips: Vec<_> = (0..4).map(|i| bind(&full_clip(&format!("c{i}"), (i + k) as f32 * 0.3), &s)).collect();
@@ -53,7 +53,7 @@ fn instance(k: usize) -> Instance {
             .additive(AdditiveReference::Clip { animation: clips[2].clone(), time: 0.5 })
             .with_weight(0.8),
     ];
-    Instance::new(rs, layers).unwrap()
+    ClipPlayer::new(rs, layers).unwrap()
 }
 
 #[test]

@@ -555,7 +555,7 @@ mod instances {
     #[test]
     fn a_full_weight_single_layer_equals_plain_sampling_and_speed_scales_time() {
         let a = bind(&full_clip("c", 0.5));
-        let mut inst = Instance::new(
+        let mut inst = ClipPlayer::new(
             runtime_skeleton(),
             vec![Layer::new(
                 "base",
@@ -610,7 +610,7 @@ mod instances {
             clock: SyncClock::default(),
             speed: 1.0,
         };
-        let mut inst = Instance::new(runtime_skeleton(), vec![Layer::new("loco", source)]).unwrap();
+        let mut inst = ClipPlayer::new(runtime_skeleton(), vec![Layer::new("loco", source)]).unwrap();
         // Cycle = 0.5·4 + 0.5·8 = 6 s; after 1.5 s the phase is 0.25.
         inst.update(1.5).unwrap();
         let a = sample(&short, 1.0);
@@ -657,7 +657,7 @@ mod instances {
             if masked {
                 layers.push(Layer::new("upper", tree([&b, &b, motions[0]])).with_mask(mask.clone()).with_weight(0.6));
             }
-            let mut inst = Instance::new(runtime_skeleton(), layers).unwrap().with_composition(composition);
+            let mut inst = ClipPlayer::new(runtime_skeleton(), layers).unwrap().with_composition(composition);
             inst.update(0.7).unwrap();
             inst.local_pose().clone()
         };
@@ -685,7 +685,7 @@ mod instances {
             Layer::new("base", LayerSource::clip(BoundMotion::looping(base.clone()))),
             Layer::new("add", LayerSource::clip(BoundMotion::looping(add))).additive(AdditiveReference::Time(0.0)),
         ];
-        let mut inst = Instance::new(runtime_skeleton(), layers).unwrap();
+        let mut inst = ClipPlayer::new(runtime_skeleton(), layers).unwrap();
         inst.evaluate().unwrap();
         let plain = sample(&base, 0.0);
         for j in 0..plain.len() {
@@ -698,10 +698,10 @@ mod instances {
     fn bad_layers_are_rejected() {
         let a = bind(&full_clip("c", 0.0));
         let l = Layer::new("x", LayerSource::clip(BoundMotion::looping(a.clone()))).with_weight(1.5);
-        assert!(matches!(Instance::new(runtime_skeleton(), vec![l]), Err(RuntimeError::InvalidLayer { .. })));
+        assert!(matches!(ClipPlayer::new(runtime_skeleton(), vec![l]), Err(RuntimeError::InvalidLayer { .. })));
         let l = Layer::new("m", LayerSource::clip(BoundMotion::looping(a)))
             .with_mask(Arc::new(BoneWeights::from_weights([1.0; 2])));
-        assert!(Instance::new(runtime_skeleton(), vec![l]).is_err());
+        assert!(ClipPlayer::new(runtime_skeleton(), vec![l]).is_err());
     }
 
     #[test]
@@ -747,7 +747,7 @@ mod crowd {
         zoa_anim_core::Skeleton::new("small", joints).unwrap()
     }
 
-    pub fn build_crowd(n: usize) -> Crowd {
+    pub fn build_crowd(n: usize) -> Crowd<ClipPlayer> {
         let big = Arc::new(RuntimeSkeleton::new(skeleton()));
         let small = Arc::new(RuntimeSkeleton::new(small_skeleton()));
         let clip_set = |s: &Arc<RuntimeSkeleton>| -> Vec<Arc<Animation>> {
@@ -761,7 +761,7 @@ mod crowd {
         let (big_clips, small_clips) = (clip_set(&big), clip_set(&small));
         let big_mask = Arc::new(BoneWeights::from_names(big.skeleton(), &["spine"], &[] as &[&str]).unwrap());
         let small_mask = Arc::new(BoneWeights::from_names(small.skeleton(), &["spine"], &[] as &[&str]).unwrap());
-        let mut instances: Vec<Instance> = (0..n)
+        let mut instances: Vec<ClipPlayer> = (0..n)
             .map(|i| {
                 let (s, clips, mask) =
                     if i % 3 == 0 { (&small, &small_clips, &small_mask) } else { (&big, &big_clips, &big_mask) };
@@ -795,7 +795,7 @@ mod crowd {
                         .with_weight(0.4),
                     );
                 }
-                Instance::new(s.clone(), layers).unwrap()
+                ClipPlayer::new(s.clone(), layers).unwrap()
             })
             .collect();
         // Humanoids with the rig policy's IK (foot plant, look-at, hand on weapon).
@@ -803,8 +803,8 @@ mod crowd {
         Crowd::new(instances)
     }
 
-    fn snapshot(c: &Crowd) -> Vec<(Pose, Vec<Mat4>)> {
-        c.instances().iter().map(|i| (i.local_pose().clone(), i.model_matrices().to_vec())).collect()
+    fn snapshot(c: &Crowd<ClipPlayer>) -> Vec<(Pose, Vec<Mat4>)> {
+        c.members().iter().map(|i| (i.local_pose().clone(), i.model_matrices().to_vec())).collect()
     }
 
     #[test]
@@ -902,7 +902,7 @@ mod properties {
             let a = bind(&full_clip("a", 0.4));
             let motion = BoundMotion { animation: a.clone(), looping };
             let s = Arc::new(RuntimeSkeleton::new(skeleton()));
-            let mut inst = Instance::new(s, vec![Layer::new("l", LayerSource::Clip { motion: motion.clone(), time: t, speed: 1.0 })]).unwrap();
+            let mut inst = ClipPlayer::new(s, vec![Layer::new("l", LayerSource::Clip { motion: motion.clone(), time: t, speed: 1.0 })]).unwrap();
             inst.evaluate().unwrap();
             prop_assert_eq!(inst.local_pose(), &sample(&a, motion.clip_time(t)));
         }
@@ -916,11 +916,11 @@ mod properties {
             let over = bind(&full_clip("over", 0.9));
             let s = Arc::new(RuntimeSkeleton::new(sk.clone()));
             let base_layer = Layer::new("base", LayerSource::Clip { motion: BoundMotion::looping(base), time: t, speed: 1.0 });
-            let mut alone = Instance::new(s.clone(), vec![base_layer.clone()]).unwrap();
+            let mut alone = ClipPlayer::new(s.clone(), vec![base_layer.clone()]).unwrap();
             let over_layer = Layer::new("over", LayerSource::Clip { motion: BoundMotion::looping(over), time: t * 0.5, speed: 1.0 })
                 .with_weight(w)
                 .with_mask(mask);
-            let mut masked = Instance::new(s, vec![base_layer, over_layer]).unwrap();
+            let mut masked = ClipPlayer::new(s, vec![base_layer, over_layer]).unwrap();
             alone.evaluate().unwrap();
             masked.evaluate().unwrap();
             for j in 0..sk.joint_count() {
@@ -1031,7 +1031,7 @@ mod shared_assets {
                         .additive(AdditiveReference::Time(0.0))
                         .with_weight(0.3),
                 );
-                let mut inst = Instance::new(rs.clone(), layers).unwrap();
+                let mut inst = ClipPlayer::new(rs.clone(), layers).unwrap();
                 let mut skin = vec![Mat4::IDENTITY; rs.joint_count()];
                 for _ in 0..50 {
                     inst.update(1.0 / 30.0).unwrap();
@@ -1060,7 +1060,7 @@ mod ik {
     }
 
     /// The same instance without its IK stage.
-    fn without_ik(mut i: Instance) -> Instance {
+    fn without_ik(mut i: ClipPlayer) -> ClipPlayer {
         i.set_ik(None).unwrap();
         i
     }
@@ -1112,9 +1112,9 @@ mod ik {
         assert!(!rig.is_active(PolicyKind::FootPlant) && !rig.is_active(PolicyKind::LookAt));
         let layers = || vec![Layer::new("a", LayerSource::clip(BoundMotion::looping(bind(&full_clip("a", 0.3)))))];
         let mut door =
-            Instance::new(rs.clone(), layers()).unwrap().with_ik(IkStage::new(rig.clone(), &rs).unwrap()).unwrap();
+            ClipPlayer::new(rs.clone(), layers()).unwrap().with_ik(IkStage::new(rig.clone(), &rs).unwrap()).unwrap();
         door.ik_mut().unwrap().inputs_mut().ground = Some(Arc::new(FlatGround { height: 0.5, normal: Vec3::Y }));
-        let mut bare = Instance::new(rs.clone(), layers()).unwrap();
+        let mut bare = ClipPlayer::new(rs.clone(), layers()).unwrap();
         door.update(0.25).unwrap();
         bare.update(0.25).unwrap();
         assert_eq!(door.local_pose(), bare.local_pose());
@@ -1123,6 +1123,6 @@ mod ik {
         let humanoid = Arc::new(RuntimeSkeleton::new(humanoid()));
         assert!(IkStage::new(rig.clone(), &humanoid).is_err());
         let stage = ik_humanoid_instance(1).ik().unwrap().clone();
-        assert!(Instance::new(rs, layers()).unwrap().with_ik(stage).is_err());
+        assert!(ClipPlayer::new(rs, layers()).unwrap().with_ik(stage).is_err());
     }
 }

@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let gaits =
         [("locomotion=idle", 0.0), ("locomotion=walk", 1.5), ("locomotion=run", 4.0), ("locomotion=sprint", 6.5)];
-    let mut crowd = CharacterCrowd::new(Vec::with_capacity(n));
+    let mut crowd = Crowd::new(Vec::with_capacity(n));
     for k in 0..n {
         let class = (k % 4 == 3).then_some(PlayerProfileType::Rifle);
         let (tags, speed) = gaits[k % gaits.len()];
@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for frame in 0..300usize {
         if frame % 60 == 0 {
             // Every second a quarter of the crowd changes gait, each to its own.
-            for (k, c) in crowd.characters_mut().iter_mut().enumerate().filter(|(k, _)| (k + frame / 60) % 4 == 0) {
+            for (k, c) in crowd.members_mut().iter_mut().enumerate().filter(|(k, _)| (k + frame / 60) % 4 == 0) {
                 let (tags, speed) = gaits[(k / 4 + frame / 60) % gaits.len()];
                 c.set_tags(tags.parse()?);
                 c.set_speed(speed);

@@ -57,5 +57,5 @@ pub mod prelude {
         AnimationBindingId, AnimationSlotId, DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet,
     };
     pub use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind};
-    pub use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings, Team};
+    pub use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings, Crowd, Team};
 }

@@ -1,9 +1,13 @@
-//! Delivering a character's queued events: the receiver contract, the
-//! adapter to the core's receiver, and [`Character::deliver_events`].
+//! Delivering a character's queued events (the receiver contract, the
+//! adapter to the core's receiver, [`Character::deliver_events`]), and a
+//! character as a [`Crowd`] member.
 
 use zoa_anim_core::contracts::AnimationEventReceiver;
 
 use super::state::Character;
+use crate::compose::PoseScratch;
+use crate::crowd::{Crowd, CrowdMember};
+use crate::error::RuntimeError;
 use crate::events::{Event, deliver_to};
 
 impl Character {
@@ -17,6 +21,25 @@ impl Character {
             receiver.on_character_event(index, self, e);
         }
         self.event_queue().restore(events);
+    }
+}
+
+impl CrowdMember for Character {
+    fn update_lent(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
+        self.update_with(dt, lent)
+    }
+    fn scratch(&mut self) -> Option<&mut PoseScratch> {
+        self.scratch_mut()
+    }
+}
+
+impl Crowd<Character> {
+    /// Delivers every character's queued events, character by character in
+    /// index order, each in time / kind / queue order; clears the queues.
+    pub fn deliver_events(&mut self, receiver: &mut dyn CharacterEventReceiver) {
+        for (i, c) in self.iter_mut() {
+            c.deliver_events(i, receiver);
+        }
     }
 }
 

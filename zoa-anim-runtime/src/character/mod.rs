@@ -55,7 +55,6 @@
 //!   that consumes it: `start` when it starts, `complete` when its state is
 //!   left at an exit time, `cancel` when it is left otherwise.
 
-mod crowd;
 mod definition;
 mod delivery;
 mod explain;
@@ -66,7 +65,6 @@ mod workload;
 
 pub use crate::error::SetupProblem;
 pub use crate::events::{BindingPhase, Event, EventKind, NotifySource};
-pub use crowd::CharacterCrowd;
 pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints};
 pub use delivery::{CharacterEventReceiver, ToEventReceiver};
 pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};

@@ -1,6 +1,8 @@
-//! The character's pose stage: frames of the behaviour layer become one
-//! local pose through the blending job, then inertialization, IK, model
-//! space and skinning. Everything is sized at spawn; a frame allocates nothing.
+//! The character's pose stage: the frames of the behaviour layer (graph,
+//! selector, procedural fallback) become one [`PoseStack`], which the pose
+//! engine's [`ComposeJob`] — the same job a clip player runs — samples and
+//! blends into the local pose; then inertialization, IK, model space and
+//! skinning. Everything is sized at spawn; a frame allocates nothing.
 //!
 //! Layer order of one graph's stack (bottom to top), composed with
 //! [`Composition::Layered`]:
@@ -11,15 +13,20 @@
 //!
 //! Within a graph layer the override contributions form one layer and the
 //! additive ones (against each clip's first frame) a second one above it.
+//! A contribution's weight already carries its layer's, so every stack layer
+//! of a graph has weight 1 (the selector and procedural layers carry theirs).
 
 use glam::{Mat4, Quat, Vec3, Vec3A};
 use zoa_anim_core::Transform;
 
 use super::definition::CharacterDefinition;
-use crate::animation::{SamplingContext, SamplingJob};
-use crate::blending::{BlendInput, BlendMode, Blender, BlendingContext, Composition, blend_into};
+use crate::animation::{Animation, SamplingContext};
+use crate::blending::{BlendMode, Composition, ReferencePose, blend_into};
+use crate::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
 use crate::error::RuntimeError;
-use crate::graph::{ClipContribution, ContributionSource, FrameOutput, GraphMasks, SLOT_LAYER, inertialize_quintic};
+use crate::graph::{
+    ClipContribution, ContributionSource, FrameOutput, GraphMasks, MaskRef, SLOT_LAYER, inertialize_quintic,
+};
 use crate::pose::Pose;
 use crate::selector::{ProceduralMotion, SelectorTable};
 
@@ -46,9 +53,14 @@ pub(crate) struct Stack<'a> {
 /// Buffers of one character's pose stage.
 #[derive(Debug, Clone)]
 pub(crate) struct PoseStage {
+    /// One per clip of the definition.
     contexts: Vec<SamplingContext>,
-    blending: BlendingContext,
-    scratch: Pose,
+    /// Allocated at the first evaluation without a lender (a crowd run's
+    /// first character lends its own to the others).
+    scratch: Option<Box<PoseScratch>>,
+    stack: PoseStack,
+    /// The procedural fallback's additive pose (only its flagged joints are read).
+    procedural: Option<Pose>,
     pub(crate) local: Pose,
     previous: Pose,
     pub(crate) inertia: Inertializer,
@@ -56,14 +68,60 @@ pub(crate) struct PoseStage {
     pub(crate) skin: Vec<Mat4>,
 }
 
+/// A character definition's clips, references and one graph's masks, as a
+/// [`ComposeJob`] reads them. Masks are [`MaskRef`]s packed into a `u32`.
+struct Sources<'a> {
+    def: &'a CharacterDefinition,
+    masks: Option<&'a GraphMasks>,
+}
+
+/// A state mask's flag in a packed [`MaskRef`].
+const STATE_MASK: u32 = 1 << 31;
+
+fn pack_mask(m: MaskRef) -> u32 {
+    match m {
+        MaskRef::None => NONE,
+        MaskRef::Layer(l) => u32::from(l),
+        MaskRef::State(s) => STATE_MASK | u32::from(s.0),
+    }
+}
+
+impl StackSources for Sources<'_> {
+    #[inline]
+    fn animation(&self, i: u32) -> &Animation {
+        &self.def.animations[i as usize]
+    }
+    #[inline]
+    fn mask(&self, m: u32) -> Option<&[f32]> {
+        if m == NONE {
+            return None;
+        }
+        let m = if m & STATE_MASK != 0 {
+            MaskRef::State(zoa_anim_core::graph::StateIndex((m & !STATE_MASK) as u16))
+        } else {
+            MaskRef::Layer(m as u16)
+        };
+        self.masks?.get(m)
+    }
+    #[inline]
+    fn reference(&self, r: u32) -> Option<&ReferencePose> {
+        self.def.references.get(r as usize)
+    }
+}
+
 impl PoseStage {
-    pub(crate) fn new(def: &CharacterDefinition) -> PoseStage {
+    /// Buffers for `def`'s characters whose frames hold at most `layers`
+    /// layers and `contributions` contributions (graph and selector together).
+    pub(crate) fn new(def: &CharacterDefinition, layers: usize, contributions: usize) -> PoseStage {
         let rest = def.skeleton.rest();
         let n = rest.len();
+        let p = def.procedural;
+        let procedural = (p.spine.is_some() || p.chest.is_some() || p.head.is_some()).then(|| rest.clone());
         PoseStage {
             contexts: def.animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
-            blending: BlendingContext::new(n),
-            scratch: rest.clone(),
+            scratch: None,
+            stack: PoseStack::with_capacity(2 * layers + 2, contributions),
+            procedural,
             local: rest.clone(),
             previous: rest.clone(),
             inertia: Inertializer::new(rest),
@@ -72,36 +130,87 @@ impl PoseStage {
         }
     }
 
+    /// Makes room for frames of up to `layers` layers and `contributions`
+    /// contributions (after a loadout change; may allocate).
+    pub(crate) fn reserve(&mut self, layers: usize, contributions: usize) {
+        let s = &mut self.stack;
+        s.layers.reserve((2 * layers + 2).saturating_sub(s.layers.len()));
+        s.inputs.reserve(contributions.saturating_sub(s.inputs.len()));
+    }
+
+    /// The scratch lent to the next characters of a crowd run.
+    pub(crate) fn scratch_mut(&mut self) -> Option<&mut PoseScratch> {
+        self.scratch.as_deref_mut()
+    }
+
     /// Composes `current` into the local pose and, during a loadout switch,
-    /// `previous` (weight `1 − alpha`) over it.
+    /// `previous` (weight `1 − alpha`) over it; `lent`: another character's
+    /// scratch to use (when it fits).
     pub(crate) fn compose(
         &mut self,
         def: &CharacterDefinition,
         current: &Stack<'_>,
         previous: Option<(&Stack<'_>, f32)>,
+        lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
-        compose_stack(def, current, &mut self.contexts, &mut self.blending, &mut self.scratch, &mut self.local)?;
-        if let Some((stack, alpha)) = previous {
-            compose_stack(def, stack, &mut self.contexts, &mut self.blending, &mut self.scratch, &mut self.previous)?;
-            blend_into(&mut self.local, &self.previous, 1.0 - alpha);
+        let n = def.skeleton.joint_count();
+        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, .. } = self;
+        let scratch = match lent {
+            Some(s) if s.fits(n) => s,
+            _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
+        };
+        let mut parts = Parts { def, stack, contexts, procedural, scratch };
+        parts.compose(current, local)?;
+        if let Some((outgoing, alpha)) = previous {
+            parts.compose(outgoing, before)?;
+            blend_into(local, before, 1.0 - alpha);
         }
         Ok(())
     }
 }
 
-fn compose_stack(
-    def: &CharacterDefinition,
-    stack: &Stack<'_>,
-    contexts: &mut [SamplingContext],
-    blending: &mut BlendingContext,
-    scratch: &mut Pose,
-    out: &mut Pose,
-) -> Result<(), RuntimeError> {
-    let mut blender = blending.begin(Composition::Layered, def.skeleton.rest(), out)?;
+/// What composing one stack borrows from a [`PoseStage`].
+struct Parts<'a> {
+    def: &'a CharacterDefinition,
+    stack: &'a mut PoseStack,
+    contexts: &'a mut [SamplingContext],
+    procedural: &'a mut Option<Pose>,
+    scratch: &'a mut PoseScratch,
+}
+
+impl Parts<'_> {
+    fn compose(&mut self, stack: &Stack<'_>, output: &mut Pose) -> Result<(), RuntimeError> {
+        let def = self.def;
+        write_stack(def, stack, self.stack);
+        if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {
+            write_procedural(def, motion, pose);
+        }
+        let extra = self.procedural.as_ref().map(|pose| ExtraPose {
+            pose,
+            animated: &def.procedural_animated,
+            reference: Some(&def.procedural_reference),
+        });
+        ComposeJob {
+            composition: Composition::Layered,
+            skeleton: &def.skeleton,
+            stack: self.stack,
+            sources: &Sources { def, masks: stack.masks },
+            contexts: self.contexts,
+            extra,
+            scratch: self.scratch,
+            output,
+        }
+        .run()
+    }
+}
+
+/// Writes `stack`'s layers in stack order (see the module docs).
+fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
+    out.clear();
     let frame = stack.frame;
     let has_base = frame.layers.first().is_some_and(|l| l.layer != SLOT_LAYER);
     if !has_base {
-        add_selector(def, stack, contexts, scratch, &mut blender)?;
+        write_selector(def, stack, out);
     }
     for (i, layer) in frame.layers.iter().enumerate() {
         let cs = &frame.contributions[layer.contributions.clone()];
@@ -109,87 +218,64 @@ fn compose_stack(
             if !cs.iter().any(|c| c.blend_mode == mode && c.weight > 0.0) {
                 continue;
             }
-            let additive = mode == BlendMode::Additive;
-            blender.layer(if additive { BlendMode::Additive } else { BlendMode::Override }, 1.0);
+            out.layer(mode, 1.0);
             for c in cs.iter().filter(|c| c.blend_mode == mode && c.weight > 0.0) {
-                let mask = stack.masks.and_then(|m| m.get(c.mask));
-                add_contribution(def, c, mask, additive, contexts, scratch, &mut blender)?;
+                push_contribution(def, c, pack_mask(c.mask), mode == BlendMode::Additive, out);
             }
         }
         if i == 0 && has_base {
-            add_selector(def, stack, contexts, scratch, &mut blender)?;
+            write_selector(def, stack, out);
         }
     }
-    blender.finish();
-    Ok(())
 }
 
-fn add_selector(
-    def: &CharacterDefinition,
-    stack: &Stack<'_>,
-    contexts: &mut [SamplingContext],
-    scratch: &mut Pose,
-    blender: &mut Blender<'_>,
-) -> Result<(), RuntimeError> {
+/// The selector's layer and the procedural fallback's, when they show.
+fn write_selector(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
     if let Some(sel) = stack.selector.filter(|s| s.weight > 0.0) {
-        blender.layer(BlendMode::Override, sel.weight);
+        out.layer(BlendMode::Override, sel.weight);
         for c in &sel.frame.contributions {
             let ContributionSource::Selector { row } = c.source else { continue };
             if c.weight <= 0.0 || (sel.tagged_only && !sel.table.is_tagged(row)) {
                 continue;
             }
-            add_contribution(def, c, None, false, contexts, scratch, blender)?;
+            push_contribution(def, c, NONE, false, out);
         }
     }
-    if let Some((motion, weight)) = stack.procedural.filter(|(_, w)| *w > 0.0) {
-        let p = def.procedural;
-        let (spine_share, chest_share) = if p.chest.is_some() { (0.5, 0.5) } else { (1.0, 0.0) };
-        let pitch = |share: f32| Quat::from_rotation_x(motion.spine_pitch * share);
-        let mut put = |joint: Option<u16>, t: Transform| {
-            if let Some(j) = joint {
-                scratch.set(usize::from(j), t);
-            }
-        };
-        put(p.spine, Transform { rotation: pitch(spine_share), ..Transform::IDENTITY });
-        put(p.chest, Transform { rotation: pitch(chest_share), ..Transform::IDENTITY });
-        put(p.head, Transform { translation: motion.head_offset(), ..Transform::IDENTITY });
-        blender.layer(BlendMode::Additive, weight);
-        let input = BlendInput {
-            pose: scratch,
-            animated: &def.procedural_animated,
-            weight: 1.0,
-            mask: None,
-            reference: Some(&def.procedural_reference),
-        };
-        blender.add(&input)?;
+    if let Some((_, weight)) = stack.procedural.filter(|(_, w)| *w > 0.0) {
+        out.extra_layer(BlendMode::Additive, weight);
     }
-    Ok(())
 }
 
-fn add_contribution(
-    def: &CharacterDefinition,
-    c: &ClipContribution,
-    mask: Option<&[f32]>,
-    additive: bool,
-    contexts: &mut [SamplingContext],
-    scratch: &mut Pose,
-    blender: &mut Blender<'_>,
-) -> Result<(), RuntimeError> {
+fn push_contribution(def: &CharacterDefinition, c: &ClipContribution, mask: u32, additive: bool, out: &mut PoseStack) {
     let i = c.clip.index();
-    let (Some(animation), Some(context)) = (def.animations.get(i), contexts.get_mut(i)) else { return Ok(()) };
-    let job = SamplingJob { animation, time: c.time, context, output: scratch };
-    match mask {
-        Some(m) => job.run_masked(m)?,
-        None => job.run()?,
+    if i >= def.animations.len() {
+        return;
     }
-    let input = BlendInput {
-        pose: scratch,
-        animated: animation.animated(),
+    let i = i as u32;
+    out.push(StackInput {
+        animation: i,
+        cursor: i,
+        time: c.time,
         weight: c.weight,
         mask,
-        reference: additive.then(|| &def.references[i]),
+        reference: if additive { i } else { NONE },
+    });
+}
+
+/// The procedural fallback's pose: breath pitch on the spine (and chest),
+/// head bob on the head; identity elsewhere (its flags animate only those).
+fn write_procedural(def: &CharacterDefinition, motion: ProceduralMotion, pose: &mut Pose) {
+    let p = def.procedural;
+    let (spine_share, chest_share) = if p.chest.is_some() { (0.5, 0.5) } else { (1.0, 0.0) };
+    let pitch = |share: f32| Quat::from_rotation_x(motion.spine_pitch * share);
+    let mut put = |joint: Option<u16>, t: Transform| {
+        if let Some(j) = joint {
+            pose.set(usize::from(j), t);
+        }
     };
-    blender.add(&input)
+    put(p.spine, Transform { rotation: pitch(spine_share), ..Transform::IDENTITY });
+    put(p.chest, Transform { rotation: pitch(chest_share), ..Transform::IDENTITY });
+    put(p.head, Transform { translation: motion.head_offset(), ..Transform::IDENTITY });
 }
 
 /// Inertialization of the whole local pose (Bollo 2018): when the graph

@@ -13,6 +13,7 @@ use zoa_anim_ik::{GroundProbe, HandTarget, Role};
 
 use super::definition::CharacterDefinition;
 use super::pose::{PoseStage, SelectorLayer, Stack};
+use crate::compose::PoseScratch;
 use crate::driver::GraphDriver;
 use crate::error::RuntimeError;
 use crate::events::{BindingPhase, Event, EventKind, EventQueue, NotifySource};
@@ -207,8 +208,11 @@ impl Character {
         } else {
             None
         };
+        let layers = frame.layers.capacity().max(previous_frame.layers.capacity()) + 1;
+        let contributions = frame.contributions.capacity().max(previous_frame.contributions.capacity())
+            + selector_frame.contributions.capacity();
         let mut c = Character {
-            pose: PoseStage::new(def),
+            pose: PoseStage::new(def, layers, contributions),
             behaviour,
             graph,
             previous_graph: None,
@@ -230,7 +234,7 @@ impl Character {
             compute_skinning: true,
             def: Arc::clone(def),
         };
-        c.evaluate_pose(0.0)?;
+        c.evaluate_pose(0.0, None)?;
         Ok(c)
     }
 
@@ -362,6 +366,11 @@ impl Character {
                 }
                 self.selector_frame = sel.new_output();
                 self.selector = Some(sel);
+                let layers = self.frame.layers.capacity().max(self.previous_frame.layers.capacity()) + 1;
+                let contributions =
+                    self.frame.contributions.capacity().max(self.previous_frame.contributions.capacity())
+                        + self.selector_frame.contributions.capacity();
+                self.pose.reserve(layers, contributions);
             }
             (None, _) => self.selector = None,
         }
@@ -449,8 +458,15 @@ impl Character {
 
     /// Advances the character by `dt` seconds and evaluates its pose: graph
     /// (and outgoing graph during a loadout switch), selector, events, pose,
-    /// inertialization, IK, model space, skinning. Allocation-free.
+    /// inertialization, IK, model space, skinning. Allocation-free (but the
+    /// first evaluation of a character outside a crowd allocates its
+    /// scratch, see [`crate::Crowd`]).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        self.update_with(dt, None)
+    }
+
+    /// [`update`](Self::update) with another character's scratch (when it fits).
+    pub(crate) fn update_with(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let graph_t0 = self.behaviour.driver().instance().time();
         let previous_t0 = self.behaviour.previous_instance().map(GraphInstance::time);
@@ -480,11 +496,16 @@ impl Character {
         // A few events a frame: kept in delivery order, so `events()` reads them as delivered.
         self.events.sort();
         self.time += f64::from(dt);
-        self.evaluate_pose(dt)
+        self.evaluate_pose(dt, lent)
     }
 
-    fn evaluate_pose(&mut self, dt: f32) -> Result<(), RuntimeError> {
-        let def = Arc::clone(&self.def);
+    /// The scratch this character lends to the next members of a crowd run.
+    pub(crate) fn scratch_mut(&mut self) -> Option<&mut PoseScratch> {
+        self.pose.scratch_mut()
+    }
+
+    fn evaluate_pose(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
+        let def = &*self.def;
         let procedural = self.selector.as_ref().and_then(TagSelector::procedural);
         let current = Stack {
             frame: &self.frame,
@@ -501,8 +522,8 @@ impl Character {
             }),
             _ => None,
         };
-        self.pose.compose(&def, &current, previous.as_ref().map(|p| (p, self.alpha)))?;
-        self.finish_pose(&def, dt)
+        self.pose.compose(def, &current, previous.as_ref().map(|p| (p, self.alpha)), lent)?;
+        self.finish_pose(dt)
     }
 
     /// Moves this frame's graph and selector events into the character's
@@ -753,7 +774,8 @@ impl Character {
         probe.surface(lowest)
     }
 
-    fn finish_pose(&mut self, def: &CharacterDefinition, dt: f32) -> Result<(), RuntimeError> {
+    fn finish_pose(&mut self, dt: f32) -> Result<(), RuntimeError> {
+        let def = &*self.def;
         self.pose.inertia.apply(&self.frame, &mut self.pose.local, dt);
         if let Some(ik) = &mut self.ik {
             ik.advance(dt);

@@ -13,7 +13,8 @@
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 
-use super::{Character, CharacterCrowd, CharacterDefinition};
+use super::{Character, CharacterDefinition};
+use crate::crowd::Crowd;
 
 /// The workload's states, by index (`k % 5` at the start).
 const TAGS: [&str; 5] = [
@@ -74,9 +75,9 @@ impl CrowdWorkload {
 
     /// Gameplay input for frame `frame` (the same for every run); allocates
     /// nothing.
-    pub fn drive(&self, crowd: &mut CharacterCrowd, frame: usize) {
+    pub fn drive(&self, crowd: &mut Crowd<Character>, frame: usize) {
         let round = frame / Self::PERIOD;
-        for (k, c) in crowd.characters_mut().iter_mut().enumerate() {
+        for (k, c) in crowd.members_mut().iter_mut().enumerate() {
             match (frame + k) % Self::PERIOD {
                 10 => c.fire(DefaultBindings::HIT),
                 20 => c.fire(DefaultBindings::RELOAD),

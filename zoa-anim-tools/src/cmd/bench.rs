@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoundMotion, CompiledBlendTree, Crowd, Instance, Layer, LayerSource,
+    AdditiveReference, Animation, BindBy, BoundMotion, ClipPlayer, CompiledBlendTree, Crowd, Layer, LayerSource,
     RuntimeSkeleton, Simd, SyncClock, Team, set_simd,
 };
 
@@ -306,7 +306,7 @@ fn pinned_clips(asset: &GltfAsset, keys: &[String]) -> anyhow::Result<[usize; 3]
 }
 
 /// Character `i`: `clips[0]` and `clips[1]` in a 1D blend, `clips[2]` additive.
-fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: [Arc<Animation>; 3], i: usize) -> anyhow::Result<Instance> {
+fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: [Arc<Animation>; 3], i: usize) -> anyhow::Result<ClipPlayer> {
     let [a, b, c] = clips;
     let blend = LayerSource::Tree {
         tree: CompiledBlendTree::one_d(&[0.0, 1.0])?,
@@ -321,5 +321,5 @@ fn instance(skeleton: &Arc<RuntimeSkeleton>, clips: [Arc<Animation>; 3], i: usiz
         Layer::new("blend", blend),
         Layer::new("additive", additive).additive(AdditiveReference::Time(0.0)).with_weight(0.5),
     ];
-    Ok(Instance::new(skeleton.clone(), layers)?)
+    Ok(ClipPlayer::new(skeleton.clone(), layers)?)
 }

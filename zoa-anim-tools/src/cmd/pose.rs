@@ -40,7 +40,7 @@ use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Joint, Skeleton};
 use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, Instance, Layer, LayerSource, Pose, RetargetMode,
+    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, ClipPlayer, Layer, LayerSource, Pose, RetargetMode,
     Retargeter, RuntimeSkeleton,
 };
 
@@ -178,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         (None, None) => bail!("give --clip NAME --time T or --mix MIX.toml"),
     };
-    let mut instance = Instance::new(skeleton.clone(), layers)?;
+    let mut instance = ClipPlayer::new(skeleton.clone(), layers)?;
     instance.set_compute_model(false);
     instance.evaluate()?;
     print_pose(&args, &target, instance.local_pose())
@@ -248,7 +248,7 @@ fn retargeted(args: &Args, target: &Target, other: &Path, key: &str) -> anyhow::
 
     let source_skeleton = Arc::new(RuntimeSkeleton::new(source.clone()));
     let layers = clip_layer(&source_asset, key, &source_skeleton, args.time.unwrap_or(0.0), args.once)?;
-    let mut instance = Instance::new(source_skeleton, layers)?;
+    let mut instance = ClipPlayer::new(source_skeleton, layers)?;
     instance.set_compute_model(false);
     instance.evaluate()?;
     let retargeter =

@@ -20,7 +20,7 @@ use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
-use zoa_anim_runtime::{Character, CharacterCrowd, CharacterDefinition, CharacterSettings};
+use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings, Crowd};
 
 use super::Workers;
 use crate::output::fail;
@@ -85,7 +85,7 @@ pub(super) fn run(
         workload.prepare(k, &mut c);
         characters.push(c);
     }
-    let mut crowd = CharacterCrowd::new(characters);
+    let mut crowd = Crowd::new(characters);
     let mut events = Count(0);
     let dt = 1.0 / 60.0;
     let (frames, elapsed) = workers.time_frames(budget, |team, frame| {
