@@ -1,14 +1,10 @@
 //! The character component: a ZOA character on a Bevy entity.
 
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use bevy_ecs::prelude::{Component, Entity};
-use zoa_anim_core::contracts::PoseSnapshot;
-use zoa_anim_core::glam::Vec3;
-use zoa_anim_core::{AnimationBindingId, AnimationSlotId, DimensionSet, PlayerProfileType, StateTagSet};
-use zoa_anim_ik::{GroundProbe, HandTarget};
-use zoa_anim_runtime::LoadoutChange;
-use zoa_anim_runtime::{Character, CharacterDefinition, IkInputs, Pose, RuntimeError};
+use zoa_anim_runtime::{Character, CharacterDefinition, RuntimeError};
 
 use crate::binding::JointBinding;
 use crate::error::ZoaBevyError;
@@ -20,11 +16,14 @@ use crate::error::ZoaBevyError;
 pub struct ZoaDefinitionId(pub(crate) u32);
 
 /// A ZOA character on the root entity of a joint hierarchy (a spawned glTF
-/// scene, or joints spawned by hand). Gameplay drives it by meaning through
-/// methods that mirror [`Character`]'s gameplay API; the plugin binds its
-/// joints to the entities below it by name (then by bone role), evaluates it
-/// every frame (all characters in parallel) and writes the joints' local
-/// [`Transform`](bevy_transform::components::Transform)s.
+/// scene, or joints spawned by hand). It dereferences to the runtime
+/// [`Character`], so gameplay drives it by meaning with the character's own
+/// API (`set_tags`, `set_speed`, `fire`, `play_slot`, `equip`,
+/// `ik_inputs_mut`, `explain`, …) and reads it the same way; the plugin
+/// binds its joints to the entities below it by name (then by bone role),
+/// evaluates it every frame (all characters in parallel) and writes the
+/// joints' local [`Transform`](bevy_transform::components::Transform)s.
+/// (Leave `update` and `deliver_events` to the plugin.)
 #[derive(Debug, Component)]
 pub struct ZoaCharacter {
     character: Character,
@@ -33,6 +32,19 @@ pub struct ZoaCharacter {
     /// Entities bound before a rebind (their [`crate::ZoaJoint`] is removed).
     pub(crate) stale: Option<JointBinding>,
     pub(crate) last_error: Option<RuntimeError>,
+}
+
+impl Deref for ZoaCharacter {
+    type Target = Character;
+    fn deref(&self) -> &Character {
+        &self.character
+    }
+}
+
+impl DerefMut for ZoaCharacter {
+    fn deref_mut(&mut self) -> &mut Character {
+        &mut self.character
+    }
 }
 
 impl ZoaCharacter {
@@ -75,94 +87,8 @@ impl ZoaCharacter {
         Ok(())
     }
 
-    // ---- gameplay (mirrors `Character`) --------------------------------
-
-    /// Requests new state tags ([`Character::set_tags`]).
-    pub fn set_tags(&mut self, tags: StateTagSet) {
-        self.character.set_tags(tags);
-    }
-    /// Releases pending `OnEvent` tag changes ([`Character::send_tag_event`]).
-    pub fn send_tag_event(&mut self, dimensions: DimensionSet) {
-        self.character.send_tag_event(dimensions);
-    }
-    /// Fires a trigger binding ([`Character::fire`]).
-    pub fn fire(&mut self, binding: AnimationBindingId) {
-        self.character.fire(binding);
-    }
-    /// Sets a bool binding ([`Character::set_bool`]).
-    pub fn set_bool(&mut self, binding: AnimationBindingId, value: bool) {
-        self.character.set_bool(binding, value);
-    }
-    /// Sets a float binding ([`Character::set_float`]).
-    pub fn set_float(&mut self, binding: AnimationBindingId, value: f32) {
-        self.character.set_float(binding, value);
-    }
-    /// Sets an int binding ([`Character::set_int`]).
-    pub fn set_int(&mut self, binding: AnimationBindingId, value: i32) {
-        self.character.set_int(binding, value);
-    }
-    /// Plays a slot in the override slot ([`Character::play_slot`]).
-    pub fn play_slot(&mut self, slot: AnimationSlotId) -> bool {
-        self.character.play_slot(slot)
-    }
-    /// Fades the override slot out over `blend_out` seconds ([`Character::stop_slot`]).
-    pub fn stop_slot(&mut self, blend_out: f32) {
-        self.character.stop_slot(blend_out);
-    }
-    /// Equips a weapon class ([`Character::equip`]; may allocate).
-    pub fn equip(&mut self, class: PlayerProfileType) -> Option<LoadoutChange> {
-        self.character.equip(class)
-    }
-    /// Back to the unarmed baseline ([`Character::unequip`]).
-    pub fn unequip(&mut self) -> Option<LoadoutChange> {
-        self.character.unequip()
-    }
-    /// Speed over the ground, m/s: gaits, the `speed` binding, IK ([`Character::set_speed`]).
-    pub fn set_speed(&mut self, metres_per_second: f32) {
-        self.character.set_speed(metres_per_second);
-    }
-    /// Playback speed (`>= 0`, default 1; [`Character::set_playback_speed`]).
-    pub fn set_playback_speed(&mut self, speed: f32) {
-        self.character.set_playback_speed(speed);
-    }
-    /// IK inputs ([`Character::ik_inputs_mut`]).
-    pub fn ik_inputs_mut(&mut self) -> Option<&mut IkInputs> {
-        self.character.ik_inputs_mut()
-    }
-    /// The ground under the feet ([`Character::set_ground`]).
-    pub fn set_ground(&mut self, ground: Option<Arc<dyn GroundProbe + Send + Sync>>) {
-        self.character.set_ground(ground);
-    }
-    /// Look target in model space ([`Character::set_look_target`]).
-    pub fn set_look_target(&mut self, target: Option<Vec3>) {
-        self.character.set_look_target(target);
-    }
-    /// IK pose of the equipped item ([`Character::set_weapon_pose`]).
-    pub fn set_weapon_pose(&mut self, pose: Option<PoseSnapshot>) {
-        self.character.set_weapon_pose(pose);
-    }
-    /// Ledge targets for the hands ([`Character::set_ledge_targets`]).
-    pub fn set_ledge_targets(&mut self, targets: [Option<HandTarget>; 2]) {
-        self.character.set_ledge_targets(targets);
-    }
-
     // ---- readout -------------------------------------------------------
 
-    /// The runtime character (every readout: pose, matrices, selector, graph).
-    #[must_use]
-    pub fn runtime(&self) -> &Character {
-        &self.character
-    }
-    /// The runtime character, mutable (the plugin updates it; do not call
-    /// `update` or `deliver_events` yourself while the plugin runs).
-    pub fn runtime_mut(&mut self) -> &mut Character {
-        &mut self.character
-    }
-    /// Local joint transforms of the last evaluation.
-    #[must_use]
-    pub fn local_pose(&self) -> &Pose {
-        self.character.local_pose()
-    }
     /// Which entity each joint drives (`None` until bound).
     #[must_use]
     pub fn binding(&self) -> Option<&JointBinding> {

@@ -140,7 +140,7 @@ fn bind_joints(
                 local: transform.map(core_transform).unwrap_or_default(),
             });
         }
-        let def = c.runtime().definition().clone();
+        let def = c.definition().clone();
         let binding = JointBinding::bind(def.skeleton().skeleton(), def.roles(), &hierarchy);
         if binding.bound() == 0 {
             continue;
@@ -201,7 +201,7 @@ fn deliver_events(
 ) {
     let bridge = &mut bridge.bridge;
     for (index, (entity, mut c)) in characters.iter_mut().enumerate() {
-        if c.runtime().events().is_empty() {
+        if c.events().is_empty() {
             continue;
         }
         bridge.sink_mut().entity = entity;
@@ -212,7 +212,7 @@ fn deliver_events(
             },
             bridge: &mut *bridge,
         };
-        c.runtime_mut().deliver_events(index, &mut deliver);
+        c.deliver_events(index, &mut deliver);
     }
     sound.write_batch(bridge.sink_mut().cues.drain(..));
 }

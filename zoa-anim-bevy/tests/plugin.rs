@@ -208,7 +208,7 @@ fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
         }
         other => panic!("expected the folder's diagnostics, got {other:?}"),
     }
-    assert!(Arc::ptr_eq(app.world().get::<ZoaCharacter>(root).unwrap().runtime().definition(), &first));
+    assert!(Arc::ptr_eq(app.world().get::<ZoaCharacter>(root).unwrap().definition(), &first));
 
     // A good edit: swapped, and the character re-created on it with its tags, joints bound again.
     std::fs::write(&clip, good.replace("Footstep@0.5", "Footstep@0.55")).unwrap();
@@ -220,8 +220,8 @@ fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
     assert!(!Arc::ptr_eq(&second, &first));
     app.update();
     let c = app.world().get::<ZoaCharacter>(root).unwrap();
-    assert!(Arc::ptr_eq(c.runtime().definition(), &second));
-    assert_eq!(c.runtime().tags(), walk);
+    assert!(Arc::ptr_eq(c.definition(), &second));
+    assert_eq!(c.tags(), walk);
     assert!(all_bound(app.world(), root, &joints));
 
     // An explicit reload of an unchanged folder swaps again (same content, new generation).

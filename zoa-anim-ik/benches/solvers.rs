@@ -7,7 +7,7 @@ use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::{RigPolicy, Transform};
 use zoa_anim_ik::foot::PlantLeg;
 use zoa_anim_ik::{
-    BoneRoles, FlatGround, FootPlantJob, FootPlantState, IkFrameInput, LookAtChain, LookAtJob, LookAtState, ModelPose,
+    BoneRoles, FlatGround, FootPlantJob, FootPlantState, IkInputs, LookAtChain, LookAtJob, LookAtState, ModelPose,
     RigIk, RigIkSettings, TwoBoneChain, TwoBoneIkJob, TwoBoneSettings, solve_two_bone,
 };
 use zoa_test_support::skeletons::humanoid;
@@ -113,16 +113,15 @@ fn rig_two_feet_and_look_at(b: divan::Bencher<'_, '_>) {
     let rest: Vec<Transform> = sk.rest_pose().collect();
     let mut local = rest.clone();
     let ground = FlatGround { height: -0.05, normal: Vec3::new(0.1, 1.0, 0.0).normalize() };
-    let input = IkFrameInput {
-        dt: 1.0 / 60.0,
+    let input = IkInputs {
         locomotion_speed: 0.1,
-        ground: Some(&ground),
+        ground: Some(std::sync::Arc::new(ground)),
         look_target: Some(Vec3::new(0.5, 1.6, 2.0)),
-        ..IkFrameInput::default()
+        ..IkInputs::default()
     };
     b.bench_local(|| {
         local.copy_from_slice(&rest);
-        rig.apply(&sk, black_box(&mut local), &mut ctx, &input)
+        rig.apply(&sk, black_box(&mut local), &mut ctx, &input, 1.0 / 60.0)
     });
 }
 

@@ -5,12 +5,13 @@
 //!
 //! ```text
 //! set-up (once per skeleton × policy, allocates):
-//!     let (roles, problems) = BoneRoles::discover_with_overrides(&skeleton, &policy);
-//!     let rig_ik = RigIk::new(&skeleton, &policy, &roles, RigIkSettings::from_rest(&skeleton, &roles));
+//!     let (rig_ik, roles, problems) = RigIk::for_policy(&skeleton, &policy);
 //! per instance (once, allocates):
 //!     let mut ctx = rig_ik.new_context();
+//!     let mut inputs = IkInputs::default();
 //! per frame, after blending, inside the parallel pass (allocates nothing):
-//!     rig_ik.apply(&skeleton, &mut local_pose, &mut ctx, &IkFrameInput { dt, locomotion_speed, ground, .. })?;
+//!     inputs.look_target = Some(target);
+//!     rig_ik.apply(&skeleton, &mut local_pose, &mut ctx, &inputs, dt)?;
 //!     // then local → model → skinning as usual
 //! ```
 //!
@@ -26,6 +27,7 @@
 //! stays where look-at put it.
 
 use std::f32::consts::PI;
+use std::sync::Arc;
 
 use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_core::glam::{Quat, Vec3};
@@ -132,30 +134,35 @@ pub struct HandTarget {
     pub weight: f32,
 }
 
-/// Per-frame inputs of one character.
-#[derive(Clone, Copy, Default)]
-pub struct IkFrameInput<'a> {
-    /// Seconds since the last frame (`>= 0`).
-    pub dt: f32,
-    /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest).
+/// What the game tells one character's IK each frame: the one IK input
+/// type (the runtime's characters own one each and expose it as it is).
+/// Sized once; write it in place between frames.
+#[derive(Clone, Default)]
+pub struct IkInputs {
+    /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest); default 0.
+    /// Foot planting fades out as it reaches the policy's
+    /// `foot_plant_blend_in_speed`.
     pub locomotion_speed: f32,
-    /// Ground under the feet; `None` skips foot planting.
-    pub ground: Option<&'a dyn GroundProbe>,
-    /// Look target, model space; `None` returns the head to neutral.
+    /// Ground under the feet (model space); `None` (default) skips foot
+    /// planting. An `Arc` so many characters can share one world query.
+    pub ground: Option<Arc<dyn GroundProbe + Send + Sync>>,
+    /// Look target, model space; `None` (default) returns the head to neutral.
     pub look_target: Option<Vec3>,
-    /// Current IK pose of the equipped item (from the IK pose service); its
+    /// IK pose of the equipped item (from the IK pose service); its
     /// [`LEFT_HAND_GRIP`] / [`RIGHT_HAND_GRIP`] targets drive hand on weapon.
-    pub weapon_pose: Option<&'a PoseSnapshot>,
-    /// Ledge targets for climb hand, indexed by [`Side::index`].
+    /// Default `None`. Update it in place (`PoseSnapshot::set_target`,
+    /// `blend_into`) to stay allocation-free.
+    pub weapon_pose: Option<PoseSnapshot>,
+    /// Ledge targets for climb hand, model space, indexed by [`Side::index`];
+    /// default none.
     pub ledge_targets: [Option<HandTarget>; 2],
 }
 
-impl std::fmt::Debug for IkFrameInput<'_> {
+impl std::fmt::Debug for IkInputs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IkFrameInput")
-            .field("dt", &self.dt)
+        f.debug_struct("IkInputs")
             .field("locomotion_speed", &self.locomotion_speed)
-            .field("ground", &self.ground.map(|_| "dyn GroundProbe"))
+            .field("ground", &self.ground.as_ref().map(|_| "dyn GroundProbe"))
             .field("look_target", &self.look_target)
             .field("weapon_pose", &self.weapon_pose)
             .field("ledge_targets", &self.ledge_targets)
@@ -211,7 +218,21 @@ fn chain_length(rest: &ModelPose, c: TwoBoneChain) -> f32 {
 }
 
 impl RigIk {
-    /// Compiles the policy for a skeleton (set-up time; allocates). A
+    /// The one way a rig policy is compiled for a skeleton (set-up time;
+    /// allocates): bone roles discovered with the policy's overrides, up and
+    /// forward read from the rest pose ([`RigIkSettings::from_rest`]), then
+    /// [`RigIk::new`]. Returns the roles too (a caller may need more of
+    /// them) and the overrides naming an unknown role or bone, which are
+    /// skipped (the rest of the policy still works).
+    #[must_use]
+    pub fn for_policy(skeleton: &Skeleton, policy: &RigPolicy) -> (RigIk, BoneRoles, Vec<IkError>) {
+        let (roles, problems) = BoneRoles::discover_with_overrides(skeleton, policy);
+        let rig = RigIk::new(skeleton, policy, &roles, RigIkSettings::from_rest(skeleton, &roles));
+        (rig, roles, problems)
+    }
+
+    /// Compiles the policy for a skeleton with roles and settings of the
+    /// caller's (set-up time; allocates). A
     /// behaviour that is disabled in `policy`, or whose bones `roles` lacks
     /// (or whose bones do not form a chain), is left out silently; see
     /// [`RigIk::is_active`] and [`BoneRoles::availability`].
@@ -302,7 +323,8 @@ impl RigIk {
         skeleton: &Skeleton,
         local: &mut [Transform],
         ctx: &mut IkContext,
-        input: &IkFrameInput<'_>,
+        input: &IkInputs,
+        dt: f32,
     ) -> Result<(), IkError> {
         for len in [local.len(), ctx.model.len()] {
             if len != self.joint_count || skeleton.joint_count() != self.joint_count {
@@ -311,7 +333,7 @@ impl RigIk {
         }
         let s = &self.settings;
         ctx.model.update(skeleton, local);
-        if let (Some((hips, legs, leg_len)), Some(ground)) = (self.foot_plant, input.ground) {
+        if let (Some((hips, legs, leg_len)), Some(ground)) = (self.foot_plant, input.ground.as_deref()) {
             let job = FootPlantJob {
                 hips,
                 legs,
@@ -320,7 +342,7 @@ impl RigIk {
                 weight: foot_plant_weight(input.locomotion_speed, self.blend_in_speed),
                 max_hips_drop: leg_len * s.max_hips_drop_fraction.clamp(0.0, 1.0),
                 hips_smoothing: s.hips_smoothing,
-                dt: input.dt,
+                dt,
             };
             // Leaves the model pose current everywhere but below the feet.
             job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet);
@@ -331,7 +353,7 @@ impl RigIk {
                 target: input.look_target,
                 fov_half_angle: self.fov,
                 max_angular_speed: s.look_max_speed,
-                dt: input.dt,
+                dt,
                 weight: 1.0,
             };
             let hands_next = (self.hand_on_weapon && input.weapon_pose.is_some())
@@ -342,7 +364,7 @@ impl RigIk {
             }
         }
         if self.hand_on_weapon
-            && let Some(pose) = input.weapon_pose
+            && let Some(pose) = &input.weapon_pose
         {
             for (side, id) in [(Side::Left, LEFT_HAND_GRIP), (Side::Right, RIGHT_HAND_GRIP)] {
                 if let Some(t) = pose.target(id) {

@@ -5,7 +5,7 @@ use zoa_anim_core::RigPolicy;
 use zoa_anim_core::contracts::IkPoseService;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::{
-    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkFrameInput, RigIk, RigIkSettings, TwoBoneSettings,
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkInputs, RigIk, RigIkSettings, TwoBoneSettings,
     solve_two_bone,
 };
 
@@ -47,27 +47,28 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
     let frest = common::rest(&fs);
     let mut flocal = frest.clone();
 
+    let ground = std::sync::Arc::new(ground);
+    let footless_input = IkInputs { ground: Some(ground.clone()), ..IkInputs::default() };
+    let mut input = IkInputs {
+        ground: Some(ground),
+        look_target: Some(Vec3::new(0.5, 1.6, 2.0)),
+        weapon_pose: Some(service.current_pose().clone()),
+        ledge_targets: [Some(HandTarget { position: Vec3::new(0.4, 1.8, 0.3), rotation: None, weight: 1.0 }), None],
+        ..IkInputs::default()
+    };
     let before = alloc::total();
     for frame in 0..100 {
         flocal.copy_from_slice(&frest);
-        frig.apply(
-            &fs,
-            &mut flocal,
-            &mut fctx,
-            &IkFrameInput { dt: 1.0 / 60.0, ground: Some(&ground), ..IkFrameInput::default() },
-        )
-        .unwrap();
+        frig.apply(&fs, &mut flocal, &mut fctx, &footless_input, 1.0 / 60.0).unwrap();
         service.tick(0.016);
         local.copy_from_slice(&rest);
-        let input = IkFrameInput {
-            dt: 1.0 / 60.0,
-            locomotion_speed: (frame as f32 / 100.0),
-            ground: Some(&ground),
-            look_target: Some(Vec3::new(0.5, 1.6, 2.0)),
-            weapon_pose: Some(service.current_pose()),
-            ledge_targets: [Some(HandTarget { position: Vec3::new(0.4, 1.8, 0.3), rotation: None, weight: 1.0 }), None],
-        };
-        rig.apply(&s, &mut local, &mut ctx, &input).unwrap();
+        // The inputs are written in place: the weapon pose copied into its sized storage.
+        input.locomotion_speed = frame as f32 / 100.0;
+        if let Some(pose) = input.weapon_pose.as_mut() {
+            let current = service.current_pose();
+            zoa_anim_core::contracts::PoseSnapshot::blend_into(current, current, 1.0, pose);
+        }
+        rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 60.0).unwrap();
         let sol = solve_two_bone(Vec3::Y, Vec3::ZERO, Vec3::NEG_Y, Vec3::X, &TwoBoneSettings::default());
         assert!(sol.is_some());
     }

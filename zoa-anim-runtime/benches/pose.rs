@@ -240,7 +240,7 @@ impl Rig {
     fn ik_stage(&self, seed: usize) -> IkStage {
         use zoa_anim_core::contracts::{PoseSnapshot, PoseTargetData};
         let policy = zoa_anim_core::RigPolicy { id: "bench".into(), ..Default::default() };
-        let (rig, _) = compile_rig_ik(&self.skeleton, &policy);
+        let rig = Arc::new(zoa_anim_ik::RigIk::for_policy(self.skeleton.skeleton(), &policy).0);
         let mut stage = IkStage::new(rig, &self.skeleton).expect("stage");
         let inputs = stage.inputs_mut();
         inputs.locomotion_speed = 0.1;

@@ -1,6 +1,6 @@
-//! The rig policy's IK as a stage of an [`Instance`](crate::Instance):
-//! applied to the blended local pose, before local-to-model, by whichever
-//! thread evaluates the instance (serial or parallel crowd pass alike).
+//! The rig policy's IK as a stage of a character or a clip player: applied
+//! to the blended local pose, before local-to-model, by whichever thread
+//! evaluates it (serial or parallel crowd pass alike).
 //!
 //! The compiled [`RigIk`] is immutable and shared (one per skeleton × rig
 //! policy, behind an `Arc`); everything that changes per character lives in
@@ -17,62 +17,11 @@
 
 use std::sync::Arc;
 
-use glam::Vec3;
-use zoa_anim_core::contracts::PoseSnapshot;
-use zoa_anim_core::{RigPolicy, Transform};
-use zoa_anim_ik::{BoneRoles, GroundProbe, HandTarget, IkContext, IkError, IkFrameInput, RigIk, RigIkSettings};
+use zoa_anim_core::Transform;
+use zoa_anim_ik::{IkContext, IkInputs, RigIk};
 
 use crate::error::RuntimeError;
 use crate::pose::{Pose, RuntimeSkeleton};
-
-/// Compiles `policy` for `skeleton` (set-up time; allocates): discovers the
-/// bone roles with the policy's overrides and reads up / forward from the
-/// rest pose. Share the result between every instance of that skeleton.
-/// Overrides naming an unknown role or bone are skipped and returned, so a
-/// loader can report them; the rest of the policy still works.
-#[must_use]
-pub fn compile_rig_ik(skeleton: &RuntimeSkeleton, policy: &RigPolicy) -> (Arc<RigIk>, Vec<IkError>) {
-    let s = skeleton.skeleton();
-    let (roles, problems) = BoneRoles::discover_with_overrides(s, policy);
-    let rig = RigIk::new(s, policy, &roles, RigIkSettings::from_rest(s, &roles));
-    (Arc::new(rig), problems)
-}
-
-/// What the game tells one character's IK each frame. Owned by the
-/// instance's [`IkStage`]; write it between frames through
-/// [`IkStage::inputs_mut`]. The frame time is not here: the instance's
-/// [`advance`](crate::Instance::advance) supplies it.
-#[derive(Clone, Default)]
-pub struct IkInputs {
-    /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest); default 0.
-    /// Foot planting fades out as it reaches the policy's
-    /// `foot_plant_blend_in_speed`.
-    pub locomotion_speed: f32,
-    /// Ground under the feet (model space); `None` (default) skips foot
-    /// planting. An `Arc` so many characters can share one world query.
-    pub ground: Option<Arc<dyn GroundProbe + Send + Sync>>,
-    /// Look target, model space; `None` (default) returns the head to neutral.
-    pub look_target: Option<Vec3>,
-    /// IK pose of the equipped item (its `left_hand_grip` / `right_hand_grip`
-    /// targets drive hand on weapon); default `None`. Update it in place
-    /// (`PoseSnapshot::set_target`, `blend_into`) to stay allocation-free.
-    pub weapon_pose: Option<PoseSnapshot>,
-    /// Ledge targets for climb hand, model space, indexed left, right;
-    /// default none.
-    pub ledge_targets: [Option<HandTarget>; 2],
-}
-
-impl std::fmt::Debug for IkInputs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IkInputs")
-            .field("locomotion_speed", &self.locomotion_speed)
-            .field("ground", &self.ground.as_ref().map(|_| "dyn GroundProbe"))
-            .field("look_target", &self.look_target)
-            .field("weapon_pose", &self.weapon_pose)
-            .field("ledge_targets", &self.ledge_targets)
-            .finish()
-    }
-}
 
 /// One character's IK: the shared compiled policy plus its own state,
 /// scratch and inputs, all sized once.
@@ -153,17 +102,8 @@ impl IkStage {
         for (i, t) in self.scratch.iter_mut().enumerate() {
             *t = pose.get(i);
         }
-        let inputs = &self.inputs;
-        let frame = IkFrameInput {
-            dt: self.pending_dt,
-            locomotion_speed: inputs.locomotion_speed,
-            ground: inputs.ground.as_deref().map(|g| g as &dyn GroundProbe),
-            look_target: inputs.look_target,
-            weapon_pose: inputs.weapon_pose.as_ref(),
-            ledge_targets: inputs.ledge_targets,
-        };
         self.rig
-            .apply(skeleton.skeleton(), &mut self.scratch, &mut self.context, &frame)
+            .apply(skeleton.skeleton(), &mut self.scratch, &mut self.context, &self.inputs, self.pending_dt)
             .map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
         self.pending_dt = 0.0;
         for (i, t) in self.scratch.iter().enumerate() {
@@ -177,7 +117,7 @@ impl IkStage {
 mod tests {
     use super::*;
     use zoa_anim_core::Skeleton;
-    use zoa_anim_core::glam::Mat4;
+    use zoa_anim_core::glam::{Mat4, Vec3};
 
     fn chain() -> RuntimeSkeleton {
         let joint = |name: &str, parent: Option<u16>| zoa_anim_core::Joint {
@@ -193,9 +133,9 @@ mod tests {
     #[test]
     fn frame_time_accumulates_forward_steps_and_is_consumed_by_the_application() {
         let s = chain();
-        let (rig, problems) = compile_rig_ik(&s, &RigPolicy::default());
+        let (rig, _, problems) = RigIk::for_policy(s.skeleton(), &zoa_anim_core::RigPolicy::default());
         assert!(problems.is_empty());
-        let mut stage = IkStage::new(rig, &s).unwrap();
+        let mut stage = IkStage::new(Arc::new(rig), &s).unwrap();
         stage.advance(0.25);
         stage.advance(-1.0); // scrubbing back: no time passes for smoothing
         stage.advance(0.5);

@@ -60,8 +60,8 @@
 //!   with its loop mode).
 //! - The rig policy's IK (`zoa-anim-ik`) is an optional per-instance
 //!   [`IkStage`] run on the blended local pose before local-to-model: the
-//!   compiled policy ([`compile_rig_ik`]) is shared read-only, the IK state,
-//!   scratch and per-frame [`IkInputs`] (ground probe, look target, grip and
+//!   compiled policy (`zoa_anim_ik::RigIk::for_policy`) is shared read-only, the IK state,
+//!   scratch and per-frame `zoa_anim_ik::IkInputs` (ground probe, look target, grip and
 //!   ledge targets, locomotion speed) belong to the instance and are sized
 //!   once, so IK adds no allocation and no shared mutable state.
 //! - Instances share nothing mutable across threads (a crowd worker lends the
@@ -119,7 +119,7 @@ pub use character::{Character, CharacterDefinition, CharacterSettings};
 pub use compose::{ComposeJob, PoseScratch, PoseStack, StackInput, StackLayer, StackSources};
 pub use crowd::{Crowd, CrowdMember};
 pub use error::RuntimeError;
-pub use ik_stage::{IkInputs, IkStage, compile_rig_ik};
+pub use ik_stage::IkStage;
 pub use loadout::{LoadoutChange, ProfileSetSwitcher};
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use player::{AdditiveReference, BoundMotion, ClipPlayer, Layer, LayerSource};

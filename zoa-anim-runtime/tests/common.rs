@@ -83,7 +83,8 @@ pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::ClipPlayer {
         LayerSource::Clip { motion: BoundMotion::looping(animation), time: k as f32 * 0.1, speed: 1.0 },
     )];
     let policy = RigPolicy { id: "humanoid".into(), ..RigPolicy::default() };
-    let (rig, problems) = compile_rig_ik(&rs, &policy);
+    let (rig, _, problems) = zoa_anim_ik::RigIk::for_policy(rs.skeleton(), &policy);
+    let rig = std::sync::Arc::new(rig);
     assert!(problems.is_empty(), "{problems:?}");
     let mut stage = IkStage::new(rig, &rs).unwrap();
     let kf = k as f32;

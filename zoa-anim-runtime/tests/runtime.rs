@@ -1108,7 +1108,7 @@ mod ik {
         // A skeleton without legs or head (the runtime tests' arm rig): the
         // policy compiles to nothing and the stage leaves the pose as blended.
         let rs = Arc::new(RuntimeSkeleton::new(skeleton()));
-        let (rig, _) = compile_rig_ik(&rs, &RigPolicy::default());
+        let rig = Arc::new(zoa_anim_ik::RigIk::for_policy(rs.skeleton(), &RigPolicy::default()).0);
         assert!(!rig.is_active(PolicyKind::FootPlant) && !rig.is_active(PolicyKind::LookAt));
         let layers = || vec![Layer::new("a", LayerSource::clip(BoundMotion::looping(bind(&full_clip("a", 0.3)))))];
         let mut door =

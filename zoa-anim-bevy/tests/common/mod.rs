@@ -110,51 +110,6 @@ pub fn spawn_character(world: &mut World, def: &Arc<CharacterDefinition>) -> (En
     (root, joints)
 }
 
-/// The gameplay calls of the tests, on a Bevy character or a runtime one.
-pub trait Gameplay {
-    fn tags(&mut self, tags: StateTagSet);
-    fn fire(&mut self, b: zoa_anim_core::AnimationBindingId);
-    fn float(&mut self, b: zoa_anim_core::AnimationBindingId, v: f32);
-    fn boolean(&mut self, b: zoa_anim_core::AnimationBindingId, v: bool);
-    fn slot(&mut self, s: zoa_anim_core::AnimationSlotId);
-    fn equip(&mut self, class: PlayerProfileType);
-    fn speed(&mut self, v: f32);
-    fn look(&mut self, v: Vec3);
-}
-
-macro_rules! gameplay {
-    ($t:ty) => {
-        impl Gameplay for $t {
-            fn tags(&mut self, tags: StateTagSet) {
-                self.set_tags(tags);
-            }
-            fn fire(&mut self, b: zoa_anim_core::AnimationBindingId) {
-                <$t>::fire(self, b);
-            }
-            fn float(&mut self, b: zoa_anim_core::AnimationBindingId, v: f32) {
-                self.set_float(b, v);
-            }
-            fn boolean(&mut self, b: zoa_anim_core::AnimationBindingId, v: bool) {
-                self.set_bool(b, v);
-            }
-            fn slot(&mut self, s: zoa_anim_core::AnimationSlotId) {
-                self.play_slot(s);
-            }
-            fn equip(&mut self, class: PlayerProfileType) {
-                <$t>::equip(self, class);
-            }
-            fn speed(&mut self, v: f32) {
-                self.set_speed(v);
-            }
-            fn look(&mut self, v: Vec3) {
-                self.set_look_target(Some(v));
-            }
-        }
-    };
-}
-gameplay!(ZoaCharacter);
-gameplay!(Character);
-
 pub const TAGS: [&str; 5] = [
     "locomotion=idle",
     "locomotion=walk mood=calm",
@@ -165,11 +120,10 @@ pub const TAGS: [&str; 5] = [
 pub const SPEEDS: [f32; 5] = [0.0, 1.5, 6.5, 0.0, 4.0];
 
 /// Gameplay of character `k` before frame `f` (the same for every run).
-pub fn script(c: &mut dyn Gameplay, k: usize, f: usize) {
+pub fn script(c: &mut Character, k: usize, f: usize) {
     if f == 0 {
-        c.tags(TAGS[k % TAGS.len()].parse().unwrap());
-        c.speed(SPEEDS[k % SPEEDS.len()]);
-        c.float(DefaultBindings::SPEED, SPEEDS[k % SPEEDS.len()]);
+        c.set_tags(TAGS[k % TAGS.len()].parse().unwrap());
+        c.set_speed(SPEEDS[k % SPEEDS.len()]);
         if k % 3 == 1 {
             c.equip(PlayerProfileType::Rifle);
         }
@@ -177,19 +131,20 @@ pub fn script(c: &mut dyn Gameplay, k: usize, f: usize) {
     match (f + 7 * k) % 97 {
         10 => c.fire(DefaultBindings::HIT),
         20 => c.fire(DefaultBindings::RELOAD),
-        30 => c.slot(DefaultSlots::HIT_REACT),
-        40 => c.tags(TAGS[(f / 97 + k) % TAGS.len()].parse().unwrap()),
+        30 => {
+            c.play_slot(DefaultSlots::HIT_REACT);
+        }
+        40 => c.set_tags(TAGS[(f / 97 + k) % TAGS.len()].parse().unwrap()),
         50 => {
-            c.speed(SPEEDS[(f + k) % SPEEDS.len()]);
-            c.float(DefaultBindings::SPEED, SPEEDS[(f + k) % SPEEDS.len()]);
+            c.set_speed(SPEEDS[(f + k) % SPEEDS.len()]);
         }
         60 => c.fire(DefaultBindings::JUMP),
-        61 => c.boolean(DefaultBindings::IS_GROUNDED, false),
-        75 => c.boolean(DefaultBindings::IS_GROUNDED, true),
+        61 => c.set_bool(DefaultBindings::IS_GROUNDED, false),
+        75 => c.set_bool(DefaultBindings::IS_GROUNDED, true),
         80 => c.fire(DefaultBindings::FIRE),
         _ => {}
     }
-    c.look(Vec3::new((f as f32 * 0.05 + k as f32).sin(), 1.6, 2.0));
+    c.set_look_target(Some(Vec3::new((f as f32 * 0.05 + k as f32).sin(), 1.6, 2.0)));
 }
 
 /// Applies [`script`] to every character of the app (character `k` = the
@@ -197,7 +152,7 @@ pub fn script(c: &mut dyn Gameplay, k: usize, f: usize) {
 pub fn drive(app: &mut App, roots: &[Entity], f: usize) {
     for (k, &root) in roots.iter().enumerate() {
         let mut c = app.world_mut().get_mut::<ZoaCharacter>(root).unwrap();
-        script(&mut *c, k, f);
+        script(&mut c, k, f);
     }
 }
 

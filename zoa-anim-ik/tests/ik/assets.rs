@@ -4,9 +4,11 @@
 //! reaching work on rigs whose model space is not glTF's (CesiumMan is Z-up
 //! under a rotated node; the Fox is in centimetres).
 
+use std::sync::Arc;
 use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Vec3;
-use zoa_anim_ik::{BoneRoles, FlatGround, HandTarget, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role};
+
+use zoa_anim_ik::{BoneRoles, FlatGround, HandTarget, IkInputs, PolicyKind, RigIk, RigIkSettings, Role};
 
 use crate::common::{all_finite, humanoid, positions};
 use zoa_test_support::paths::shared_assets;
@@ -50,21 +52,20 @@ fn rig_pass_plants_and_reaches_on_real_skeletons() {
         // Ground 5 % of a leg above the model's ground plane along the rig's own up.
         let lift = leg * 0.05;
         let up = settings.up;
-        let probe = move |_p: Vec3| Some(zoa_anim_ik::GroundHit { height: lift, normal: up });
+        let probe = Arc::new(move |_p: Vec3| Some(zoa_anim_ik::GroundHit { height: lift, normal: up }));
         let left_hand = roles.arms[0].hand.unwrap() as usize;
         let shoulder = roles.arms[0].upper.unwrap() as usize;
         let ledge = p0[shoulder] + (p0[left_hand] - p0[shoulder]) * 0.6 + up * leg * 0.1;
         let mut ctx = rig.new_context();
         let mut local = rest.clone();
-        let input = IkFrameInput {
-            dt: 1.0,
-            ground: Some(&probe),
+        let input = IkInputs {
+            ground: Some(probe),
             ledge_targets: [Some(HandTarget { position: ledge, rotation: None, weight: 1.0 }), None],
-            ..IkFrameInput::default()
+            ..IkInputs::default()
         };
         for _ in 0..5 {
             local.copy_from_slice(&rest);
-            rig.apply(s, &mut local, &mut ctx, &input).unwrap();
+            rig.apply(s, &mut local, &mut ctx, &input, 1.0).unwrap();
         }
         assert!(all_finite(&local), "{file}");
         let p = positions(s, &local);
@@ -106,13 +107,13 @@ fn greenman_plants_the_tips_of_its_legs() {
         assert!(t.x.abs() > 0.5, "below the leg, not under the body: {t}");
     }
     let lift = 0.05;
-    let probe = FlatGround { height: lift, normal: Vec3::Y };
+    let probe =
+        IkInputs { ground: Some(Arc::new(FlatGround { height: lift, normal: Vec3::Y })), ..IkInputs::default() };
     let mut local = rest.clone();
     let mut ctx = rig.new_context();
     for _ in 0..5 {
         local.copy_from_slice(&rest);
-        rig.apply(s, &mut local, &mut ctx, &IkFrameInput { dt: 1.0, ground: Some(&probe), ..IkFrameInput::default() })
-            .unwrap();
+        rig.apply(s, &mut local, &mut ctx, &probe, 1.0).unwrap();
     }
     assert!(all_finite(&local));
     for side in 0..2 {

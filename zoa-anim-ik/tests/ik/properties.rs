@@ -160,18 +160,17 @@ proptest! {
             }],
             weight: 1.0,
         };
-        let ground = FlatGround { height, normal };
+        let ground = std::sync::Arc::new(FlatGround { height, normal });
         let hand = zoa_anim_ik::HandTarget { position: ledge, rotation: None, weight: 1.0 };
+        let input = zoa_anim_ik::IkInputs {
+            locomotion_speed: speed,
+            ground: Some(ground),
+            look_target: look,
+            weapon_pose: Some(weapon),
+            ledge_targets: [Some(hand), Some(hand)],
+        };
         for _ in 0..3 {
-            let input = zoa_anim_ik::IkFrameInput {
-                dt,
-                locomotion_speed: speed,
-                ground: Some(&ground),
-                look_target: look,
-                weapon_pose: Some(&weapon),
-                ledge_targets: [Some(hand), Some(hand)],
-            };
-            rig.apply(&sk, &mut local, &mut ctx, &input).unwrap();
+            rig.apply(&sk, &mut local, &mut ctx, &input, dt).unwrap();
             prop_assert!(all_finite(&local));
         }
     }

@@ -2,7 +2,7 @@ use zoa_anim_core::RigPolicy;
 use zoa_anim_core::contracts::IkPoseService;
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_ik::{
-    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkError, IkFrameInput, PolicyKind, RigIk, RigIkSettings,
+    BoneRoles, EquipmentPoseService, FlatGround, HandTarget, IkError, IkInputs, PolicyKind, RigIk, RigIkSettings,
 };
 
 use crate::common::{Rifle, all_finite, humanoid, positions, rest, skeleton};
@@ -31,17 +31,16 @@ fn rig_ik_applies_every_policy_together() {
     let ground = FlatGround { height: 0.05, normal: Vec3::Y };
     let head = rest_pos[5];
     let mut local = rest(&s);
+    let input = IkInputs {
+        locomotion_speed: 0.0,
+        ground: Some(std::sync::Arc::new(ground)),
+        look_target: Some(head + Vec3::new(0.5, 0.0, 1.0)),
+        weapon_pose: Some(service.current_pose().clone()),
+        ledge_targets: [None, None],
+    };
     for _ in 0..30 {
         local = rest(&s);
-        let input = IkFrameInput {
-            dt: 1.0 / 30.0,
-            locomotion_speed: 0.0,
-            ground: Some(&ground),
-            look_target: Some(head + Vec3::new(0.5, 0.0, 1.0)),
-            weapon_pose: Some(service.current_pose()),
-            ledge_targets: [None, None],
-        };
-        rig.apply(&s, &mut local, &mut ctx, &input).unwrap();
+        rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 30.0).unwrap();
     }
     assert!(all_finite(&local));
     let p = positions(&s, &local);
@@ -58,7 +57,7 @@ fn rig_ik_applies_every_policy_together() {
         Some(HandTarget { position: rest_pos[21] + Vec3::new(0.2, 0.2, 0.1), rotation: None, weight: 1.0 }),
     ];
     let mut local = rest(&s);
-    rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { ledge_targets: ledge, ..IkFrameInput::default() }).unwrap();
+    rig.apply(&s, &mut local, &mut ctx, &IkInputs { ledge_targets: ledge, ..IkInputs::default() }, 0.0).unwrap();
     let p = positions(&s, &local);
     assert!((p[17] - ledge[0].unwrap().position).length() < 1e-3);
     assert!((p[21] - ledge[1].unwrap().position).length() < 1e-3);
@@ -73,15 +72,15 @@ fn missing_bones_skip_policies_silently() {
     assert!(PolicyKind::ALL.iter().all(|&k| !rig.is_active(k)));
     let mut local = rest(&door);
     let mut ctx = rig.new_context();
-    let ground = FlatGround { height: 1.0, normal: Vec3::Y };
-    let input = IkFrameInput { dt: 0.1, ground: Some(&ground), look_target: Some(Vec3::X), ..IkFrameInput::default() };
-    rig.apply(&door, &mut local, &mut ctx, &input).unwrap();
+    let ground = std::sync::Arc::new(FlatGround { height: 1.0, normal: Vec3::Y });
+    let input = IkInputs { ground: Some(ground), look_target: Some(Vec3::X), ..IkInputs::default() };
+    rig.apply(&door, &mut local, &mut ctx, &input, 0.1).unwrap();
     assert_eq!(local, rest(&door));
     let report = roles.availability(&everything_on());
     assert!(report.iter().all(|a| a.enabled && !a.available && !a.missing.is_empty()));
 
     let mut short = vec![zoa_anim_core::Transform::IDENTITY; 1];
-    let err = rig.apply(&door, &mut short, &mut ctx, &input).unwrap_err();
+    let err = rig.apply(&door, &mut short, &mut ctx, &input, 0.1).unwrap_err();
     assert!(matches!(err, IkError::ContextMismatch { .. }));
 }
 
@@ -93,8 +92,8 @@ fn disabled_policies_are_not_run() {
     let rig = RigIk::new(&s, &policy, &roles, RigIkSettings::default());
     let mut local = rest(&s);
     let mut ctx = rig.new_context();
-    let ground = FlatGround { height: 0.3, normal: Vec3::Y };
-    rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { ground: Some(&ground), ..IkFrameInput::default() }).unwrap();
+    let ground = std::sync::Arc::new(FlatGround { height: 0.3, normal: Vec3::Y });
+    rig.apply(&s, &mut local, &mut ctx, &IkInputs { ground: Some(ground), ..IkInputs::default() }, 0.0).unwrap();
     assert_eq!(local, rest(&s));
 }
 

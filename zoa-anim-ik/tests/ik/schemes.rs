@@ -6,7 +6,7 @@
 
 use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{RigPolicy, Skeleton, Transform};
-use zoa_anim_ik::{BoneRoles, FlatGround, IkFrameInput, PolicyKind, RigIk, RigIkSettings, Role, Side, TipSource};
+use zoa_anim_ik::{BoneRoles, FlatGround, IkInputs, PolicyKind, RigIk, RigIkSettings, Role, Side, TipSource};
 
 use zoa_test_support::skeletons::{self, mirrored, mirrored_by};
 
@@ -362,9 +362,8 @@ fn quaternius_feet_plant_at_the_lower_leg_tips() {
     let rest: Vec<Transform> = s.rest_pose().collect();
     let mut local = rest.clone();
     let mut ctx = rig.new_context();
-    let ground = FlatGround { height: 0.1, normal: Vec3::Y };
-    rig.apply(&s, &mut local, &mut ctx, &IkFrameInput { dt: 1.0, ground: Some(&ground), ..IkFrameInput::default() })
-        .unwrap();
+    let ground = std::sync::Arc::new(FlatGround { height: 0.1, normal: Vec3::Y });
+    rig.apply(&s, &mut local, &mut ctx, &IkInputs { ground: Some(ground), ..IkInputs::default() }, 1.0).unwrap();
     let (p0, p) = (positions(&s, &rest), positions(&s, &local));
     for side in Side::BOTH {
         let lower = roles.legs[side.index()].lower.unwrap() as usize;

@@ -9,7 +9,7 @@ use zoa_anim_core::{
     AnimationBindingProfile, AnimationProfile, CharacterBundle, PlayerProfileSet, PlayerProfileType, RigPolicy,
     SoundProfile, StateGraph,
 };
-use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, RigIkSettings, Role};
+use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, Role};
 
 use crate::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
 use crate::blending::ReferencePose;
@@ -403,10 +403,8 @@ struct Rig {
 /// Bone roles once, IK compiled once (kept only when a behaviour can run),
 /// and the joints the procedural fallback moves.
 fn compile_rig(skeleton: &RuntimeSkeleton, rig_policy: &RigPolicy, problems: &mut Vec<SetupProblem>) -> Rig {
-    let (roles, ik_problems) = BoneRoles::discover_with_overrides(skeleton.skeleton(), rig_policy);
+    let (rig, roles, ik_problems) = RigIk::for_policy(skeleton.skeleton(), rig_policy);
     problems.extend(ik_problems.into_iter().map(SetupProblem::RigOverride));
-    let rig =
-        RigIk::new(skeleton.skeleton(), rig_policy, &roles, RigIkSettings::from_rest(skeleton.skeleton(), &roles));
     let any = [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand]
         .into_iter()
         .any(|k| rig.is_active(k));

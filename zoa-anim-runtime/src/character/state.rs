@@ -21,11 +21,12 @@ use crate::graph::{
     ContributionSource, FrameOutput, GraphInstance, ParamValue, RootMotion, RootMotionContext, RootMotionJob,
     SlotStatus,
 };
-use crate::ik_stage::{IkInputs, IkStage};
+use crate::ik_stage::IkStage;
 use crate::loadout::{LoadoutChange, ProfileSetSwitcher};
 use crate::model::{LocalToModelJob, skinning_matrices};
 use crate::pose::Pose;
 use crate::selector::TagSelector;
+use zoa_anim_ik::IkInputs;
 
 /// Most binding actions watched at once per character (start → complete / cancel).
 pub const MAX_BINDING_WATCHES: usize = 8;
