@@ -92,6 +92,14 @@ pub enum SetupProblem {
         /// Why.
         error: RuntimeError,
     },
+    /// The player profile set does not compile into a loadout.
+    #[error("player profile set `{set}`: {error}")]
+    Loadout {
+        /// Set id.
+        set: String,
+        /// Why.
+        error: RuntimeError,
+    },
     /// The player profile set's default class has no entry.
     #[error("player profile set `{set}`: the default class {class} has no entry")]
     NoDefaultEntry {

@@ -120,7 +120,7 @@ pub use compose::{ComposeJob, PoseScratch, PoseStack, StackInput, StackLayer, St
 pub use crowd::{Crowd, CrowdMember};
 pub use error::RuntimeError;
 pub use ik_stage::IkStage;
-pub use loadout::{LoadoutChange, ProfileSetSwitcher};
+pub use loadout::{CompiledLoadout, Loadout, LoadoutChange};
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use player::{AdditiveReference, BoundMotion, ClipPlayer, Layer, LayerSource};
 pub use pose::{NO_PARENT, Pose, RuntimeSkeleton};

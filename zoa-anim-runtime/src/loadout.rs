@@ -1,4 +1,6 @@
-//! Player animation profile sets: equipping a weapon class
+//! The loadout: a character's weapon classes (the authored
+//! [`PlayerProfileSet`], compiled once into a [`CompiledLoadout`]) and the
+//! per-character [`Loadout`] that switches between them. Equipping a weapon class
 //! switches the character to that class's graph and binding profile (falling
 //! back to the set's default class), and unequipping returns to the unarmed
 //! baseline — cross-fading between the two graphs rather than popping.
@@ -6,7 +8,7 @@
 //! While the switch blends, the outgoing graph keeps running (its events are
 //! discarded so a footstep does not fire twice); its layers follow the new
 //! graph's in the frame output with weights scaled by `1 − α`, the new graph's
-//! by `α`. Its masks refer to [`ProfileSetSwitcher::previous_definition`].
+//! by `α`. Its masks refer to [`Loadout::previous_definition`].
 //! An entry without a graph (a tag-driven class) keeps the current graph and
 //! only changes the binding profile; its animation profile id is reported in
 //! [`LoadoutChange`] for the caller's selector.
@@ -37,110 +39,197 @@ pub struct LoadoutChange {
     pub graph_changed: bool,
 }
 
-/// Switches a character between the classes of a [`PlayerProfileSet`].
-pub struct ProfileSetSwitcher {
-    set: PlayerProfileSet,
-    graphs: HashMap<String, Arc<GraphDefinition>>,
-    bindings: HashMap<String, SharedBindingProfile>,
+/// One class of a [`CompiledLoadout`], its ids resolved to what they name.
+#[derive(Clone)]
+pub struct LoadoutClass {
+    /// The weapon class.
+    pub class: PlayerProfileType,
+    /// Its graph (index into [`CompiledLoadout::graphs`]); `None` keeps the current graph.
+    pub graph: Option<usize>,
+    /// Its binding profile.
+    pub binding_profile: SharedBindingProfile,
+    /// Its animation profile (tag table) id, if any.
+    pub animation_profile: Option<String>,
+    /// Its tag table, as an index the caller gave at compile time.
+    pub tag_table: Option<usize>,
+}
+
+impl std::fmt::Debug for LoadoutClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadoutClass")
+            .field("class", &self.class)
+            .field("graph", &self.graph)
+            .field("binding_profile", &self.binding_profile.profile_id())
+            .field("animation_profile", &self.animation_profile)
+            .field("tag_table", &self.tag_table)
+            .finish()
+    }
+}
+
+/// A [`PlayerProfileSet`] compiled once: every class's graph, binding
+/// profile and tag table resolved, so that spawning and equipping look
+/// nothing up by name. Shared (`Arc`) by every character of a definition.
+#[derive(Debug, Clone)]
+pub struct CompiledLoadout {
+    /// The set's id.
+    pub id: String,
+    /// The default class (its entry is what unknown classes fall back to).
+    pub default: PlayerProfileType,
+    /// The classes, in the set's order.
+    pub classes: Vec<LoadoutClass>,
+    /// The graphs the classes name, `(id, graph)`.
+    pub graphs: Vec<(String, Arc<GraphDefinition>)>,
+    /// Layers and contributions a frame of the largest graph can hold, twice (for the switch blend).
+    frame: (usize, usize),
+}
+
+impl CompiledLoadout {
+    /// Compiles `set`: `graphs` are the graphs its classes may name, `binding`
+    /// finds a binding profile by id, `table` a tag table index by
+    /// animation profile id. Every class's graph and binding profile must
+    /// resolve and the default class must have an entry; every problem is
+    /// reported at once.
+    pub fn compile(
+        set: &PlayerProfileSet,
+        graphs: Vec<(String, Arc<GraphDefinition>)>,
+        binding: impl Fn(&str) -> Option<SharedBindingProfile>,
+        table: impl Fn(&str) -> Option<usize>,
+    ) -> Result<CompiledLoadout, RuntimeError> {
+        let mut reasons = Vec::new();
+        let mut classes = Vec::with_capacity(set.profiles.len());
+        for e in &set.profiles {
+            let profile = binding(&e.binding_profile);
+            if profile.is_none() {
+                reasons.push(format!("class {}: binding profile `{}` is not loaded", e.class, e.binding_profile));
+            }
+            let graph = e.animation_graph.as_ref().map(|g| graphs.iter().position(|(id, _)| id == g).ok_or(g));
+            if let Some(Err(g)) = &graph {
+                reasons.push(format!("class {}: animation graph `{g}` is not loaded", e.class));
+            }
+            if let Some(profile) = profile {
+                classes.push(LoadoutClass {
+                    class: e.class,
+                    graph: graph.and_then(Result::ok),
+                    binding_profile: profile,
+                    animation_profile: e.animation_profile.clone(),
+                    tag_table: e.animation_profile.as_deref().and_then(&table),
+                });
+            }
+        }
+        if set.resolve_profile(set.default_profile).is_none() {
+            reasons.push(format!("the default class {} has no entry", set.default_profile));
+        }
+        RuntimeError::check("profile set", reasons)?;
+        let (mut layers, mut contributions) = (0, 0);
+        for (_, def) in &graphs {
+            let o = GraphInstance::new(Arc::clone(def)).new_output();
+            layers = layers.max(o.layers.capacity());
+            contributions = contributions.max(o.contributions.capacity());
+        }
+        let frame = (2 * layers, 2 * contributions);
+        Ok(CompiledLoadout { id: set.id.clone(), default: set.default_profile, classes, graphs, frame })
+    }
+
+    /// The entry `class` uses: its own, else the default class's.
+    #[must_use]
+    pub fn resolve(&self, class: PlayerProfileType) -> Option<&LoadoutClass> {
+        let find = |c| self.classes.iter().find(|e| e.class == c);
+        find(class).or_else(|| find(self.default))
+    }
+
+    /// Output buffers big enough for the largest graph, twice (for the switch blend).
+    #[must_use]
+    pub fn new_output(&self) -> FrameOutput {
+        FrameOutput::with_capacity(self.frame.0, self.frame.1)
+    }
+}
+
+/// One character's loadout: the class in use, the driver over its graph,
+/// and the outgoing graph while a switch blends.
+pub struct Loadout {
+    compiled: Arc<CompiledLoadout>,
     driver: GraphDriver,
-    graph_id: String,
+    graph: Option<usize>,
     class: PlayerProfileType,
     previous: Option<(GraphInstance, FrameOutput)>,
     fade: Fade,
     crossfade: f32,
 }
 
-impl std::fmt::Debug for ProfileSetSwitcher {
+impl std::fmt::Debug for Loadout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProfileSetSwitcher")
-            .field("set", &self.set.id)
+        f.debug_struct("Loadout")
+            .field("set", &self.compiled.id)
             .field("class", &self.class)
-            .field("graph_id", &self.graph_id)
+            .field("graph_id", &self.graph_id())
             .field("driver", &self.driver)
             .field("switch_alpha", &self.switch_alpha())
             .finish_non_exhaustive()
     }
 }
 
-impl ProfileSetSwitcher {
-    /// Starts on the set's default class. Every graph and binding-profile id
-    /// the set references must be in `graphs` / `bindings`, and the default
-    /// class must have a graph; every problem is reported at once.
-    /// `crossfade` is the switch blend in seconds (`>= 0`).
+impl Loadout {
+    /// Compiles `set` over `graphs` and `bindings` (by id) and starts on its
+    /// default class, which must have a graph; every problem is reported at
+    /// once. `crossfade` is the switch blend in seconds (`>= 0`). (A
+    /// character definition compiles its loadout once and spawns with
+    /// [`Loadout::start`].)
     pub fn new(
         set: PlayerProfileSet,
         graphs: HashMap<String, Arc<GraphDefinition>>,
         bindings: HashMap<String, SharedBindingProfile>,
         crossfade: f32,
-    ) -> Result<ProfileSetSwitcher, RuntimeError> {
-        Self::build(set, graphs, bindings, None, crossfade)
+    ) -> Result<Loadout, RuntimeError> {
+        let mut graphs: Vec<(String, Arc<GraphDefinition>)> = graphs.into_iter().collect();
+        graphs.sort_by(|a, b| a.0.cmp(&b.0));
+        match CompiledLoadout::compile(&set, graphs, |id| bindings.get(id).cloned(), |_| None) {
+            Ok(compiled) => Loadout::start(Arc::new(compiled), set.default_profile, None, crossfade),
+            Err(RuntimeError::InvalidJob { job, mut reasons }) => {
+                // Every problem at once: the ones `start` would find too.
+                if set.resolve_profile(set.default_profile).is_some_and(|e| e.animation_graph.is_none()) {
+                    reasons.push(format!("the class {} has no entry with a graph", set.default_profile));
+                }
+                Err(RuntimeError::InvalidJob { job, reasons })
+            }
+            Err(e) => Err(e),
+        }
     }
 
-    /// Like [`new`](Self::new), but the default class may have no graph: the
-    /// character then starts without one ([`GraphInstance::without_graph`]
-    /// over `clips`, which must be the table every graph was compiled against)
-    /// until a class with a graph is equipped.
-    pub fn with_clips(
-        set: PlayerProfileSet,
-        graphs: HashMap<String, Arc<GraphDefinition>>,
-        bindings: HashMap<String, SharedBindingProfile>,
-        clips: Arc<ClipTable>,
-        crossfade: f32,
-    ) -> Result<ProfileSetSwitcher, RuntimeError> {
-        Self::build(set, graphs, bindings, Some(clips), crossfade)
-    }
-
-    fn build(
-        set: PlayerProfileSet,
-        graphs: HashMap<String, Arc<GraphDefinition>>,
-        bindings: HashMap<String, SharedBindingProfile>,
+    /// Starts on `class` (its entry, else the default's). Without `clips`
+    /// its entry must have a graph; with them (the table every graph was
+    /// compiled against) a class without one starts graphless
+    /// ([`GraphInstance::without_graph`]) until a class with a graph is
+    /// equipped.
+    pub fn start(
+        compiled: Arc<CompiledLoadout>,
+        class: PlayerProfileType,
         clips: Option<Arc<ClipTable>>,
         crossfade: f32,
-    ) -> Result<ProfileSetSwitcher, RuntimeError> {
+    ) -> Result<Loadout, RuntimeError> {
         let mut reasons = Vec::new();
-        for e in &set.profiles {
-            if !bindings.contains_key(&e.binding_profile) {
-                reasons.push(format!("class {}: binding profile `{}` is not loaded", e.class, e.binding_profile));
-            }
-            if let Some(g) = &e.animation_graph
-                && !graphs.contains_key(g)
-            {
-                reasons.push(format!("class {}: animation graph `{g}` is not loaded", e.class));
-            }
+        let entry = compiled.resolve(class);
+        if entry.is_none() {
+            reasons.push(format!("the default class {} has no entry", compiled.default));
         }
-        let default = set.resolve_profile(set.default_profile);
-        if default.is_none() {
-            reasons.push(format!("the default class {} has no entry", set.default_profile));
-        }
-        let graph_id = default.and_then(|e| e.animation_graph.clone());
-        if graph_id.is_none() && clips.is_none() && default.is_some() {
-            reasons.push(format!("the default class {} has no entry with a graph", set.default_profile));
+        let graph = entry.and_then(|e| e.graph);
+        if graph.is_none() && clips.is_none() && entry.is_some() {
+            reasons.push(format!("the class {class} has no entry with a graph"));
         }
         if !(crossfade.is_finite() && crossfade >= 0.0) {
             reasons.push(format!("crossfade {crossfade} must be finite and >= 0"));
         }
         RuntimeError::check("profile set", reasons)?;
-        let class = set.default_profile;
-        let instance = match (graph_id.as_ref().and_then(|g| graphs.get(g)), clips) {
+        let instance = match (graph.map(|g| &compiled.graphs[g].1), clips) {
             (Some(def), _) => GraphInstance::new(Arc::clone(def)),
             (None, Some(clips)) => GraphInstance::without_graph(clips),
-            (None, None) => unreachable!("checked above: a default class without a graph needs a clip table"),
+            (None, None) => unreachable!("checked above: a class without a graph needs a clip table"),
         };
         let mut driver = GraphDriver::new(instance);
-        if let Some(b) = default.and_then(|e| bindings.get(&e.binding_profile)) {
-            driver.load_profile(Arc::clone(b));
+        let class = entry.map_or(class, |e| e.class);
+        if let Some(e) = entry {
+            driver.load_profile(Arc::clone(&e.binding_profile));
         }
-        Ok(ProfileSetSwitcher {
-            set,
-            graphs,
-            bindings,
-            driver,
-            graph_id: graph_id.unwrap_or_default(),
-            class,
-            previous: None,
-            fade: Fade::default(),
-            crossfade,
-        })
+        Ok(Loadout { compiled, driver, graph, class, previous: None, fade: Fade::default(), crossfade })
     }
 
     /// The class in use.
@@ -151,7 +240,17 @@ impl ProfileSetSwitcher {
     /// Id of the graph in use (empty while the class has none).
     #[must_use]
     pub fn graph_id(&self) -> &str {
-        &self.graph_id
+        self.graph.map_or("", |g| self.compiled.graphs[g].0.as_str())
+    }
+    /// Index of the graph in use among [`CompiledLoadout::graphs`].
+    #[must_use]
+    pub fn graph_index(&self) -> Option<usize> {
+        self.graph
+    }
+    /// The entry of the class in use.
+    #[must_use]
+    pub fn current(&self) -> Option<&LoadoutClass> {
+        self.compiled.resolve(self.class)
     }
     /// The graph in use (`None` while the class has none).
     #[must_use]
@@ -163,10 +262,10 @@ impl ProfileSetSwitcher {
     pub fn previous_instance(&self) -> Option<&GraphInstance> {
         self.previous.as_ref().map(|(i, _)| i)
     }
-    /// The player profile set.
+    /// The compiled loadout.
     #[must_use]
-    pub fn set(&self) -> &PlayerProfileSet {
-        &self.set
+    pub fn compiled(&self) -> &Arc<CompiledLoadout> {
+        &self.compiled
     }
     /// The driver over the current graph instance.
     #[must_use]
@@ -188,25 +287,19 @@ impl ProfileSetSwitcher {
         if self.previous.is_some() { self.fade.alpha() } else { 1.0 }
     }
 
-    /// Output buffers big enough for the largest graph of the set, twice (for the switch blend).
+    /// Output buffers big enough for the largest graph, twice (for the switch blend).
     #[must_use]
     pub fn new_output(&self) -> FrameOutput {
-        let (mut layers, mut contributions) = (0, 0);
-        for def in self.graphs.values() {
-            let o = GraphInstance::new(Arc::clone(def)).new_output();
-            layers = layers.max(o.layers.capacity());
-            contributions = contributions.max(o.contributions.capacity());
-        }
-        FrameOutput::with_capacity(2 * layers, 2 * contributions)
+        self.compiled.new_output()
     }
 
     /// Equips `class`: loads its binding profile and, when its graph differs,
     /// starts the new graph (carrying over same-named float, int and bool
     /// values) and cross-fades from the old one.
     pub fn equip(&mut self, class: PlayerProfileType) -> LoadoutChange {
-        let entry = self.set.resolve_profile(class).cloned();
-        let Some(entry) = entry else {
-            // `new` checked that the default class resolves, so this cannot happen;
+        let compiled = Arc::clone(&self.compiled);
+        let Some(entry) = compiled.resolve(class) else {
+            // `start` checked that the default class resolves, so this cannot happen;
             // report "nothing changed" rather than panic.
             return LoadoutChange {
                 requested: class,
@@ -217,30 +310,27 @@ impl ProfileSetSwitcher {
             };
         };
         let mut graph_changed = false;
-        if let Some(g) = &entry.animation_graph
-            && *g != self.graph_id
-            && let Some(def) = self.graphs.get(g)
+        if let Some(g) = entry.graph
+            && Some(g) != self.graph
         {
-            let mut next = GraphInstance::new(Arc::clone(def));
+            let mut next = GraphInstance::new(Arc::clone(&compiled.graphs[g].1));
             next.set_speed(self.driver.instance().speed());
             copy_parameters(self.driver.instance(), &mut next);
             let old = std::mem::replace(self.driver.instance_mut(), next);
             let scratch = old.new_output();
             self.previous = Some((old, scratch));
             self.fade = Fade::new(self.crossfade);
-            self.graph_id = g.clone();
+            self.graph = Some(g);
             graph_changed = true;
         }
-        if let Some(b) = self.bindings.get(&entry.binding_profile) {
-            // Rebinding also re-maps parameter indices against the (possibly new) graph.
-            self.driver.load_profile(Arc::clone(b));
-        }
+        // Rebinding also re-maps parameter indices against the (possibly new) graph.
+        self.driver.load_profile(Arc::clone(&entry.binding_profile));
         self.class = entry.class;
         LoadoutChange {
             requested: class,
             class: entry.class,
-            binding_profile: entry.binding_profile,
-            animation_profile: entry.animation_profile,
+            binding_profile: entry.binding_profile.profile_id().to_owned(),
+            animation_profile: entry.animation_profile.clone(),
             graph_changed,
         }
     }

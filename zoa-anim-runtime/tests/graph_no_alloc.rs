@@ -23,7 +23,7 @@ use zoa_anim_core::{
 use zoa_anim_runtime::driver::GraphDriver;
 use zoa_anim_runtime::graph::deliver_all;
 use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob, update_all};
-use zoa_anim_runtime::loadout::ProfileSetSwitcher;
+use zoa_anim_runtime::loadout::Loadout;
 use zoa_anim_runtime::selector::TagSelector;
 use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
 use zoa_test_support::alloc::{self, CountingAllocator};
@@ -159,7 +159,7 @@ fn frames_allocate_nothing_after_warm_up() {
         animation_profile: None,
         animation_graph: Some(graph.into()),
     };
-    let mut switcher = ProfileSetSwitcher::new(
+    let mut switcher = Loadout::new(
         PlayerProfileSet {
             id: "player".into(),
             default_profile: PlayerProfileType::Unarmed,

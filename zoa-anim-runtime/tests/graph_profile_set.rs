@@ -13,7 +13,7 @@ use zoa_anim_core::{
     AnimationBindingId, BindingProfileBuilder, PlayerProfileEntry, PlayerProfileSet, PlayerProfileType,
 };
 use zoa_anim_runtime::graph::{ClipId, GraphDefinition};
-use zoa_anim_runtime::loadout::ProfileSetSwitcher;
+use zoa_anim_runtime::loadout::Loadout;
 
 fn def(id: &str, clip: &str) -> Arc<GraphDefinition> {
     let mut g = graph(
@@ -44,7 +44,7 @@ fn entry(class: PlayerProfileType, b: &str, graph: Option<&str>, profile: Option
     }
 }
 
-fn switcher() -> ProfileSetSwitcher {
+fn switcher() -> Loadout {
     let set = PlayerProfileSet {
         id: "player".into(),
         default_profile: PlayerProfileType::Unarmed,
@@ -63,7 +63,7 @@ fn switcher() -> ProfileSetSwitcher {
         ("rifle".to_owned(), binding("rifle")),
         ("pistol".to_owned(), binding("pistol")),
     ]);
-    ProfileSetSwitcher::new(set, graphs, bindings, 0.5).unwrap()
+    Loadout::new(set, graphs, bindings, 0.5).unwrap()
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn equipping_cross_fades_to_the_class_graph_and_loads_its_bindings() {
     assert!(s.previous_definition().is_none());
 }
 
-fn run_switch(s: &mut ProfileSetSwitcher, out: &mut zoa_anim_runtime::graph::FrameOutput, n: usize) {
+fn run_switch(s: &mut Loadout, out: &mut zoa_anim_runtime::graph::FrameOutput, n: usize) {
     for _ in 0..n {
         s.update(0.125, out);
     }
@@ -124,8 +124,7 @@ fn missing_graphs_and_bindings_are_all_reported() {
         ],
     };
     let err =
-        ProfileSetSwitcher::new(set, HashMap::new(), HashMap::from([("rifle".to_owned(), binding("rifle"))]), 0.2)
-            .unwrap_err();
+        Loadout::new(set, HashMap::new(), HashMap::from([("rifle".to_owned(), binding("rifle"))]), 0.2).unwrap_err();
     let zoa_anim_runtime::RuntimeError::InvalidJob { reasons, .. } = err else { panic!() };
     assert_eq!(reasons.len(), 3, "{reasons:#?}");
 }

@@ -16,6 +16,7 @@ use crate::blending::ReferencePose;
 use crate::driver::SlotBlend;
 use crate::error::{RuntimeError, SetupProblem};
 use crate::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
+use crate::loadout::CompiledLoadout;
 use crate::pose::{Pose, RuntimeSkeleton};
 use crate::selector::SelectorTable;
 
@@ -82,9 +83,10 @@ pub struct CharacterDefinition {
     pub(crate) animations: Vec<Arc<Animation>>,
     pub(crate) references: Vec<ReferencePose>,
     pub(crate) graphs: Vec<CompiledGraph>,
-    pub(crate) graph_map: HashMap<String, Arc<GraphDefinition>>,
     pub(crate) bindings: HashMap<String, SharedBindingProfile>,
     pub(crate) player_set: Option<PlayerProfileSet>,
+    /// The player set compiled against the graphs, binding profiles and tag tables.
+    pub(crate) loadout: Option<Arc<CompiledLoadout>>,
     /// Tag tables by animation profile id.
     pub(crate) tables: Vec<(String, Arc<SelectorTable>)>,
     /// The tag table of a character without a player set.
@@ -134,8 +136,6 @@ impl CharacterDefinition {
         let skeleton = Arc::new(RuntimeSkeleton::new(bundle.skeleton.clone()));
         let BoundClips { clips, animations, references } = bind_clips(bundle, &skeleton, &mut problems);
         let graphs = compile_graphs(bundle, &clips, &skeleton, &mut problems);
-        let graph_map: HashMap<String, Arc<GraphDefinition>> =
-            graphs.iter().map(|g| (g.id.clone(), Arc::clone(&g.def))).collect();
         let bindings: HashMap<String, SharedBindingProfile> = bundle
             .binding_profiles
             .iter()
@@ -156,6 +156,7 @@ impl CharacterDefinition {
         {
             problems.push(SetupProblem::UnknownSoundProfile(id.clone()));
         }
+        let loadout = compile_loadout(bundle, &graphs, &bindings, &tables, &mut problems);
         let Rig { roles, rig_ik, procedural, procedural_animated } = compile_rig(&skeleton, &rig_policy, &mut problems);
         let zero = Pose::identity(n);
         let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
@@ -169,9 +170,9 @@ impl CharacterDefinition {
             animations,
             references,
             graphs,
-            graph_map,
             bindings,
             player_set: bundle.player_set.clone(),
+            loadout,
             tables,
             own_table,
             rig_policy,
@@ -205,7 +206,7 @@ impl CharacterDefinition {
     /// The graph with id `id`.
     #[must_use]
     pub fn graph(&self, id: &str) -> Option<&Arc<GraphDefinition>> {
-        self.graph_map.get(id)
+        self.graphs.iter().find(|g| g.id == id).map(|g| &g.def)
     }
     /// Graph ids, in bundle order.
     pub fn graph_ids(&self) -> impl Iterator<Item = &str> {
@@ -261,9 +262,35 @@ impl CharacterDefinition {
     pub fn settings(&self) -> &CharacterSettings {
         &self.settings
     }
+}
 
-    pub(crate) fn graph_index(&self, id: &str) -> Option<usize> {
-        self.graphs.iter().position(|g| g.id == id)
+/// The player set compiled once against the definition's graphs (in their
+/// order, so a loadout's graph index is the definition's), binding profiles
+/// and tag tables. Its problems are the set-up's (reported by `wanted_profiles`).
+fn compile_loadout(
+    bundle: &CharacterBundle,
+    graphs: &[CompiledGraph],
+    bindings: &HashMap<String, SharedBindingProfile>,
+    tables: &[(String, Arc<SelectorTable>)],
+    problems: &mut Vec<SetupProblem>,
+) -> Option<Arc<CompiledLoadout>> {
+    let set = bundle.player_set.as_ref()?;
+    let graphs = graphs.iter().map(|g| (g.id.clone(), Arc::clone(&g.def))).collect();
+    let compiled = CompiledLoadout::compile(
+        set,
+        graphs,
+        |id| bindings.get(id).cloned(),
+        |id| tables.iter().position(|(t, _)| t == id),
+    );
+    match compiled {
+        Ok(c) => Some(Arc::new(c)),
+        // Unknown graphs and binding profiles and a missing default entry are
+        // already set-up problems of their own; anything else is reported here.
+        Err(e) if problems.is_empty() => {
+            problems.push(SetupProblem::Loadout { set: set.id.clone(), error: e });
+            None
+        }
+        Err(_) => None,
     }
 }
 

@@ -22,7 +22,7 @@ use crate::graph::{
     SlotStatus,
 };
 use crate::ik_stage::IkStage;
-use crate::loadout::{LoadoutChange, ProfileSetSwitcher};
+use crate::loadout::{Loadout, LoadoutChange};
 use crate::model::{LocalToModelJob, skinning_matrices};
 use crate::pose::Pose;
 use crate::selector::TagSelector;
@@ -37,7 +37,7 @@ pub const MAX_UNBOUND_NOTED: usize = 8;
 /// The graph side of a character: a loadout switcher, or a driver without a player set.
 #[derive(Debug)]
 enum Behaviour {
-    Loadout(Box<ProfileSetSwitcher>),
+    Loadout(Box<Loadout>),
     Plain(Box<GraphDriver>),
 }
 
@@ -159,19 +159,11 @@ impl Character {
         tags: StateTagSet,
     ) -> Result<Character, RuntimeError> {
         let settings = &def.settings;
-        let behaviour = match &def.player_set {
-            Some(set) => {
-                let mut set = set.clone();
-                if let Some(c) = class.filter(|c| set.try_get_profile(*c).is_some()) {
-                    set.default_profile = c;
-                }
-                let mut s = ProfileSetSwitcher::with_clips(
-                    set,
-                    def.graph_map.clone(),
-                    def.bindings.clone(),
-                    Arc::clone(&def.clips),
-                    settings.loadout_crossfade,
-                )?;
+        let behaviour = match &def.loadout {
+            Some(compiled) => {
+                let class = class.unwrap_or(compiled.default);
+                let clips = Some(Arc::clone(&def.clips));
+                let mut s = Loadout::start(Arc::clone(compiled), class, clips, settings.loadout_crossfade)?;
                 s.driver_mut().set_slot_blend(settings.slot_blend);
                 Behaviour::Loadout(Box::new(s))
             }
@@ -186,16 +178,12 @@ impl Character {
             Behaviour::Plain(d) => (d.instance().new_output(), FrameOutput::default()),
         };
         let graph = match &behaviour {
-            Behaviour::Loadout(s) => def.graph_index(s.graph_id()),
+            Behaviour::Loadout(s) => s.graph_index(),
             Behaviour::Plain(_) => None,
         };
-        let table = match (&def.player_set, &behaviour) {
-            (Some(set), Behaviour::Loadout(s)) => set
-                .resolve_profile(s.class())
-                .and_then(|e| e.animation_profile.as_deref())
-                .and_then(|id| def.tag_table(id))
-                .cloned(),
-            _ => def.own_table.clone(),
+        let table = match &behaviour {
+            Behaviour::Loadout(s) => s.current().and_then(|e| e.tag_table).map(|t| Arc::clone(&def.tables[t].1)),
+            Behaviour::Plain(_) => def.own_table.clone(),
         };
         let selector = table.map(|t| Self::new_selector(def, t, tags));
         let selector_frame = selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
@@ -344,7 +332,7 @@ impl Character {
         let change = s.equip(class);
         if change.graph_changed {
             self.previous_graph = self.graph;
-            self.graph = self.def.graph_index(s.graph_id());
+            self.graph = s.graph_index();
             self.pose.inertia.reset_generation();
             // Actions of the old graph end with it.
             for w in self.watches.iter_mut() {
@@ -357,7 +345,7 @@ impl Character {
                 }
             }
         }
-        let table = change.animation_profile.as_deref().and_then(|id| self.def.tag_table(id)).cloned();
+        let table = s.current().and_then(|e| e.tag_table).map(|t| Arc::clone(&self.def.tables[t].1));
         match (table, &mut self.selector) {
             (Some(t), Some(sel)) => sel.set_table(t, self.def.settings.loadout_crossfade),
             (Some(t), None) => {
