@@ -6,7 +6,6 @@ mod graph_common;
 use graph_common::*;
 use zoa_anim_core::graph::*;
 use zoa_anim_runtime::events::EventKind;
-use zoa_anim_runtime::graph::deliver_all;
 use zoa_anim_runtime::graph::{ClipId, GraphInstance, NotifyPolicy};
 
 const WALK: ClipId = ClipId(1);
@@ -109,7 +108,7 @@ fn state_changes_reach_the_receiver_in_time_then_kind_order() {
         "notify at 0.25, then started/exited/entered/finished at 0.5"
     );
     let mut rec = Recorder::default();
-    deliver_all(std::slice::from_mut(&mut inst), &mut rec);
+    inst.deliver_events(&mut rec);
     assert_eq!(rec.log, ["notify L", "state walk->idle"]);
 }
 

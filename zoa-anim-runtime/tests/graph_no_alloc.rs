@@ -21,8 +21,7 @@ use zoa_anim_core::{
     TrackProperty, Transform,
 };
 use zoa_anim_runtime::driver::GraphDriver;
-use zoa_anim_runtime::graph::deliver_all;
-use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob, update_all};
+use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob};
 use zoa_anim_runtime::loadout::Loadout;
 use zoa_anim_runtime::selector::TagSelector;
 use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
@@ -189,8 +188,12 @@ fn frames_allocate_nothing_after_warm_up() {
                 inst.play_state_named("idle", Some(0.2));
             }
         }
-        update_all(instances, outputs, 1.0 / 60.0);
-        deliver_all(instances, tally);
+        for (i, o) in instances.iter_mut().zip(outputs.iter_mut()) {
+            i.update(1.0 / 60.0, o);
+        }
+        for i in instances.iter_mut() {
+            i.deliver_events(tally);
+        }
         driver.fire_trigger(AnimationBindingId::from_static("go"));
         driver.set_bool(AnimationBindingId::from_static("back"), k % 50 < 25);
         driver.set_float(AnimationBindingId::from_static("speed"), 2.5);

@@ -7,10 +7,7 @@ use std::sync::Arc;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::graph::deliver_all;
-use zoa_anim_runtime::graph::{
-    FrameOutput, GraphDefinition, GraphInstance, PlayOptions, update_all, update_all_parallel,
-};
+use zoa_anim_runtime::graph::{FrameOutput, GraphDefinition, GraphInstance, PlayOptions};
 
 fn crowd() -> (Vec<GraphInstance>, Vec<FrameOutput>) {
     let g = graph(
@@ -52,12 +49,19 @@ fn simulate(parallel: bool, threads: usize) -> (Vec<String>, Vec<FrameOutput>) {
             }
         }
         if parallel {
-            pool.install(|| update_all_parallel(&mut instances, &mut outputs, 1.0 / 30.0));
+            use rayon::prelude::*;
+            pool.install(|| {
+                instances.par_iter_mut().zip(outputs.par_iter_mut()).for_each(|(i, o)| i.update(1.0 / 30.0, o))
+            });
         } else {
-            update_all(&mut instances, &mut outputs, 1.0 / 30.0);
+            for (i, o) in instances.iter_mut().zip(outputs.iter_mut()) {
+                i.update(1.0 / 30.0, o);
+            }
         }
         rec.log.push(format!("-- frame {frame}"));
-        deliver_all(&mut instances, &mut rec);
+        for i in instances.iter_mut() {
+            i.deliver_events(&mut rec);
+        }
         if frame % 40 == 0 {
             snapshots.extend(outputs.iter().cloned());
         }

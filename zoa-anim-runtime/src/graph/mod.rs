@@ -37,7 +37,7 @@
 //!  params ──► per layer: advance clocks ─► blend weights ─► notifies ─► finish blend ─► try transitions ─┐
 //!                                                                                                         ▼
 //!  slot: advance ─► envelope ─► notifies/progress ──────────────────────────────────────────────► FrameOutput
-//!                                                                        (events queued per instance) ─► deliver_all
+//!                                                                     (events queued per instance) ─► deliver_events
 //! ```
 //!
 //! Per frame: within a layer, the transitions leaving the current state, then
@@ -51,6 +51,7 @@ mod clips;
 mod definition;
 mod inertialize;
 mod instance;
+mod layer;
 mod masks;
 mod output;
 mod params;
@@ -60,9 +61,8 @@ mod slot;
 pub use clips::{ClipId, ClipInfo, ClipTable};
 pub use definition::GraphDefinition;
 pub use inertialize::inertialize_quintic;
-pub use instance::{
-    ActiveStateView, GraphInstance, MAX_ACTIVE_STATES, TransitionView, deliver_all, update_all, update_all_parallel,
-};
+pub use instance::{ActiveStateView, GraphInstance, TransitionView};
+pub use layer::MAX_ACTIVE_STATES;
 pub use masks::GraphMasks;
 pub(crate) use output::clip_span;
 pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, PoseLayer, SLOT_LAYER};

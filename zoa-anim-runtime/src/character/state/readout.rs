@@ -1,0 +1,210 @@
+//! What can be read off a character after a frame: its definition, time,
+//! tags and speed, class and graph, the frames of its parts, the pose and
+//! matrices, the events and what is bound.
+
+use std::sync::Arc;
+
+use glam::Mat4;
+use zoa_anim_core::graph::StateIndex;
+use zoa_anim_core::{
+    AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, PlayerProfileType, StateTagSet,
+};
+use zoa_anim_ik::Role;
+
+use super::{Behaviour, Character};
+use crate::character::definition::CharacterDefinition;
+use crate::driver::GraphDriver;
+use crate::events::{Event, EventQueue};
+use crate::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
+use crate::ik_stage::IkStage;
+use crate::pose::Pose;
+use crate::selector::TagSelector;
+
+impl Character {
+    /// The definition.
+    #[must_use]
+    pub fn definition(&self) -> &Arc<CharacterDefinition> {
+        &self.def
+    }
+    /// Character time, seconds since spawn.
+    #[must_use]
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+    /// The tags gameplay asked for last.
+    #[must_use]
+    pub fn tags(&self) -> StateTagSet {
+        self.tags
+    }
+    /// The tags in effect in the selector (after hold and triggers).
+    pub fn applied_tags(&self) -> Option<StateTagSet> {
+        self.selector.as_ref().map(TagSelector::applied_tags)
+    }
+    /// The speed gameplay gave last ([`Character::set_speed`]), m/s.
+    #[must_use]
+    pub fn speed(&self) -> f32 {
+        self.entity_speed
+    }
+    /// Whether the active binding profile binds `binding` to a parameter the
+    /// graph in use has (with the same type, on a layer it has): a binding
+    /// that is not bound is a documented no-op.
+    #[must_use]
+    pub fn is_bound(&self, binding: AnimationBindingId) -> bool {
+        self.driver().binding_parameter(binding).is_some()
+    }
+    /// The bindings that do something for the current class, with their
+    /// parameter types, in the profile's order.
+    pub fn bound_bindings(&self) -> impl Iterator<Item = (AnimationBindingId, AnimationParameterType)> + '_ {
+        self.driver().live_bindings()
+    }
+    /// The slots [`Character::play_slot`] can play for the current class (their clips resolve).
+    pub fn playable_slots(&self) -> impl Iterator<Item = AnimationSlotId> + '_ {
+        self.driver().playable_slots()
+    }
+    /// What the override slot plays now (slot, clip, progress, envelope);
+    /// its start and end are events.
+    #[must_use]
+    pub fn slot(&self) -> Option<SlotStatus> {
+        self.graph_instance().slot_status()
+    }
+    /// The loadout class in use (`None` without a player set).
+    #[must_use]
+    pub fn class(&self) -> Option<PlayerProfileType> {
+        match &self.behaviour {
+            Behaviour::Loadout(s) => Some(s.class()),
+            Behaviour::Plain(_) => None,
+        }
+    }
+    /// Id of the graph in use (`None` when the class has none).
+    #[must_use]
+    pub fn graph_id(&self) -> Option<&str> {
+        self.graph.map(|g| self.def.graphs[g].id.as_str())
+    }
+    /// Index of the graph in use among the definition's graphs.
+    #[must_use]
+    pub fn graph_index(&self) -> Option<usize> {
+        self.graph
+    }
+    /// The binding driver (active binding profile, validation).
+    #[must_use]
+    pub fn driver(&self) -> &GraphDriver {
+        self.behaviour.driver()
+    }
+    /// The graph instance in use (a graphless instance when the class has no graph).
+    #[must_use]
+    pub fn graph_instance(&self) -> &GraphInstance {
+        self.behaviour.driver().instance()
+    }
+    /// The outgoing graph instance while a loadout switch blends.
+    #[must_use]
+    pub fn previous_graph_instance(&self) -> Option<&GraphInstance> {
+        self.behaviour.previous_instance()
+    }
+    /// Loadout switch progress `0..=1` (1 when none blends).
+    #[must_use]
+    pub fn switch_alpha(&self) -> f32 {
+        self.alpha
+    }
+    /// The tag selector (`None` when the class has no tag table).
+    #[must_use]
+    pub fn selector(&self) -> Option<&TagSelector> {
+        self.selector.as_ref()
+    }
+    /// How much of the pose the selector's layer shows over the graph's base
+    /// layer after the last frame (`0..=1`).
+    #[must_use]
+    pub fn selector_weight(&self) -> f32 {
+        self.selector_weight
+    }
+    /// The graph's frame of the last update (layers of weighted clips).
+    #[must_use]
+    pub fn frame(&self) -> &FrameOutput {
+        &self.frame
+    }
+    /// The outgoing graph's frame while a loadout switch blends (empty otherwise).
+    #[must_use]
+    pub fn previous_frame(&self) -> &FrameOutput {
+        &self.previous_frame
+    }
+    /// The selector's frame of the last update.
+    #[must_use]
+    pub fn selector_frame(&self) -> &FrameOutput {
+        &self.selector_frame
+    }
+    /// Local joint transforms of the last evaluation (after IK).
+    #[must_use]
+    pub fn local_pose(&self) -> &Pose {
+        &self.pose.local
+    }
+    /// Model-space matrices of the last evaluation.
+    #[must_use]
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.pose.model
+    }
+    /// Skinning matrices (`model · inverse bind`) of the last evaluation.
+    #[must_use]
+    pub fn skinning_matrices(&self) -> &[Mat4] {
+        &self.pose.skin
+    }
+    /// Root motion of the last frame (`None` unless the definition extracts it).
+    #[must_use]
+    pub fn root_motion(&self) -> Option<RootMotion> {
+        self.root_motion.as_ref().map(|(_, m)| *m)
+    }
+    /// Whether an inertialized transition is decaying.
+    #[must_use]
+    pub fn is_inertializing(&self) -> bool {
+        self.pose.inertia.is_active()
+    }
+    /// The IK stage (`None` when the rig policy has nothing to do on this skeleton).
+    #[must_use]
+    pub fn ik(&self) -> Option<&IkStage> {
+        self.ik.as_ref()
+    }
+    /// The value of a bound parameter (`None` when the binding is not live).
+    #[must_use]
+    pub fn binding_value(&self, binding: AnimationBindingId) -> Option<ParamValue> {
+        let (p, _) = self.driver().binding_parameter(binding)?;
+        self.graph_instance().parameters().get(p)
+    }
+
+    /// The events since the last delivery or [`Character::clear_events`], in
+    /// delivery order (time, then kind) as of the last update; each carries
+    /// its name (`println!("{event}")` prints `0.350 s notify Footstep`).
+    #[must_use]
+    pub fn events(&self) -> &[Event] {
+        self.events.events()
+    }
+    /// Forgets the queued events (after reading [`Character::events`]; a
+    /// crowd's [`deliver_events`](Self::deliver_events) clears them itself).
+    pub fn clear_events(&mut self) {
+        self.events.clear();
+    }
+    /// Events dropped since the last delivery because the queue was full.
+    #[must_use]
+    pub fn dropped_events(&self) -> u32 {
+        self.events.dropped()
+    }
+    /// The event queue, for delivery ([`super::delivery`]).
+    pub(in crate::character) fn event_queue(&mut self) -> &mut EventQueue {
+        &mut self.events
+    }
+    /// The name of `state` of the graph in use ([`Name::EMPTY`] without a graph or out of range).
+    #[must_use]
+    pub fn state_name(&self, state: StateIndex) -> Name {
+        self.graph_instance().definition().map_or(Name::EMPTY, |d| d.state_name(state))
+    }
+    /// The surface under the lower foot, from the ground probe (`None`
+    /// without a probe, without feet, or when the probe does not know).
+    #[must_use]
+    pub fn surface(&self) -> Option<&str> {
+        let probe = self.ik.as_ref()?.inputs().ground.as_ref()?;
+        let feet = [Role::LeftFoot, Role::RightFoot].map(|r| self.def.roles.get(r));
+        let lowest = feet
+            .into_iter()
+            .flatten()
+            .map(|j| self.pose.model[usize::from(j)].w_axis.truncate())
+            .min_by(|a, b| a.y.total_cmp(&b.y))?;
+        probe.surface(lowest)
+    }
+}
