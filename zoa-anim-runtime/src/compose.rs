@@ -206,18 +206,19 @@ impl<S: StackSources> ComposeJob<'_, S> {
                 && let [only] = inputs
                 && only.weight > 0.0
             {
-                let (context, animation) = cursor_of(contexts, sources, only)?;
-                final_input =
-                    Some(BlendInput { weight: only.weight, ..sample(animation, only, context, sources, sampled)? });
+                let (context, animation, mask) = resolve(contexts, sources, only)?;
+                let reference = sources.reference(only.reference);
+                let input = sample(animation, only.time, context, mask, reference, sampled)?;
+                final_input = Some(BlendInput { weight: only.weight, ..input });
                 break;
             }
             let alone = inputs.len() == 1;
             for input in inputs {
-                if input.weight.is_nan() || input.weight <= 0.0 {
+                // Skips NaN too.
+                if !(input.weight > 0.0) {
                     continue;
                 }
-                let (context, animation) = cursor_of(contexts, sources, input)?;
-                let mask = sources.mask(input.mask);
+                let (context, animation, mask) = resolve(contexts, sources, input)?;
                 if mask.is_none() {
                     // A first input is sampled straight into the blend's target.
                     let written = blender.add_in_place(animation.animated(), input.weight, |target| {
@@ -227,7 +228,9 @@ impl<S: StackSources> ComposeJob<'_, S> {
                         continue;
                     }
                 }
-                let blend = BlendInput { weight: input.weight, ..sample(animation, input, context, sources, sampled)? };
+                let reference = sources.reference(input.reference);
+                let sampled = sample(animation, input.time, context, mask, reference, sampled)?;
+                let blend = BlendInput { weight: input.weight, ..sampled };
                 if alone { blender.add_last(&blend) } else { blender.add(&blend) }?;
             }
         }
@@ -241,42 +244,43 @@ impl<S: StackSources> ComposeJob<'_, S> {
     }
 }
 
-/// The context and animation of `input`.
+/// The context, animation and mask of `input`.
 #[inline]
-fn cursor_of<'c, 's, S: StackSources>(
+fn resolve<'c, 's, S: StackSources>(
     contexts: &'c mut [SamplingContext],
     sources: &'s S,
     input: &StackInput,
-) -> Result<(&'c mut SamplingContext, &'s Animation), RuntimeError> {
+) -> Result<(&'c mut SamplingContext, &'s Animation, Option<&'s [f32]>), RuntimeError> {
     let n = contexts.len();
-    let context = contexts.get_mut(input.cursor as usize).ok_or_else(|| RuntimeError::InvalidJob {
-        job: "compose job",
-        reasons: vec![format!("input cursor {} is out of range ({n} contexts)", input.cursor)],
-    })?;
-    Ok((context, sources.animation(input.animation)))
+    match contexts.get_mut(input.cursor as usize) {
+        Some(context) => Ok((context, sources.animation(input.animation), sources.mask(input.mask))),
+        None => Err(cursor_error(input.cursor, n)),
+    }
 }
 
-/// Samples `input` into `pose` (only the joints its mask shows) as a blend
-/// input of weight 1 with its mask and reference.
+#[cold]
+fn cursor_error(cursor: u32, n: usize) -> RuntimeError {
+    RuntimeError::InvalidJob {
+        job: "compose job",
+        reasons: vec![format!("input cursor {cursor} is out of range ({n} contexts)")],
+    }
+}
+
+/// Samples `animation` at `time` into `pose` (only the joints `mask` shows)
+/// as a blend input of weight 1 with its mask and reference.
 #[inline]
-fn sample<'p, S: StackSources>(
+fn sample<'p>(
     animation: &'p Animation,
-    input: &StackInput,
+    time: f32,
     context: &mut SamplingContext,
-    sources: &'p S,
+    mask: Option<&'p [f32]>,
+    reference: Option<&'p ReferencePose>,
     pose: &'p mut Pose,
 ) -> Result<BlendInput<'p>, RuntimeError> {
-    let mask = sources.mask(input.mask);
-    let job = SamplingJob { animation, time: input.time, context, output: pose };
+    let job = SamplingJob { animation, time, context, output: pose };
     match mask {
         Some(m) => job.run_masked(m)?,
         None => job.run()?,
     }
-    Ok(BlendInput {
-        pose,
-        animated: animation.animated(),
-        weight: 1.0,
-        mask,
-        reference: sources.reference(input.reference),
-    })
+    Ok(BlendInput { pose, animated: animation.animated(), weight: 1.0, mask, reference })
 }

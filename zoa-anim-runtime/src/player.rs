@@ -192,6 +192,9 @@ pub struct ClipPlayer {
     layers: Vec<Layer>,
     /// One per clip input, in stack order.
     inputs: Vec<Input>,
+    /// Each input's animation (kept in step with the layers' motions by
+    /// [`ClipPlayer::write_stack`]).
+    animations: Vec<Arc<Animation>>,
     /// Additive references, one per input (of an additive layer).
     references: Vec<Option<ReferencePose>>,
     /// Key cursors, one per input.
@@ -212,15 +215,14 @@ pub struct ClipPlayer {
 /// The player's layers, masks and references, as a [`ComposeJob`] reads them.
 struct Sources<'a> {
     layers: &'a [Layer],
-    inputs: &'a [Input],
+    animations: &'a [Arc<Animation>],
     references: &'a [Option<ReferencePose>],
 }
 
 impl StackSources for Sources<'_> {
     #[inline]
     fn animation(&self, i: u32) -> &Animation {
-        let at = self.inputs[i as usize];
-        &self.layers[at.layer as usize].source.motions()[at.child as usize].animation
+        &self.animations[i as usize]
     }
     #[inline]
     fn mask(&self, m: u32) -> Option<&[f32]> {
@@ -237,6 +239,7 @@ impl ClipPlayer {
     pub fn new(skeleton: Arc<RuntimeSkeleton>, layers: Vec<Layer>) -> Result<ClipPlayer, RuntimeError> {
         let n = skeleton.joint_count();
         let mut inputs = Vec::new();
+        let mut animations = Vec::new();
         let mut references = Vec::new();
         let mut contexts = Vec::new();
         let mut stack = PoseStack::with_capacity(layers.len(), layers.iter().map(|l| l.source.motions().len()).sum());
@@ -289,6 +292,7 @@ impl ClipPlayer {
                     reference: if has_reference { i } else { NONE },
                 });
                 inputs.push(Input { layer: l as u32, child: c as u32 });
+                animations.push(Arc::clone(a));
                 references.push(reference);
                 contexts.push(SamplingContext::for_animation(a));
             }
@@ -296,6 +300,7 @@ impl ClipPlayer {
         Ok(ClipPlayer {
             tree_weights: vec![0.0; inputs.len()],
             inputs,
+            animations,
             references,
             contexts,
             stack,
@@ -484,6 +489,13 @@ impl ClipPlayer {
             }
         }
         debug_assert_eq!(at, self.stack.inputs.len());
+        // A motion's animation may have been replaced through `layers_mut`.
+        for (input, animation) in self.inputs.iter().zip(&mut self.animations) {
+            let now = &self.layers[input.layer as usize].source.motions()[input.child as usize].animation;
+            if !Arc::ptr_eq(now, animation) {
+                *animation = Arc::clone(now);
+            }
+        }
         Ok(())
     }
 
@@ -499,7 +511,7 @@ impl ClipPlayer {
             // The skeleton never changes, so a scratch once made fits.
             _ => &mut **self.scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(self.skeleton.rest()))),
         };
-        let sources = Sources { layers: &self.layers, inputs: &self.inputs, references: &self.references };
+        let sources = Sources { layers: &self.layers, animations: &self.animations, references: &self.references };
         ComposeJob {
             composition: self.composition,
             skeleton: &self.skeleton,
