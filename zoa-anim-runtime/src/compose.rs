@@ -214,8 +214,7 @@ impl<S: StackSources> ComposeJob<'_, S> {
             }
             let alone = inputs.len() == 1;
             for input in inputs {
-                // Skips NaN too.
-                if !(input.weight > 0.0) {
+                if input.weight.is_nan() || input.weight <= 0.0 {
                     continue;
                 }
                 let (context, animation, mask) = resolve(contexts, sources, input)?;
