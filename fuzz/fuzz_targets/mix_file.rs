@@ -12,9 +12,7 @@ use std::sync::{Arc, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_assets::mix::{ClipKey, parse_mix};
-use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, ClipPlayer, Layer, LayerSource, RuntimeSkeleton,
-};
+use zoa_anim_runtime::{pose::AdditiveReference, pose::Animation, pose::BindBy, pose::BoneWeights, pose::BoundMotion, pose::ClipPlayer, pose::Layer, pose::LayerSource, pose::RuntimeSkeleton};
 
 /// The humanoid fixture model and its first skin, loaded once.
 fn model() -> &'static (GltfAsset, Arc<RuntimeSkeleton>) {

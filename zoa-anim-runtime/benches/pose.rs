@@ -38,7 +38,7 @@ use std::sync::Arc;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use zoa_anim_assets::gltf::load_gltf;
-use zoa_anim_runtime::*;
+use zoa_anim_runtime::pose::*;
 
 fn main() {
     divan::main();
@@ -352,7 +352,7 @@ fn job_sample(bencher: Bencher<'_, '_>, asset: &str) {
     let mut time = 0.0f32;
     bencher.counter(ItemsCount::new(rig.skeleton.joint_count())).bench_local(|| {
         time += DT;
-        let t = zoa_anim_runtime::math::wrap_time(time, walk.duration());
+        let t = zoa_anim_runtime::pose::math::wrap_time(time, walk.duration());
         SamplingJob { animation: &walk, time: t, context: &mut context, output: &mut pose }.run().expect("sample");
     });
 }

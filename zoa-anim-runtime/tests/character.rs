@@ -21,8 +21,8 @@ fn the_fixture_compiles_and_a_character_evaluates() {
 }
 
 use zoa_anim_core::DefaultBindings;
-use zoa_anim_runtime::graph::{ContributionSource, SLOT_LAYER};
-use zoa_anim_runtime::{CharacterDefinition, Pose};
+use zoa_anim_runtime::character::graph::{ContributionSource, SLOT_LAYER};
+use zoa_anim_runtime::{CharacterDefinition, pose::Pose};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -202,9 +202,14 @@ fn an_inertialized_fall_to_land_does_not_pop() {
     let t = c.frame().layer_contributions(0)[0].time;
     let target = land.sample_to_new(t, def.skeleton().rest()).unwrap();
     let mut model = vec![zoa_anim_core::glam::Mat4::IDENTITY; target.len()];
-    zoa_anim_runtime::LocalToModelJob { skeleton: def.skeleton(), input: &target, root: None, output: &mut model }
-        .run()
-        .unwrap();
+    zoa_anim_runtime::pose::LocalToModelJob {
+        skeleton: def.skeleton(),
+        input: &target,
+        root: None,
+        output: &mut model,
+    }
+    .run()
+    .unwrap();
     let cut: Vec<_> = model.iter().map(|m| m.w_axis.truncate()).collect();
     let pop = max_step(&before, &cut);
     assert!(pop > 4.0 * usual + 0.02, "the test needs a visible pop to remove: pop {pop}, usual {usual}");

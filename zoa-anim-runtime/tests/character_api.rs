@@ -10,8 +10,8 @@ use character_common::*;
 use zoa_anim_core::{DefaultBindings, DefaultSlots, LocomotionTag, PlayerProfileType, StateDimension};
 use zoa_anim_runtime::Character;
 use zoa_anim_runtime::character::EventKind;
-use zoa_anim_runtime::graph::ParamValue;
-use zoa_anim_runtime::selector::Pending;
+use zoa_anim_runtime::character::graph::ParamValue;
+use zoa_anim_runtime::character::selector::Pending;
 
 fn locomotion(c: &Character) -> LocomotionTag {
     c.applied_tags().unwrap().locomotion()

@@ -11,7 +11,7 @@ use zoa_anim_core::{
     AnimationSelector, BindingProfileBuilder, BundledClip, CharacterBundle, ClipAsset, PlayerProfileEntry,
     PlayerProfileSet, PlayerProfileType,
 };
-use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings, Pose, blend_into};
+use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings, pose::Pose, pose::blend_into};
 
 fn clip(name: &str, k: f32) -> BundledClip {
     BundledClip {

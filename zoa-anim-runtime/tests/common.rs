@@ -67,12 +67,12 @@ pub fn quat_close(a: Quat, b: Quat, eps: f32) -> bool {
 /// A humanoid instance playing [`humanoid_clip`] (seeded by `k`) with the
 /// default rig policy's IK installed and every input set, `k`-dependent:
 /// flat ground, a look target, and a weapon pose with a left-hand grip.
-pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::ClipPlayer {
+pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::pose::ClipPlayer {
     use std::sync::Arc;
     use zoa_anim_core::RigPolicy;
     use zoa_anim_core::contracts::{PoseSnapshot, PoseTargetData};
     use zoa_anim_ik::{FlatGround, LEFT_HAND_GRIP};
-    use zoa_anim_runtime::*;
+    use zoa_anim_runtime::pose::*;
 
     let s = humanoid();
     let rs = Arc::new(RuntimeSkeleton::new(s.clone()));

@@ -10,8 +10,8 @@ use graph_common::*;
 use zoa_anim_core::contracts::{AnimationClipResolver, AnimationDriver, DriverProblem};
 use zoa_anim_core::graph::*;
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId, BindingProfileBuilder};
-use zoa_anim_runtime::driver::GraphDriver;
-use zoa_anim_runtime::graph::{ClipId, GraphDefinition, GraphInstance, ParamValue, SLOT_LAYER};
+use zoa_anim_runtime::character::driver::GraphDriver;
+use zoa_anim_runtime::character::graph::{ClipId, GraphDefinition, GraphInstance, ParamValue, SLOT_LAYER};
 
 const FIRE: AnimationBindingId = AnimationBindingId::from_static("fire");
 const AIMING: AnimationBindingId = AnimationBindingId::from_static("is_aiming");

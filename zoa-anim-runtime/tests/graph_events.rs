@@ -5,8 +5,8 @@ mod graph_common;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::events::EventKind;
-use zoa_anim_runtime::graph::{ClipId, GraphInstance, NotifyPolicy};
+use zoa_anim_runtime::character::events::EventKind;
+use zoa_anim_runtime::character::graph::{ClipId, GraphInstance, NotifyPolicy};
 
 const WALK: ClipId = ClipId(1);
 const RUN: ClipId = ClipId(2);

@@ -20,11 +20,11 @@ use zoa_anim_core::{
     Clip, Interpolation, Joint, PlayerProfileEntry, PlayerProfileSet, PlayerProfileType, Skeleton, Track,
     TrackProperty, Transform,
 };
-use zoa_anim_runtime::driver::GraphDriver;
-use zoa_anim_runtime::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob};
-use zoa_anim_runtime::loadout::Loadout;
-use zoa_anim_runtime::selector::TagSelector;
-use zoa_anim_runtime::{Animation, BindBy, RuntimeSkeleton};
+use zoa_anim_runtime::character::driver::GraphDriver;
+use zoa_anim_runtime::character::graph::{GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob};
+use zoa_anim_runtime::character::loadout::Loadout;
+use zoa_anim_runtime::character::selector::TagSelector;
+use zoa_anim_runtime::{pose::Animation, pose::BindBy, pose::RuntimeSkeleton};
 use zoa_test_support::alloc::{self, CountingAllocator};
 
 #[global_allocator]
@@ -173,7 +173,7 @@ fn frames_allocate_nothing_after_warm_up() {
 
     let mut frame = |k: usize,
                      instances: &mut Vec<GraphInstance>,
-                     outputs: &mut Vec<zoa_anim_runtime::graph::FrameOutput>,
+                     outputs: &mut Vec<zoa_anim_runtime::character::graph::FrameOutput>,
                      tally: &mut Tally| {
         for (i, inst) in instances.iter_mut().enumerate() {
             if (k + i).is_multiple_of(23) {
@@ -182,7 +182,7 @@ fn frames_allocate_nothing_after_warm_up() {
             inst.set_bool("back", (k / 15 + i).is_multiple_of(2));
             inst.set_float("speed", 1.0 + (k % 30) as f32 / 10.0);
             if (k + i).is_multiple_of(41) {
-                inst.play(zoa_anim_runtime::graph::ClipId(5), false);
+                inst.play(zoa_anim_runtime::character::graph::ClipId(5), false);
             }
             if (k + i).is_multiple_of(97) {
                 inst.play_state_named("idle", Some(0.2));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::graph::{FrameOutput, GraphDefinition, GraphInstance, PlayOptions};
+use zoa_anim_runtime::character::graph::{FrameOutput, GraphDefinition, GraphInstance, PlayOptions};
 
 fn crowd() -> (Vec<GraphInstance>, Vec<FrameOutput>) {
     let g = graph(
@@ -45,7 +45,7 @@ fn simulate(parallel: bool, threads: usize) -> (Vec<String>, Vec<FrameOutput>) {
             }
             inst.set_bool("back", (frame / 20 + i) % 3 == 0);
             if (frame + 3 * i) % 90 == 0 {
-                inst.play_override(zoa_anim_runtime::graph::ClipId(5), PlayOptions::once(0.1, 0.2));
+                inst.play_override(zoa_anim_runtime::character::graph::ClipId(5), PlayOptions::once(0.1, 0.2));
             }
         }
         if parallel {

@@ -12,8 +12,8 @@ use zoa_anim_core::graph::*;
 use zoa_anim_core::{
     AnimationBindingId, BindingProfileBuilder, PlayerProfileEntry, PlayerProfileSet, PlayerProfileType,
 };
-use zoa_anim_runtime::graph::{ClipId, GraphDefinition};
-use zoa_anim_runtime::loadout::Loadout;
+use zoa_anim_runtime::character::graph::{ClipId, GraphDefinition};
+use zoa_anim_runtime::character::loadout::Loadout;
 
 fn def(id: &str, clip: &str) -> Arc<GraphDefinition> {
     let mut g = graph(
@@ -87,7 +87,7 @@ fn equipping_cross_fades_to_the_class_graph_and_loads_its_bindings() {
     assert!(s.previous_definition().is_none());
 }
 
-fn run_switch(s: &mut Loadout, out: &mut zoa_anim_runtime::graph::FrameOutput, n: usize) {
+fn run_switch(s: &mut Loadout, out: &mut zoa_anim_runtime::character::graph::FrameOutput, n: usize) {
     for _ in 0..n {
         s.update(0.125, out);
     }

@@ -8,7 +8,7 @@ mod graph_common;
 use graph_common::*;
 use proptest::prelude::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::graph::{MAX_ACTIVE_STATES, PlayOptions};
+use zoa_anim_runtime::character::graph::{MAX_ACTIVE_STATES, PlayOptions};
 
 fn busy() -> AnimationGraph {
     let tree = walk_run_tree(2);
@@ -86,7 +86,7 @@ proptest! {
                 Op::Force(s, b) => { inst.play_state(StateIndex(s), Some(b)); }
                 Op::Slot(looping) => {
                     let opts = PlayOptions { looping, blend_in: 0.1, blend_out: 0.1, ..PlayOptions::default() };
-                    inst.play_override(zoa_anim_runtime::graph::ClipId(5), opts);
+                    inst.play_override(zoa_anim_runtime::character::graph::ClipId(5), opts);
                 }
                 Op::Frame(dt) => {
                     inst.clear_events();

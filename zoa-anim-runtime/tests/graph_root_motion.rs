@@ -10,10 +10,10 @@ use graph_common::*;
 use zoa_anim_core::glam::{EulerRot, Mat4, Quat, Vec3};
 use zoa_anim_core::graph::*;
 use zoa_anim_core::{Clip, Interpolation, Joint, Skeleton, Track, TrackProperty, Transform};
-use zoa_anim_runtime::graph::{
+use zoa_anim_runtime::character::graph::{
     ClipInfo, ClipTable, GraphDefinition, GraphInstance, RootMotionContext, RootMotionJob, remove_root_motion,
 };
-use zoa_anim_runtime::{Animation, BindBy, Pose, RuntimeSkeleton};
+use zoa_anim_runtime::{pose::Animation, pose::BindBy, pose::Pose, pose::RuntimeSkeleton};
 
 fn skeleton() -> Skeleton {
     let j = |name: &str, node, parent| Joint {

@@ -6,8 +6,8 @@ mod graph_common;
 
 use graph_common::*;
 use zoa_anim_core::graph::*;
-use zoa_anim_runtime::events::EventKind;
-use zoa_anim_runtime::graph::{ClipId, ContributionSource, MaskRef, ParamValue};
+use zoa_anim_runtime::character::events::EventKind;
+use zoa_anim_runtime::character::graph::{ClipId, ContributionSource, MaskRef, ParamValue};
 
 const IDLE: ClipId = ClipId(0);
 const WALK: ClipId = ClipId(1);
@@ -178,7 +178,7 @@ fn start_then_request_c(
     source: Interruption,
     from_current: bool,
     from_next: bool,
-) -> zoa_anim_runtime::graph::GraphInstance {
+) -> zoa_anim_runtime::character::graph::GraphInstance {
     let (mut inst, mut out) = instance(interruption_graph(source, from_current, from_next));
     inst.set_bool("go_b", true);
     inst.update(0.125, &mut out);
@@ -462,7 +462,7 @@ fn definitions_report_every_problem() {
         vec![state("idle", "idle", true), bad],
         vec![GraphTransition { conditions: vec![when(0, ConditionTest::Triggered)], ..tr(Some(0), 1) }, tr(Some(0), 9)],
     );
-    let err = zoa_anim_runtime::graph::GraphDefinition::new(g, clips()).unwrap_err();
+    let err = zoa_anim_runtime::character::graph::GraphDefinition::new(g, clips()).unwrap_err();
     let zoa_anim_runtime::RuntimeError::InvalidJob { reasons, .. } = err else { panic!() };
     assert_eq!(reasons.len(), 4, "{reasons:#?}");
 }

@@ -6,15 +6,15 @@ mod graph_common;
 use graph_common::*;
 use zoa_anim_core::AnimationSlotId;
 use zoa_anim_core::graph::BlendMode;
-use zoa_anim_runtime::events::EventKind;
-use zoa_anim_runtime::graph::{ClipId, GraphInstance, PlayOptions, SLOT_LAYER};
+use zoa_anim_runtime::character::events::EventKind;
+use zoa_anim_runtime::character::graph::{ClipId, GraphInstance, PlayOptions, SLOT_LAYER};
 
 const IDLE: ClipId = ClipId(0);
 const WALK: ClipId = ClipId(1);
 const JUMP: ClipId = ClipId(3);
 const ATTACK: ClipId = ClipId(5);
 
-fn one_state_graph() -> (GraphInstance, zoa_anim_runtime::graph::FrameOutput) {
+fn one_state_graph() -> (GraphInstance, zoa_anim_runtime::character::graph::FrameOutput) {
     instance(graph(vec![], vec![layer("base", 0)], vec![state("idle", "idle", true)], vec![]))
 }
 

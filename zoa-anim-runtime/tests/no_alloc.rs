@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use common::*;
 use zoa_anim_core::Clip;
-use zoa_anim_runtime::*;
+use zoa_anim_runtime::pose::*;
 use zoa_test_support::alloc::{self, CountingAllocator};
 
 #[global_allocator]

@@ -8,7 +8,9 @@ use zoa_anim_assets::gltf::load_gltf;
 use zoa_anim_core::Skeleton;
 use zoa_anim_core::glam::{Mat4, Quat};
 use zoa_anim_ik::{BoneRoles, Role};
-use zoa_anim_runtime::{Animation, BindBy, MatchedBy, Pose, RetargetMode, Retargeter};
+use zoa_anim_runtime::{
+    pose::Animation, pose::BindBy, pose::MatchedBy, pose::Pose, pose::RetargetMode, pose::Retargeter,
+};
 use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 use zoa_test_support::paths::shared_assets;
 

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use common::*;
 use zoa_anim_core::glam::{Mat4, Quat, Vec3, Vec3A, Vec4};
 use zoa_anim_core::{Clip, Interpolation, TrackProperty};
-use zoa_anim_runtime::*;
+use zoa_anim_runtime::RuntimeError;
+use zoa_anim_runtime::pose::*;
 
 fn bind(clip: &Clip) -> Arc<Animation> {
     Arc::new(Animation::bind(clip, &skeleton(), BindBy::Node).unwrap())

@@ -10,8 +10,8 @@ use zoa_anim_core::{
     DimensionSet, NoMatchPolicy, RigPolicy, StateDimension, StateGraph, StateTagSet, TaggedClipEntry, TransitionPolicy,
     TransitionTrigger,
 };
-use zoa_anim_runtime::graph::{ClipId, FrameOutput};
-use zoa_anim_runtime::selector::{SelectorMode, TagSelector, procedural_motion};
+use zoa_anim_runtime::character::graph::{ClipId, FrameOutput};
+use zoa_anim_runtime::character::selector::{SelectorMode, TagSelector, procedural_motion};
 
 const DT: f32 = 0.0625;
 
@@ -93,7 +93,10 @@ fn on_event_waits_for_the_event() {
 fn on_input_threshold_switches_on_a_crossing_with_hysteresis() {
     // One threshold at 0.5 with a 0.1 dead band and no gaits: any crossing releases the change.
     let (s, mut out) = selector(StateGraph::default());
-    let mut s = s.with_input_threshold(zoa_anim_runtime::selector::InputThreshold { threshold: 0.5, hysteresis: 0.1 });
+    let mut s = s.with_input_threshold(zoa_anim_runtime::character::selector::InputThreshold {
+        threshold: 0.5,
+        hysteresis: 0.1,
+    });
     s.set_tags(tags("locomotion=run"));
     s.set_input(0.52); // inside the dead band 0.45..0.55
     step(&mut s, &mut out, 4);

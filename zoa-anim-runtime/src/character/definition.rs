@@ -11,14 +11,14 @@ use zoa_anim_core::{
 };
 use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, Role};
 
-use crate::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
-use crate::blending::ReferencePose;
-use crate::driver::SlotBlend;
+use crate::character::driver::SlotBlend;
+use crate::character::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
+use crate::character::loadout::CompiledLoadout;
+use crate::character::selector::SelectorTable;
 use crate::error::{RuntimeError, SetupProblem};
-use crate::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
-use crate::loadout::CompiledLoadout;
+use crate::pose::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
+use crate::pose::blending::ReferencePose;
 use crate::pose::{Pose, RuntimeSkeleton};
-use crate::selector::SelectorTable;
 
 /// Tunables of a character kind that no definition file carries (the gait
 /// speeds live in the folder's `state_graph`, see [`zoa_anim_core::GaitSpeeds`]).
@@ -193,7 +193,7 @@ impl CharacterDefinition {
     pub fn skeleton(&self) -> &Arc<RuntimeSkeleton> {
         &self.skeleton
     }
-    /// The clip table (index = [`crate::graph::ClipId`]).
+    /// The clip table (index = [`crate::character::graph::ClipId`]).
     #[must_use]
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips

@@ -5,10 +5,10 @@
 use zoa_anim_core::contracts::AnimationEventReceiver;
 
 use super::state::Character;
-use crate::compose::PoseScratch;
-use crate::crowd::{Crowd, CrowdMember};
+use crate::character::events::{Event, deliver_to};
 use crate::error::RuntimeError;
-use crate::events::{Event, deliver_to};
+use crate::pose::compose::PoseScratch;
+use crate::pose::crowd::{Crowd, CrowdMember};
 
 impl Character {
     /// Sorts the queued events (time, kind, queue order), hands them to

@@ -10,8 +10,8 @@ use zoa_anim_core::resolver::Resolution;
 use zoa_anim_core::{AnimationBindingId, Name, PlayerProfileType, StateDimension, StateTagSet};
 
 use super::state::Character;
-use crate::graph::SlotStatus;
-use crate::selector::{Pending, SelectorMode};
+use crate::character::graph::SlotStatus;
+use crate::character::selector::{Pending, SelectorMode};
 
 /// What [`Character::explain`] reports. `Display` is a few lines a person reads.
 #[derive(Debug, Clone, PartialEq)]

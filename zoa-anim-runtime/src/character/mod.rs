@@ -11,7 +11,7 @@
 //!   frame (graph instances through its loadout, tag selector, driver,
 //!   override slot, sampling cursors, pose buffers, IK state, event queue),
 //!   sized at spawn.
-//! - **Crowd** ([`CharacterCrowd`]): characters updated serially or with
+//! - **Crowd** ([`crate::Crowd`]): characters updated serially or with
 //!   rayon, bit-identical for any thread count.
 //!
 //! # One frame
@@ -40,7 +40,7 @@
 //!   for the whole body, not which of a state's clips it replaces, so there
 //!   is no faithful mapping; a layer keeps both halves' semantics intact and
 //!   lets the policy's hold and cross-fade show as the layer's fade.
-//! - **Layers compose Unity-style** ([`crate::Composition::Layered`]): within
+//! - **Layers compose Unity-style** ([`crate::pose::Composition::Layered`]): within
 //!   a layer, three.js accumulation; between layers, `blend(below, layer,
 //!   weight × mask)`; additive layers add onto what is below; the override
 //!   slot is the top layer, so at envelope 1 its bones show the slot clip alone.
@@ -57,17 +57,24 @@
 
 mod definition;
 mod delivery;
+pub mod driver;
+pub mod events;
 mod explain;
-mod pose;
+pub mod fade;
+pub mod graph;
+pub mod loadout;
+mod pose_stage;
+pub mod selector;
 mod sound;
 mod state;
 mod workload;
 
 pub use crate::error::SetupProblem;
-pub use crate::events::{BindingPhase, Event, EventKind, NotifySource};
 pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints};
 pub use delivery::{CharacterEventReceiver, ToEventReceiver};
+pub use events::{BindingPhase, Event, EventKind, NotifySource};
 pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};
+pub use loadout::LoadoutChange;
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};

@@ -11,7 +11,7 @@ use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
 
 use super::delivery::CharacterEventReceiver;
 use super::state::Character;
-use crate::events::{BindingPhase, Event, EventKind};
+use crate::character::events::{BindingPhase, Event, EventKind};
 
 /// What to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

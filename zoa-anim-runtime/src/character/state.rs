@@ -15,16 +15,18 @@ use zoa_anim_core::{
 use zoa_anim_ik::{GroundProbe, HandTarget};
 
 use super::definition::CharacterDefinition;
-use super::pose::{PoseStage, SelectorLayer, Stack};
-use crate::compose::PoseScratch;
-use crate::driver::GraphDriver;
+use super::pose_stage::{PoseStage, SelectorLayer, Stack};
+use crate::character::driver::GraphDriver;
+use crate::character::events::{BindingPhase, EventKind, EventQueue, NotifySource};
+use crate::character::graph::{
+    ContributionSource, FrameOutput, GraphInstance, RootMotion, RootMotionContext, RootMotionJob,
+};
+use crate::character::loadout::{Loadout, LoadoutChange};
+use crate::character::selector::TagSelector;
 use crate::error::RuntimeError;
-use crate::events::{BindingPhase, EventKind, EventQueue, NotifySource};
-use crate::graph::{ContributionSource, FrameOutput, GraphInstance, RootMotion, RootMotionContext, RootMotionJob};
-use crate::ik_stage::IkStage;
-use crate::loadout::{Loadout, LoadoutChange};
-use crate::model::{LocalToModelJob, skinning_matrices};
-use crate::selector::TagSelector;
+use crate::pose::compose::PoseScratch;
+use crate::pose::ik_stage::IkStage;
+use crate::pose::model::{LocalToModelJob, skinning_matrices};
 use zoa_anim_ik::IkInputs;
 
 /// Most binding actions watched at once per character (start → complete / cancel).
@@ -228,7 +230,7 @@ impl Character {
 
     fn new_selector(
         def: &CharacterDefinition,
-        table: Arc<crate::selector::SelectorTable>,
+        table: Arc<crate::character::selector::SelectorTable>,
         tags: StateTagSet,
     ) -> TagSelector {
         TagSelector::with_table(table, tags).with_step_frequency(def.settings.step_frequency)
@@ -448,7 +450,7 @@ impl Character {
     /// (and outgoing graph during a loadout switch), selector, events, pose,
     /// inertialization, IK, model space, skinning. Allocation-free (but the
     /// first evaluation of a character outside a crowd allocates its
-    /// scratch, see [`crate::Crowd`]).
+    /// scratch, see [`crate::pose::Crowd`]).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
         self.update_with(dt, None)
     }

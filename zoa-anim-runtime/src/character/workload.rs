@@ -14,7 +14,7 @@ use zoa_anim_core::glam::Vec3;
 use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 
 use super::{Character, CharacterDefinition};
-use crate::crowd::Crowd;
+use crate::pose::crowd::Crowd;
 
 /// The workload's states, by index (`k % 5` at the start).
 const TAGS: [&str; 5] = [

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use zoa_anim_core::contracts::AnimationEventReceiver;
 use zoa_anim_core::graph::*;
 use zoa_anim_core::{AnimationBindingId, AnimationSlotId};
-use zoa_anim_runtime::graph::{ClipInfo, ClipTable, FrameOutput, GraphDefinition, GraphInstance};
+use zoa_anim_runtime::character::graph::{ClipInfo, ClipTable, FrameOutput, GraphDefinition, GraphInstance};
 
 /// idle 2 s, walk 1 s (L@0.25, R@0.75), run 0.5 s (L@0.1), jump 1 s once,
 /// hit 0.5 s once, attack 1 s once (Hit@0.5), aim 1 s.

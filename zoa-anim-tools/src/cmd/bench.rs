@@ -37,8 +37,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoundMotion, ClipPlayer, CompiledBlendTree, Crowd, Layer, LayerSource,
-    RuntimeSkeleton, Simd, SyncClock, Team, set_simd,
+    Crowd, Team, pose::AdditiveReference, pose::Animation, pose::BindBy, pose::BoundMotion, pose::ClipPlayer,
+    pose::CompiledBlendTree, pose::Layer, pose::LayerSource, pose::RuntimeSkeleton, pose::Simd, pose::SyncClock,
+    pose::set_simd,
 };
 
 use super::Format;

@@ -40,8 +40,8 @@ use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Joint, Skeleton};
 use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
-    AdditiveReference, Animation, BindBy, BoneWeights, BoundMotion, ClipPlayer, Layer, LayerSource, Pose, RetargetMode,
-    Retargeter, RuntimeSkeleton,
+    pose::AdditiveReference, pose::Animation, pose::BindBy, pose::BoneWeights, pose::BoundMotion, pose::ClipPlayer,
+    pose::Layer, pose::LayerSource, pose::Pose, pose::RetargetMode, pose::Retargeter, pose::RuntimeSkeleton,
 };
 
 use super::Format;

@@ -68,8 +68,8 @@ use zoa_anim_core::{
 
 use record::EventSink;
 use zoa_anim_runtime::RuntimeError;
-use zoa_anim_runtime::driver::GraphDriver;
-use zoa_anim_runtime::graph::GraphInstance;
+use zoa_anim_runtime::character::driver::GraphDriver;
+use zoa_anim_runtime::character::graph::GraphInstance;
 use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings};
 
 /// [`RuntimeError::InvalidJob`] for `job` when `reasons` is not empty.
@@ -92,7 +92,7 @@ fn event_names(def: &CharacterDefinition, capture: &mut Capture) -> HashMap<Name
     }
     let clips = def.clips();
     for (c, info) in clips.clips().iter().enumerate() {
-        let clip = zoa_anim_runtime::graph::ClipId(c as u32);
+        let clip = zoa_anim_runtime::character::graph::ClipId(c as u32);
         add(clips.name(clip), capture);
         for n in 0..info.notifies.len() {
             add(clips.notify_name(clip, n as u16), capture);

@@ -10,8 +10,8 @@ use std::ops::Range;
 use std::collections::HashMap;
 
 use zoa_anim_core::{AnimationBindingId, Name};
+use zoa_anim_runtime::character::graph::{ContributionSource, ParamValue, SLOT_LAYER};
 use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind};
-use zoa_anim_runtime::graph::{ContributionSource, ParamValue, SLOT_LAYER};
 use zoa_anim_runtime::{Character, RuntimeError};
 
 use super::capture::{EventRecord, NameId, Recorded, RowRecord, StateRecord, TickRecord};

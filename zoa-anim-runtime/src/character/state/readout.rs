@@ -13,12 +13,12 @@ use zoa_anim_ik::Role;
 
 use super::{Behaviour, Character};
 use crate::character::definition::CharacterDefinition;
-use crate::driver::GraphDriver;
-use crate::events::{Event, EventQueue};
-use crate::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
-use crate::ik_stage::IkStage;
+use crate::character::driver::GraphDriver;
+use crate::character::events::{Event, EventQueue};
+use crate::character::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
+use crate::character::selector::TagSelector;
 use crate::pose::Pose;
-use crate::selector::TagSelector;
+use crate::pose::ik_stage::IkStage;
 
 impl Character {
     /// The definition.

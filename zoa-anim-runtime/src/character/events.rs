@@ -1,0 +1,328 @@
+//! Events: the one vocabulary of what happened during an update — clip
+//! notifies, state and transition changes, override-slot starts and ends,
+//! and the sub-phases of actions that trigger bindings started.
+//!
+//! A graph instance, a tag selector and a character each queue [`Event`]s
+//! into their own preallocated [`EventQueue`] while they are updated
+//! (possibly in parallel: no queue is shared); the character moves its
+//! parts' events into its own queue, and the caller delivers them
+//! afterwards in a deterministic order: character index, then event time,
+//! then [`EventKind::rank`], then queue order — identical for serial and
+//! parallel updates and any thread count. The preview capture records the
+//! same [`EventKind`]s.
+//!
+//! Every event carries its [`Name`] (the notify's, the state's, the slot's),
+//! so it prints as words (`0.350 s notify Footstep`) without a lookup; the
+//! kind keeps the indices a program matches on.
+
+use std::fmt;
+
+use zoa_anim_core::contracts::AnimationEventReceiver;
+use zoa_anim_core::graph::StateIndex;
+use zoa_anim_core::{AnimationBindingId, AnimationSlotId, Name};
+
+use crate::pose::animation::ClipId;
+
+/// Sub-phase of a gameplay action started by a trigger binding, reported to
+/// the core receiver as `on_animation_event(binding, "start" | "complete" | "cancel")`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BindingPhase {
+    /// The transition the trigger fired started: the action's state is entered.
+    Start,
+    /// The action's state was left at its exit time: it played out.
+    Complete,
+    /// The action's state was left early (another transition, a forced state,
+    /// a loadout switch to another graph).
+    Cancel,
+}
+
+impl BindingPhase {
+    /// The event tag: `start`, `complete` or `cancel`.
+    #[must_use]
+    pub const fn tag(self) -> &'static str {
+        match self {
+            BindingPhase::Start => "start",
+            BindingPhase::Complete => "complete",
+            BindingPhase::Cancel => "cancel",
+        }
+    }
+}
+
+/// Which part of a character crossed a clip notify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NotifySource {
+    /// A graph layer.
+    Graph {
+        /// Layer index.
+        layer: u16,
+    },
+    /// The override slot.
+    Slot,
+    /// The tag selector's layer.
+    Selector,
+}
+
+/// What happened. New kinds may be added (`#[non_exhaustive]`): match with a
+/// wildcard arm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum EventKind {
+    /// A transition started on a graph layer (name: the target state).
+    TransitionStarted {
+        /// Graph layer.
+        layer: u16,
+        /// Source state.
+        from: StateIndex,
+        /// Target state.
+        to: StateIndex,
+        /// Index of the authored transition (into the graph's transitions);
+        /// `None` when forced (`play_state`).
+        transition: Option<u32>,
+        /// Whether it fired at its exit time (the source state played out),
+        /// rather than on its conditions alone or by force.
+        exit_time: bool,
+    },
+    /// A state stopped contributing: its fade-out ended, or it was cut (name: the state).
+    StateExited {
+        /// Graph layer.
+        layer: u16,
+        /// The state.
+        state: StateIndex,
+    },
+    /// A state became its layer's current state, at the start of the
+    /// transition into it (name: the state).
+    StateEntered {
+        /// Graph layer.
+        layer: u16,
+        /// The state.
+        state: StateIndex,
+        /// The previous current state.
+        from: StateIndex,
+    },
+    /// A transition ended: its blend completed, or (`interrupted`) another
+    /// took over (name: the target state).
+    TransitionFinished {
+        /// Graph layer.
+        layer: u16,
+        /// Source state.
+        from: StateIndex,
+        /// Target state.
+        to: StateIndex,
+        /// Whether another transition or a forced state cut it short.
+        interrupted: bool,
+    },
+    /// A sub-phase of an action a trigger binding started (name: the phase tag).
+    Binding {
+        /// The binding.
+        binding: AnimationBindingId,
+        /// Start, complete or cancel.
+        phase: BindingPhase,
+    },
+    /// Playback crossed a clip notify; of a blend, only the leading clip
+    /// reports (name: the notify).
+    Notify {
+        /// Who played the clip.
+        source: NotifySource,
+        /// The clip.
+        clip: ClipId,
+        /// Index into the clip's notifies.
+        notify: u16,
+    },
+    /// The override slot started a clip (name: the slot id, else the clip).
+    SlotStarted {
+        /// The binding profile's slot it plays, when played through one.
+        slot: Option<AnimationSlotId>,
+        /// The clip.
+        clip: ClipId,
+    },
+    /// The override slot stopped playing its clip: played out (a one-shot
+    /// at its end), or `interrupted` (stopped, or replaced by another clip)
+    /// (name: the slot id, else the clip).
+    SlotEnded {
+        /// The binding profile's slot it played, when played through one.
+        slot: Option<AnimationSlotId>,
+        /// The clip.
+        clip: ClipId,
+        /// Whether it was stopped or replaced before its end.
+        interrupted: bool,
+    },
+}
+
+impl EventKind {
+    /// Tie-break among events at the same time: transition started, state
+    /// exited, state entered, transition finished, binding phase, notify,
+    /// slot started, slot ended.
+    #[must_use]
+    pub const fn rank(&self) -> u8 {
+        match self {
+            EventKind::TransitionStarted { .. } => 0,
+            EventKind::StateExited { .. } => 1,
+            EventKind::StateEntered { .. } => 2,
+            EventKind::TransitionFinished { .. } => 3,
+            EventKind::Binding { .. } => 4,
+            EventKind::Notify { .. } => 5,
+            EventKind::SlotStarted { .. } => 6,
+            EventKind::SlotEnded { .. } => 7,
+        }
+    }
+
+    /// Stable snake-case name (the `kind` of the preview capture's JSON and
+    /// CSV): `transition_started`, `state_exited`, `state_entered`,
+    /// `transition_finished`, `binding_start` / `binding_complete` /
+    /// `binding_cancel`, `notify`, `slot_started`, `slot_end` (played out),
+    /// `slot_stopped` (interrupted).
+    #[must_use]
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            EventKind::TransitionStarted { .. } => "transition_started",
+            EventKind::StateExited { .. } => "state_exited",
+            EventKind::StateEntered { .. } => "state_entered",
+            EventKind::TransitionFinished { .. } => "transition_finished",
+            EventKind::Binding { phase: BindingPhase::Start, .. } => "binding_start",
+            EventKind::Binding { phase: BindingPhase::Complete, .. } => "binding_complete",
+            EventKind::Binding { phase: BindingPhase::Cancel, .. } => "binding_cancel",
+            EventKind::Notify { .. } => "notify",
+            EventKind::SlotStarted { .. } => "slot_started",
+            EventKind::SlotEnded { interrupted: false, .. } => "slot_end",
+            EventKind::SlotEnded { interrupted: true, .. } => "slot_stopped",
+        }
+    }
+}
+
+/// One event: when, what, and the name of what it concerns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Event {
+    /// Time it happened, seconds: character time for a character's events
+    /// (the sum of frame lengths since spawn), instance time for a graph's.
+    pub time: f64,
+    /// What happened.
+    pub kind: EventKind,
+    /// The notify's, state's, slot's (or clip's) name, or the binding phase's tag.
+    pub name: Name,
+    seq: u32,
+}
+
+impl fmt::Display for Event {
+    /// `0.350 s notify Footstep`; a binding phase names its binding
+    /// (`1.200 s binding_start reload`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.3} s {} ", self.time, self.kind.as_str())?;
+        match self.kind {
+            EventKind::Binding { binding, .. } => f.write_str(binding.as_str()),
+            _ => f.write_str(self.name.as_str()),
+        }
+    }
+}
+
+/// A fixed-capacity event queue. Pushing past capacity drops the event and
+/// counts it ([`EventQueue::dropped`]) instead of allocating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventQueue {
+    events: Vec<Event>,
+    dropped: u32,
+    seq: u32,
+}
+
+impl EventQueue {
+    /// Default capacity: room for a busy frame (several notifies, a transition, slot changes).
+    pub const DEFAULT_CAPACITY: usize = 64;
+
+    /// An empty queue holding up to `capacity` events.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> EventQueue {
+        EventQueue { events: Vec::with_capacity(capacity), dropped: 0, seq: 0 }
+    }
+
+    /// Queues an event; dropped (and counted) when full.
+    pub fn push(&mut self, time: f64, kind: EventKind, name: Name) {
+        if self.events.len() == self.events.capacity() {
+            self.dropped = self.dropped.saturating_add(1);
+            return;
+        }
+        self.events.push(Event { time, kind, name, seq: self.seq });
+        self.seq = self.seq.wrapping_add(1);
+    }
+
+    /// Sorts into delivery order (time, kind rank, queue order). No allocation.
+    pub fn sort(&mut self) {
+        self.events.sort_unstable_by(|a, b| {
+            a.time.total_cmp(&b.time).then(a.kind.rank().cmp(&b.kind.rank())).then(a.seq.cmp(&b.seq))
+        });
+    }
+
+    /// The queued events (in queue order until [`EventQueue::sort`]).
+    #[must_use]
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Events dropped since the last [`EventQueue::clear`] because the queue was full.
+    #[must_use]
+    pub fn dropped(&self) -> u32 {
+        self.dropped
+    }
+
+    /// Empties the queue, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.dropped = 0;
+        self.seq = 0;
+    }
+
+    /// Takes the events out (to hand them to a receiver that may look at
+    /// their owner); give the buffer back with [`EventQueue::restore`].
+    pub(crate) fn take(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Gives the buffer back emptied (keeping its capacity).
+    pub(crate) fn restore(&mut self, mut events: Vec<Event>) {
+        events.clear();
+        self.events = events;
+        self.dropped = 0;
+        self.seq = 0;
+    }
+}
+
+/// Hands `event` to the core's receiver contract: a notify to `on_notify`,
+/// a state entered to `on_state_changed(from, to)` (`state_name` names the
+/// previous state), a slot's start and its played-out end to
+/// `on_slot_progress(slot, 0)` and `(slot, 1)`, a binding phase to
+/// `on_animation_event(binding, "start" | "complete" | "cancel")`. The other
+/// kinds have no receiver method.
+pub fn deliver_to(receiver: &mut dyn AnimationEventReceiver, event: &Event, state_name: impl Fn(StateIndex) -> Name) {
+    match event.kind {
+        EventKind::Notify { .. } => receiver.on_notify(event.name.as_str()),
+        EventKind::StateEntered { from, .. } => {
+            receiver.on_state_changed(state_name(from).as_str(), event.name.as_str())
+        }
+        EventKind::SlotStarted { slot: Some(slot), .. } => receiver.on_slot_progress(slot, 0.0),
+        EventKind::SlotEnded { slot: Some(slot), interrupted: false, .. } => receiver.on_slot_progress(slot, 1.0),
+        EventKind::Binding { binding, phase } => receiver.on_animation_event(binding, phase.tag()),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_print_their_names_and_sort_by_time_then_kind() {
+        let mut q = EventQueue::with_capacity(3);
+        let notify = EventKind::Notify { source: NotifySource::Graph { layer: 0 }, clip: ClipId(3), notify: 0 };
+        q.push(0.35, notify, Name::new("Footstep"));
+        let entered = EventKind::StateEntered { layer: 0, state: StateIndex(1), from: StateIndex(0) };
+        q.push(0.35, entered, Name::new("walk"));
+        q.push(
+            0.1,
+            EventKind::Binding { binding: zoa_anim_core::DefaultBindings::RELOAD, phase: BindingPhase::Start },
+            Name::from_static("start"),
+        );
+        q.push(0.0, notify, Name::EMPTY); // full: dropped, counted
+        assert_eq!(q.dropped(), 1);
+        q.sort();
+        let shown: Vec<String> = q.events().iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["0.100 s binding_start reload", "0.350 s state_entered walk", "0.350 s notify Footstep"]);
+    }
+}

@@ -1,0 +1,249 @@
+//! A compiled graph definition: the core's validated [`AnimationGraph`] with
+//! every clip reference resolved to a [`ClipId`], blend trees turned into the
+//! pose engine's [`CompiledBlendTree`] weight functions, and each state's outgoing
+//! transitions listed once (own, then Any State, authoring order).
+//!
+//! One definition is shared (`Arc`) by every instance that uses the graph.
+
+use std::sync::Arc;
+
+use zoa_anim_core::Name;
+use zoa_anim_core::contracts::AnimationClipResolver;
+use zoa_anim_core::graph::{
+    AnimationGraph, BlendTreeKind, ConditionTest, GraphState, GraphTransition, Motion, ParameterDefault,
+    ParameterIndex, StateIndex, TransitionSource,
+};
+
+use super::clips::{ClipId, ClipTable};
+use crate::error::RuntimeError;
+use crate::pose::blend_tree::CompiledBlendTree;
+
+/// A state's motion, resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledState {
+    /// One clip per child (one for a clip state).
+    pub clips: Vec<ClipId>,
+    /// The weight function of a blend-tree state.
+    pub tree: Option<CompiledBlendTree>,
+    /// Primary blend parameter.
+    pub x: Option<ParameterIndex>,
+    /// Secondary blend parameter.
+    pub y: Option<ParameterIndex>,
+}
+
+/// An [`AnimationGraph`] compiled against a [`ClipTable`].
+#[derive(Debug, Clone)]
+pub struct GraphDefinition {
+    graph: AnimationGraph,
+    clips: Arc<ClipTable>,
+    pub(crate) states: Vec<CompiledState>,
+    /// Per state: indices into `graph.transitions` that may leave it, own first,
+    /// then Any State transitions into its layer except into itself.
+    pub(crate) outgoing: Vec<Vec<u32>>,
+    max_children: usize,
+    /// Each state's name, interned for the events that carry it.
+    state_names: Vec<Name>,
+}
+
+impl GraphDefinition {
+    /// Compiles `graph`, resolving clip references by name in `clips`.
+    pub fn new(graph: AnimationGraph, clips: Arc<ClipTable>) -> Result<GraphDefinition, RuntimeError> {
+        let table = Arc::clone(&clips);
+        let mut resolver: &ClipTable = &table;
+        Self::with_resolver(graph, clips, &mut resolver)
+    }
+
+    /// Compiles `graph`, resolving every clip reference once through `resolver`
+    /// (whose handles must be ids of `clips`). Every problem is reported at once.
+    pub fn with_resolver<R: AnimationClipResolver<Handle = ClipId>>(
+        graph: AnimationGraph,
+        clips: Arc<ClipTable>,
+        resolver: &mut R,
+    ) -> Result<GraphDefinition, RuntimeError> {
+        let mut reasons = Vec::new();
+        check_shape(&graph, &mut reasons);
+        let states: Vec<CompiledState> =
+            graph.states.iter().map(|s| compile_state(&graph, s, &clips, resolver, &mut reasons)).collect();
+        for (i, t) in graph.transitions.iter().enumerate() {
+            check_transition(&graph, i, t, &mut reasons);
+        }
+        RuntimeError::check("graph definition", reasons)?;
+        let outgoing = outgoing_transitions(&graph);
+        let max_children = states.iter().map(|s| s.clips.len()).max().unwrap_or(1).max(1);
+        let state_names = graph.states.iter().map(|s| Name::new(&s.name)).collect();
+        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, state_names })
+    }
+
+    /// The source graph.
+    #[must_use]
+    pub fn graph(&self) -> &AnimationGraph {
+        &self.graph
+    }
+    /// The clip table.
+    #[must_use]
+    pub fn clips(&self) -> &Arc<ClipTable> {
+        &self.clips
+    }
+    /// Most children any state plays at once (1 for clip-only graphs).
+    #[must_use]
+    pub fn max_children(&self) -> usize {
+        self.max_children
+    }
+    /// Clips played by `state`, in child order.
+    #[must_use]
+    pub fn state_clips(&self, state: StateIndex) -> &[ClipId] {
+        &self.states[state.index()].clips
+    }
+    /// The interned name of `state` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn state_name(&self, state: StateIndex) -> Name {
+        self.state_names.get(state.index()).copied().unwrap_or(Name::EMPTY)
+    }
+    /// Transitions that may leave `state` (indices into the graph's transitions).
+    #[must_use]
+    pub fn outgoing(&self, state: StateIndex) -> &[u32] {
+        &self.outgoing[state.index()]
+    }
+}
+
+/// At least one layer and one state, counts that fit the indices, and each
+/// layer's entry state and weight.
+fn check_shape(graph: &AnimationGraph, reasons: &mut Vec<String>) {
+    let n_states = graph.states.len();
+    let n_params = graph.parameters.len();
+    if graph.layers.is_empty() {
+        reasons.push("the graph has no layer".to_owned());
+    }
+    if n_states == 0 {
+        reasons.push("the graph has no state".to_owned());
+    }
+    if n_states > u16::MAX as usize || n_params > u16::MAX as usize || graph.layers.len() > u16::MAX as usize - 1 {
+        reasons.push("too many states, parameters or layers (at most 65535)".to_owned());
+    }
+    for (l, layer) in graph.layers.iter().enumerate() {
+        match graph.states.get(layer.entry.index()) {
+            None => reasons.push(format!("layer `{}`: entry state {} is out of range", layer.name, layer.entry.0)),
+            Some(s) if s.layer != l => {
+                reasons.push(format!("layer `{}`: entry state `{}` belongs to layer {}", layer.name, s.name, s.layer));
+            }
+            Some(_) => {}
+        }
+        if !(0.0..=1.0).contains(&layer.weight) {
+            reasons.push(format!("layer `{}`: weight {} is outside 0..=1", layer.name, layer.weight));
+        }
+    }
+}
+
+/// State `s` checked and compiled: its clips resolved (an unresolved one
+/// becomes clip 0 and a reason), its blend tree built.
+fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
+    graph: &AnimationGraph,
+    s: &GraphState,
+    clips: &ClipTable,
+    resolver: &mut R,
+    reasons: &mut Vec<String>,
+) -> CompiledState {
+    if s.layer >= graph.layers.len() {
+        reasons.push(format!("state `{}`: layer {} is out of range", s.name, s.layer));
+    }
+    if !(s.speed.is_finite() && s.speed > 0.0) {
+        reasons.push(format!("state `{}`: speed {} must be finite and > 0", s.name, s.speed));
+    }
+    if !(s.crossfade.duration.is_finite() && s.crossfade.duration >= 0.0) {
+        reasons.push(format!("state `{}`: crossfade {} must be finite and >= 0", s.name, s.crossfade.duration));
+    }
+    let mut resolve = |r: &str, reasons: &mut Vec<String>| match resolver.try_resolve(r) {
+        Some(id) if clips.try_get(id).is_some() => id,
+        _ => {
+            reasons.push(format!("state `{}`: clip `{r}` does not resolve", s.name));
+            ClipId(0)
+        }
+    };
+    let t = match &s.motion {
+        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None, x: None, y: None },
+        Motion::BlendTree(t) => t,
+    };
+    let ids: Vec<ClipId> = t.children.iter().map(|c| resolve(&c.clip, reasons)).collect();
+    let built = match t.kind {
+        BlendTreeKind::OneD => CompiledBlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>()),
+        BlendTreeKind::TwoD => CompiledBlendTree::two_d(
+            &t.children.iter().map(|c| [c.threshold, c.threshold_y.unwrap_or(0.0)]).collect::<Vec<_>>(),
+            t.weighting,
+        ),
+        BlendTreeKind::Direct => {
+            CompiledBlendTree::direct(&t.children.iter().map(|c| c.weight.unwrap_or(0.0)).collect::<Vec<_>>())
+        }
+    };
+    let tree = built.map_err(|e| reasons.push(format!("state `{}`: {e}", s.name))).ok();
+    let number_param = |p: Option<ParameterIndex>| match p {
+        None => true,
+        Some(p) => graph.parameters.get(p.index()).is_some_and(|d| d.default.is_number()),
+    };
+    if t.kind != BlendTreeKind::Direct && (t.parameter.is_none() || !number_param(t.parameter)) {
+        reasons.push(format!("state `{}`: the blend parameter is missing or not a number", s.name));
+    }
+    if t.kind == BlendTreeKind::TwoD && (t.parameter_y.is_none() || !number_param(t.parameter_y)) {
+        reasons.push(format!("state `{}`: the second blend parameter is missing or not a number", s.name));
+    }
+    CompiledState { clips: ids, tree, x: t.parameter, y: t.parameter_y }
+}
+
+/// Per state, the transitions that may leave it: its own in authored order,
+/// then Any State transitions into its layer except into itself.
+fn outgoing_transitions(graph: &AnimationGraph) -> Vec<Vec<u32>> {
+    (0..graph.states.len())
+        .map(|s| {
+            let s = StateIndex(s as u16);
+            let layer = graph.states[s.index()].layer;
+            let own = graph.transitions.iter().enumerate().filter(|(_, t)| t.from == TransitionSource::State(s));
+            let any = graph.transitions.iter().enumerate().filter(|(_, t)| {
+                t.from == TransitionSource::Any && t.to != s && graph.states[t.to.index()].layer == layer
+            });
+            own.chain(any).map(|(i, _)| i as u32).collect()
+        })
+        .collect()
+}
+
+fn check_transition(graph: &AnimationGraph, i: usize, t: &GraphTransition, reasons: &mut Vec<String>) {
+    let n = graph.states.len();
+    let Some(to) = graph.states.get(t.to.index()) else {
+        reasons.push(format!("transition {i}: target state {} is out of range", t.to.0));
+        return;
+    };
+    if let TransitionSource::State(from) = t.from {
+        match graph.states.get(from.index()) {
+            None => reasons.push(format!("transition {i}: source state {} is out of range (of {n})", from.0)),
+            Some(f) if f.layer != to.layer => reasons.push(format!(
+                "transition {i}: `{}` (layer {}) -> `{}` (layer {}) crosses layers",
+                f.name, f.layer, to.name, to.layer
+            )),
+            Some(_) => {}
+        }
+    }
+    if let Some(e) = t.exit_time
+        && !(e.is_finite() && e >= 0.0)
+    {
+        reasons.push(format!("transition {i}: exit time {e} must be finite and >= 0"));
+    }
+    if !(t.blend.is_finite() && t.blend >= 0.0) {
+        reasons.push(format!("transition {i}: blend {} must be finite and >= 0", t.blend));
+    }
+    for c in &t.conditions {
+        let Some(p) = graph.parameters.get(c.parameter.index()) else {
+            reasons.push(format!("transition {i}: condition parameter {} is out of range", c.parameter.0));
+            continue;
+        };
+        let ok = match c.test {
+            ConditionTest::CompareFloat(..) | ConditionTest::CompareInt(..) => p.default.is_number(),
+            ConditionTest::IsTrue | ConditionTest::IsFalse => matches!(p.default, ParameterDefault::Bool(_)),
+            ConditionTest::Triggered => matches!(p.default, ParameterDefault::Trigger),
+        };
+        if !ok {
+            reasons.push(format!(
+                "transition {i}: condition on `{}` does not fit its type {}",
+                p.name,
+                p.default.type_name()
+            ));
+        }
+    }
+}

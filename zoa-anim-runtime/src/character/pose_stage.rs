@@ -1,0 +1,408 @@
+//! The character's pose stage: the frames of the behaviour layer (graph,
+//! selector, procedural fallback) become one [`PoseStack`], which the pose
+//! engine's [`ComposeJob`] — the same job a clip player runs — samples and
+//! blends into the local pose; then inertialization, IK, model space and
+//! skinning. Everything is sized at spawn; a frame allocates nothing.
+//!
+//! Layer order of one graph's stack (bottom to top), composed with
+//! [`Composition::Layered`]:
+//!
+//! ```text
+//!  graph layer 0 ─► selector layer ─► procedural (additive) ─► graph layers 1.. ─► override slot
+//! ```
+//!
+//! Within a graph layer the override contributions form one layer and the
+//! additive ones (against each clip's first frame) a second one above it.
+//! A contribution's weight already carries its layer's, so every stack layer
+//! of a graph has weight 1 (the selector and procedural layers carry theirs).
+
+use glam::{Mat4, Quat, Vec3, Vec3A};
+use zoa_anim_core::Transform;
+
+use super::definition::CharacterDefinition;
+use crate::character::graph::{
+    ClipContribution, ContributionSource, FrameOutput, GraphMasks, MaskRef, SLOT_LAYER, inertialize_quintic,
+};
+use crate::character::selector::{ProceduralMotion, SelectorTable};
+use crate::error::RuntimeError;
+use crate::pose::Pose;
+use crate::pose::animation::{Animation, SamplingContext};
+use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
+use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
+
+/// The selector's full-body layer in a stack.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SelectorLayer<'a> {
+    pub frame: &'a FrameOutput,
+    pub table: &'a SelectorTable,
+    /// Layer weight (the graph base layer's entry-state weight, 1 without a graph).
+    pub weight: f32,
+    /// Leave out rows that assert no tag (with a graph, they yield to it).
+    pub tagged_only: bool,
+}
+
+/// What one stack is made of.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stack<'a> {
+    pub frame: &'a FrameOutput,
+    pub masks: Option<&'a GraphMasks>,
+    pub selector: Option<SelectorLayer<'a>>,
+    pub procedural: Option<(ProceduralMotion, f32)>,
+}
+
+/// Buffers of one character's pose stage.
+#[derive(Debug, Clone)]
+pub(crate) struct PoseStage {
+    /// One per clip of the definition.
+    contexts: Vec<SamplingContext>,
+    /// Allocated at the first evaluation without a lender (a crowd run's
+    /// first character lends its own to the others).
+    scratch: Option<Box<PoseScratch>>,
+    stack: PoseStack,
+    /// The procedural fallback's additive pose (only its flagged joints are read).
+    procedural: Option<Pose>,
+    pub(crate) local: Pose,
+    previous: Pose,
+    pub(crate) inertia: Inertializer,
+    pub(crate) model: Vec<Mat4>,
+    pub(crate) skin: Vec<Mat4>,
+}
+
+/// A character definition's clips, references and one graph's masks, as a
+/// [`ComposeJob`] reads them. Masks are [`MaskRef`]s packed into a `u32`.
+struct Sources<'a> {
+    def: &'a CharacterDefinition,
+    masks: Option<&'a GraphMasks>,
+}
+
+/// A state mask's flag in a packed [`MaskRef`].
+const STATE_MASK: u32 = 1 << 31;
+
+fn pack_mask(m: MaskRef) -> u32 {
+    match m {
+        MaskRef::None => NONE,
+        MaskRef::Layer(l) => u32::from(l),
+        MaskRef::State(s) => STATE_MASK | u32::from(s.0),
+    }
+}
+
+impl StackSources for Sources<'_> {
+    #[inline]
+    fn animation(&self, i: u32) -> &Animation {
+        &self.def.animations[i as usize]
+    }
+    #[inline]
+    fn mask(&self, m: u32) -> Option<&[f32]> {
+        if m == NONE {
+            return None;
+        }
+        let m = if m & STATE_MASK != 0 {
+            MaskRef::State(zoa_anim_core::graph::StateIndex((m & !STATE_MASK) as u16))
+        } else {
+            MaskRef::Layer(m as u16)
+        };
+        self.masks?.get(m)
+    }
+    #[inline]
+    fn reference(&self, r: u32) -> Option<&ReferencePose> {
+        self.def.references.get(r as usize)
+    }
+}
+
+impl PoseStage {
+    /// Buffers for `def`'s characters whose frames hold at most `layers`
+    /// layers and `contributions` contributions (graph and selector together).
+    pub(crate) fn new(def: &CharacterDefinition, layers: usize, contributions: usize) -> PoseStage {
+        let rest = def.skeleton.rest();
+        let n = rest.len();
+        let p = def.procedural;
+        let procedural = (p.spine.is_some() || p.chest.is_some() || p.head.is_some()).then(|| rest.clone());
+        PoseStage {
+            contexts: def.animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
+            scratch: None,
+            stack: PoseStack::with_capacity(2 * layers + 2, contributions),
+            procedural,
+            local: rest.clone(),
+            previous: rest.clone(),
+            inertia: Inertializer::new(rest),
+            model: vec![Mat4::IDENTITY; n],
+            skin: vec![Mat4::IDENTITY; n],
+        }
+    }
+
+    /// Makes room for frames of up to `layers` layers and `contributions`
+    /// contributions (after a loadout change; may allocate).
+    pub(crate) fn reserve(&mut self, layers: usize, contributions: usize) {
+        let s = &mut self.stack;
+        s.layers.reserve((2 * layers + 2).saturating_sub(s.layers.len()));
+        s.inputs.reserve(contributions.saturating_sub(s.inputs.len()));
+    }
+
+    /// The scratch lent to the next characters of a crowd run.
+    pub(crate) fn scratch_mut(&mut self) -> Option<&mut PoseScratch> {
+        self.scratch.as_deref_mut()
+    }
+
+    /// Composes `current` into the local pose and, during a loadout switch,
+    /// `previous` (weight `1 − alpha`) over it; `lent`: another character's
+    /// scratch to use (when it fits).
+    pub(crate) fn compose(
+        &mut self,
+        def: &CharacterDefinition,
+        current: &Stack<'_>,
+        previous: Option<(&Stack<'_>, f32)>,
+        lent: Option<&mut PoseScratch>,
+    ) -> Result<(), RuntimeError> {
+        let n = def.skeleton.joint_count();
+        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, .. } = self;
+        let scratch = match lent {
+            Some(s) if s.fits(n) => s,
+            _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
+        };
+        let mut parts = Parts { def, stack, contexts, procedural, scratch };
+        parts.compose(current, local)?;
+        if let Some((outgoing, alpha)) = previous {
+            parts.compose(outgoing, before)?;
+            blend_into(local, before, 1.0 - alpha);
+        }
+        Ok(())
+    }
+}
+
+/// What composing one stack borrows from a [`PoseStage`].
+struct Parts<'a> {
+    def: &'a CharacterDefinition,
+    stack: &'a mut PoseStack,
+    contexts: &'a mut [SamplingContext],
+    procedural: &'a mut Option<Pose>,
+    scratch: &'a mut PoseScratch,
+}
+
+impl Parts<'_> {
+    fn compose(&mut self, stack: &Stack<'_>, output: &mut Pose) -> Result<(), RuntimeError> {
+        let def = self.def;
+        write_stack(def, stack, self.stack);
+        if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {
+            write_procedural(def, motion, pose);
+        }
+        let extra = self.procedural.as_ref().map(|pose| ExtraPose {
+            pose,
+            animated: &def.procedural_animated,
+            reference: Some(&def.procedural_reference),
+        });
+        ComposeJob {
+            composition: Composition::Layered,
+            skeleton: &def.skeleton,
+            stack: self.stack,
+            sources: &Sources { def, masks: stack.masks },
+            contexts: self.contexts,
+            extra,
+            scratch: self.scratch,
+            output,
+        }
+        .run()
+    }
+}
+
+/// Writes `stack`'s layers in stack order (see the module docs).
+fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
+    out.clear();
+    let frame = stack.frame;
+    let has_base = frame.layers.first().is_some_and(|l| l.layer != SLOT_LAYER);
+    if !has_base {
+        write_selector(def, stack, out);
+    }
+    for (i, layer) in frame.layers.iter().enumerate() {
+        let cs = &frame.contributions[layer.contributions.clone()];
+        for mode in [BlendMode::Override, BlendMode::Additive] {
+            if !cs.iter().any(|c| c.blend_mode == mode && c.weight > 0.0) {
+                continue;
+            }
+            out.layer(mode, 1.0);
+            for c in cs.iter().filter(|c| c.blend_mode == mode && c.weight > 0.0) {
+                push_contribution(def, c, pack_mask(c.mask), mode == BlendMode::Additive, out);
+            }
+        }
+        if i == 0 && has_base {
+            write_selector(def, stack, out);
+        }
+    }
+}
+
+/// The selector's layer and the procedural fallback's, when they show.
+fn write_selector(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
+    if let Some(sel) = stack.selector.filter(|s| s.weight > 0.0) {
+        out.layer(BlendMode::Override, sel.weight);
+        for c in &sel.frame.contributions {
+            let ContributionSource::Selector { row } = c.source else { continue };
+            if c.weight <= 0.0 || (sel.tagged_only && !sel.table.is_tagged(row)) {
+                continue;
+            }
+            push_contribution(def, c, NONE, false, out);
+        }
+    }
+    if let Some((_, weight)) = stack.procedural.filter(|(_, w)| *w > 0.0) {
+        out.extra_layer(BlendMode::Additive, weight);
+    }
+}
+
+fn push_contribution(def: &CharacterDefinition, c: &ClipContribution, mask: u32, additive: bool, out: &mut PoseStack) {
+    let i = c.clip.index();
+    if i >= def.animations.len() {
+        return;
+    }
+    let i = i as u32;
+    out.push(StackInput {
+        animation: i,
+        cursor: i,
+        time: c.time,
+        weight: c.weight,
+        mask,
+        reference: if additive { i } else { NONE },
+    });
+}
+
+/// The procedural fallback's pose: breath pitch on the spine (and chest),
+/// head bob on the head; identity elsewhere (its flags animate only those).
+fn write_procedural(def: &CharacterDefinition, motion: ProceduralMotion, pose: &mut Pose) {
+    let p = def.procedural;
+    let (spine_share, chest_share) = if p.chest.is_some() { (0.5, 0.5) } else { (1.0, 0.0) };
+    let pitch = |share: f32| Quat::from_rotation_x(motion.spine_pitch * share);
+    let mut put = |joint: Option<u16>, t: Transform| {
+        if let Some(j) = joint {
+            pose.set(usize::from(j), t);
+        }
+    };
+    put(p.spine, Transform { rotation: pitch(spine_share), ..Transform::IDENTITY });
+    put(p.chest, Transform { rotation: pitch(chest_share), ..Transform::IDENTITY });
+    put(p.head, Transform { translation: motion.head_offset(), ..Transform::IDENTITY });
+}
+
+/// Inertialization of the whole local pose (Bollo 2018): when the graph
+/// starts an inertialized transition, the offset from the source (the last
+/// output, moved on by its last velocity) to the target's first pose is
+/// recorded per joint (translation along its direction, rotation about its
+/// axis) and decays with [`inertialize_quintic`] over the transition.
+#[derive(Debug, Clone)]
+pub(crate) struct Inertializer {
+    generation: u32,
+    duration: f32,
+    active: bool,
+    t_dir: Vec<Vec3A>,
+    t_x0: Vec<f32>,
+    t_v0: Vec<f32>,
+    r_axis: Vec<Vec3>,
+    r_x0: Vec<f32>,
+    r_v0: Vec<f32>,
+    last: Pose,
+    last2: Pose,
+    last_dt: f32,
+    outputs: u8,
+}
+
+impl Inertializer {
+    fn new(rest: &Pose) -> Inertializer {
+        let n = rest.len();
+        Inertializer {
+            generation: 0,
+            duration: 0.0,
+            active: false,
+            t_dir: vec![Vec3A::ZERO; n],
+            t_x0: vec![0.0; n],
+            t_v0: vec![0.0; n],
+            r_axis: vec![Vec3::X; n],
+            r_x0: vec![0.0; n],
+            r_v0: vec![0.0; n],
+            last: rest.clone(),
+            last2: rest.clone(),
+            last_dt: 0.0,
+            outputs: 0,
+        }
+    }
+
+    /// Forgets the generation seen (a new graph instance counts from 0).
+    pub(crate) fn reset_generation(&mut self) {
+        self.generation = 0;
+        self.active = false;
+    }
+
+    /// Whether an inertialized transition is decaying.
+    pub(crate) fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Applies the decaying offset to `pose` (the composed pose of `frame`)
+    /// and records it as the last output.
+    pub(crate) fn apply(&mut self, frame: &FrameOutput, pose: &mut Pose, dt: f32) {
+        let newest = frame.layers.iter().filter_map(|l| l.inertialization).max_by_key(|i| i.generation);
+        match newest {
+            Some(i) if i.generation != self.generation => {
+                self.generation = i.generation;
+                self.duration = i.duration;
+                self.active = self.outputs > 0;
+                if self.active {
+                    self.record(pose);
+                }
+            }
+            Some(i) if i.generation == self.generation => {}
+            _ => self.active = false,
+        }
+        if self.active
+            && let Some(i) = newest
+        {
+            let t = i.elapsed;
+            for j in 0..pose.len() {
+                let x = inertialize_quintic(self.t_x0[j], self.t_v0[j], t, self.duration);
+                if x != 0.0 {
+                    pose.set_translation(j, pose.translation(j) + self.t_dir[j] * x);
+                }
+                let a = inertialize_quintic(self.r_x0[j], self.r_v0[j], t, self.duration);
+                if a != 0.0 {
+                    pose.set_rotation(j, (Quat::from_axis_angle(self.r_axis[j], a) * pose.rotation(j)).normalize());
+                }
+            }
+        }
+        self.last2.copy_from(&self.last);
+        self.last.copy_from(pose);
+        self.last_dt = dt;
+        self.outputs = self.outputs.saturating_add(1);
+    }
+
+    /// Records per-joint offsets from the extrapolated source to `target`.
+    fn record(&mut self, target: &Pose) {
+        let moving = self.outputs >= 2 && self.last_dt > 0.0;
+        let inv_dt = if moving { 1.0 / self.last_dt } else { 0.0 };
+        for j in 0..target.len() {
+            // Translation: offset along its direction, velocity projected on it.
+            let (l, l2) = (self.last.translation(j), self.last2.translation(j));
+            let v = if moving { (l - l2) * inv_dt } else { Vec3A::ZERO };
+            let source = l + v * self.last_dt;
+            let d = source - target.translation(j);
+            let len = d.length();
+            let dir = if len > 1e-9 { d / len } else { Vec3A::ZERO };
+            self.t_dir[j] = dir;
+            self.t_x0[j] = len;
+            self.t_v0[j] = v.dot(dir);
+            // Rotation: offset q with source = q ⊗ target, about its axis.
+            let (q, q2) = (self.last.rotation(j), self.last2.rotation(j));
+            let step = if moving { (q * q2.inverse()).normalize() } else { Quat::IDENTITY };
+            let source = (step * q).normalize();
+            let mut off = (source * target.rotation(j).inverse()).normalize();
+            if off.w < 0.0 {
+                off = -off;
+            }
+            let (axis, angle) = off.to_axis_angle();
+            let axis = if axis.is_finite() && angle > 1e-7 { axis } else { Vec3::X };
+            self.r_axis[j] = axis;
+            self.r_x0[j] = if angle > 1e-7 { angle } else { 0.0 };
+            let mut step = step;
+            if step.w < 0.0 {
+                step = -step;
+            }
+            let (s_axis, s_angle) = step.to_axis_angle();
+            let omega =
+                if moving && s_angle > 1e-7 && s_axis.is_finite() { s_axis * s_angle * inv_dt } else { Vec3::ZERO };
+            self.r_v0[j] = omega.dot(axis);
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Poses: local joint transforms packed in structure-of-arrays groups of four
+//! joints, and the runtime view of a skeleton.
+
+use glam::{Mat4, Quat, Vec3, Vec3A};
+use zoa_anim_core::{Skeleton, Transform};
+
+use crate::pose::simd::{BLOCK, Row, blocks_for};
+
+/// Local transforms of every joint of one skeleton.
+///
+/// The layout is hidden (read and write joints with [`Pose::get`],
+/// [`Pose::set`] and the per-property accessors): joints are packed
+/// ozz-style in blocks of eight, one row per component,
+///
+/// ```text
+///   translations: [x0 … x7] [y0 … y7] [z0 … z7] [x8 … x15] …
+///   rotations:    [x0 … x7] [y0 … y7] [z0 … z7] [w0 … w7] [x8 …] …
+///   scales:       like translations
+/// ```
+///
+/// in one allocation (translations, then rotations, then scales), so a
+/// pose is one contiguous run of memory.
+///
+/// so the blending, sampling and local-to-model kernels work on eight joints
+/// per instruction (AVX2) or four (SSE2, NEON) without shuffling. Lanes past
+/// the last joint hold the identity transform. The joint count is fixed at
+/// construction; jobs check it and never resize.
+#[derive(Clone)]
+pub struct Pose {
+    len: usize,
+    /// Blocks of eight joints.
+    blocks: usize,
+    /// Three rows per block of translations, four of rotations, three of scales.
+    rows: Vec<Row>,
+}
+
+/// Row `c` of joint `j`'s block in an array of `k` rows per block, and its lane.
+#[inline(always)]
+fn at(j: usize, k: usize, c: usize) -> (usize, usize) {
+    (j / BLOCK * k + c, j % BLOCK)
+}
+
+impl Pose {
+    /// `joints` identity transforms.
+    #[must_use]
+    pub fn identity(joints: usize) -> Pose {
+        let blocks = blocks_for(joints);
+        let rows = |values: &'static [f32]| (0..blocks).flat_map(|_| values.iter().map(|&v| Row::splat(v)));
+        Pose {
+            len: joints,
+            blocks,
+            rows: rows(&[0.0; 3]).chain(rows(&[0.0, 0.0, 0.0, 1.0])).chain(rows(&[1.0; 3])).collect(),
+        }
+    }
+
+    /// A pose holding the given transforms.
+    pub fn from_transforms(transforms: impl IntoIterator<Item = Transform>) -> Pose {
+        let transforms: Vec<Transform> = transforms.into_iter().collect();
+        let mut pose = Pose::identity(transforms.len());
+        for (i, t) in transforms.into_iter().enumerate() {
+            pose.set(i, t);
+        }
+        pose
+    }
+
+    /// The skeleton's rest pose (glTF node TRS).
+    #[must_use]
+    pub fn rest(skeleton: &Skeleton) -> Pose {
+        Pose::from_transforms(skeleton.rest_pose())
+    }
+
+    /// Number of joints.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether the pose has no joints.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Joint `i` as a [`Transform`].
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Transform {
+        Transform { translation: self.translation(i).into(), rotation: self.rotation(i), scale: self.scale(i).into() }
+    }
+
+    /// Sets joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    pub fn set(&mut self, i: usize, t: Transform) {
+        self.set_translation(i, t.translation.into());
+        self.set_rotation(i, t.rotation);
+        self.set_scale(i, t.scale.into());
+    }
+
+    /// All transforms in joint order.
+    #[must_use]
+    pub fn transforms(&self) -> impl ExactSizeIterator<Item = Transform> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Copies `other` into `self` without allocating.
+    ///
+    /// # Panics
+    /// When the joint counts differ.
+    pub fn copy_from(&mut self, other: &Pose) {
+        assert_eq!(self.len, other.len, "poses of different joint counts");
+        self.rows.copy_from_slice(&other.rows);
+    }
+
+    /// Translation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn translation(&self, i: usize) -> Vec3A {
+        Vec3A::from_array(self.vec3(self.rows().0, i))
+    }
+    /// Rotation of joint `i` (a unit quaternion `x, y, z, w`).
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn rotation(&self, i: usize) -> Quat {
+        self.check(i);
+        Quat::from_array(std::array::from_fn(|c| {
+            let (row, lane) = at(i, 4, c);
+            self.rows().1[row].0[lane]
+        }))
+    }
+    /// Scale of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn scale(&self, i: usize) -> Vec3A {
+        Vec3A::from_array(self.vec3(self.rows().2, i))
+    }
+    /// Sets the translation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_translation(&mut self, i: usize, v: Vec3A) {
+        self.check(i);
+        set_vec3(self.rows_mut().0, i, v.into());
+    }
+    /// Sets the rotation of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_rotation(&mut self, i: usize, q: Quat) {
+        self.check(i);
+        for (c, v) in q.to_array().into_iter().enumerate() {
+            let (row, lane) = at(i, 4, c);
+            self.rows_mut().1[row].0[lane] = v;
+        }
+    }
+    /// Sets the scale of joint `i`.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    #[inline]
+    pub fn set_scale(&mut self, i: usize, v: Vec3A) {
+        self.check(i);
+        set_vec3(self.rows_mut().2, i, v.into());
+    }
+
+    #[inline(always)]
+    fn check(&self, i: usize) {
+        assert!(i < self.len, "joint {i} of a pose of {} joints", self.len);
+    }
+    #[inline(always)]
+    fn vec3(&self, rows: &[Row], i: usize) -> [f32; 3] {
+        self.check(i);
+        std::array::from_fn(|c| {
+            let (row, lane) = at(i, 3, c);
+            rows[row].0[lane]
+        })
+    }
+
+    /// Starts loading the pose's memory into cache (see [`crate::pose::simd::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch(&self, max_bytes: usize) {
+        crate::pose::simd::prefetch(&self.rows, max_bytes);
+    }
+
+    /// The SoA rows (translations, rotations, scales), for the kernels.
+    #[inline(always)]
+    pub(crate) fn rows(&self) -> (&[Row], &[Row], &[Row]) {
+        let (t, rest) = self.rows.split_at(3 * self.blocks);
+        let (r, s) = rest.split_at(4 * self.blocks);
+        (t, r, s)
+    }
+    /// The SoA rows, mutable.
+    #[inline(always)]
+    pub(crate) fn rows_mut(&mut self) -> (&mut [Row], &mut [Row], &mut [Row]) {
+        let (t, rest) = self.rows.split_at_mut(3 * self.blocks);
+        let (r, s) = rest.split_at_mut(4 * self.blocks);
+        (t, r, s)
+    }
+}
+
+fn set_vec3(rows: &mut [Row], i: usize, v: Vec3) {
+    for (c, x) in v.to_array().into_iter().enumerate() {
+        let (row, lane) = at(i, 3, c);
+        rows[row].0[lane] = x;
+    }
+}
+
+impl PartialEq for Pose {
+    /// Joint counts and every joint's transform equal (padding lanes ignored).
+    fn eq(&self, other: &Pose) -> bool {
+        self.len == other.len && self.transforms().eq(other.transforms())
+    }
+}
+
+impl std::fmt::Debug for Pose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.transforms()).finish()
+    }
+}
+
+/// What the jobs need from a skeleton, flattened once: the parent of each
+/// joint in evaluation order, the rest pose and the inverse bind matrices.
+#[derive(Debug, Clone)]
+pub struct RuntimeSkeleton {
+    skeleton: Skeleton,
+    /// `(joint, parent)` with parents first; `parent == u16::MAX` for roots.
+    order: Vec<(u16, u16)>,
+    rest: Pose,
+    inverse_binds: Vec<Mat4>,
+}
+
+/// Marker for "no parent" in [`RuntimeSkeleton::hierarchy`].
+pub const NO_PARENT: u16 = u16::MAX;
+
+impl RuntimeSkeleton {
+    /// Flattens `skeleton` (which core already validated).
+    #[must_use]
+    pub fn new(skeleton: Skeleton) -> RuntimeSkeleton {
+        let order = skeleton
+            .eval_order()
+            .iter()
+            .map(|&j| (j, skeleton.joints()[j as usize].parent.unwrap_or(NO_PARENT)))
+            .collect();
+        let rest = Pose::rest(&skeleton);
+        let inverse_binds = skeleton.joints().iter().map(|j| j.inverse_bind).collect();
+        RuntimeSkeleton { skeleton, order, rest, inverse_binds }
+    }
+
+    /// The core skeleton.
+    #[must_use]
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+    /// Number of joints.
+    #[must_use]
+    pub fn joint_count(&self) -> usize {
+        self.rest.len()
+    }
+    /// `(joint, parent)` pairs with every parent before its children;
+    /// [`NO_PARENT`] marks roots.
+    #[must_use]
+    pub fn hierarchy(&self) -> &[(u16, u16)] {
+        &self.order
+    }
+    /// Rest pose (glTF node TRS), the fallback of blending.
+    #[must_use]
+    pub fn rest(&self) -> &Pose {
+        &self.rest
+    }
+    /// Inverse bind matrices in joint order.
+    #[must_use]
+    pub fn inverse_binds(&self) -> &[Mat4] {
+        &self.inverse_binds
+    }
+}
