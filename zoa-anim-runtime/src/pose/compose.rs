@@ -181,6 +181,7 @@ impl<S: StackSources> ComposeJob<'_, S> {
     /// Runs the job. Allocates nothing (except an error's message). Errors
     /// (every reason at once) when a size does not fit, a cursor is out of
     /// range or a time is not finite; the output is then left part-way.
+    #[inline]
     pub fn run(self) -> Result<(), RuntimeError> {
         let ComposeJob { composition, skeleton, stack, sources, contexts, extra, scratch, output } = self;
         let PoseScratch { sampled, blending } = scratch;

@@ -37,6 +37,7 @@ pub trait CrowdMember: Send {
 }
 
 impl CrowdMember for ClipPlayer {
+    #[inline]
     fn update_lent(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         self.update_with(dt, lent)
     }

@@ -38,6 +38,7 @@ impl LocalToModelJob<'_> {
     }
 
     /// Validates, then converts.
+    #[inline]
     pub fn run(self) -> Result<(), RuntimeError> {
         self.validate()?;
         // Local matrices of every joint, several joints per instruction; then

@@ -404,6 +404,7 @@ impl ClipPlayer {
 
     /// Moves every layer's clock by `dt` seconds times its speed, and gives
     /// the IK stage `dt` for its smoothing. Does not allocate.
+    #[inline]
     pub fn advance(&mut self, dt: f32) {
         if let Some(ik) = &mut self.ik {
             ik.advance(dt);
@@ -446,6 +447,7 @@ impl ClipPlayer {
     /// first of the blend, at full layer weight and unmasked, otherwise up to
     /// the rounding of the sum). Repeats happen in blend spaces that place
     /// one clip at several points.
+    #[inline]
     fn write_stack(&mut self, tree_weights_fresh: bool) -> Result<(), RuntimeError> {
         let mut at = 0usize;
         for (layer, stack_layer) in self.layers.iter().zip(&mut self.stack.layers) {
@@ -503,6 +505,7 @@ impl ClipPlayer {
     /// [`advance`](Self::advance) has just computed every tree's weights
     /// (nothing could change the parameters in between). `lent`: another
     /// player's scratch to use instead of this one's (when it fits).
+    #[inline]
     fn evaluate_with(&mut self, tree_weights_fresh: bool, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         self.write_stack(tree_weights_fresh)?;
         let n = self.skeleton.joint_count();
@@ -539,6 +542,7 @@ impl ClipPlayer {
     }
 
     /// [`update`](Self::update) with another player's scratch (when it fits).
+    #[inline]
     pub(crate) fn update_with(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         self.advance(dt);
         // `advance` computed the tree weights and nothing ran since.

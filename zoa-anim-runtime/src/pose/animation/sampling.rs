@@ -120,6 +120,7 @@ impl SamplingJob<'_> {
     }
 
     /// Validates, then samples.
+    #[inline]
     pub fn run(self) -> Result<(), RuntimeError> {
         self.validate()?;
         self.sample(None);
@@ -132,6 +133,7 @@ impl SamplingJob<'_> {
     ///
     /// # Errors
     /// As [`SamplingJob::validate`], plus a mask whose length is not the joint count.
+    #[inline]
     pub fn run_masked(self, mask: &[f32]) -> Result<(), RuntimeError> {
         self.validate()?;
         if mask.len() != self.animation.joint_count {

@@ -150,6 +150,7 @@ enum Weights {
 impl Blender<'_> {
     /// Closes the open layer (composing it onto the output) and opens a new
     /// one. A weight that is not finite or negative counts as 0.
+    #[inline]
     pub fn layer(&mut self, mode: BlendMode, weight: f32) {
         self.close_layer();
         let weight = if weight.is_finite() { weight.max(0.0) } else { 0.0 };
@@ -165,6 +166,7 @@ impl Blender<'_> {
     /// opened when none is). Errors, with every reason, when the input does
     /// not fit the blend (lengths, weight, missing reference in an additive
     /// layer); the blend is then unchanged.
+    #[inline]
     pub fn add(&mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
         let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
@@ -233,6 +235,7 @@ impl Blender<'_> {
     /// in the layer stack is then applied straight onto the result below in
     /// one pass, instead of accumulating a delta pose that a second pass
     /// applies. Errors as [`add`](Self::add); the layer then stays open.
+    #[inline]
     pub fn add_last(&mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
         let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
@@ -270,6 +273,7 @@ impl Blender<'_> {
     /// `write`'s error (the target may then be partly written).
     ///
     /// [`SamplingJob`]: crate::pose::animation::SamplingJob
+    #[inline]
     pub fn add_in_place(
         &mut self,
         animated: &[u8],
@@ -321,6 +325,7 @@ impl Blender<'_> {
     /// Closes the last layer and completes the output (in the mixer
     /// composition: rest fill, then every additive delta; with no layer at
     /// all the output is the rest pose).
+    #[inline]
     pub fn finish(mut self) {
         self.close_layer();
         let n = self.rest.len();
@@ -348,6 +353,7 @@ impl Blender<'_> {
     /// (in the mixer composition: after the rest fill, where every additive
     /// delta goes) instead of accumulating a delta pose that a second pass
     /// applies. Errors as [`add`](Self::add), leaving the output unfinished.
+    #[inline]
     pub fn finish_with(mut self, input: &BlendInput<'_>) -> Result<(), RuntimeError> {
         let (mode, layer_weight) = self.open_layer();
         let n = self.rest.len();
