@@ -692,6 +692,24 @@ fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
     let text = std::fs::read_to_string(&graph).unwrap();
     assert!(text.contains("threshold_y = 4.0"));
     std::fs::write(&graph, text.replacen("threshold_y = 4.0", "threshold_y = 1.5", 1)).unwrap();
+    // A state speed that overflows the runtime's clock on the first frame
+    // (3.4e38 × dt is infinite): `validate` applies the runtime's limit.
+    let loco = defs.join("graphs/humanoid_locomotion.toml");
+    let text = std::fs::read_to_string(&loco).unwrap();
+    std::fs::write(&loco, text.replacen("name = \"locomotion\"\n", "name = \"locomotion\"\nspeed = 3.4e38\n", 1))
+        .unwrap();
+    // A blend tree over the children budget.
+    let children: String =
+        (0..4097).map(|i| format!("[[states.blend_tree.children]]\nclip = \"idle\"\nthreshold = {i}.0\n")).collect();
+    write(
+        &defs,
+        "graphs/wide.toml",
+        &format!(
+            "kind = \"animation_graph\"\nid = \"wide\"\nmodel = \"../../../models/humanoid.glb\"\nentry = \"s\"\n\
+             [[parameters]]\nname = \"x\"\ntype = \"float\"\n[[states]]\nname = \"s\"\n[states.blend_tree]\n\
+             type = \"1D\"\nparameter = \"x\"\n{children}"
+        ),
+    );
     // An unknown role in bone_overrides.
     write(
         &defs,
@@ -716,6 +734,11 @@ fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
     assert!(rate["line"].as_u64().is_some());
     let blend = find("graphs/humanoid_rifle.toml", "E016");
     assert!(blend["message"].as_str().unwrap().contains("share the position"), "{blend}");
+    let speed = find("graphs/humanoid_locomotion.toml", "E008");
+    assert_eq!(speed["field"], "states[0].speed", "{speed}");
+    assert!(speed["message"].as_str().unwrap().contains("at most 1000"), "{speed}");
+    let wide = find("graphs/wide.toml", "E008");
+    assert!(wide["message"].as_str().unwrap().contains("the budget `blend_tree.children` is 4096"), "{wide}");
     let role = find("rig/bad_rig.toml", "E010");
     assert!(role["message"].as_str().unwrap().contains("did you mean `left_foot`"), "{role}");
 }

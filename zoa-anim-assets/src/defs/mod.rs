@@ -65,6 +65,9 @@ pub struct DefinitionSet {
     pub diagnostics: Vec<Diagnostic>,
     /// The model files the definitions name, decoded once by the load (see [`DefinitionSet::model`]).
     pub(crate) models: models::ModelCache,
+    /// Every file's declaration (kind, id, file), whether or not its
+    /// definition loaded (see [`DefinitionSet::files_declaring`]).
+    pub(crate) declarations: Vec<(Kind, String, PathBuf)>,
 }
 
 fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
@@ -72,6 +75,27 @@ fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Opt
 }
 
 impl DefinitionSet {
+    /// The files that declare `id` as a definition of `kind` (a kind name such
+    /// as `preview_preset`), in path order, whether or not the definition
+    /// loaded: where to look when an id names nothing valid.
+    #[must_use]
+    pub fn files_declaring(&self, kind: &str, id: &str) -> Vec<&Path> {
+        let Some(kind) = Kind::from_name(kind) else { return Vec::new() };
+        let mut files: Vec<&Path> =
+            self.declarations.iter().filter(|(k, i, _)| *k == kind && i == id).map(|(_, _, f)| f.as_path()).collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+
+    /// The diagnostics of the files that declare `id` as a `kind` (see
+    /// [`DefinitionSet::files_declaring`]).
+    #[must_use]
+    pub fn diagnostics_of_declaration(&self, kind: &str, id: &str) -> Vec<&Diagnostic> {
+        let files = self.files_declaring(kind, id);
+        self.diagnostics.iter().filter(|d| files.contains(&d.file.as_path())).collect()
+    }
+
     /// Number of error diagnostics.
     #[must_use]
     pub fn error_count(&self) -> usize {
@@ -205,6 +229,28 @@ impl Kind {
     fn from_name(s: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == s)
     }
+}
+
+/// The `kind` and `id` a definition's text declares, checked with the rules
+/// the loader applies (E003 not TOML, E004 an unknown or missing kind, E006 a
+/// missing id, E010 an id that breaks the id syntax): what a tool that writes
+/// definition files checks before it writes one. Returns `(kind, id)`.
+///
+/// # Errors
+/// Why the declaration would not load, in the loader's words.
+pub fn check_declaration(text: &str) -> Result<(&'static str, String), String> {
+    let table: toml::Table =
+        text.parse().map_err(|e: toml::de::Error| format!("the text is not valid TOML: {}", e.message().trim()))?;
+    let valid = || Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ");
+    let kind = match table.get("kind").and_then(toml::Value::as_str) {
+        Some(k) => Kind::from_name(k).ok_or_else(|| format!("unknown kind `{k}`; expected one of: {}", valid()))?,
+        None => return Err(format!("`kind` is missing or not a string; expected one of: {}", valid())),
+    };
+    let Some(id) = table.get("id").and_then(toml::Value::as_str) else {
+        return Err("`id` is missing or not a string".to_owned());
+    };
+    zoa_anim_core::ids::check_id_syntax(id).map_err(|reason| format!("invalid id `{id}`: {reason}"))?;
+    Ok((kind.name(), id.to_owned()))
 }
 
 /// What a reference must resolve to (checked once every file is read).
@@ -435,6 +481,12 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         }
     }
     check::cross_file(&mut set, &mut shared);
+    set.declarations = shared
+        .decls
+        .iter()
+        .map(|d| (d.kind, d.id.clone(), d.at.file.clone()))
+        .chain(shared.failed.iter().filter_map(|f| Some((f.kind?, f.id.clone(), f.file.clone()))))
+        .collect();
     set.diagnostics.sort_by(|a, b| {
         (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
     });
