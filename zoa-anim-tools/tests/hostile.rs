@@ -387,12 +387,20 @@ fn preview_refuses_rates_that_stop_time_and_presets_that_never_end() {
     let diag = v["diagnostics"].as_array().unwrap().iter().find(|x| x["file"] == "presets/forever.toml").cloned();
     let diag = diag.expect("the infinite preset is a validate diagnostic");
     assert_eq!((diag["code"].as_str(), diag["field"].as_str()), (Some("E008"), Some("steps")), "{diag}");
-    // A preset with errors is not played, and the message says where its errors are listed.
+    // A preset with errors is not played: its own diagnostics are the error (exit 1).
     let out = zoa(&["preview", "--defs", d, "--preset", "forever", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "invalid-input", "{v}");
+    assert!(v["error"]["path"].as_str().unwrap().ends_with("presets/forever.toml"), "{v}");
+    let message = v["error"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("preview preset `forever` has 1 problem(s)"), "{message}");
+    assert!(message.contains("presets/forever.toml:3:9: error[E008]: steps: "), "{message}");
+    assert!(stderr(&out).contains("E008"), "{}", stderr(&out));
+    // An id no file declares is still not-found.
+    let out = zoa(&["preview", "--defs", d, "--preset", "nowhere", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let message = json_error(&out)["error"]["message"].as_str().unwrap().to_owned();
-    assert!(message.contains("no valid preview preset `forever`"), "{message}");
-    assert!(message.contains("error(s), `zoa-anim validate "), "{message}");
+    assert_eq!(json_error(&out)["error"]["code"], "not-found");
 
     // A legal preset whose capture at a high rate is over the memory budget.
     write(&defs, "presets/long.toml", "kind = \"preview_preset\"\nid = \"long\"\nsteps = [{ wait = 3000.0 }]\n");

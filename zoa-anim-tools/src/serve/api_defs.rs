@@ -1,6 +1,7 @@
 //! Definitions, validation, coverage and the overview.
 //!
 //! - `GET /api/session`: roots and definition kinds (what the page needs first).
+//! - `GET /api/jobs`: heavy jobs running now and jobs cancelled by a client going away.
 //! - `GET /api/defs`: every `.toml` file under `--defs` with its kind, id and problem counts.
 //! - `GET /api/file?path=`: one file's text and version.
 //! - `POST /api/validate {path, text}`: the folder validated with `text` in place of the file
@@ -106,6 +107,17 @@ pub async fn session(State(app): State<Arc<App>>) -> ApiResult {
         .map(|r| json!({ "label": r.label, "folder": r.given.display().to_string(), "writable": r.writable }))
         .collect();
     Ok(Json(json!({ "roots": roots, "kinds": KINDS, "max_lab_ticks": super::MAX_LAB_TICKS })))
+}
+
+/// `GET /api/jobs`: heavy jobs running now (`running`, at most `limit`) and
+/// how many were cancelled because their client went away.
+pub async fn jobs(State(app): State<Arc<App>>) -> ApiResult {
+    use std::sync::atomic::Ordering::Relaxed;
+    Ok(Json(json!({
+        "running": app.stats.running.load(Relaxed),
+        "cancelled": app.stats.cancelled.load(Relaxed),
+        "limit": super::MAX_JOBS,
+    })))
 }
 
 /// `GET /api/defs`.
