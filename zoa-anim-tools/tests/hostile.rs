@@ -869,3 +869,25 @@ fn coverage_of_a_large_valid_profile_is_linear_not_rows_times_states() {
     assert_eq!(p["states_checked"], 898_560, "{p}");
     assert!(p["exact"].as_u64().unwrap() > 0 && p["default_only"].as_u64().unwrap() > 0, "{p}");
 }
+
+#[test]
+fn preview_refuses_a_long_run_on_a_large_rig_by_its_capture_budget() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-bigrig");
+    let defs = zoa_test_support::paths::chain_defs(tmp.path(), 1000, &[("long", 600.0), ("short", 1.0)]);
+    let d = defs.to_str().unwrap();
+    let out = zoa(&["validate", d]);
+    assert_eq!(out.status.code(), Some(0), "the folder is valid: {}", stderr(&out));
+    // 600 s at 30 Hz on 1,000 joints: 18,003 ticks, about 297 MiB of capture.
+    let out = zoa(&["preview", "--defs", d, "--preset", "long", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "over-budget");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the budget `preview.capture_bytes` is 256 MiB"), "{message}");
+    assert!(message.contains("rig of 1000 joints"), "{message}");
+    // A short run on the same rig plays.
+    let out = zoa(&["preview", "--defs", d, "--preset", "short", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ticks"].as_array().unwrap().len(), 31);
+}

@@ -803,3 +803,71 @@ fn the_lab_plays_the_profile_set_chosen_and_the_browser_checks_every_set() {
     assert_eq!((sets[1]["id"].as_str(), sets[1]["inert_checked"].as_bool()), (Some("player"), Some(true)));
     assert!(b["inert_problems"][0].as_str().unwrap().starts_with("set `aaa`: "), "{b}");
 }
+
+// ---------------------------------------------------------------- budgets and jobs
+
+/// A Workbench on a valid folder whose rig has 1,000 joints.
+fn big_rig_server() -> Server {
+    let root = zoa_test_support::paths::temp_dir("serve-bigrig");
+    let defs = zoa_test_support::paths::chain_defs(root.path(), 1000, &[("long", 600.0), ("mid", 60.0)]);
+    let models = root.path().join("models");
+    Server::start_in(root, &defs, &[models])
+}
+
+#[test]
+fn the_lab_refuses_ticks_times_joints_over_its_budget_and_stays_under_1_gib() {
+    let s = big_rig_server();
+    // 18,003 ticks (under the Lab's 20,000) on 1,000 joints: refused before it runs.
+    let r = s.post("/api/preview/run", &json!({ "preset": "long", "rate": 30 }));
+    assert_eq!(r.status, 400, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["over_budget"], true, "{v}");
+    let message = v["error"].as_str().unwrap();
+    assert!(message.contains("the budget `lab.run_bytes` is 128 MiB") && message.contains("1000 joints"), "{message}");
+    // The same preset from the command line is refused by its capture budget.
+    let cli = Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+        .args(["preview", "--preset", "long", "--format", "json", "--defs"])
+        .arg(s.root.path().join("defs"))
+        .output()
+        .unwrap();
+    assert_eq!(cli.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&cli.stdout).contains("preview.capture_bytes"));
+    // Runs within the budget, two at once, keep the server well under 1 GiB.
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let run = ok(&s.post("/api/preview/run", &json!({ "preset": "mid", "rate": 30 })));
+                assert_eq!(run["ticks"].as_array().unwrap().len(), 60 * 30 + 1);
+                assert_eq!(run["ticks"][0]["joints"].as_array().unwrap().len(), 3000);
+            });
+        }
+    });
+    if let Some((_, peak)) = s.memory_kib() {
+        assert!(peak < 1 << 20, "peak RSS {peak} KiB");
+        eprintln!("note: Workbench peak RSS {} MiB after two runs at the budget", peak >> 10);
+    }
+    assert_eq!(ok(&s.get("/api/jobs"))["running"], 0);
+}
+
+#[test]
+fn a_run_whose_client_goes_away_is_cancelled_and_frees_its_slot() {
+    let s = big_rig_server();
+    let body = json!({ "preset": "mid", "rate": 30 });
+    let started = std::time::Instant::now();
+    let connection = s.post_unanswered("/api/preview/run", &body);
+    // The job is running while its client waits.
+    let running = serve_support::eventually(30, || (ok(&s.get("/api/jobs"))["running"] == 1).then_some(()));
+    assert!(running.is_some(), "the job started");
+    drop(connection);
+    // Once the client is gone the job stops between two ticks and frees its slot.
+    let stopped = serve_support::eventually(30, || {
+        let j = ok(&s.get("/api/jobs"));
+        (j["running"] == 0 && j["cancelled"].as_u64().unwrap() >= 1).then_some(())
+    });
+    assert!(stopped.is_some(), "{}", s.get("/api/jobs").text());
+    let cancelled_after = started.elapsed();
+    // A full run of the same preset takes longer than the cancelled one lived.
+    let t = std::time::Instant::now();
+    ok(&s.post("/api/preview/run", &body));
+    eprintln!("note: cancelled after {cancelled_after:?}; a full run takes {:?}", t.elapsed());
+}
