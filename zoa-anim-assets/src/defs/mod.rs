@@ -241,12 +241,23 @@ impl Kind {
 pub fn check_declaration(text: &str) -> Result<(&'static str, String), String> {
     let table: toml::Table =
         text.parse().map_err(|e: toml::de::Error| format!("the text is not valid TOML: {}", e.message().trim()))?;
+    let get = |key: &str| table.get(key).and_then(toml::Value::as_str);
+    check_kind_and_id(get("kind"), get("id"))
+}
+
+/// [`check_declaration`] on values already read (for text that does not
+/// parse, from its `key = "value"` lines): the kind must be one of the nine,
+/// the id present and of valid syntax.
+///
+/// # Errors
+/// Why the declaration would not load, in the loader's words.
+pub fn check_kind_and_id(kind: Option<&str>, id: Option<&str>) -> Result<(&'static str, String), String> {
     let valid = || Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ");
-    let kind = match table.get("kind").and_then(toml::Value::as_str) {
+    let kind = match kind {
         Some(k) => Kind::from_name(k).ok_or_else(|| format!("unknown kind `{k}`; expected one of: {}", valid()))?,
         None => return Err(format!("`kind` is missing or not a string; expected one of: {}", valid())),
     };
-    let Some(id) = table.get("id").and_then(toml::Value::as_str) else {
+    let Some(id) = id else {
         return Err("`id` is missing or not a string".to_owned());
     };
     zoa_anim_core::ids::check_id_syntax(id).map_err(|reason| format!("invalid id `{id}`: {reason}"))?;
