@@ -172,6 +172,11 @@ fn scan_json_on_a_broken_model_names_it_on_stderr() {
     assert!(stderr(&out).contains("broken.glb"), "{}", stderr(&out));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clips"], serde_json::json!([]));
+    // The report itself names the unreadable model and why.
+    let failed = v["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{v}");
+    assert!(failed[0]["file"].as_str().unwrap().ends_with("broken.glb"), "{v}");
+    assert!(!failed[0]["error"].as_str().unwrap().is_empty(), "{v}");
 }
 
 // ----- FIFOs and escaping buffers --------------------------------------------
@@ -890,4 +895,98 @@ fn preview_refuses_a_long_run_on_a_large_rig_by_its_capture_budget() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ticks"].as_array().unwrap().len(), 31);
+}
+
+/// Stdout is exactly one JSON document (trailing data, two documents or none fail).
+fn one_document(args: &[&str], out: &Output) -> Value {
+    no_panic(out);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{args:?}: stdout is not one JSON document ({e}):\n{}", String::from_utf8_lossy(&out.stdout))
+    })
+}
+
+#[test]
+fn every_json_mode_run_prints_exactly_one_document_success_or_error() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-onedoc");
+    let defs = humanoid_defs(tmp.path());
+    let d = defs.to_str().unwrap();
+    let model = repo("fixtures/models/humanoid.glb");
+    let m = model.to_str().unwrap();
+    let models = repo("fixtures/models");
+    let nope = tmp.path().join("nope");
+    let n = nope.to_str().unwrap();
+    // autobind writes into a folder blocked by a file of the same name: the write fails after ranking.
+    std::fs::write(tmp.path().join("blocked"), "a file").unwrap();
+    let blocked_out = tmp.path().join("blocked/player.toml");
+    let script = write(tmp.path(), "script.toml", "[[events]]\ntime = 0\nevent = \"footstep\"\n");
+    let wav = tmp.path().join("out.wav");
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["tags", "--format", "json"], 0),
+        (vec!["validate", d, "--format", "json"], 0),
+        (vec!["validate", n, "--format", "json"], 2),
+        (vec!["inspect", m, "--format", "json"], 0),
+        (vec!["inspect", n, "--format", "json"], 2),
+        (vec!["scan", m, "--no-cache", "--format", "json"], 0),
+        (vec!["resolve", "--defs", d, "--profile", "nope", "--state", "", "--format", "json"], 2),
+        (vec!["ik", m, "--discover", "--format", "json"], 0),
+        (vec!["neighbourhood", n, "--format", "json"], 2),
+        (vec!["autobind", models.to_str().unwrap(), "--no-cache", "--format", "json"], 0),
+        (
+            vec![
+                "autobind",
+                models.to_str().unwrap(),
+                "--no-cache",
+                "--format",
+                "json",
+                "--out",
+                blocked_out.to_str().unwrap(),
+            ],
+            2,
+        ),
+        (vec!["sound", "resolve", "--defs", n, "--profile", "p", "--event", "footstep", "--format", "json"], 2),
+        // `sound render` prints JSON by default: its failures are JSON too.
+        (
+            vec![
+                "sound",
+                "render",
+                "--defs",
+                n,
+                "--profile",
+                "p",
+                "--script",
+                script.to_str().unwrap(),
+                "--out",
+                wav.to_str().unwrap(),
+            ],
+            2,
+        ),
+        (vec!["preview", "--defs", d, "--preset", "nope", "--format", "json"], 2),
+        (vec!["bench", m, "--characters", "0", "--format", "json"], 2),
+    ];
+    for (args, code) in cases {
+        let out = zoa(&args);
+        let v = one_document(&args, &out);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {v}\n{}", stderr(&out));
+        if code != 0 {
+            assert!(v["error"]["code"].is_string() && v["error"]["message"].is_string(), "{args:?}: {v}");
+        } else {
+            assert!(v.get("error").is_none(), "{args:?}: {v}");
+        }
+    }
+    assert!(!blocked_out.exists());
+}
+
+#[test]
+fn neighbourhood_of_a_file_that_is_not_a_model_is_an_error() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-neighbourhood");
+    let notes = write(tmp.path(), "notes.glb", "these are notes, not a model");
+    write(tmp.path(), "walk.glb", "also not a model");
+    for format in ["human", "json"] {
+        let out = zoa(&["neighbourhood", notes.to_str().unwrap(), "--format", format]);
+        no_panic(&out);
+        assert_eq!(out.status.code(), Some(2), "{format}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr(&out).contains("notes.glb"), "{}", stderr(&out));
+    }
+    let out = zoa(&["neighbourhood", notes.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(json_error(&out)["error"]["path"].as_str().map(|p| p.ends_with("notes.glb")), Some(true));
 }

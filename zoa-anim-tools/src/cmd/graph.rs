@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "transitions": graph.transitions.len(),
                 "written": args.out.as_ref().map(|p| p.display().to_string()),
             });
-            outln!("{}", serde_json::to_string_pretty(&summary)?);
+            crate::output::json_document(serde_json::to_string_pretty(&summary)?)?;
         }
         Format::Human => match &args.out {
             Some(out) => outln!(

@@ -151,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let out_dir = match (&args.out, args.format) {
         (None, Some(CaptureFormat::Json)) => {
-            outln!("{}", capture_export::to_json(capture));
+            crate::output::json_document(capture_export::to_json(capture))?;
             return Ok(ExitCode::SUCCESS);
         }
         (None, Some(CaptureFormat::Csv)) => {
