@@ -990,3 +990,34 @@ fn neighbourhood_of_a_file_that_is_not_a_model_is_an_error() {
     let out = zoa(&["neighbourhood", notes.to_str().unwrap(), "--format", "json"]);
     assert_eq!(json_error(&out)["error"]["path"].as_str().map(|p| p.ends_with("notes.glb")), Some(true));
 }
+
+#[test]
+fn every_skipped_file_or_folder_is_a_diagnostic() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-skipped");
+    let mut deep = String::new();
+    for _ in 0..40 {
+        deep.push_str("d/");
+    }
+    write(tmp.path(), &format!("{deep}broken.toml"), "kind = \"clip\"\nid = \n");
+    write(tmp.path(), "ok.toml", "kind = \"rig_policy\"\nid = \"ok\"\n");
+    let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "a broken file below the depth limit fails the folder: {}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    let unread = diags.iter().find(|d| d["code"] == "E022").expect("an E022 for the unread file");
+    assert!(unread["file"].as_str().unwrap().ends_with("broken.toml"), "{unread}");
+    assert!(diags.iter().any(|d| d["code"] == "W006"), "{v}");
+    #[cfg(unix)]
+    {
+        let elsewhere = tmp.path().join("elsewhere");
+        let linked = zoa_test_support::paths::temp_dir("hostile-skipped-link");
+        write(linked.path(), "real.toml", "kind = \"rig_policy\"\nid = \"real\"\n");
+        std::os::unix::fs::symlink(linked.path(), &elsewhere).unwrap();
+        let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let link = v["diagnostics"].as_array().unwrap().iter().find(|d| d["file"] == "elsewhere").cloned();
+        let link = link.expect("the symlinked folder is named");
+        assert_eq!(link["code"], "W006", "{link}");
+        assert!(link["message"].as_str().unwrap().contains("symlink"), "{link}");
+    }
+}

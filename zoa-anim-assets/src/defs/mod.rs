@@ -453,7 +453,7 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         });
         return set;
     }
-    let Walk { mut files, mut too_deep, unreadable } = walk;
+    let Walk { mut files, mut too_deep, mut unread, unread_folders, mut symlinked, unreadable } = walk;
     for (folder, why) in unreadable {
         set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
     }
@@ -464,13 +464,38 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
     }
     files.sort();
     too_deep.sort();
+    let more = if unread_folders >= MAX_UNREAD_FOLDERS {
+        format!(" (only the first {MAX_UNREAD_FOLDERS} folders below the limit are listed)")
+    } else {
+        String::new()
+    };
     for folder in too_deep {
         set.diagnostics.push(file_error(
             &folder,
             Code::SkippedFolder,
             format!(
-                "folder is nested deeper than {MAX_DEPTH} levels below the definition folder; its files are not read"
+                "folder is nested deeper than {MAX_DEPTH} levels below the definition folder; its files are not \
+                 read{more}"
             ),
+        ));
+    }
+    unread.sort();
+    for file in unread {
+        set.diagnostics.push(file_error(
+            &file,
+            Code::UnreadFile,
+            format!(
+                "definition file is nested deeper than {MAX_DEPTH} levels below the definition folder, so it is not \
+                 read or checked; move it up"
+            ),
+        ));
+    }
+    symlinked.sort();
+    for folder in symlinked {
+        set.diagnostics.push(file_error(
+            &folder,
+            Code::SkippedFolder,
+            "folder is a symlink; symlinked folders are not followed, so its files are not read".to_owned(),
         ));
     }
     if files.len() > MAX_DEFINITION_FILES {
@@ -549,14 +574,45 @@ pub const MAX_DEPTH: usize = 32;
 /// the files past it, in sorted order, are not read and one E008 says so.
 pub const MAX_DEFINITION_FILES: usize = 50_000;
 
+/// Most folders listed below the depth limit (only to name the definition
+/// files there that are not read); past it the W006 note says so.
+const MAX_UNREAD_FOLDERS: usize = 10_000;
+
 /// What the folder walk found.
 #[derive(Debug, Default)]
 struct Walk {
     files: Vec<PathBuf>,
     /// Folders past the depth limit (not read).
     too_deep: Vec<PathBuf>,
+    /// Definition files inside those folders (not read; each an E022).
+    unread: Vec<PathBuf>,
+    /// Folders listed for `unread` so far.
+    unread_folders: usize,
+    /// Symlinked folders (never followed; each a W006).
+    symlinked: Vec<PathBuf>,
     /// Subfolders that could not be listed, with why.
     unreadable: Vec<(PathBuf, String)>,
+}
+
+/// Names (without reading them) the `*.toml` files under `rel`, a folder
+/// past the depth limit: every skipped file is a diagnostic, never silence.
+fn collect_unread(root: &Path, rel: &Path, walk: &mut Walk) {
+    let mut stack = vec![rel.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        if walk.unread_folders >= MAX_UNREAD_FOLDERS || walk.unread.len() > MAX_DEFINITION_FILES {
+            return;
+        }
+        walk.unread_folders += 1;
+        let Ok(entries) = std::fs::read_dir(root.join(&dir)) else { continue };
+        for entry in entries.flatten() {
+            let child = dir.join(entry.file_name());
+            match entry.file_type() {
+                Ok(ty) if ty.is_dir() => stack.push(child),
+                _ if child.extension().is_some_and(|e| e == "toml") => walk.unread.push(child),
+                _ => {}
+            }
+        }
+    }
 }
 
 fn collect_files(root: &Path, rel: &Path, walk: &mut Walk, depth: usize) -> std::io::Result<()> {
@@ -572,8 +628,11 @@ fn collect_files(root: &Path, rel: &Path, walk: &mut Walk, depth: usize) -> std:
                     walk.files.push(child.join(format!("\0{e}")));
                 }
             } else {
+                collect_unread(root, &child, walk);
                 walk.too_deep.push(child);
             }
+        } else if ty.is_symlink() && root.join(&child).is_dir() {
+            walk.symlinked.push(child);
         } else if child.extension().is_some_and(|e| e == "toml") {
             // Pushed whatever its type: a FIFO or device named `*.toml` is
             // reported by the guarded reader instead of being skipped silently.
