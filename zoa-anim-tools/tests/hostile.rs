@@ -504,6 +504,26 @@ fn graph_refuses_an_id_validate_would_reject() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(json_error(&out)["error"]["code"], "usage");
     assert!(!out_file.exists());
+    // An empty or blank model path would not validate either.
+    for model in ["", "  "] {
+        let out = zoa(&[
+            "graph",
+            "--defs",
+            defs.to_str().unwrap(),
+            "--set",
+            "player",
+            "--model",
+            model,
+            "--out",
+            out_file.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{model:?}: {}", stderr(&out));
+        let v = json_error(&out);
+        assert!(v["error"]["message"].as_str().unwrap().contains("must not be empty"), "{v}");
+        assert!(!out_file.exists());
+    }
 }
 
 #[test]
@@ -1020,4 +1040,28 @@ fn every_skipped_file_or_folder_is_a_diagnostic() {
         assert_eq!(link["code"], "W006", "{link}");
         assert!(link["message"].as_str().unwrap().contains("symlink"), "{link}");
     }
+}
+
+#[test]
+fn import_never_writes_a_clip_for_a_blank_animation_name() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-blank");
+    let doc = zoa_test_support::gltf::character("", &["", " ", "Walk"]);
+    let model = tmp.path().join("hero.glb");
+    std::fs::write(&model, doc.to_glb()).unwrap();
+    let into = tmp.path().join("defs");
+    let out = zoa(&["import", model.to_str().unwrap(), "--into", into.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["clips"].as_array().unwrap().len(), 3, "{v}");
+    // Blank names are no names: those clips refer to their animation by index.
+    let mut texts: Vec<String> = std::fs::read_dir(&into)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    texts.sort();
+    assert!(texts.iter().all(|t| !t.contains("animation = \"\"") && !t.contains("animation = \" \"")), "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| t.contains("animation = 0\n") || t.contains("animation = 1\n")).count(), 2);
+    // And what was written validates.
+    let out = zoa(&["validate", into.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
 }
