@@ -1054,14 +1054,40 @@ fn import_never_writes_a_clip_for_a_blank_animation_name() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clips"].as_array().unwrap().len(), 3, "{v}");
     // Blank names are no names: those clips refer to their animation by index.
-    let mut texts: Vec<String> = std::fs::read_dir(&into)
-        .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let mut texts: Vec<String> =
+        std::fs::read_dir(&into).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     texts.sort();
     assert!(texts.iter().all(|t| !t.contains("animation = \"\"") && !t.contains("animation = \" \"")), "{texts:?}");
     assert_eq!(texts.iter().filter(|t| t.contains("animation = 0\n") || t.contains("animation = 1\n")).count(), 2);
     // And what was written validates.
     let out = zoa(&["validate", into.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+}
+
+#[test]
+fn autobind_gives_two_rigs_whose_ids_collide_unique_file_names() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-autobind-names");
+    let models = tmp.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    // `humanoid` binds an unarmed and a rifle class (player_humanoid_rifle.toml);
+    // a second rig is called `humanoid_rifle` (its set: player_humanoid_rifle.toml).
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), models.join("humanoid.glb")).unwrap();
+    let other = zoa_test_support::gltf::character("other_", &["Idle", "Walk", "Run"]);
+    std::fs::write(models.join("humanoid_rifle.glb"), other.to_glb()).unwrap();
+    let out_file = tmp.path().join("defs/player.toml");
+    let args =
+        ["autobind", models.to_str().unwrap(), "--out", out_file.to_str().unwrap(), "--no-cache", "--format", "json"];
+    let out = zoa(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    one_document(&args, &out);
+    let defs = tmp.path().join("defs");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&defs).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert!(names.contains(&"player_humanoid.toml".to_owned()), "{names:?}");
+    assert!(names.contains(&"player_humanoid_rifle.toml".to_owned()), "{names:?}");
+    assert!(names.contains(&"player_humanoid_rifle_2.toml".to_owned()), "the rifle profile moved aside: {names:?}");
+    // What was written validates.
+    let out = zoa(&["validate", defs.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
 }
