@@ -214,35 +214,44 @@ fn temp_sibling(target: &Path, n: usize) -> PathBuf {
 /// # Errors
 /// [`AssetError::WouldOverwrite`] (without `force`, before writing anything)
 /// or [`AssetError::Io`] naming the file that failed; on error no target was
-/// changed and every temporary file was removed.
+/// changed and every temporary file and created folder was removed.
 pub fn write_all_or_nothing(files: &[(PathBuf, Vec<u8>)], force: bool) -> Result<Vec<PathBuf>, AssetError> {
+    write_all_or_nothing_checked(files, force, || Ok::<(), AssetError>(()))
+}
+
+/// [`write_all_or_nothing`] with a last check: once every temporary sibling
+/// is written, `check` runs immediately before the first rename, and an
+/// error from it leaves every target as it was (temporaries and created
+/// folders removed). A caller that must not replace a file changed by
+/// someone else re-reads it there: the window in which another program's
+/// write can be lost shrinks from the whole write to one `rename` call.
+///
+/// # Errors
+/// As [`write_all_or_nothing`], or `check`'s error.
+pub fn write_all_or_nothing_checked<E: From<AssetError>>(
+    files: &[(PathBuf, Vec<u8>)],
+    force: bool,
+    check: impl FnOnce() -> Result<(), E>,
+) -> Result<Vec<PathBuf>, E> {
     // A set, not a scan of the earlier paths: 20k files stay linear.
     let mut seen = std::collections::HashSet::with_capacity(files.len());
     for (path, _) in files {
         if !seen.insert(path) {
-            return Err(io(path, std::io::Error::other("the same file is written twice")));
+            return Err(io(path, std::io::Error::other("the same file is written twice")).into());
         }
         if let Ok(meta) = std::fs::symlink_metadata(path) {
             if meta.is_dir() {
-                return Err(io(path, std::io::Error::other("is a folder; a file cannot replace it")));
+                return Err(io(path, std::io::Error::other("is a folder; a file cannot replace it")).into());
             }
             if !force {
-                return Err(AssetError::WouldOverwrite { path: path.clone() });
+                return Err(AssetError::WouldOverwrite { path: path.clone() }.into());
             }
         }
     }
-    let mut temps: Vec<PathBuf> = Vec::with_capacity(files.len());
-    let cleanup = |temps: &[PathBuf]| {
-        for t in temps {
-            let _ = std::fs::remove_file(t);
-        }
-    };
+    let mut staged = Staged::default();
     for (n, (path, bytes)) in files.iter().enumerate() {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-            && let Err(e) = std::fs::create_dir_all(dir)
-        {
-            cleanup(&temps);
-            return Err(io(dir, e));
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            staged.create_folders(dir)?;
         }
         let temp = temp_sibling(path, n);
         let written = OpenOptions::new()
@@ -252,24 +261,65 @@ pub fn write_all_or_nothing(files: &[(PathBuf, Vec<u8>)], force: bool) -> Result
             .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&temp);
-            cleanup(&temps);
-            return Err(io(path, e));
+            return Err(io(path, e).into());
         }
-        temps.push(temp);
+        staged.temps.push(temp);
     }
     // Every file is on disk; a target that appeared meanwhile is refused
     // (without force) before any rename.
     if !force && let Some((path, _)) = files.iter().find(|(p, _)| occupied(p)) {
-        cleanup(&temps);
-        return Err(AssetError::WouldOverwrite { path: path.clone() });
+        return Err(AssetError::WouldOverwrite { path: path.clone() }.into());
     }
-    for (i, ((path, _), temp)) in files.iter().zip(&temps).enumerate() {
+    check()?;
+    for (i, ((path, _), temp)) in files.iter().zip(&staged.temps).enumerate() {
         if let Err(e) = std::fs::rename(temp, path) {
-            cleanup(&temps[i..]);
-            return Err(io(path, e));
+            staged.temps.drain(..i);
+            return Err(io(path, e).into());
         }
     }
+    staged.commit();
     Ok(files.iter().map(|(p, _)| p.clone()).collect())
+}
+
+/// What a write has put on disk so far; removed on drop unless committed.
+#[derive(Debug, Default)]
+struct Staged {
+    temps: Vec<PathBuf>,
+    /// Folders this write created, outermost first.
+    folders: Vec<PathBuf>,
+}
+
+impl Staged {
+    /// Creates `dir` and every missing ancestor, remembering each.
+    fn create_folders(&mut self, dir: &Path) -> Result<(), AssetError> {
+        let mut missing = Vec::new();
+        let mut at = Some(dir);
+        while let Some(d) = at.filter(|d| !d.as_os_str().is_empty() && !occupied(d)) {
+            missing.push(d.to_path_buf());
+            at = d.parent();
+        }
+        for d in missing.into_iter().rev() {
+            std::fs::create_dir(&d).map_err(|e| io(&d, e))?;
+            self.folders.push(d);
+        }
+        Ok(())
+    }
+
+    fn commit(mut self) {
+        self.temps.clear();
+        self.folders.clear();
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        for t in &self.temps {
+            let _ = std::fs::remove_file(t);
+        }
+        for d in self.folders.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
 }
 
 /// Writes one file all-or-nothing (see [`write_all_or_nothing`]).

@@ -29,6 +29,7 @@
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod bindings;
+pub mod budget;
 pub mod character;
 pub mod clip;
 pub mod clip_asset;

@@ -6,7 +6,14 @@
 //! - A command fails with [`fail`] (an exit code, a stable machine code, a
 //!   message, optionally the path it is about) or with any other error
 //!   (exit 2, code from the error's kind).
-//! - [`finish`] turns the result into the exit code. With `--format json`, a
+//! - In JSON mode a command hands its one document to [`json_document`]
+//!   instead of printing it; [`finish`] prints it when the command ends
+//!   without an error, and prints the error document instead when it fails,
+//!   so every JSON-mode run prints exactly one JSON document on stdout,
+//!   success or error (a failure after the report, such as a write refused
+//!   after `autobind` ranked, replaces the report).
+//! - [`finish`] turns the result into the exit code. In JSON mode (`--format
+//!   json`, or a command whose output is JSON by default: `sound render`), a
 //!   failure is printed on stdout as `{"error":{"code":…,"message":…,"path":…}}`
 //!   (`path` only when the failure is about one file) — a contract for outside
 //!   scripts — and as an `error:` line on stderr. A closed stdout (broken pipe)
@@ -49,6 +56,26 @@ macro_rules! errln {
     ($($arg:tt)*) => {
         $crate::output::write_stderr(format_args!("{}\n", format_args!($($arg)*)))
     };
+}
+
+/// The JSON document of this run, printed by [`finish`] (see the module docs).
+static DOCUMENT: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Hands the run's one JSON document to [`finish`] (see the module docs).
+///
+/// # Errors
+/// When the run already has a document (two would not parse as one).
+pub fn json_document(text: String) -> anyhow::Result<()> {
+    let mut slot = DOCUMENT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if slot.is_some() {
+        anyhow::bail!("internal error: a second JSON document in one run");
+    }
+    *slot = Some(text);
+    Ok(())
+}
+
+fn take_document() -> Option<String> {
+    DOCUMENT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
 }
 
 /// Writing to stdout failed (closed pipe, full disk).
@@ -150,6 +177,10 @@ fn classify(err: &anyhow::Error) -> (u8, &'static str, Option<PathBuf>) {
                 AssetError::FileTooLarge { path, .. } => (2, "io", Some(path.clone())),
                 AssetError::WouldOverwrite { path } => (2, "exists", Some(path.clone())),
                 AssetError::OverBudget { .. } => (2, "over-budget", None),
+                // A file that is not a valid model: the failure is about that file.
+                AssetError::MalformedGltf { file, .. }
+                | AssetError::InvalidData { file, .. }
+                | AssetError::NoMatchingSkeleton { file, .. } => (2, "invalid-input", Some(PathBuf::from(file))),
                 _ => (2, "invalid-input", None),
             };
         }
@@ -188,17 +219,37 @@ fn print_json_error(code: &str, message: &str, path: Option<&PathBuf>) {
     let _ = writeln!(std::io::stdout().lock(), "{}", serde_json::json!({ "error": error }));
 }
 
-/// Whether the raw command line asks for `--format json`.
+/// Subcommands whose output is JSON unless `--format human` is given.
+const JSON_BY_DEFAULT: [[&str; 2]; 1] = [["sound", "render"]];
+
+/// Whether the raw command line runs in JSON mode: it asks for `--format
+/// json`, or names a command whose output is JSON by default
+/// ([`JSON_BY_DEFAULT`]) without asking for `--format human`.
 pub fn wants_json(args: &[std::ffi::OsString]) -> bool {
-    args.iter()
-        .enumerate()
-        .any(|(i, a)| a == "--format=json" || (a == "--format" && args.get(i + 1).is_some_and(|v| v == "json")))
+    let format = |value: &str| {
+        let eq = format!("--format={value}");
+        args.iter()
+            .enumerate()
+            .any(|(i, a)| *a == *eq || (a == "--format" && args.get(i + 1).is_some_and(|v| v == value)))
+    };
+    if format("json") {
+        return true;
+    }
+    let words: Vec<&std::ffi::OsStr> =
+        args.iter().skip(1).map(|a| a.as_os_str()).filter(|a| !a.to_string_lossy().starts_with('-')).collect();
+    JSON_BY_DEFAULT.iter().any(|cmd| words.len() >= 2 && words[0] == cmd[0] && words[1] == cmd[1]) && !format("human")
 }
 
 /// The exit code of a command's result (see the module docs).
 pub fn finish(result: anyhow::Result<ExitCode>, json: bool) -> ExitCode {
+    // The run's JSON document is printed only when the run did not fail.
+    let document = take_document();
     let result = result.and_then(|code| {
-        std::io::stdout().lock().flush().map_err(|e| anyhow::Error::new(StdoutError(e)))?;
+        let mut out = std::io::stdout().lock();
+        if let Some(doc) = document {
+            writeln!(out, "{doc}").map_err(|e| anyhow::Error::new(StdoutError(e)))?;
+        }
+        out.flush().map_err(|e| anyhow::Error::new(StdoutError(e)))?;
         Ok(code)
     });
     let err = match result {
@@ -257,5 +308,9 @@ mod tests {
         assert!(wants_json(&args(&["zoa-anim", "tags", "--format", "json"])));
         assert!(wants_json(&args(&["zoa-anim", "tags", "--format=json"])));
         assert!(!wants_json(&args(&["zoa-anim", "tags", "--format", "human"])));
+        // `sound render` prints JSON unless told otherwise.
+        assert!(wants_json(&args(&["zoa-anim", "sound", "render", "--defs", "d"])));
+        assert!(!wants_json(&args(&["zoa-anim", "sound", "render", "--format", "human"])));
+        assert!(!wants_json(&args(&["zoa-anim", "sound", "resolve", "--defs", "d"])));
     }
 }

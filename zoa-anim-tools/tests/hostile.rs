@@ -172,6 +172,11 @@ fn scan_json_on_a_broken_model_names_it_on_stderr() {
     assert!(stderr(&out).contains("broken.glb"), "{}", stderr(&out));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["clips"], serde_json::json!([]));
+    // The report itself names the unreadable model and why.
+    let failed = v["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{v}");
+    assert!(failed[0]["file"].as_str().unwrap().ends_with("broken.glb"), "{v}");
+    assert!(!failed[0]["error"].as_str().unwrap().is_empty(), "{v}");
 }
 
 // ----- FIFOs and escaping buffers --------------------------------------------
@@ -387,12 +392,20 @@ fn preview_refuses_rates_that_stop_time_and_presets_that_never_end() {
     let diag = v["diagnostics"].as_array().unwrap().iter().find(|x| x["file"] == "presets/forever.toml").cloned();
     let diag = diag.expect("the infinite preset is a validate diagnostic");
     assert_eq!((diag["code"].as_str(), diag["field"].as_str()), (Some("E008"), Some("steps")), "{diag}");
-    // A preset with errors is not played, and the message says where its errors are listed.
+    // A preset with errors is not played: its own diagnostics are the error (exit 1).
     let out = zoa(&["preview", "--defs", d, "--preset", "forever", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "invalid-input", "{v}");
+    assert!(v["error"]["path"].as_str().unwrap().ends_with("presets/forever.toml"), "{v}");
+    let message = v["error"]["message"].as_str().unwrap().to_owned();
+    assert!(message.contains("preview preset `forever` has 1 problem(s)"), "{message}");
+    assert!(message.contains("presets/forever.toml:3:9: error[E008]: steps: "), "{message}");
+    assert!(stderr(&out).contains("E008"), "{}", stderr(&out));
+    // An id no file declares is still not-found.
+    let out = zoa(&["preview", "--defs", d, "--preset", "nowhere", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let message = json_error(&out)["error"]["message"].as_str().unwrap().to_owned();
-    assert!(message.contains("no valid preview preset `forever`"), "{message}");
-    assert!(message.contains("error(s), `zoa-anim validate "), "{message}");
+    assert_eq!(json_error(&out)["error"]["code"], "not-found");
 
     // A legal preset whose capture at a high rate is over the memory budget.
     write(&defs, "presets/long.toml", "kind = \"preview_preset\"\nid = \"long\"\nsteps = [{ wait = 3000.0 }]\n");
@@ -491,6 +504,26 @@ fn graph_refuses_an_id_validate_would_reject() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(json_error(&out)["error"]["code"], "usage");
     assert!(!out_file.exists());
+    // An empty or blank model path would not validate either.
+    for model in ["", "  "] {
+        let out = zoa(&[
+            "graph",
+            "--defs",
+            defs.to_str().unwrap(),
+            "--set",
+            "player",
+            "--model",
+            model,
+            "--out",
+            out_file.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{model:?}: {}", stderr(&out));
+        let v = json_error(&out);
+        assert!(v["error"]["message"].as_str().unwrap().contains("must not be empty"), "{v}");
+        assert!(!out_file.exists());
+    }
 }
 
 #[test]
@@ -692,6 +725,24 @@ fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
     let text = std::fs::read_to_string(&graph).unwrap();
     assert!(text.contains("threshold_y = 4.0"));
     std::fs::write(&graph, text.replacen("threshold_y = 4.0", "threshold_y = 1.5", 1)).unwrap();
+    // A state speed that overflows the runtime's clock on the first frame
+    // (3.4e38 × dt is infinite): `validate` applies the runtime's limit.
+    let loco = defs.join("graphs/humanoid_locomotion.toml");
+    let text = std::fs::read_to_string(&loco).unwrap();
+    std::fs::write(&loco, text.replacen("name = \"locomotion\"\n", "name = \"locomotion\"\nspeed = 3.4e38\n", 1))
+        .unwrap();
+    // A blend tree over the children budget.
+    let children: String =
+        (0..4097).map(|i| format!("[[states.blend_tree.children]]\nclip = \"idle\"\nthreshold = {i}.0\n")).collect();
+    write(
+        &defs,
+        "graphs/wide.toml",
+        &format!(
+            "kind = \"animation_graph\"\nid = \"wide\"\nmodel = \"../../../models/humanoid.glb\"\nentry = \"s\"\n\
+             [[parameters]]\nname = \"x\"\ntype = \"float\"\n[[states]]\nname = \"s\"\n[states.blend_tree]\n\
+             type = \"1D\"\nparameter = \"x\"\n{children}"
+        ),
+    );
     // An unknown role in bone_overrides.
     write(
         &defs,
@@ -716,6 +767,11 @@ fn numbers_the_runtime_would_refuse_are_validate_diagnostics() {
     assert!(rate["line"].as_u64().is_some());
     let blend = find("graphs/humanoid_rifle.toml", "E016");
     assert!(blend["message"].as_str().unwrap().contains("share the position"), "{blend}");
+    let speed = find("graphs/humanoid_locomotion.toml", "E008");
+    assert_eq!(speed["field"], "states[0].speed", "{speed}");
+    assert!(speed["message"].as_str().unwrap().contains("at most 1000"), "{speed}");
+    let wide = find("graphs/wide.toml", "E008");
+    assert!(wide["message"].as_str().unwrap().contains("the budget `blend_tree.children` is 4096"), "{wide}");
     let role = find("rig/bad_rig.toml", "E010");
     assert!(role["message"].as_str().unwrap().contains("did you mean `left_foot`"), "{role}");
 }
@@ -788,4 +844,250 @@ fn preview_out_never_follows_a_dangling_symlink_out_of_the_folder() {
     assert!(!outside.exists());
     assert!(std::fs::symlink_metadata(out_dir.join("capture.json")).unwrap().is_file());
     assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 4, "the four files, no temporary left");
+}
+
+/// A valid animation profile of `rows` distinct single-flag rows (well under the file budget).
+fn large_profile(dir: &std::path::Path, rows: usize) {
+    let dims: [&[&str]; 4] = [
+        &["idle", "walk", "run", "sprint", "strafe", "backward", "turn", "jump", "fall", "land", "swim", "climb"],
+        &["standing", "crouching", "prone", "sitting", "kneeling", "mounted", "in_cover"],
+        &["unarmed", "armed_pistol", "armed_rifle", "armed_shotgun", "armed_melee", "armed_heavy", "aiming"],
+        &["calm", "alert", "afraid", "angry", "wounded", "exhausted", "stealthy"],
+    ];
+    let mut text = String::from("kind = \"animation_profile\"\nid = \"big\"\n[[entries]]\nclip = \"idle\"\n");
+    let mut n = 0;
+    'out: for r in ["", " reaction=hit"] {
+        for l in dims[0] {
+            for p in dims[1] {
+                for c in dims[2] {
+                    for m in dims[3] {
+                        if n == rows {
+                            break 'out;
+                        }
+                        text.push_str(&format!(
+                            "[[entries]]\nclip = \"idle\"\ntags = \"locomotion={l} posture={p} combat={c} mood={m}{r}\"\n"
+                        ));
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(n, rows);
+    assert!(text.len() < 4 << 20);
+    write(dir, "profiles/big.toml", &text);
+}
+
+#[test]
+fn coverage_of_a_large_valid_profile_is_linear_not_rows_times_states() {
+    // 6,000 rows × 898,560 states: 5.4 billion row checks by the old walk (16-19 s in release).
+    let tmp = zoa_test_support::paths::temp_dir("hostile-coverage");
+    let defs = humanoid_defs(tmp.path());
+    large_profile(&defs, 6000);
+    let out = zoa(&["validate", defs.to_str().unwrap(), "--coverage", "--format", "json"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(0), "a valid folder: {}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let profiles = v["coverage"]["profiles"].as_array().unwrap();
+    let p = profiles.iter().find(|p| p["profile"] == "big").unwrap();
+    assert_eq!(p["profile"], "big", "{v}");
+    assert_eq!(p["states_checked"], 898_560, "{p}");
+    assert!(p["exact"].as_u64().unwrap() > 0 && p["default_only"].as_u64().unwrap() > 0, "{p}");
+}
+
+#[test]
+fn preview_refuses_a_long_run_on_a_large_rig_by_its_capture_budget() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-bigrig");
+    let defs = zoa_test_support::paths::chain_defs(tmp.path(), 1000, &[("long", 600.0), ("short", 1.0)]);
+    let d = defs.to_str().unwrap();
+    let out = zoa(&["validate", d]);
+    assert_eq!(out.status.code(), Some(0), "the folder is valid: {}", stderr(&out));
+    // 600 s at 30 Hz on 1,000 joints: 18,003 ticks, about 297 MiB of capture.
+    let out = zoa(&["preview", "--defs", d, "--preset", "long", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json_error(&out);
+    assert_eq!(v["error"]["code"], "over-budget");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the budget `preview.capture_bytes` is 256 MiB"), "{message}");
+    assert!(message.contains("rig of 1000 joints"), "{message}");
+    // A short run on the same rig plays.
+    let out = zoa(&["preview", "--defs", d, "--preset", "short", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ticks"].as_array().unwrap().len(), 31);
+}
+
+/// Stdout is exactly one JSON document (trailing data, two documents or none fail).
+fn one_document(args: &[&str], out: &Output) -> Value {
+    no_panic(out);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{args:?}: stdout is not one JSON document ({e}):\n{}", String::from_utf8_lossy(&out.stdout))
+    })
+}
+
+#[test]
+fn every_json_mode_run_prints_exactly_one_document_success_or_error() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-onedoc");
+    let defs = humanoid_defs(tmp.path());
+    let d = defs.to_str().unwrap();
+    let model = repo("fixtures/models/humanoid.glb");
+    let m = model.to_str().unwrap();
+    let models = repo("fixtures/models");
+    let nope = tmp.path().join("nope");
+    let n = nope.to_str().unwrap();
+    // autobind writes into a folder blocked by a file of the same name: the write fails after ranking.
+    std::fs::write(tmp.path().join("blocked"), "a file").unwrap();
+    let blocked_out = tmp.path().join("blocked/player.toml");
+    let script = write(tmp.path(), "script.toml", "[[events]]\ntime = 0\nevent = \"footstep\"\n");
+    let wav = tmp.path().join("out.wav");
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["tags", "--format", "json"], 0),
+        (vec!["validate", d, "--format", "json"], 0),
+        (vec!["validate", n, "--format", "json"], 2),
+        (vec!["inspect", m, "--format", "json"], 0),
+        (vec!["inspect", n, "--format", "json"], 2),
+        (vec!["scan", m, "--no-cache", "--format", "json"], 0),
+        (vec!["resolve", "--defs", d, "--profile", "nope", "--state", "", "--format", "json"], 2),
+        (vec!["ik", m, "--discover", "--format", "json"], 0),
+        (vec!["neighbourhood", n, "--format", "json"], 2),
+        (vec!["autobind", models.to_str().unwrap(), "--no-cache", "--format", "json"], 0),
+        (
+            vec![
+                "autobind",
+                models.to_str().unwrap(),
+                "--no-cache",
+                "--format",
+                "json",
+                "--out",
+                blocked_out.to_str().unwrap(),
+            ],
+            2,
+        ),
+        (vec!["sound", "resolve", "--defs", n, "--profile", "p", "--event", "footstep", "--format", "json"], 2),
+        // `sound render` prints JSON by default: its failures are JSON too.
+        (
+            vec![
+                "sound",
+                "render",
+                "--defs",
+                n,
+                "--profile",
+                "p",
+                "--script",
+                script.to_str().unwrap(),
+                "--out",
+                wav.to_str().unwrap(),
+            ],
+            2,
+        ),
+        (vec!["preview", "--defs", d, "--preset", "nope", "--format", "json"], 2),
+        (vec!["bench", m, "--characters", "0", "--format", "json"], 2),
+    ];
+    for (args, code) in cases {
+        let out = zoa(&args);
+        let v = one_document(&args, &out);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {v}\n{}", stderr(&out));
+        if code != 0 {
+            assert!(v["error"]["code"].is_string() && v["error"]["message"].is_string(), "{args:?}: {v}");
+        } else {
+            assert!(v.get("error").is_none(), "{args:?}: {v}");
+        }
+    }
+    assert!(!blocked_out.exists());
+}
+
+#[test]
+fn neighbourhood_of_a_file_that_is_not_a_model_is_an_error() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-neighbourhood");
+    let notes = write(tmp.path(), "notes.glb", "these are notes, not a model");
+    write(tmp.path(), "walk.glb", "also not a model");
+    for format in ["human", "json"] {
+        let out = zoa(&["neighbourhood", notes.to_str().unwrap(), "--format", format]);
+        no_panic(&out);
+        assert_eq!(out.status.code(), Some(2), "{format}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr(&out).contains("notes.glb"), "{}", stderr(&out));
+    }
+    let out = zoa(&["neighbourhood", notes.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(json_error(&out)["error"]["path"].as_str().map(|p| p.ends_with("notes.glb")), Some(true));
+}
+
+#[test]
+fn every_skipped_file_or_folder_is_a_diagnostic() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-skipped");
+    let mut deep = String::new();
+    for _ in 0..40 {
+        deep.push_str("d/");
+    }
+    write(tmp.path(), &format!("{deep}broken.toml"), "kind = \"clip\"\nid = \n");
+    write(tmp.path(), "ok.toml", "kind = \"rig_policy\"\nid = \"ok\"\n");
+    let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "a broken file below the depth limit fails the folder: {}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    let unread = diags.iter().find(|d| d["code"] == "E022").expect("an E022 for the unread file");
+    assert!(unread["file"].as_str().unwrap().ends_with("broken.toml"), "{unread}");
+    assert!(diags.iter().any(|d| d["code"] == "W006"), "{v}");
+    #[cfg(unix)]
+    {
+        let elsewhere = tmp.path().join("elsewhere");
+        let linked = zoa_test_support::paths::temp_dir("hostile-skipped-link");
+        write(linked.path(), "real.toml", "kind = \"rig_policy\"\nid = \"real\"\n");
+        std::os::unix::fs::symlink(linked.path(), &elsewhere).unwrap();
+        let out = zoa(&["validate", tmp.path().to_str().unwrap(), "--format", "json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let link = v["diagnostics"].as_array().unwrap().iter().find(|d| d["file"] == "elsewhere").cloned();
+        let link = link.expect("the symlinked folder is named");
+        assert_eq!(link["code"], "W006", "{link}");
+        assert!(link["message"].as_str().unwrap().contains("symlink"), "{link}");
+    }
+}
+
+#[test]
+fn import_never_writes_a_clip_for_a_blank_animation_name() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-blank");
+    let doc = zoa_test_support::gltf::character("", &["", " ", "Walk"]);
+    let model = tmp.path().join("hero.glb");
+    std::fs::write(&model, doc.to_glb()).unwrap();
+    let into = tmp.path().join("defs");
+    let out = zoa(&["import", model.to_str().unwrap(), "--into", into.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["clips"].as_array().unwrap().len(), 3, "{v}");
+    // Blank names are no names: those clips refer to their animation by index.
+    let mut texts: Vec<String> =
+        std::fs::read_dir(&into).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    texts.sort();
+    assert!(texts.iter().all(|t| !t.contains("animation = \"\"") && !t.contains("animation = \" \"")), "{texts:?}");
+    assert_eq!(texts.iter().filter(|t| t.contains("animation = 0\n") || t.contains("animation = 1\n")).count(), 2);
+    // And what was written validates.
+    let out = zoa(&["validate", into.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+}
+
+#[test]
+fn autobind_gives_two_rigs_whose_ids_collide_unique_file_names() {
+    let tmp = zoa_test_support::paths::temp_dir("hostile-autobind-names");
+    let models = tmp.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    // `humanoid` binds an unarmed and a rifle class (player_humanoid_rifle.toml);
+    // a second rig is called `humanoid_rifle` (its set: player_humanoid_rifle.toml).
+    std::fs::copy(repo("fixtures/models/humanoid.glb"), models.join("humanoid.glb")).unwrap();
+    let other = zoa_test_support::gltf::character("other_", &["Idle", "Walk", "Run"]);
+    std::fs::write(models.join("humanoid_rifle.glb"), other.to_glb()).unwrap();
+    let out_file = tmp.path().join("defs/player.toml");
+    let args =
+        ["autobind", models.to_str().unwrap(), "--out", out_file.to_str().unwrap(), "--no-cache", "--format", "json"];
+    let out = zoa(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    one_document(&args, &out);
+    let defs = tmp.path().join("defs");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&defs).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert!(names.contains(&"player_humanoid.toml".to_owned()), "{names:?}");
+    assert!(names.contains(&"player_humanoid_rifle.toml".to_owned()), "{names:?}");
+    assert!(names.contains(&"player_humanoid_rifle_2.toml".to_owned()), "the rifle profile moved aside: {names:?}");
+    // What was written validates.
+    let out = zoa(&["validate", defs.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
 }

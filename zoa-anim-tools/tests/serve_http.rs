@@ -274,7 +274,8 @@ fn saves_are_atomic_and_refuse_stale_versions() {
     assert_eq!(read(&s, "bindings/rifle.toml"), edited);
     assert_eq!(r["errors"], 0);
     // Saving again from the old version is refused: the editor is stale.
-    let r = s.post("/api/save", &json!({ "path": path, "text": "kind = \"x\"", "version": v0 }));
+    let stale_text = "kind = \"binding_profile\"\nid = \"rifle\"\n";
+    let r = s.post("/api/save", &json!({ "path": path, "text": stale_text, "version": v0 }));
     assert_eq!(r.status, 409, "{}", r.text());
     assert_eq!(r.json()["stale"], true);
     assert_eq!(r.json()["disk_version"], v1.as_str());
@@ -300,7 +301,7 @@ fn saves_are_atomic_and_refuse_stale_versions() {
     let new = "defs/bindings/extra.toml";
     let text = "kind = \"binding_profile\"\nid = \"extra\"\n";
     ok(&s.post("/api/save", &json!({ "path": new, "text": text, "version": null })));
-    let r = s.post("/api/save", &json!({ "path": new, "text": "kind = \"x\"", "version": null }));
+    let r = s.post("/api/save", &json!({ "path": new, "text": stale_text, "version": null }));
     assert_eq!(r.status, 409);
     assert_eq!(r.json()["exists"], true);
     assert_eq!(read(&s, "bindings/extra.toml"), text);
@@ -802,4 +803,218 @@ fn the_lab_plays_the_profile_set_chosen_and_the_browser_checks_every_set() {
     assert_eq!((sets[0]["id"].as_str(), sets[0]["inert_checked"].as_bool()), (Some("aaa"), Some(false)));
     assert_eq!((sets[1]["id"].as_str(), sets[1]["inert_checked"].as_bool()), (Some("player"), Some(true)));
     assert!(b["inert_problems"][0].as_str().unwrap().starts_with("set `aaa`: "), "{b}");
+}
+
+// ---------------------------------------------------------------- budgets and jobs
+
+/// A Workbench on a valid folder whose rig has 1,000 joints.
+fn big_rig_server() -> Server {
+    let root = zoa_test_support::paths::temp_dir("serve-bigrig");
+    let defs = zoa_test_support::paths::chain_defs(root.path(), 1000, &[("long", 600.0), ("mid", 60.0)]);
+    let models = root.path().join("models");
+    Server::start_in(root, &defs, &[models])
+}
+
+#[test]
+fn the_lab_refuses_ticks_times_joints_over_its_budget_and_stays_under_1_gib() {
+    let s = big_rig_server();
+    // 18,003 ticks (under the Lab's 20,000) on 1,000 joints: refused before it runs.
+    let r = s.post("/api/preview/run", &json!({ "preset": "long", "rate": 30 }));
+    assert_eq!(r.status, 400, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["over_budget"], true, "{v}");
+    let message = v["error"].as_str().unwrap();
+    assert!(message.contains("the budget `lab.run_bytes` is 128 MiB") && message.contains("1000 joints"), "{message}");
+    // The same preset from the command line is refused by its capture budget.
+    let cli = Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+        .args(["preview", "--preset", "long", "--format", "json", "--defs"])
+        .arg(s.root.path().join("defs"))
+        .output()
+        .unwrap();
+    assert_eq!(cli.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&cli.stdout).contains("preview.capture_bytes"));
+    // Runs within the budget, two at once, keep the server well under 1 GiB.
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let run = ok(&s.post("/api/preview/run", &json!({ "preset": "mid", "rate": 30 })));
+                assert_eq!(run["ticks"].as_array().unwrap().len(), 60 * 30 + 1);
+                assert_eq!(run["ticks"][0]["joints"].as_array().unwrap().len(), 3000);
+            });
+        }
+    });
+    if let Some((_, peak)) = s.memory_kib() {
+        assert!(peak < 1 << 20, "peak RSS {peak} KiB");
+        eprintln!("note: Workbench peak RSS {} MiB after two runs at the budget", peak >> 10);
+    }
+    assert_eq!(ok(&s.get("/api/jobs"))["running"], 0);
+}
+
+#[test]
+fn a_run_whose_client_goes_away_is_cancelled_and_frees_its_slot() {
+    let s = big_rig_server();
+    let body = json!({ "preset": "mid", "rate": 30 });
+    let started = std::time::Instant::now();
+    let connection = s.post_unanswered("/api/preview/run", &body);
+    // The job is running while its client waits.
+    let running = serve_support::eventually(30, || (ok(&s.get("/api/jobs"))["running"] == 1).then_some(()));
+    assert!(running.is_some(), "the job started");
+    drop(connection);
+    // Once the client is gone the job stops between two ticks and frees its slot.
+    let stopped = serve_support::eventually(30, || {
+        let j = ok(&s.get("/api/jobs"));
+        (j["running"] == 0 && j["cancelled"].as_u64().unwrap() >= 1).then_some(())
+    });
+    assert!(stopped.is_some(), "{}", s.get("/api/jobs").text());
+    let cancelled_after = started.elapsed();
+    // A full run of the same preset takes longer than the cancelled one lived.
+    let t = std::time::Instant::now();
+    ok(&s.post("/api/preview/run", &body));
+    eprintln!("note: cancelled after {cancelled_after:?}; a full run takes {:?}", t.elapsed());
+}
+
+// ---------------------------------------------------------------- refused writes touch nothing
+
+/// Every folder and file under `dir`, sorted.
+fn listing(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            }
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn refused_writes_create_no_folder_and_no_file() {
+    let s = Server::start();
+    let before = listing(&s.defs());
+    let text = "kind = \"binding_profile\"\nid = \"x\"\n";
+    // A stale save, a delete of nothing, an IK save of nothing, a new file whose id would not load.
+    let r = s.post("/api/save", &json!({ "path": "defs/new/deeper/x.toml", "text": text, "version": "0-0" }));
+    assert_eq!(r.status, 409, "{}", r.text());
+    let r = s.post("/api/delete", &json!({ "path": "defs/gone/x.toml", "version": "0-0", "confirm": true }));
+    assert_eq!(r.status, 409, "{}", r.text());
+    let r = s.post("/api/ik/save", &json!({ "path": "defs/nope/rig.toml", "version": "0-0", "overrides": [] }));
+    assert_eq!(r.status, 404, "{}", r.text());
+    let bad = "kind = \"binding_profile\"\nid = \"Bad Id\"\n";
+    let r = s.post("/api/save", &json!({ "path": "defs/fresh/bad.toml", "text": bad, "version": null }));
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.json()["declaration"], true);
+    assert!(r.json()["error"].as_str().unwrap().contains("invalid id `Bad Id`"), "{}", r.text());
+    let r = s.post("/api/save", &json!({ "path": "defs/fresh/nokind.toml", "text": "id = \"a\"\n", "version": null }));
+    assert_eq!(r.status, 422, "{}", r.text());
+    let draft = json!({ "id": "", "bindings": [], "slots": [] });
+    let r = s.post("/api/wizard/write", &json!({ "draft": draft, "path": "defs/wiz/w.toml" }));
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(listing(&s.defs()), before, "nothing was created");
+}
+
+#[test]
+fn the_ik_save_writes_only_into_a_rig_policy() {
+    let s = Server::start();
+    let path = "defs/clips/idle.toml";
+    let f = file(&s, path);
+    let before = read(&s, "clips/idle.toml");
+    let r = s.post(
+        "/api/ik/save",
+        &json!({ "path": path, "version": f["version"], "overrides": [["left_foot", "foot_l"]] }),
+    );
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.json()["error"].as_str().unwrap().contains("not a `rig_policy`"), "{}", r.text());
+    assert_eq!(read(&s, "clips/idle.toml"), before);
+    // The rig policy itself still takes them.
+    let rig = file(&s, "defs/rig/humanoid.toml");
+    let r = s.post(
+        "/api/ik/save",
+        &json!({ "path": "defs/rig/humanoid.toml", "version": rig["version"], "overrides": [["head", "head"]] }),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+#[test]
+fn duplicate_refuses_an_empty_invalid_identical_or_taken_id() {
+    let s = Server::start();
+    let before = listing(&s.defs());
+    let dup = |id: &str| {
+        s.post(
+            "/api/duplicate",
+            &json!({ "path": "defs/bindings/rifle.toml", "new_path": "defs/copies/r.toml", "new_id": id }),
+        )
+    };
+    for (id, want) in [
+        ("", "must not be empty"),
+        ("   ", "must not be empty"),
+        ("Bad Id!", "invalid id"),
+        ("rifle", "other than `rifle`"),
+    ] {
+        let r = dup(id);
+        assert_eq!(r.status, 422, "{id:?}: {}", r.text());
+        assert!(r.json()["error"].as_str().unwrap().contains(want), "{id:?}: {}", r.text());
+    }
+    // `unarmed` is already a binding profile's id (validate's E011).
+    let r = dup("unarmed");
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!(r.json()["duplicate_id"], true);
+    assert!(r.json()["error"].as_str().unwrap().contains("defs/bindings/unarmed.toml"), "{}", r.text());
+    assert_eq!(listing(&s.defs()), before, "nothing was written");
+    ok(&dup("rifle_two"));
+    assert!(s.defs().join("copies/r.toml").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn the_listing_never_reads_through_a_symlink_that_leaves_defs() {
+    let s = Server::start();
+    let outside = s.root.path().join("secret.toml");
+    std::fs::write(&outside, "kind = \"clip\"\nid = \"secret_id\"\nsource = \"x.glb\"\n").unwrap();
+    std::os::unix::fs::symlink(&outside, s.defs().join("leak.toml")).unwrap();
+    let list = ok(&s.get("/api/defs"));
+    let entry = list["files"].as_array().unwrap().iter().find(|f| f["path"] == "defs/leak.toml").unwrap().clone();
+    assert_eq!((entry["kind"].clone(), entry["id"].clone()), (Value::Null, Value::Null), "{entry}");
+    assert!(entry["refused"].as_str().unwrap().contains("symlink escape"), "{entry}");
+    assert!(!list.to_string().contains("secret_id"), "{list}");
+    // The file endpoint refuses it the same way.
+    assert_eq!(s.get("/api/file?path=defs/leak.toml").status, 403);
+}
+
+#[test]
+fn overview_and_coverage_of_a_large_valid_profile_answer_quickly() {
+    let s = Server::start();
+    let mut text = String::from("kind = \"animation_profile\"\nid = \"big\"\n[[entries]]\nclip = \"idle\"\n");
+    let loco = ["idle", "walk", "run", "sprint", "strafe", "backward", "turn", "jump", "fall", "land", "swim", "climb"];
+    let posture = ["standing", "crouching", "prone", "sitting", "kneeling", "mounted", "in_cover"];
+    let combat = ["unarmed", "armed_pistol", "armed_rifle", "armed_shotgun", "armed_melee", "armed_heavy", "aiming"];
+    let mood = ["calm", "alert", "afraid", "angry", "wounded", "exhausted", "stealthy"];
+    let mut rows = 0;
+    for r in ["", " reaction=hit"] {
+        for l in loco {
+            for p in posture {
+                for c in combat {
+                    for m in mood {
+                        if rows < 6000 {
+                            text.push_str(&format!(
+                                "[[entries]]\nclip = \"idle\"\ntags = \"locomotion={l} posture={p} combat={c} mood={m}{r}\"\n"
+                            ));
+                            rows += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    std::fs::write(s.defs().join("profiles/big.toml"), text).unwrap();
+    let t = std::time::Instant::now();
+    let o = ok(&s.get("/api/overview"));
+    let big = o["coverage"].as_array().unwrap().iter().find(|p| p["profile"] == "big").unwrap().clone();
+    assert_eq!(big["states"], 898_560, "{big}");
+    let c = ok(&s.get("/api/coverage"));
+    assert!(c["profiles"].as_array().unwrap().iter().any(|p| p["profile"] == "big"));
+    eprintln!("note: overview and coverage of a 6,000-row profile: {:?}", t.elapsed());
 }

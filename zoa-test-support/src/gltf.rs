@@ -257,3 +257,28 @@ pub fn model_kinds() -> [(&'static str, Doc); 3] {
     let anim = minimal().without_skins();
     [("skinned.glb", minimal()), ("hat.glb", anim.clone().without_animations()), ("anim.glb", anim)]
 }
+
+/// A skinned chain of `joints` joints (`j0` … under a `root` node, each one
+/// unit above its parent) playing [`minimal`]'s `Walk` on its first two
+/// joints: a rig as large as a test needs.
+///
+/// # Panics
+/// When `joints < 2`.
+#[must_use]
+pub fn chain(joints: usize) -> Doc {
+    assert!(joints >= 2, "a chain of at least two joints");
+    let mut doc = minimal();
+    let mut nodes = vec![json!({"name": "root", "children": [1]})];
+    for j in 0..joints {
+        let mut node = json!({"name": format!("j{j}"), "translation": [0.0, 1.0, 0.0]});
+        if j + 1 < joints {
+            node["children"] = json!([j + 2]);
+        }
+        nodes.push(node);
+    }
+    nodes.push(json!({"name": "body", "skin": 0}));
+    doc.json["nodes"] = json!(nodes);
+    doc.json["scenes"] = json!([{"nodes": [0, joints + 1]}]);
+    doc.json["skins"] = json!([{"name": "Chain", "joints": (1..=joints).collect::<Vec<_>>()}]);
+    doc
+}

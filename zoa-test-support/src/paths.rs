@@ -62,3 +62,43 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Writes a small definition folder that a preview can play on a skinned
+/// chain of `joints` joints (see [`crate::gltf::chain`]) under `root`:
+/// `root/models/chain.glb` and `root/defs/` with a clip `walk`, a graph, a
+/// binding profile, a player profile set `player` and one preview preset per
+/// `(id, seconds)` in `presets` (one wait each). Returns `root/defs`.
+///
+/// # Panics
+/// On any IO error.
+pub fn chain_defs(root: &Path, joints: usize, presets: &[(&str, f32)]) -> PathBuf {
+    let models = root.join("models");
+    let defs = root.join("defs");
+    for dir in [&models, &defs] {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    }
+    let write = |path: PathBuf, bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    };
+    write(models.join("chain.glb"), &crate::gltf::chain(joints).to_glb());
+    let model = "../models/chain.glb";
+    write(
+        defs.join("walk.toml"),
+        format!("kind = \"clip\"\nid = \"walk\"\nsource = \"{model}\"\nanimation = \"Walk\"\n").as_bytes(),
+    );
+    write(
+        defs.join("graph.toml"),
+        format!("kind = \"animation_graph\"\nid = \"g\"\nmodel = \"{model}\"\nentry = \"walk\"\n\n[[states]]\nname = \"walk\"\nclip = \"walk\"\n")
+            .as_bytes(),
+    );
+    write(defs.join("bindings.toml"), b"kind = \"binding_profile\"\nid = \"b\"\n");
+    write(
+        defs.join("player.toml"),
+        b"kind = \"player_profile_set\"\nid = \"player\"\ndefault_profile = \"unarmed\"\n\n[[profiles]]\nclass = \"unarmed\"\nbinding_profile = \"b\"\nanimation_graph = \"g\"\n",
+    );
+    for (id, seconds) in presets {
+        let text = format!("kind = \"preview_preset\"\nid = \"{id}\"\nsteps = [{{ wait = {seconds:?} }}]\n");
+        write(defs.join(format!("{id}.toml")), text.as_bytes());
+    }
+    defs
+}

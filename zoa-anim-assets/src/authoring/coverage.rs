@@ -19,6 +19,8 @@
 //! wins there. An untagged row can win only where no tagged row matches at
 //! any step — the empty state — and only if it is the best default there.
 
+use std::collections::{HashMap, HashSet};
+
 use zoa_anim_core::resolver::{MatchKind, TaggedRow, resolve_best_match};
 use zoa_anim_core::{StateDimension, StateTagSet};
 
@@ -168,7 +170,8 @@ fn describe<R: TaggedRow>(rows: &[zoa_anim_core::inheritance::InheritedRow<R>], 
 }
 
 /// Builds the coverage report (see the module docs). Pure computation over
-/// already-loaded definitions.
+/// already-loaded definitions; linear in the rows and in the states checked
+/// (an index per fallback step, see [`StepIndex`]), not their product.
 #[must_use]
 pub fn coverage(set: &DefinitionSet) -> CoverageReport {
     let choices = choices();
@@ -185,68 +188,204 @@ pub fn coverage(set: &DefinitionSet) -> CoverageReport {
             }
             None => continue,
         };
-        count_states(&rows, &choices, &mut pc);
-        // Own rows that inheritance dropped: an earlier row has the same pattern.
-        for (j, own) in loaded.value.entries.iter().enumerate() {
-            if rows.iter().any(|r| r.source == *id && r.source_index == j) {
-                continue;
-            }
-            let kept = rows.iter().position(|r| r.row.pattern == own.pattern);
-            pc.dead_rows.push(DeadRow {
-                source: id.clone(),
-                source_index: j,
-                pattern: own.pattern.to_string(),
-                clip: own.clip.clone(),
-                beaten_by: kept.map_or_else(|| "nothing".to_owned(), |k| describe(&rows, k, &rows[k].row.clip)),
-            });
-        }
-        for (i, r) in rows.iter().enumerate() {
-            let probe = r.row.pattern;
-            let winner = resolve_best_match(&rows, probe).map(|w| w.row);
-            if winner != Some(i) {
-                let beaten_by = winner.map_or_else(|| "nothing".to_owned(), |w| describe(&rows, w, &rows[w].row.clip));
-                pc.dead_rows.push(DeadRow {
-                    source: r.source.clone(),
-                    source_index: r.source_index,
-                    pattern: probe.to_string(),
-                    clip: r.row.clip.clone(),
-                    beaten_by,
-                });
-            }
-        }
+        let index = TableIndex::new(&rows, &choices);
+        count_states(&index, &choices, &mut pc);
+        dropped_own_rows(loaded, &rows, &mut pc);
+        pc.dead_rows.extend(rows_that_never_win(&rows));
         report.profiles.push(pc);
     }
     report
 }
 
+/// The profile's own rows that inheritance dropped: an earlier row has the
+/// same pattern (hash lookups, not a scan of the rows per row).
+fn dropped_own_rows(
+    loaded: &crate::defs::Loaded<zoa_anim_core::AnimationProfile>,
+    rows: &[zoa_anim_core::inheritance::InheritedRow<zoa_anim_core::TaggedClipEntry>],
+    pc: &mut ProfileCoverage,
+) {
+    let id = &loaded.value.id;
+    let kept_own: HashSet<usize> = rows.iter().filter(|r| r.source == *id).map(|r| r.source_index).collect();
+    let mut first_with: HashMap<StateTagSet, usize> = HashMap::with_capacity(rows.len());
+    for (k, r) in rows.iter().enumerate() {
+        first_with.entry(r.row.pattern).or_insert(k);
+    }
+    for (j, own) in loaded.value.entries.iter().enumerate() {
+        if kept_own.contains(&j) {
+            continue;
+        }
+        let kept = first_with.get(&own.pattern).copied();
+        pc.dead_rows.push(DeadRow {
+            source: id.clone(),
+            source_index: j,
+            pattern: own.pattern.to_string(),
+            clip: own.clip.clone(),
+            beaten_by: kept.map_or_else(|| "nothing".to_owned(), |k| describe(rows, k, &rows[k].row.clip)),
+        });
+    }
+}
+
+/// Rows of the flattened table that never win (module docs). A tagged row
+/// whose pattern no other row shares wins at the state equal to its pattern
+/// at step 0 (every other candidate there has a strict subset of its bits, so
+/// is less specific): only untagged rows and rows sharing a pattern are
+/// resolved, so this is linear when inheritance has made the patterns unique.
+fn rows_that_never_win(
+    rows: &[zoa_anim_core::inheritance::InheritedRow<zoa_anim_core::TaggedClipEntry>],
+) -> Vec<DeadRow> {
+    let mut count: HashMap<StateTagSet, usize> = HashMap::with_capacity(rows.len());
+    for r in rows {
+        *count.entry(r.row.pattern).or_default() += 1;
+    }
+    let mut dead = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let probe = r.row.pattern;
+        if probe != StateTagSet::EMPTY && count[&probe] == 1 {
+            continue;
+        }
+        let winner = resolve_best_match(rows, probe).map(|w| w.row);
+        if winner != Some(i) {
+            let beaten_by = winner.map_or_else(|| "nothing".to_owned(), |w| describe(rows, w, &rows[w].row.clip));
+            dead.push(DeadRow {
+                source: r.source.clone(),
+                source_index: r.source_index,
+                pattern: probe.to_string(),
+                clip: r.row.clip.clone(),
+                beaten_by,
+            });
+        }
+    }
+    dead
+}
+
+/// The best candidate of a cell: `(specificity, weight, row)`, ordered as the
+/// resolver orders candidates of one step (more specific, then heavier, then
+/// the earlier row).
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    specificity: u32,
+    weight: f32,
+    row: u32,
+}
+
+fn better(a: Option<Cand>, b: Option<Cand>) -> Option<Cand> {
+    match (a, b) {
+        (Some(x), Some(y)) => {
+            let x_wins = x.specificity > y.specificity
+                || (x.specificity == y.specificity
+                    && (x.weight > y.weight || (!(x.weight < y.weight) && x.row < y.row)));
+            Some(if x_wins { x } else { y })
+        }
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// The resolver's answer for every state with at most one flag per dimension
+/// at one fallback step: a table over those states projected onto the
+/// dimensions the step still compares, each cell holding the best candidate
+/// among the tagged rows that match there.
+///
+/// A row matches a state on a compared dimension when its part there is empty
+/// or that dimension's single flag; it is stored at its own projection and
+/// pushed to every state above it by a sum-over-subsets pass (per compared
+/// dimension, each cell takes the better of itself and the cell with that
+/// dimension empty). Cost: the rows plus the cells times the dimensions.
+#[derive(Debug)]
+struct StepIndex {
+    strides: [usize; 6],
+    cells: Vec<Option<Cand>>,
+}
+
+impl StepIndex {
+    fn new<R: TaggedRow>(rows: &[R], choices: &[Vec<u32>; 6], step: usize) -> StepIndex {
+        let relaxed = zoa_anim_core::fallback::relaxed_at(step);
+        let compared: [bool; 6] = std::array::from_fn(|d| !relaxed.contains(StateDimension::ALL[d]));
+        let mut strides = [0usize; 6];
+        let mut len = 1usize;
+        for d in 0..6 {
+            strides[d] = if compared[d] { len } else { 0 };
+            if compared[d] {
+                len *= choices[d].len();
+            }
+        }
+        let mut cells: Vec<Option<Cand>> = vec![None; len];
+        'rows: for (i, row) in rows.iter().enumerate() {
+            let masks = row.pattern().masks();
+            if masks == [0; 6] {
+                continue; // untagged: the default, not a candidate
+            }
+            let (mut at, mut specificity) = (0usize, 0u32);
+            for d in 0..6 {
+                if !compared[d] || masks[d] == 0 {
+                    continue;
+                }
+                // Several flags (or an unknown bit) can never be one state's single flag here.
+                let Some(v) = choices[d].iter().position(|&b| b == masks[d]) else { continue 'rows };
+                at += v * strides[d];
+                specificity += 1;
+            }
+            let cand = Cand { specificity, weight: row.weight(), row: i as u32 };
+            cells[at] = better(cells[at], Some(cand));
+        }
+        for d in (0..6).filter(|&d| compared[d]) {
+            let (stride, radix) = (strides[d], choices[d].len());
+            for x in 0..len {
+                if (x / stride) % radix != 0 {
+                    cells[x] = better(cells[x], cells[x - ((x / stride) % radix) * stride]);
+                }
+            }
+        }
+        StepIndex { strides, cells }
+    }
+
+    fn best(&self, idx: &[usize; 6]) -> Option<Cand> {
+        self.cells[(0..6).map(|d| idx[d] * self.strides[d]).sum::<usize>()]
+    }
+}
+
+/// The resolver over the states with at most one flag per dimension: one
+/// [`StepIndex`] per fallback step and the untagged default.
+#[derive(Debug)]
+struct TableIndex {
+    steps: Vec<StepIndex>,
+    has_default: bool,
+}
+
+impl TableIndex {
+    fn new<R: TaggedRow>(rows: &[R], choices: &[Vec<u32>; 6]) -> TableIndex {
+        let steps = (0..=zoa_anim_core::fallback::RELAX_STEP_COUNT).map(|k| StepIndex::new(rows, choices, k)).collect();
+        TableIndex { steps, has_default: rows.iter().any(|r| r.pattern() == StateTagSet::EMPTY) }
+    }
+
+    /// How the state at odometer position `idx` resolves (as [`resolve_best_match`]).
+    fn kind(&self, idx: &[usize; 6]) -> Option<MatchKind> {
+        match self.steps.iter().position(|s| s.best(idx).is_some()) {
+            Some(0) => Some(MatchKind::Exact),
+            Some(k) => Some(MatchKind::Fallback { step: k as u8 }),
+            None => self.has_default.then_some(MatchKind::Default),
+        }
+    }
+}
+
 /// Resolves every state of the odometer over the per-dimension `choices`
-/// against `rows`, counting into `pc` how each resolves (with a few examples).
-fn count_states<R: TaggedRow>(rows: &[R], choices: &[Vec<u32>; 6], pc: &mut ProfileCoverage) {
+/// through `index`, counting into `pc` how each resolves (with a few examples).
+fn count_states(index: &TableIndex, choices: &[Vec<u32>; 6], pc: &mut ProfileCoverage) {
     let mut idx = [0usize; 6];
     loop {
-        let masks: [u32; 6] = std::array::from_fn(|d| choices[d][idx[d]]);
-        let state = StateTagSet::from_masks(masks);
+        let state = || StateTagSet::from_masks(std::array::from_fn(|d| choices[d][idx[d]]));
         pc.states_checked += 1;
-        match resolve_best_match(rows, state).map(|r| r.kind) {
-            Some(MatchKind::Exact) => pc.exact += 1,
-            Some(MatchKind::Fallback { .. }) => {
-                pc.fallback_only += 1;
-                if pc.fallback_examples.len() < MAX_EXAMPLES {
-                    pc.fallback_examples.push(state);
-                }
-            }
-            Some(MatchKind::Default) => {
-                pc.default_only += 1;
-                if pc.default_examples.len() < MAX_EXAMPLES {
-                    pc.default_examples.push(state);
-                }
-            }
-            None => {
-                pc.unresolved += 1;
-                if pc.unresolved_examples.len() < MAX_EXAMPLES {
-                    pc.unresolved_examples.push(state);
-                }
-            }
+        let (count, examples) = match index.kind(&idx) {
+            Some(MatchKind::Exact) => (&mut pc.exact, None),
+            Some(MatchKind::Fallback { .. }) => (&mut pc.fallback_only, Some(&mut pc.fallback_examples)),
+            Some(MatchKind::Default) => (&mut pc.default_only, Some(&mut pc.default_examples)),
+            None => (&mut pc.unresolved, Some(&mut pc.unresolved_examples)),
+        };
+        *count += 1;
+        if let Some(list) = examples
+            && list.len() < MAX_EXAMPLES
+        {
+            list.push(state());
         }
         let mut d = 0;
         while d < 6 {
@@ -259,6 +398,87 @@ fn count_states<R: TaggedRow>(rows: &[R], choices: &[Vec<u32>; 6], pc: &mut Prof
         }
         if d == 6 {
             break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What every state resolves to, by the resolver itself (the quadratic reference).
+    fn literal(rows: &[(StateTagSet, f32)], choices: &[Vec<u32>; 6]) -> Vec<Option<MatchKind>> {
+        let mut out = Vec::new();
+        let mut idx = [0usize; 6];
+        loop {
+            let state = StateTagSet::from_masks(std::array::from_fn(|d| choices[d][idx[d]]));
+            out.push(resolve_best_match(rows, state).map(|r| r.kind));
+            let mut d = 0;
+            while d < 6 {
+                idx[d] += 1;
+                if idx[d] < choices[d].len() {
+                    break;
+                }
+                idx[d] = 0;
+                d += 1;
+            }
+            if d == 6 {
+                return out;
+            }
+        }
+    }
+
+    fn indexed(rows: &[(StateTagSet, f32)], choices: &[Vec<u32>; 6]) -> Vec<Option<MatchKind>> {
+        let index = TableIndex::new(rows, choices);
+        let mut out = Vec::new();
+        let mut idx = [0usize; 6];
+        loop {
+            out.push(index.kind(&idx));
+            let mut d = 0;
+            while d < 6 {
+                idx[d] += 1;
+                if idx[d] < choices[d].len() {
+                    break;
+                }
+                idx[d] = 0;
+                d += 1;
+            }
+            if d == 6 {
+                return out;
+            }
+        }
+    }
+
+    /// A few flags per dimension (the first three and none) keep the state space small.
+    fn small_choices() -> [Vec<u32>; 6] {
+        choices().map(|c| c.into_iter().take(3).collect())
+    }
+
+    fn row() -> impl Strategy<Value = (StateTagSet, f32)> {
+        // Per dimension: nothing, one of the first flags, or two flags at once.
+        let part = prop_oneof![Just(0u32), Just(1), Just(2), Just(3), Just(4)];
+        (proptest::array::uniform6(part), prop_oneof![Just(1.0f32), Just(2.0), Just(0.5)]).prop_map(|(parts, w)| {
+            let c = choices();
+            let masks = std::array::from_fn(|d| match parts[d] {
+                0 => 0,
+                1 => c[d][1],
+                2 => c[d][2],
+                3 => c[d][1] | c[d][2],
+                _ => c[d][3],
+            });
+            (StateTagSet::from_masks(masks), w)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn the_index_resolves_every_state_as_the_resolver_does(
+            rows in proptest::collection::vec(row(), 0..24),
+        ) {
+            let c = small_choices();
+            prop_assert_eq!(indexed(&rows, &c), literal(&rows, &c));
         }
     }
 }

@@ -139,12 +139,12 @@ pub fn scan_neighbourhood(model: &Path) -> Result<Neighbourhood, AssetError> {
     let searched = search_folders(&dir, &stem);
 
     let me = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
-    let asset = crate::gltf::load_gltf(model).ok();
-    let bones: HashSet<String> = asset.as_ref().map(super::scan::bone_names).unwrap_or_default().into_iter().collect();
-    let mut clips: Vec<RelatedClip> = asset
-        .as_ref()
-        .map(|a| a.clips.iter().map(|c| RelatedClip::Embedded { name: c.name().to_owned() }).collect())
-        .unwrap_or_default();
+    // The model must be one: a file that is not (or does not load) is an
+    // error, never an empty neighbourhood.
+    let asset = crate::gltf::load_gltf(model)?;
+    let bones: HashSet<String> = super::scan::bone_names(&asset).into_iter().collect();
+    let mut clips: Vec<RelatedClip> =
+        asset.clips.iter().map(|c| RelatedClip::Embedded { name: c.name().to_owned() }).collect();
     let mut sounds = Vec::new();
     let mut definitions = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();

@@ -61,6 +61,10 @@ fn ty_schema(ty: &Ty) -> Value {
                     s["minimum"] = json!(lo);
                     s["maximum"] = json!(hi);
                 }
+                Rule::Speed => {
+                    s["exclusiveMinimum"] = json!(0);
+                    s["maximum"] = json!(zoa_anim_core::budget::MAX_SPEED);
+                }
             }
             s
         }

@@ -146,11 +146,28 @@ pub fn plan_profile_files(
     classes: &[ClassBinding],
     clip_id: &dyn Fn(&SlotAssignment) -> String,
 ) -> Vec<PlannedFile> {
+    let set_id = set_id_of(out);
+    plan_profile_files_named(out, classes, clip_id, &|class| binding_profile_id(&set_id, class))
+}
+
+/// The set id of a set written at `out`: its file stem as an id.
+fn set_id_of(out: &Path) -> String {
+    to_id(&out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+}
+
+/// [`plan_profile_files`] with the binding profile ids (and so their file
+/// names) chosen by `profile_id`.
+fn plan_profile_files_named(
+    out: &Path,
+    classes: &[ClassBinding],
+    clip_id: &dyn Fn(&SlotAssignment) -> String,
+    profile_id: &dyn Fn(PlayerProfileType) -> String,
+) -> Vec<PlannedFile> {
     let dir = out.parent().unwrap_or(Path::new(""));
-    let set_id = to_id(&out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+    let set_id = set_id_of(out);
     let mut files = Vec::new();
     for cb in classes {
-        let id = binding_profile_id(&set_id, cb.class);
+        let id = profile_id(cb.class);
         let mut t = format!(
             "# Written by `zoa-anim autobind`. Review the picks: each slot notes its score and runner-up.\n\
              kind = \"binding_profile\"\nid = {}\ndisplay_name = {}\n",
@@ -185,7 +202,7 @@ pub fn plan_profile_files(
         t.push_str(&format!(
             "\n[[profiles]]\nclass = {}\nbinding_profile = {}\n",
             quote(cb.class.name()),
-            quote(&binding_profile_id(&set_id, cb.class))
+            quote(&profile_id(cb.class))
         ));
     }
     files.push(PlannedFile { path: out.to_path_buf(), text: t });
@@ -232,12 +249,42 @@ fn out_dir(out: &Path) -> PathBuf {
     out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
 }
 
+/// Binding profile ids per set and class, unique across every file the sets
+/// write: `<set>_<class>`, or with `_2`, `_3`, … when that file name is
+/// already taken by another set's file or profile (a set `player_humanoid`
+/// with a rifle class and a set `player_humanoid_rifle` would otherwise both
+/// write `player_humanoid_rifle.toml`). Deterministic: sets in order.
+fn unique_profile_ids(sets: &[SetToWrite]) -> Vec<HashMap<PlayerProfileType, String>> {
+    let mut taken: HashSet<PathBuf> = sets.iter().map(|s| s.out.clone()).collect();
+    sets.iter()
+        .map(|s| {
+            let dir = s.out.parent().unwrap_or(Path::new(""));
+            let set_id = set_id_of(&s.out);
+            s.classes
+                .iter()
+                .map(|cb| {
+                    let base = binding_profile_id(&set_id, cb.class);
+                    let mut id = base.clone();
+                    let mut n = 2;
+                    while !taken.insert(dir.join(format!("{id}.toml"))) {
+                        id = format!("{base}_{n}");
+                        n += 1;
+                    }
+                    (cb.class, id)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The profile files every set needs, planned with `clip_id` for the clips.
 fn plan_sets(sets: &[SetToWrite], clip_id: &dyn Fn(&Path, &SlotAssignment) -> String) -> Vec<PlannedFile> {
+    let ids = unique_profile_ids(sets);
     sets.iter()
-        .flat_map(|s| {
+        .zip(&ids)
+        .flat_map(|(s, ids)| {
             let dir = out_dir(&s.out);
-            plan_profile_files(&s.out, &s.classes, &|a| clip_id(&dir, a))
+            plan_profile_files_named(&s.out, &s.classes, &|a| clip_id(&dir, a), &|class| ids[&class].clone())
         })
         .collect()
 }
@@ -249,9 +296,11 @@ fn plan_sets(sets: &[SetToWrite], clip_id: &dyn Fn(&Path, &SlotAssignment) -> St
 pub fn write_profile_sets(report: &ScanReport, sets: &[SetToWrite], force: bool) -> Result<WrittenSet, AssetError> {
     // Plan first (with the ids the clips will have) so a refusal writes nothing.
     let files = plan_sets(sets, &|_, a| a.best().clip_id.clone());
+    // Profile names are unique by construction; two sets at one path are a caller's error.
     let mut seen = HashSet::new();
     if let Some(f) = files.iter().find(|f| !seen.insert(f.path.clone())) {
-        return Err(AssetError::WouldOverwrite { path: f.path.clone() });
+        let why = std::io::Error::other("two of the sets to write are the same file");
+        return Err(AssetError::Io { path: f.path.clone(), source: why });
     }
     if !force && let Some(f) = files.iter().find(|f| crate::files::occupied(&f.path)) {
         return Err(AssetError::WouldOverwrite { path: f.path.clone() });

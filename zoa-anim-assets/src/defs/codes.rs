@@ -34,12 +34,13 @@
 //! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |
 //! | E021 | `character-setup` | error | A folder without errors that still does not make a character: no clip of a skinned model, a chosen player profile set or sound profile that is not in the folder, or a definition the runtime's set-up refuses (its message says why). Reported by the front door's loader (`zoa_animation::load`), which compiles the folder into a character definition, not by [`super::load_folder`]. |
+//! | E022 | `unread-file` | error | A definition file (`*.toml`) the load does not read because it sits in a folder nested deeper than [`super::MAX_DEPTH`] levels (that folder also gets a W006): the folder cannot be checked whole, so it does not pass. |
 //! | W001 | `shadowed-row` | warning | A row whose pattern (clip table) or event/tags/surface key (sound profile) repeats an earlier row of the same definition: it can never be chosen. |
 //! | W002 | `unconditional-transition` | warning | A transition with neither exit time nor conditions fires the moment its source is entered. |
 //! | W003 | `unreachable-state` | warning | A state no transition path reaches from its layer's entry. |
 //! | W004 | `uncovered-state` | warning | A clip table (after inheritance) in which some states resolve to nothing: no untagged row and no row whose locomotion part fits. |
 //! | W005 | `missing-sound-file` | warning | A sound variant file does not exist (yet). A warning, not an error, because sound banks are often produced after the definitions. |
-//! | W006 | `skipped-folder` | warning | A folder nested deeper than [`super::MAX_DEPTH`] levels below the definition folder: its files are not read. |
+//! | W006 | `skipped-folder` | warning | A folder that is not read: nested deeper than [`super::MAX_DEPTH`] levels below the definition folder (each definition file in it is an E022), or a symlink (symlinked folders are never followed, so a link cycle cannot hang the walk). |
 //! | W007 | `binding-graph-mismatch` | warning | A binding of a binding profile sets a parameter that a graph it drives (through a player profile set entry, or the set's default class) does not have, or has with another type, or targets a layer the graph does not have: the binding does nothing for those classes at run time. |
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
@@ -96,6 +97,7 @@ codes! {
     ConflictingFields = "E019", "conflicting-fields", Error;
     ModelUnreadable = "E020", "model-unreadable", Error;
     CharacterSetup = "E021", "character-setup", Error;
+    UnreadFile = "E022", "unread-file", Error;
     ShadowedRow = "W001", "shadowed-row", Warning;
     UnconditionalTransition = "W002", "unconditional-transition", Warning;
     UnreachableState = "W003", "unreachable-state", Warning;

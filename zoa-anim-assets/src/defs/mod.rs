@@ -65,6 +65,9 @@ pub struct DefinitionSet {
     pub diagnostics: Vec<Diagnostic>,
     /// The model files the definitions name, decoded once by the load (see [`DefinitionSet::model`]).
     pub(crate) models: models::ModelCache,
+    /// Every file's declaration (kind, id, file), whether or not its
+    /// definition loaded (see [`DefinitionSet::files_declaring`]).
+    pub(crate) declarations: Vec<(Kind, String, PathBuf)>,
 }
 
 fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Option<&'a T> {
@@ -72,6 +75,27 @@ fn find<'a, T>(list: &'a [Loaded<T>], id: &str, key: impl Fn(&T) -> &str) -> Opt
 }
 
 impl DefinitionSet {
+    /// The files that declare `id` as a definition of `kind` (a kind name such
+    /// as `preview_preset`), in path order, whether or not the definition
+    /// loaded: where to look when an id names nothing valid.
+    #[must_use]
+    pub fn files_declaring(&self, kind: &str, id: &str) -> Vec<&Path> {
+        let Some(kind) = Kind::from_name(kind) else { return Vec::new() };
+        let mut files: Vec<&Path> =
+            self.declarations.iter().filter(|(k, i, _)| *k == kind && i == id).map(|(_, _, f)| f.as_path()).collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+
+    /// The diagnostics of the files that declare `id` as a `kind` (see
+    /// [`DefinitionSet::files_declaring`]).
+    #[must_use]
+    pub fn diagnostics_of_declaration(&self, kind: &str, id: &str) -> Vec<&Diagnostic> {
+        let files = self.files_declaring(kind, id);
+        self.diagnostics.iter().filter(|d| files.contains(&d.file.as_path())).collect()
+    }
+
     /// Number of error diagnostics.
     #[must_use]
     pub fn error_count(&self) -> usize {
@@ -205,6 +229,39 @@ impl Kind {
     fn from_name(s: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == s)
     }
+}
+
+/// The `kind` and `id` a definition's text declares, checked with the rules
+/// the loader applies (E003 not TOML, E004 an unknown or missing kind, E006 a
+/// missing id, E010 an id that breaks the id syntax): what a tool that writes
+/// definition files checks before it writes one. Returns `(kind, id)`.
+///
+/// # Errors
+/// Why the declaration would not load, in the loader's words.
+pub fn check_declaration(text: &str) -> Result<(&'static str, String), String> {
+    let table: toml::Table =
+        text.parse().map_err(|e: toml::de::Error| format!("the text is not valid TOML: {}", e.message().trim()))?;
+    let get = |key: &str| table.get(key).and_then(toml::Value::as_str);
+    check_kind_and_id(get("kind"), get("id"))
+}
+
+/// [`check_declaration`] on values already read (for text that does not
+/// parse, from its `key = "value"` lines): the kind must be one of the nine,
+/// the id present and of valid syntax.
+///
+/// # Errors
+/// Why the declaration would not load, in the loader's words.
+pub fn check_kind_and_id(kind: Option<&str>, id: Option<&str>) -> Result<(&'static str, String), String> {
+    let valid = || Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ");
+    let kind = match kind {
+        Some(k) => Kind::from_name(k).ok_or_else(|| format!("unknown kind `{k}`; expected one of: {}", valid()))?,
+        None => return Err(format!("`kind` is missing or not a string; expected one of: {}", valid())),
+    };
+    let Some(id) = id else {
+        return Err("`id` is missing or not a string".to_owned());
+    };
+    zoa_anim_core::ids::check_id_syntax(id).map_err(|reason| format!("invalid id `{id}`: {reason}"))?;
+    Ok((kind.name(), id.to_owned()))
 }
 
 /// What a reference must resolve to (checked once every file is read).
@@ -396,7 +453,7 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         });
         return set;
     }
-    let Walk { mut files, mut too_deep, unreadable } = walk;
+    let Walk { mut files, mut too_deep, mut unread, unread_folders, mut symlinked, unreadable } = walk;
     for (folder, why) in unreadable {
         set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
     }
@@ -407,13 +464,38 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
     }
     files.sort();
     too_deep.sort();
+    let more = if unread_folders >= MAX_UNREAD_FOLDERS {
+        format!(" (only the first {MAX_UNREAD_FOLDERS} folders below the limit are listed)")
+    } else {
+        String::new()
+    };
     for folder in too_deep {
         set.diagnostics.push(file_error(
             &folder,
             Code::SkippedFolder,
             format!(
-                "folder is nested deeper than {MAX_DEPTH} levels below the definition folder; its files are not read"
+                "folder is nested deeper than {MAX_DEPTH} levels below the definition folder; its files are not \
+                 read{more}"
             ),
+        ));
+    }
+    unread.sort();
+    for file in unread {
+        set.diagnostics.push(file_error(
+            &file,
+            Code::UnreadFile,
+            format!(
+                "definition file is nested deeper than {MAX_DEPTH} levels below the definition folder, so it is not \
+                 read or checked; move it up"
+            ),
+        ));
+    }
+    symlinked.sort();
+    for folder in symlinked {
+        set.diagnostics.push(file_error(
+            &folder,
+            Code::SkippedFolder,
+            "folder is a symlink; symlinked folders are not followed, so its files are not read".to_owned(),
         ));
     }
     if files.len() > MAX_DEFINITION_FILES {
@@ -435,6 +517,12 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         }
     }
     check::cross_file(&mut set, &mut shared);
+    set.declarations = shared
+        .decls
+        .iter()
+        .map(|d| (d.kind, d.id.clone(), d.at.file.clone()))
+        .chain(shared.failed.iter().filter_map(|f| Some((f.kind?, f.id.clone(), f.file.clone()))))
+        .collect();
     set.diagnostics.sort_by(|a, b| {
         (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
     });
@@ -486,14 +574,45 @@ pub const MAX_DEPTH: usize = 32;
 /// the files past it, in sorted order, are not read and one E008 says so.
 pub const MAX_DEFINITION_FILES: usize = 50_000;
 
+/// Most folders listed below the depth limit (only to name the definition
+/// files there that are not read); past it the W006 note says so.
+const MAX_UNREAD_FOLDERS: usize = 10_000;
+
 /// What the folder walk found.
 #[derive(Debug, Default)]
 struct Walk {
     files: Vec<PathBuf>,
     /// Folders past the depth limit (not read).
     too_deep: Vec<PathBuf>,
+    /// Definition files inside those folders (not read; each an E022).
+    unread: Vec<PathBuf>,
+    /// Folders listed for `unread` so far.
+    unread_folders: usize,
+    /// Symlinked folders (never followed; each a W006).
+    symlinked: Vec<PathBuf>,
     /// Subfolders that could not be listed, with why.
     unreadable: Vec<(PathBuf, String)>,
+}
+
+/// Names (without reading them) the `*.toml` files under `rel`, a folder
+/// past the depth limit: every skipped file is a diagnostic, never silence.
+fn collect_unread(root: &Path, rel: &Path, walk: &mut Walk) {
+    let mut stack = vec![rel.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        if walk.unread_folders >= MAX_UNREAD_FOLDERS || walk.unread.len() > MAX_DEFINITION_FILES {
+            return;
+        }
+        walk.unread_folders += 1;
+        let Ok(entries) = std::fs::read_dir(root.join(&dir)) else { continue };
+        for entry in entries.flatten() {
+            let child = dir.join(entry.file_name());
+            match entry.file_type() {
+                Ok(ty) if ty.is_dir() => stack.push(child),
+                _ if child.extension().is_some_and(|e| e == "toml") => walk.unread.push(child),
+                _ => {}
+            }
+        }
+    }
 }
 
 fn collect_files(root: &Path, rel: &Path, walk: &mut Walk, depth: usize) -> std::io::Result<()> {
@@ -509,8 +628,11 @@ fn collect_files(root: &Path, rel: &Path, walk: &mut Walk, depth: usize) -> std:
                     walk.files.push(child.join(format!("\0{e}")));
                 }
             } else {
+                collect_unread(root, &child, walk);
                 walk.too_deep.push(child);
             }
+        } else if ty.is_symlink() && root.join(&child).is_dir() {
+            walk.symlinked.push(child);
         } else if child.extension().is_some_and(|e| e == "toml") {
             // Pushed whatever its type: a FIFO or device named `*.toml` is
             // reported by the guarded reader instead of being skipped silently.

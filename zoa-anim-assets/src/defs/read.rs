@@ -97,7 +97,7 @@ pub(crate) fn num_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, rule: Rule
     // The runtime works in f32: the rule holds for the narrowed value, and a
     // `> 0` value must stay a normal f32 (1e-50 would become 0).
     let narrowed = parsed as f32;
-    let vanishes = rule == Rule::Positive && !narrowed.is_normal();
+    let vanishes = matches!(rule, Rule::Positive | Rule::Speed) && !narrowed.is_normal();
     if !rule.accepts(f64::from(narrowed)) || vanishes {
         let found = if f64::from(narrowed) == parsed {
             format!("{parsed}")

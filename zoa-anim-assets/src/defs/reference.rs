@@ -30,6 +30,7 @@ fn range_text(ty: &Ty) -> String {
             Rule::Positive => "`> 0`".into(),
             Rule::Unit => "`0..=1`".into(),
             Rule::Between(lo, hi) => format!("`{lo}..={hi}`"),
+            Rule::Speed => format!("`> 0`, at most `{}`", zoa_anim_core::budget::MAX_SPEED),
         },
         Ty::Int(lo, hi) => format!("`{}..={}`", int_bound(*lo), int_bound(*hi)),
         Ty::List(_, min) if *min > 0 => format!("at least {min}"),

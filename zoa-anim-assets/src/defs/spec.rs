@@ -30,6 +30,9 @@ pub(crate) enum Rule {
     Unit,
     /// `lo ..= hi`.
     Between(f32, f32),
+    /// A speed multiplier: `> 0` and at most [`zoa_anim_core::budget::MAX_SPEED`]
+    /// (the runtime's set-up refuses larger ones).
+    Speed,
 }
 
 impl Rule {
@@ -40,6 +43,7 @@ impl Rule {
             Rule::Positive => v > 0.0,
             Rule::Unit => (0.0..=1.0).contains(&v),
             Rule::Between(lo, hi) => v >= f64::from(lo) && v <= f64::from(hi),
+            Rule::Speed => v > 0.0 && v <= f64::from(zoa_anim_core::budget::MAX_SPEED),
         }
     }
     pub(crate) fn describe(self) -> String {
@@ -49,6 +53,7 @@ impl Rule {
             Rule::Positive => "a number > 0".into(),
             Rule::Unit => "a number in 0..=1".into(),
             Rule::Between(lo, hi) => format!("a number in {lo}..={hi}"),
+            Rule::Speed => format!("a number > 0 and at most {}", zoa_anim_core::budget::MAX_SPEED),
         }
     }
 }

@@ -256,7 +256,9 @@ pub(crate) fn build(
         if !problems.is_empty() {
             continue;
         }
-        let name = root.animations[a].name.clone().unwrap_or_else(|| format!("animation{a}"));
+        // A blank name (`""`, `" "`) names nothing a definition can refer to: unnamed.
+        let given = root.animations[a].name.clone().filter(|n| !n.trim().is_empty());
+        let name = given.unwrap_or_else(|| format!("animation{a}"));
         let clip = Clip::new(name, tracks).map_err(|source| AssetError::InvalidData {
             file: file.to_owned(),
             element: label.clone(),

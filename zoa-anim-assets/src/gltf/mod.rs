@@ -258,7 +258,8 @@ pub fn load_gltf_slice_with(
         skeletons,
         skin_names: root.skins.iter().map(|s| s.name.clone()).collect(),
         clips: built.clips,
-        animation_names: root.animations.iter().map(|a| a.name.clone()).collect(),
+        // Blank names are no names (see `anim.rs`).
+        animation_names: root.animations.iter().map(|a| a.name.clone().filter(|n| !n.trim().is_empty())).collect(),
         warnings,
         channel_counts: built.channel_counts,
         time_ranges: built.time_ranges,

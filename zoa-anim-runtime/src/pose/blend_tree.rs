@@ -43,14 +43,84 @@ pub struct CompiledBlendTree {
     sorted: Vec<usize>,
     /// Direct: explicit weights per child (>= 0).
     explicit: Vec<f32>,
-    /// Gradient band: row-major `n × n`, entry `(i, j)` = `(pⱼ − pᵢ) / |pⱼ − pᵢ|²`
-    /// (computed once, so an update divides nothing per pair).
+    /// Gradient band: for each child `i`, the vectors `(pⱼ − pᵢ) / |pⱼ − pᵢ|²`
+    /// of its *band neighbours* only (see [`band_neighbours`]), child `i`'s
+    /// at `bands[band_start[i]..band_start[i + 1]]`; computed once, so an
+    /// update divides nothing and visits a few neighbours per child, not all.
     bands: Vec<[f32; 2]>,
+    /// Gradient band: where each child's neighbours start in `bands` (`n + 1` entries).
+    band_start: Vec<u32>,
+}
+
+/// The most children a tree may have: the budget
+/// [`zoa_anim_core::budget::BLEND_TREE_CHILDREN`], shared with `validate`.
+fn check_children(n: usize) -> Result<(), RuntimeError> {
+    zoa_anim_core::budget::BLEND_TREE_CHILDREN
+        .check("a blend tree", n as u64)
+        .map_err(|e| RuntimeError::InvalidBlendTree(e.to_string()))
+}
+
+/// The band neighbours of child `i` among `points`: the children `j` whose
+/// band vector `bⱼ = (pⱼ − pᵢ) / |pⱼ − pᵢ|²` is a vertex of the convex hull of
+/// every `bₖ` (k ≠ i). A child's gradient-band weight is
+/// `1 − max(0, maxⱼ v·bⱼ)` with `v = p − pᵢ`, and a linear function's maximum
+/// over a set of points is reached at a vertex of their hull, so the weight
+/// over these neighbours equals the weight over every child (up to rounding
+/// in the last bit). The map `e ↦ e / |e|²` is the inversion about `pᵢ`,
+/// under which the hull vertices are `pᵢ`'s Delaunay neighbours and a few
+/// outer children: about six per child, so evaluation is linear in the
+/// children while this set-up is `O(n² log n)` once per tree.
+fn band_neighbours(points: &[[f32; 2]], i: usize, scratch: &mut Vec<(f64, f64, [f32; 2])>) -> Vec<[f32; 2]> {
+    let pi = points[i];
+    scratch.clear();
+    for (j, pj) in points.iter().enumerate() {
+        if j != i {
+            let (ex, ey) = (pj[0] - pi[0], pj[1] - pi[1]);
+            let len2 = ex * ex + ey * ey;
+            // Distinct points: len2 > 0 unless it underflows (then no band).
+            let band = if len2 > 0.0 { [ex / len2, ey / len2] } else { [0.0; 2] };
+            scratch.push((f64::from(band[0]), f64::from(band[1]), band));
+        }
+    }
+    if scratch.len() <= 3 {
+        return scratch.iter().map(|b| b.2).collect();
+    }
+    // Andrew's monotone chain in f64, collinear points dropped.
+    scratch.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let cross = |o: &(f64, f64, [f32; 2]), a: &(f64, f64, [f32; 2]), b: &(f64, f64, [f32; 2])| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let mut hull: Vec<usize> = Vec::with_capacity(16);
+    let n = scratch.len();
+    let turns_right = |hull: &[usize], k: usize| {
+        let m = hull.len();
+        cross(&scratch[hull[m - 2]], &scratch[hull[m - 1]], &scratch[k]) <= 0.0
+    };
+    // Lower chain left to right, then the upper chain right to left (never
+    // popping into the lower one); the last point repeats the first.
+    for k in 0..n {
+        while hull.len() >= 2 && turns_right(&hull, k) {
+            hull.pop();
+        }
+        hull.push(k);
+    }
+    let lower = hull.len() + 1;
+    for k in (0..n - 1).rev() {
+        while hull.len() >= lower && turns_right(&hull, k) {
+            hull.pop();
+        }
+        hull.push(k);
+    }
+    hull.pop();
+    hull.sort_unstable();
+    hull.dedup();
+    hull.into_iter().map(|k| scratch[k].2).collect()
 }
 
 impl CompiledBlendTree {
     /// A 1D tree over child thresholds (at least 2, finite).
     pub fn one_d(thresholds: &[f32]) -> Result<CompiledBlendTree, RuntimeError> {
+        check_children(thresholds.len())?;
         if thresholds.len() < 2 {
             return Err(RuntimeError::InvalidBlendTree(format!(
                 "a 1D tree needs 2 children, got {}",
@@ -68,6 +138,7 @@ impl CompiledBlendTree {
             sorted,
             explicit: Vec::new(),
             bands: Vec::new(),
+            band_start: Vec::new(),
         })
     }
 
@@ -76,18 +147,20 @@ impl CompiledBlendTree {
         if points.is_empty() {
             return Err(RuntimeError::InvalidBlendTree("a 2D tree needs at least one child".into()));
         }
+        check_children(points.len())?;
         if let Some(i) = points.iter().position(|p| !p[0].is_finite() || !p[1].is_finite()) {
             return Err(RuntimeError::InvalidBlendTree(format!("child {i} position is not finite")));
         }
-        for i in 0..points.len() {
-            for j in i + 1..points.len() {
-                if points[i] == points[j] {
-                    return Err(RuntimeError::InvalidBlendTree(format!(
-                        "children {i} and {j} share position {:?}",
-                        points[i]
-                    )));
-                }
-            }
+        // Two children at one position (−0 is 0): sorted, so neighbours in the order.
+        let key = |i: usize| (points[i][0] + 0.0, points[i][1] + 0.0);
+        let mut order: Vec<usize> = (0..points.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
+        });
+        if let Some(w) = order.windows(2).find(|w| key(w[0]) == key(w[1])) {
+            let (i, j) = (w[0].min(w[1]), w[0].max(w[1]));
+            return Err(RuntimeError::InvalidBlendTree(format!("children {i} and {j} share position {:?}", points[i])));
         }
         if let Weighting2D::InverseDistance { power } = weighting
             && !(power > 0.0 && power.is_finite())
@@ -95,16 +168,15 @@ impl CompiledBlendTree {
             return Err(RuntimeError::InvalidBlendTree(format!("inverse-distance power {power} must be > 0")));
         }
         let mut bands = Vec::new();
+        let mut band_start = Vec::new();
         if weighting == Weighting2D::GradientBand {
-            bands.reserve(points.len() * points.len());
-            for pi in points {
-                for pj in points {
-                    let (ex, ey) = (pj[0] - pi[0], pj[1] - pi[1]);
-                    let len2 = ex * ex + ey * ey;
-                    // Distinct points: len2 > 0, except the diagonal (never read).
-                    bands.push(if len2 > 0.0 { [ex / len2, ey / len2] } else { [0.0; 2] });
-                }
+            let mut scratch = Vec::with_capacity(points.len());
+            band_start.reserve(points.len() + 1);
+            for i in 0..points.len() {
+                band_start.push(bands.len() as u32);
+                bands.extend(band_neighbours(points, i, &mut scratch));
             }
+            band_start.push(bands.len() as u32);
         }
         Ok(CompiledBlendTree {
             kind: CompiledBlendTreeKind::TwoD(weighting),
@@ -112,6 +184,7 @@ impl CompiledBlendTree {
             sorted: Vec::new(),
             explicit: Vec::new(),
             bands,
+            band_start,
         })
     }
 
@@ -120,12 +193,14 @@ impl CompiledBlendTree {
         if weights.is_empty() {
             return Err(RuntimeError::InvalidBlendTree("a direct tree needs at least one child".into()));
         }
+        check_children(weights.len())?;
         let mut tree = CompiledBlendTree {
             kind: CompiledBlendTreeKind::Direct,
             points: vec![[0.0; 2]; weights.len()],
             sorted: Vec::new(),
             explicit: vec![0.0; weights.len()],
             bands: Vec::new(),
+            band_start: Vec::new(),
         };
         for (i, &w) in weights.iter().enumerate() {
             tree.set_explicit_weight(i, w)?;
@@ -224,16 +299,14 @@ impl CompiledBlendTree {
                     out[nearest(&self.points, x, y)] = 1.0;
                     return;
                 }
-                let n = self.points.len();
                 let mut sum = 0.0;
                 for (i, (o, &pi)) in out.iter_mut().zip(&self.points).enumerate() {
                     let (vx, vy) = (x - pi[0], y - pi[1]);
                     let mut h = 1.0f32;
-                    for (j, band) in self.bands[i * n..(i + 1) * n].iter().enumerate() {
-                        if j != i {
-                            // band = (pⱼ − pᵢ) / |pⱼ − pᵢ|²
-                            h = h.min(1.0 - (vx * band[0] + vy * band[1]));
-                        }
+                    let own = self.band_start[i] as usize..self.band_start[i + 1] as usize;
+                    for band in &self.bands[own] {
+                        // band = (pⱼ − pᵢ) / |pⱼ − pᵢ|² of a band neighbour j
+                        h = h.min(1.0 - (vx * band[0] + vy * band[1]));
                     }
                     let h = h.max(0.0);
                     *o = h;
@@ -422,6 +495,64 @@ mod tests {
         }
     }
 
+    /// The gradient-band weights over every pair, as the definition says.
+    fn brute_force_bands(points: &[[f32; 2]], x: f32, y: f32) -> Vec<f32> {
+        let mut h: Vec<f32> = points
+            .iter()
+            .enumerate()
+            .map(|(i, pi)| {
+                let mut h = 1.0f32;
+                for (j, pj) in points.iter().enumerate() {
+                    if j != i {
+                        let (ex, ey) = (pj[0] - pi[0], pj[1] - pi[1]);
+                        let len2 = ex * ex + ey * ey;
+                        h = h.min(1.0 - ((x - pi[0]) * ex / len2 + (y - pi[1]) * ey / len2));
+                    }
+                }
+                h.max(0.0)
+            })
+            .collect();
+        let sum: f32 = h.iter().sum();
+        h.iter_mut().for_each(|w| *w /= sum);
+        h
+    }
+
+    #[test]
+    fn gradient_bands_over_neighbours_equal_bands_over_every_child() {
+        // A jittered grid (no three children collinear by accident) and a ring.
+        let mut points = Vec::new();
+        for i in 0..12 {
+            for j in 0..12 {
+                let jitter = ((i * 7 + j * 13) % 11) as f32 * 0.013;
+                points.push([i as f32 + jitter, j as f32 - jitter * 0.5]);
+            }
+        }
+        for k in 0..24 {
+            let a = k as f32 * std::f32::consts::TAU / 24.0;
+            points.push([5.5 + 9.0 * a.cos(), 5.5 + 9.0 * a.sin()]);
+        }
+        let t = CompiledBlendTree::two_d(&points, Weighting2D::GradientBand).unwrap();
+        let mean = t.bands.len() as f32 / points.len() as f32;
+        assert!(mean < 12.0, "a few band neighbours per child, not all: {mean}");
+        for q in 0..200 {
+            let (x, y) = ((q * 37 % 160) as f32 * 0.1 - 2.0, (q * 53 % 170) as f32 * 0.1 - 2.5);
+            assert_close(&w(&t, x, y), &brute_force_bands(&points, x, y), 2e-5);
+        }
+    }
+
+    #[test]
+    fn trees_over_the_children_budget_are_refused_at_set_up() {
+        let max = zoa_anim_core::budget::BLEND_TREE_CHILDREN.max as usize;
+        let points: Vec<[f32; 2]> = (0..=max).map(|i| [i as f32, (i % 7) as f32]).collect();
+        let e = CompiledBlendTree::two_d(&points, Weighting2D::GradientBand).unwrap_err().to_string();
+        assert!(e.contains("blend_tree.children") && e.contains("4097"), "{e}");
+        assert!(CompiledBlendTree::one_d(&vec![0.0; max + 1]).is_err());
+        assert!(CompiledBlendTree::direct(&vec![1.0; max + 1]).is_err());
+        // At the budget: set up once, then each evaluation visits a few neighbours per child.
+        let t = CompiledBlendTree::two_d(&points[..max], Weighting2D::GradientBand).unwrap();
+        assert!(t.bands.len() < 16 * max, "{}", t.bands.len());
+    }
+
     fn weighting() -> impl Strategy<Value = Weighting2D> {
         prop_oneof![
             Just(Weighting2D::GradientBand),
@@ -453,6 +584,22 @@ mod tests {
                 let at = w(&t, p[0], p[1]);
                 for (j, v) in at.iter().enumerate() {
                     prop_assert_eq!(*v, if i == j { 1.0 } else { 0.0 }, "child {} at {:?}: {:?}", i, p, at);
+                }
+            }
+        }
+
+        #[test]
+        fn gradient_band_neighbours_give_the_weights_of_every_pair(
+            pts in positions(),
+            x in -10.0f32..10.0,
+            y in -10.0f32..10.0,
+        ) {
+            let t = CompiledBlendTree::two_d(&pts, Weighting2D::GradientBand).unwrap();
+            if !pts.iter().any(|p| p[0] == x && p[1] == y) {
+                let want = brute_force_bands(&pts, x, y);
+                let got = w(&t, x, y);
+                for (g, v) in got.iter().zip(&want) {
+                    prop_assert!((g - v).abs() <= 1e-4, "{got:?} vs {want:?}");
                 }
             }
         }

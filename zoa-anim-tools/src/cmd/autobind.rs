@@ -186,7 +186,9 @@ fn print_json(report: &ScanReport, runs: &[Run]) -> anyhow::Result<()> {
         .into_iter()
         .map(|(id, files)| serde_json::json!({ "id": id, "files": files }))
         .collect();
-    outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "assignments": list, "skeletons": skeletons }))?);
+    crate::output::json_document(serde_json::to_string_pretty(
+        &serde_json::json!({ "assignments": list, "skeletons": skeletons }),
+    )?)?;
     Ok(())
 }
 

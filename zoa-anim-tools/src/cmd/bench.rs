@@ -253,18 +253,15 @@ fn report(
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
     let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
     match args.format {
-        Format::Json => outln!(
-            "{}",
-            serde_json::to_string(&BenchOut {
-                characters: n,
-                joints,
-                threads,
-                frames,
-                ns_per_character_frame,
-                ns_per_joint,
-                pipeline,
-            })?
-        ),
+        Format::Json => crate::output::json_document(serde_json::to_string(&BenchOut {
+            characters: n,
+            joints,
+            threads,
+            frames,
+            ns_per_character_frame,
+            ns_per_joint,
+            pipeline,
+        })?)?,
         Format::Human => outln!(
             "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
              {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint",

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, default_value = "generated_graph", value_parser = parse_id)]
     pub id: String,
     /// The graph's model path, as written in the TOML (relative to the definition file).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_model)]
     pub model: String,
     /// Write the graph TOML here (default: print it to stdout).
     #[arg(long)]
@@ -44,6 +44,15 @@ pub struct Args {
 /// `--id`: the definition id syntax `validate` checks.
 fn parse_id(s: &str) -> Result<String, String> {
     zoa_anim_core::ids::check_id_syntax(s).map(|()| s.to_owned()).map_err(|reason| format!("not a valid id: {reason}"))
+}
+
+/// `--model`: a path, as `validate` requires of a graph's `model` (a
+/// non-empty string; a blank one names no file either).
+fn parse_model(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("the graph's model path must not be empty".to_owned());
+    }
+    Ok(s.to_owned())
 }
 
 /// Builds the graph and prints or writes it.
@@ -72,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "transitions": graph.transitions.len(),
                 "written": args.out.as_ref().map(|p| p.display().to_string()),
             });
-            outln!("{}", serde_json::to_string_pretty(&summary)?);
+            crate::output::json_document(serde_json::to_string_pretty(&summary)?)?;
         }
         Format::Human => match &args.out {
             Some(out) => outln!(

@@ -73,7 +73,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(crate::output::fail_all(2, "usage", problems).into());
     }
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&crate::reports::ik_roles(skeleton, &roles))?),
+        Format::Json => {
+            crate::output::json_document(serde_json::to_string_pretty(&crate::reports::ik_roles(skeleton, &roles))?)?;
+        }
         Format::Human => out!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
     }
     Ok(ExitCode::SUCCESS)

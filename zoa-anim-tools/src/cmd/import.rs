@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "skeleton": skeleton,
                 "clips": clips,
             });
-            outln!("{}", serde_json::to_string_pretty(&out)?);
+            crate::output::json_document(serde_json::to_string_pretty(&out)?)?;
         }
         Format::Human => {
             if let Some(m) = &report.skeleton {

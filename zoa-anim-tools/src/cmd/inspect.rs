@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let file = args.file.display().to_string();
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(&file, &asset))?),
+        Format::Json => crate::output::json_document(serde_json::to_string_pretty(&to_json(&file, &asset))?)?,
         Format::Human => out!("{}", to_human(&file, &asset)),
     }
     Ok(ExitCode::SUCCESS)

@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "sounds": files(&n.sounds),
                 "definitions": files(&n.definitions),
             });
-            outln!("{}", serde_json::to_string_pretty(&out)?);
+            crate::output::json_document(serde_json::to_string_pretty(&out)?)?;
         }
         Format::Human => {
             if args.verbose {

@@ -186,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn print_pose(args: &Args, target: &Target, pose: &Pose) -> anyhow::Result<ExitCode> {
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&to_json(target, pose))?),
+        Format::Json => crate::output::json_document(serde_json::to_string_pretty(&to_json(target, pose))?)?,
         Format::Human => out!("{}", to_human(target, pose)),
     }
     Ok(ExitCode::SUCCESS)

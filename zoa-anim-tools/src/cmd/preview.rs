@@ -9,9 +9,10 @@
 //! files (or symlinks, even dangling ones) are never overwritten without
 //! `--force`, and the four files are written all or nothing (temporary
 //! siblings, then renames; a symlink in the way is replaced, never followed).
-//! A preset over its budgets (core's `PreviewPreset::problems`, and
-//! [`MAX_CAPTURE_BYTES`] of capture at the chosen rate) is refused before it
-//! plays. The paths written are
+//! A preset over its budgets (core's `PreviewPreset::problems`, and the
+//! budgets `preview.ticks` and `preview.capture_bytes` of
+//! `zoa_anim_core::budget` at the chosen rate) is refused before it plays; a
+//! preset with errors is refused with its own diagnostics. The paths written are
 //! printed. With `--format json` (or `csv`) and no `--out`, the capture is
 //! printed to stdout instead and no file is written. JSON shape:
 //! `{"preset":"…","rate":HZ,"ticks":[{"time":S,"step":N,"states":[{"layer":"…",
@@ -31,7 +32,7 @@
 //!
 //! Exit codes: 0 ok; 1 the folder lacks what the preview needs (no player
 //! profile set, a clip whose model or animation is missing, definitions the
-//! runtime rejects); 2 usage or IO failure (unknown preset, unreadable folder,
+//! runtime rejects, a preset with errors or over its budgets); 2 usage or IO failure (unknown preset, unreadable folder,
 //! files in the way without `--force`).
 
 use std::path::{Path, PathBuf};
@@ -85,39 +86,23 @@ pub const MIN_RATE: f32 = 1.0;
 /// Highest `--rate`, Hz.
 pub const MAX_RATE: f32 = 1000.0;
 
-/// Largest capture the preview builds in memory, bytes (256 MiB), estimated
-/// before playing as ticks × [`capture_bytes_per_tick`] (measured on the
-/// fixture humanoid: about 1.3 KiB per tick with its exports, 2 bindings, 24 joints).
-pub const MAX_CAPTURE_BYTES: u64 = 256 << 20;
+/// Largest capture the preview builds in memory, bytes (256 MiB): the budget
+/// [`zoa_anim_core::budget::PREVIEW_CAPTURE_BYTES`], estimated before playing
+/// by [`zoa_anim_core::budget::PreviewWork::bytes`] (ticks × joints, layers and
+/// bindings; the model the Preview Lab checks with its own budget).
+pub const MAX_CAPTURE_BYTES: u64 = zoa_anim_core::budget::PREVIEW_CAPTURE_BYTES.max;
 
-/// Estimated bytes one tick costs (records, reserved slots and the JSON/CSV exports).
-pub fn capture_bytes_per_tick(bindings: usize, joints: usize) -> u64 {
-    1024 + 16 * (bindings as u64 + joints as u64)
-}
-
-/// Estimated extra bytes one tick costs with `--local`: the record (40 bytes a
-/// joint) and its JSON (about 200 bytes a joint).
-pub fn local_bytes_per_tick(joints: usize) -> u64 {
-    256 * joints as u64
-}
-
-/// Refuses a preset whose capture would exceed [`MAX_CAPTURE_BYTES`] at `rate`.
-fn check_capture_budget(preset: &PreviewPreset, rate: f32, joints: usize, local: bool) -> anyhow::Result<()> {
-    let ticks = (preset.total_seconds() * f64::from(rate)).ceil() as u64 + preset.steps.len() as u64 + 2;
-    let per_tick =
-        capture_bytes_per_tick(preset.bindings().len(), joints) + if local { local_bytes_per_tick(joints) } else { 0 };
-    let bytes = ticks.saturating_mul(per_tick);
-    if bytes > MAX_CAPTURE_BYTES {
-        let max_ticks = MAX_CAPTURE_BYTES / per_tick;
+/// Refuses a preset whose capture would exceed its budgets at `rate`.
+fn check_capture_budget(setup: &PreviewSetup, preset: &PreviewPreset, rate: f32) -> anyhow::Result<()> {
+    let work = setup.work(preset);
+    if let Err(e) = work.check_cli(&format!("preset `{}` at {rate} Hz", preset.id)) {
+        let fits = work.ticks_within(&zoa_anim_core::budget::PREVIEW_CAPTURE_BYTES, false);
         return Err(fail(
             1,
             "over-budget",
             format!(
-                "preset `{}`: {ticks} ticks at {rate} Hz would take about {} MiB of capture; the budget is {} MiB \
-                 (about {max_ticks} ticks here): lower --rate or shorten the waits",
-                preset.id,
-                bytes >> 20,
-                MAX_CAPTURE_BYTES >> 20
+                "{e} (about {fits} ticks fit on this rig of {} joints): lower --rate or shorten the waits",
+                work.joints
             ),
         )
         .into());
@@ -149,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(s) => PreviewSetup { record_local: args.local, ..s },
         Err(problems) => return Err(crate::output::fail_all(1, "invalid-input", problems).into()),
     };
-    check_capture_budget(&preset, args.rate, setup.bundle.skeleton.joint_count(), args.local)?;
+    check_capture_budget(&setup, &preset, args.rate)?;
     let mut sim = match PreviewSim::new(setup) {
         Ok(s) => s,
         Err(e) => {
@@ -166,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let out_dir = match (&args.out, args.format) {
         (None, Some(CaptureFormat::Json)) => {
-            outln!("{}", capture_export::to_json(capture));
+            crate::output::json_document(capture_export::to_json(capture))?;
             return Ok(ExitCode::SUCCESS);
         }
         (None, Some(CaptureFormat::Csv)) => {
@@ -200,23 +185,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The valid preview preset `args.preset` names (within its budgets); a note
-/// on stderr when the folder has errors.
+/// on stderr when the folder has errors elsewhere. A preset that is declared
+/// but has errors is refused with its own diagnostics (exit 1: the input has
+/// errors); an id no file declares is `not-found` (exit 2).
 fn find_preset(set: &DefinitionSet, args: &Args) -> anyhow::Result<PreviewPreset> {
     let Some(preset) = set.preview_preset(&args.preset).cloned() else {
+        let own = set.diagnostics_of_declaration("preview_preset", &args.preset);
+        if !own.is_empty() {
+            let files = set.files_declaring("preview_preset", &args.preset);
+            let problems: Vec<String> = own.iter().map(|d| d.to_string()).collect();
+            let mut failure = fail(
+                1,
+                "invalid-input",
+                format!("preview preset `{}` has {} problem(s), so it is not played:", args.preset, problems.len()),
+            )
+            .details(problems);
+            if let [one] = files.as_slice() {
+                failure = failure.at(args.defs.join(one));
+            }
+            return Err(failure.into());
+        }
         let mut known: Vec<&str> = set.preview_presets.iter().map(|p| p.value.id.as_str()).collect();
         known.sort_unstable();
         let available = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-        // A preset with errors is left out of the set: point at them.
-        let errors = match set.error_count() {
-            0 => String::new(),
-            n => format!("; the folder has {n} error(s), `zoa-anim validate {}` lists them", args.defs.display()),
-        };
-        return Err(fail(
-            2,
-            "not-found",
-            format!("no valid preview preset `{}`; available: {available}{errors}", args.preset),
-        )
-        .into());
+        return Err(fail(2, "not-found", format!("no preview preset `{}`; available: {available}", args.preset)).into());
     };
     if set.error_count() > 0 {
         errln!(

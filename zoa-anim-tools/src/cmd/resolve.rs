@@ -102,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "match": m,
                 "no_match_policy": policy.as_ref().map(|p| p.name()),
             });
-            outln!("{}", serde_json::to_string_pretty(&out)?);
+            crate::output::json_document(serde_json::to_string_pretty(&out)?)?;
         }
         Format::Human => out!("{}", explain(&profile.id, state, &rows, &trace, policy.as_ref())),
     }

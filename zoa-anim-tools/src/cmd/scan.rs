@@ -177,7 +177,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                 })
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "clips": clips, "files": files }))?);
+            // An unreadable model is part of the report, never left out.
+            let failed: Vec<serde_json::Value> = report
+                .failed()
+                .map(|f| {
+                    serde_json::json!({
+                        "file": f.path.display().to_string(),
+                        "error": f.error.as_deref().unwrap_or_default(),
+                    })
+                })
+                .collect();
+            crate::output::json_document(serde_json::to_string_pretty(
+                &serde_json::json!({ "clips": clips, "files": files, "failed": failed }),
+            )?)?;
         }
         Format::Human => {
             for f in &report.files {

@@ -71,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     zoa_anim_assets::files::write_all_or_nothing(&changed, args.force)?;
     match args.format {
-        Format::Json => outln!("{}", serde_json::json!({ "written": written })),
+        Format::Json => crate::output::json_document(serde_json::json!({ "written": written }).to_string())?,
         Format::Human if !args.quiet => {
             for w in &written {
                 outln!("wrote {w}");

@@ -218,7 +218,7 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
     match a.format {
         Format::Json => {
             let out = ResolveJson { profile: &a.profile, event: event.as_str(), found };
-            outln!("{}", serde_json::to_string(&out)?);
+            crate::output::json_document(serde_json::to_string(&out)?)?;
         }
         Format::Human => match (m, found) {
             (Some(m), Some(f)) => {
@@ -348,7 +348,7 @@ fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
 
     let summary = render_json(&a, &player, &report);
     match a.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&summary)?),
+        Format::Json => crate::output::json_document(serde_json::to_string_pretty(&summary)?)?,
         Format::Human => print_render(&summary)?,
     }
     Ok(ExitCode::SUCCESS)

@@ -26,7 +26,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect();
             let relax: Vec<&str> = RELAX_ORDER.iter().map(|d| d.name()).collect();
             let out = serde_json::json!({ "dimensions": dims, "relax_order": relax });
-            outln!("{}", serde_json::to_string_pretty(&out)?);
+            crate::output::json_document(serde_json::to_string_pretty(&out)?)?;
         }
         Format::Human => {
             for d in StateDimension::ALL {

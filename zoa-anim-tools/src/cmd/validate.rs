@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 out["coverage"] =
                     serde_json::json!({ "profiles": c.to_json(), "cross_modal": cross_modal::to_json(cm) });
             }
-            outln!("{}", serde_json::to_string_pretty(&out)?)
+            crate::output::json_document(serde_json::to_string_pretty(&out)?)?
         }
         Format::Human => {
             out!("{}", checked.render(std::io::stdout().is_terminal()));

@@ -116,8 +116,20 @@ pub const DEFAULT_RATE: f32 = 30.0;
 /// Default loadout-switch cross-fade, seconds.
 pub const DEFAULT_LOADOUT_CROSSFADE: f32 = 0.25;
 
-/// Most ticks one preset may record (the capture is reserved up front).
-pub const MAX_TICKS: usize = 200_000;
+/// Most ticks one preset may record (the capture is reserved up front): the
+/// budget [`zoa_anim_core::budget::PREVIEW_TICKS`].
+pub const MAX_TICKS: usize = zoa_anim_core::budget::PREVIEW_TICKS.max as usize;
+
+/// Ticks a preset records at `rate` Hz (what [`PreviewSim::try_play`]
+/// reserves): one per `1 / rate` over its waits, plus one per step and two.
+#[must_use]
+pub fn preset_ticks(preset: &PreviewPreset, rate: f32) -> u64 {
+    let ticks = (preset.total_seconds().max(0.0) * f64::from(rate)).ceil();
+    // `as` saturates: an infinite or NaN duration is refused by the budget.
+    (if ticks.is_nan() { f64::INFINITY } else { ticks } as u64)
+        .saturating_add(preset.steps.len() as u64)
+        .saturating_add(2)
+}
 
 /// Waits shorter than this (seconds) count as over, so float round-off in
 /// `n × (1 / rate)` never leaves a sliver of a tick.
@@ -153,6 +165,22 @@ impl PreviewSetup {
         let bundle = load_character(set, dir, CharacterChoice::default())
             .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
         Ok(PreviewSetup::new(bundle, rate))
+    }
+
+    /// The work of playing `preset` with this set-up, for the budget checks
+    /// ([`zoa_anim_core::budget::PreviewWork`]): its ticks, the skeleton's
+    /// joints, the graph layers that record states (the two graphs of a
+    /// loadout cross-fade, the selector and the slot), the preset's bindings.
+    #[must_use]
+    pub fn work(&self, preset: &PreviewPreset) -> zoa_anim_core::budget::PreviewWork {
+        let layers = self.bundle.graphs.iter().map(|g| g.layers.len() as u64).max().unwrap_or(0);
+        zoa_anim_core::budget::PreviewWork {
+            ticks: preset_ticks(preset, self.rate),
+            joints: self.bundle.skeleton.joint_count() as u64,
+            layers: 2 * layers + 2,
+            bindings: preset.bindings().len() as u64,
+            local: self.record_local,
+        }
     }
 
     /// `bundle` at `rate` Hz with the default settings and the preview's
@@ -368,12 +396,30 @@ impl PreviewSim {
     /// Plays `preset` from its first step to its end at the set-up's rate and
     /// returns the capture (one tick at time 0, then one per `1 / rate`).
     pub fn run(&mut self, preset: &PreviewPreset) -> Result<&Capture, RuntimeError> {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        self.run_until_cancelled(preset, &never)?;
+        Ok(&self.capture)
+    }
+
+    /// [`PreviewSim::run`] that stops between two ticks once `cancelled` is
+    /// set (the Workbench sets it when the request's client goes away):
+    /// `Ok(None)` then, and what was recorded so far is dropped with the next run.
+    pub fn run_until_cancelled(
+        &mut self,
+        preset: &PreviewPreset,
+        cancelled: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<&Capture>, RuntimeError> {
+        use std::sync::atomic::Ordering;
         self.try_play(preset)?;
         let dt = 1.0 / self.rate;
         while self.playing {
+            if cancelled.load(Ordering::Relaxed) {
+                self.playing = false;
+                return Ok(None);
+            }
             self.try_tick(dt)?;
         }
-        Ok(&self.capture)
+        Ok(Some(&self.capture))
     }
 
     /// [`PreviewSimulator::play`] with errors reported.
@@ -383,12 +429,9 @@ impl PreviewSim {
         // The preset's own rules (waits, step/time/binding budgets) live in core.
         let mut reasons = preset.problems();
         let duration = preset.total_seconds();
-        let ticks = duration * f64::from(self.rate);
-        if ticks.is_nan() || ticks > MAX_TICKS as f64 {
-            reasons.push(format!(
-                "{duration} s at {} Hz is more than {MAX_TICKS} ticks (lower --rate or shorten the waits)",
-                self.rate
-            ));
+        let what = format!("preset `{}` ({duration} s at {} Hz)", preset.id, self.rate);
+        if let Err(e) = zoa_anim_core::budget::PREVIEW_TICKS.check(what, preset_ticks(preset, self.rate)) {
+            reasons.push(format!("{e} (lower --rate or shorten the waits)"));
         }
         check("preview preset", reasons)?;
         self.driver_touched = false;
@@ -418,7 +461,7 @@ impl PreviewSim {
         }
         capture.binding_columns = self.columns.iter().map(|(_, n)| *n).collect();
         // Reserve for the whole preset so ticks do not allocate.
-        let ticks = (duration.max(0.0) * f64::from(self.rate)).ceil() as usize + preset.steps.len() + 2;
+        let ticks = preset_ticks(preset, self.rate) as usize;
         let joints = capture.joint_count();
         capture.ticks.reserve(ticks);
         capture.states.reserve(ticks * 8);

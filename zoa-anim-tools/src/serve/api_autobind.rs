@@ -231,6 +231,13 @@ pub async fn write(State(app): State<Arc<App>>, Json(b): Json<WriteBody>) -> Api
             }
             let target = app.roots.writable_toml(&b.out)?;
             let planned = plan_profile_files(&target.abs, &r.classes, &|a| a.best().clip_id.clone());
+            // Every generated definition must load: its kind and id by validate's rules.
+            for f in &planned {
+                super::files::checked_declaration(&f.text, None).map_err(|e| {
+                    let name = f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    ApiError::unprocessable(format!("not written: `{name}` would not load: {e}"))
+                })?;
+            }
             let existing: Vec<String> =
                 planned.iter().filter(|f| f.path.exists()).filter_map(|f| app.roots.to_virtual(&f.path)).collect();
             if !existing.is_empty() && !b.overwrite {

@@ -1,13 +1,20 @@
 //! Definitions, validation, coverage and the overview.
 //!
 //! - `GET /api/session`: roots and definition kinds (what the page needs first).
-//! - `GET /api/defs`: every `.toml` file under `--defs` with its kind, id and problem counts.
+//! - `GET /api/jobs`: heavy jobs running now and jobs cancelled by a client going away.
+//! - `GET /api/defs`: every `.toml` file under `--defs` with its kind, id and problem counts (a
+//!   file the file endpoint refuses, such as a symlink leaving `--defs`, is listed with `refused`
+//!   saying why, and is not read).
 //! - `GET /api/file?path=`: one file's text and version.
 //! - `POST /api/validate {path, text}`: the folder validated with `text` in place of the file
 //!   (nothing written); the file's diagnostics with line/column ranges, and the others' counts.
 //! - `POST /api/save {path, text, version}`: atomic save; `version: null` creates a new file.
-//!   409 when the disk changed since `version` (or the file exists, for a new one).
-//! - `POST /api/duplicate {path, new_path, new_id}`: a copy with a new id; never overwrites.
+//!   409 when the disk changed since `version` (or the file exists, for a new one), checked again
+//!   immediately before the rename; 422 `declaration` when the text's `kind` or `id` would not
+//!   load (validate's rules).
+//! - `POST /api/duplicate {path, new_path, new_id}`: a copy with a new id; never overwrites. The new
+//!   id must pass `validate`'s id rules, differ from the original's and name no other definition of
+//!   that kind (409 `duplicate_id`).
 //! - `POST /api/delete {path, version, confirm: true}`: only with `confirm` and an unchanged file.
 //! - `GET /api/coverage`: `zoa-anim validate --coverage`'s report: `profiles` (clip-table
 //!   coverage), `cross_modal` (per semantic event and slot and weapon class: a clip row? a
@@ -67,23 +74,6 @@ pub(super) fn toml_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// `kind` and `id` of a definition's text, when it parses far enough.
-fn kind_and_id(text: &str) -> (Option<String>, Option<String>) {
-    let Ok(table) = text.parse::<toml::Table>() else {
-        // Fall back to the lines themselves, so a file with a syntax error
-        // further down still lists under its kind.
-        let find = |key: &str| {
-            text.lines().find_map(|l| {
-                let rest = l.trim().strip_prefix(key)?.trim_start().strip_prefix('=')?;
-                Some(rest.trim().trim_matches('"').to_owned())
-            })
-        };
-        return (find("kind"), find("id"));
-    };
-    let get = |k: &str| table.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-    (get("kind"), get("id"))
-}
-
 /// Per file (`/`-separated, relative to `--defs`): error, warning and info counts.
 fn per_file(set: &DefinitionSet) -> BTreeMap<String, [usize; 3]> {
     let mut out: BTreeMap<String, [usize; 3]> = BTreeMap::new();
@@ -108,6 +98,17 @@ pub async fn session(State(app): State<Arc<App>>) -> ApiResult {
     Ok(Json(json!({ "roots": roots, "kinds": KINDS, "max_lab_ticks": super::MAX_LAB_TICKS })))
 }
 
+/// `GET /api/jobs`: heavy jobs running now (`running`, at most `limit`) and
+/// how many were cancelled because their client went away.
+pub async fn jobs(State(app): State<Arc<App>>) -> ApiResult {
+    use std::sync::atomic::Ordering::Relaxed;
+    Ok(Json(json!({
+        "running": app.stats.running.load(Relaxed),
+        "cancelled": app.stats.cancelled.load(Relaxed),
+        "limit": super::MAX_JOBS,
+    })))
+}
+
 /// `GET /api/defs`.
 pub async fn list(State(app): State<Arc<App>>) -> ApiResult {
     let out = app
@@ -118,16 +119,28 @@ pub async fn list(State(app): State<Arc<App>>) -> ApiResult {
             let files: Vec<Value> = toml_files(dir)
                 .into_iter()
                 .map(|rel| {
-                    let text = files::read_text(&dir.join(&rel)).map(|(t, _)| t).unwrap_or_default();
-                    let (kind, id) = kind_and_id(&text);
-                    let c = per_file.get(&slash(&rel)).copied().unwrap_or_default();
+                    // Read only what the file endpoint would open: a symlink
+                    // that leaves `--defs` is listed, marked, and not read.
+                    let vpath = defs_virtual(app, &rel);
+                    let refused = app.roots.existing_file(&vpath).err().map(|e| e.reason);
+                    let text = match &refused {
+                        None => files::read_text(&dir.join(&rel)).map(|(t, _)| t).unwrap_or_default(),
+                        Some(_) => String::new(),
+                    };
+                    let (kind, id) = files::kind_and_id(&text);
+                    let c = if refused.is_some() {
+                        [0; 3]
+                    } else {
+                        per_file.get(&slash(&rel)).copied().unwrap_or_default()
+                    };
                     json!({
-                        "path": defs_virtual(app, &rel),
+                        "path": vpath,
                         "kind": kind.filter(|k| KINDS.contains(&k.as_str())),
                         "id": id,
                         "errors": c[0],
                         "warnings": c[1],
                         "infos": c[2],
+                        "refused": refused,
                     })
                 })
                 .collect();
@@ -151,7 +164,7 @@ pub async fn read(State(app): State<Arc<App>>, Query(q): Query<PathQuery>) -> Ap
         return Err(ApiError::bad("only definition (.toml) files open in the editor"));
     }
     let (text, version) = files::read_text(&r.abs)?;
-    let (kind, id) = kind_and_id(&text);
+    let (kind, id) = files::kind_and_id(&text);
     Ok(Json(json!({ "path": q.path, "text": text, "version": version, "kind": kind, "id": id,
                     "writable": app.roots.list[r.root].writable })))
 }
@@ -214,6 +227,8 @@ pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiRe
     let out = app
         .blocking(move |app| {
             let r = app.roots.writable_toml(&b.path)?;
+            files::checked_declaration(&b.text, None)
+                .map_err(|e| ApiError::unprocessable(format!("not saved: {e}")).with("declaration", true))?;
             let expect = b.version.map_or(Expect::Absent, Expect::Version);
             let version = app.writer.save(&r.abs, b.text.as_bytes(), &expect)?;
             let set = load(app, &[]);
@@ -239,11 +254,27 @@ pub async fn duplicate(State(app): State<Arc<App>>, Json(b): Json<DuplicateBody>
     let out = app
         .blocking(move |app| {
             let src = app.roots.existing_file(&b.path)?;
-            let (text, _) = files::read_text(&src.abs)?;
-            let text = files::with_id(&text, b.new_id.trim())
-                .map_err(|e| ApiError::unprocessable(format!("cannot give the copy a new id: {e}")))?;
             let dst = app.roots.writable_toml(&b.new_path)?;
-            let version = app.writer.save(&dst.abs, text.as_bytes(), &Expect::Absent)?;
+            let (text, _) = files::read_text(&src.abs)?;
+            let refuse = |why: String| ApiError::unprocessable(format!("cannot duplicate `{}`: {why}", b.path));
+            let (kind, old_id) = files::checked_declaration(&text, None).map_err(refuse)?;
+            let new_id = b.new_id.trim();
+            if new_id == old_id {
+                return Err(refuse(format!("the copy needs an id other than `{old_id}`")));
+            }
+            let copy =
+                files::with_id(&text, new_id).map_err(|e| refuse(format!("cannot give the copy a new id: {e}")))?;
+            files::checked_declaration(&copy, Some(kind)).map_err(refuse)?;
+            // The same rule as validate's E011: one id per kind in the folder.
+            let set = load(app, &[]);
+            if let Some(other) = set.files_declaring(kind, new_id).first() {
+                return Err(ApiError::conflict(format!(
+                    "`{new_id}` is already the id of a {kind} (`{}`); pick another",
+                    defs_virtual(app, other)
+                ))
+                .with("duplicate_id", true));
+            }
+            let version = app.writer.save(&dst.abs, copy.as_bytes(), &Expect::Absent)?;
             Ok(json!({ "path": b.new_path, "version": version }))
         })
         .await?;
@@ -382,6 +413,7 @@ mod tests {
 
     #[test]
     fn kinds_read_from_good_and_broken_text() {
+        use super::files::kind_and_id;
         assert_eq!(kind_and_id("kind = \"clip\"\nid = \"walk\"\n"), (Some("clip".into()), Some("walk".into())));
         assert_eq!(
             kind_and_id("kind = \"clip\"\nid = \"walk\"\nloop = tru\n"),

@@ -10,7 +10,8 @@
 //!   ends and the joints whose names discovery turned down, with why (the CLI's JSON).
 //! - `POST /api/ik/save {path, version, overrides}`: writes `bone_overrides` into the rig
 //!   policy file (the rest of the file, comments included, is kept), atomically and only
-//!   when the file is still at `version`.
+//!   when the file is still at `version`; a file that is not a valid `rig_policy`
+//!   declaration is refused (422) and left as it is.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -241,6 +242,10 @@ pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiRe
         .blocking(move |app| {
             let r = app.roots.writable_toml(&b.path)?;
             let (text, _) = files::read_text(&r.abs)?;
+            // Overrides belong to a rig policy: never written into another kind of file.
+            files::checked_declaration(&text, Some("rig_policy")).map_err(|e| {
+                ApiError::unprocessable(format!("`{}`: {e}; bone overrides go into a rig policy", b.path))
+            })?;
             let new_text = with_overrides(&text, &b.overrides).map_err(ApiError::unprocessable)?;
             let version = app.writer.save(&r.abs, new_text.as_bytes(), &Expect::Version(b.version.clone()))?;
             let set = load(app, &[]);

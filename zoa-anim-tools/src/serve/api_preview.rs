@@ -93,21 +93,36 @@ fn lab_error(e: PipelineError) -> ApiError {
     let status = match e {
         PipelineError::Setup(_) => ApiError::unprocessable("the preview cannot run"),
         PipelineError::Preset(ref p) => ApiError::bad(p.clone()),
+        PipelineError::Budget(ref p) => ApiError::bad(p.clone()).with("over_budget", true),
     };
     status.with("problems", problems)
 }
 
+/// Runs the request's preset as a cancellable job (a client that goes away
+/// stops it between two ticks and frees its slot) and turns the run into the
+/// answer's bytes inside the same job, so the run's memory is counted in the
+/// job's slot until it is gone.
+async fn lab_job<T: Send + 'static>(
+    app: &Arc<App>,
+    b: RunBody,
+    rate: f32,
+    finish: impl FnOnce(pipeline::LabRun) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    app.job(move |app, job| {
+        let set = load(app, &[]);
+        let run = pipeline::run_preset(app, &set, b.profile_set.as_deref(), &b.preset, rate, job)
+            .map_err(lab_error)?
+            .ok_or_else(|| ApiError::internal("cancelled: the client went away"))?;
+        finish(run)
+    })
+    .await
+}
+
 /// `POST /api/preview/run`.
-pub async fn run(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> ApiResult {
+pub async fn run(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> Result<Response, ApiError> {
     let rate = checked_rate(b.rate)?;
-    let out = app
-        .blocking(move |app| {
-            let set = load(app, &[]);
-            let run = pipeline::run_preset(app, &set, b.profile_set.as_deref(), &b.preset, rate).map_err(lab_error)?;
-            Ok(run.to_json())
-        })
-        .await?;
-    Ok(Json(out))
+    let body = lab_job(&app, b, rate, |run| Ok(run.to_json())).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// `POST /api/preview/export`.
@@ -117,13 +132,8 @@ pub async fn export(State(app): State<Arc<App>>, Json(b): Json<RunBody>) -> Resu
     if !["json", "csv", "timeline", "frames"].contains(&format.as_str()) {
         return Err(ApiError::bad("format is one of json, csv, timeline, frames"));
     }
-    let (ty, name, bytes) = app
-        .blocking(move |app| {
-            let set = load(app, &[]);
-            let run = pipeline::run_preset(app, &set, b.profile_set.as_deref(), &b.preset, rate).map_err(lab_error)?;
-            run.export(&format).ok_or_else(|| ApiError::bad("unknown format"))
-        })
-        .await?;
+    let (ty, name, bytes) =
+        lab_job(&app, b, rate, move |run| run.export(&format).ok_or_else(|| ApiError::bad("unknown format"))).await?;
     let disposition = format!("attachment; filename=\"{}\"", name.replace(['"', '\\', '\r', '\n'], "_"));
     Ok(([(header::CONTENT_TYPE, ty.to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response())
 }

@@ -160,6 +160,8 @@ pub async fn write(State(app): State<Arc<App>>, Json(b): Json<WizardBody>) -> Ap
         .blocking(move |app| {
             let r = app.roots.writable_toml(&b.path)?;
             let text = draft_toml(&b.draft);
+            files::checked_declaration(&text, Some("binding_profile"))
+                .map_err(|e| ApiError::unprocessable(format!("not written: {e}")).with("declaration", true))?;
             let expect = if r.abs.exists() {
                 if !b.overwrite {
                     return Err(

@@ -108,20 +108,57 @@ pub struct Writer {
 impl Writer {
     /// Replaces (or creates) `path` with `bytes` atomically when the file on
     /// disk is what `expect` says; returns the new version.
+    ///
+    /// The disk is checked twice: before anything is written (so a refused
+    /// save creates no folder and no file), and again once the new text sits
+    /// in its temporary sibling, immediately before the rename — another
+    /// program's write that landed meanwhile makes the save a 409 instead of
+    /// being replaced. Missing folders of `path` are created only after the
+    /// first check, and removed again when the save fails.
     pub fn save(&self, path: &Path, bytes: &[u8], expect: &Expect) -> Result<String, FileError> {
+        self.save_meddled(path, bytes, expect, || {})
+    }
+
+    /// [`Writer::save`] with `meddle` run between writing the temporary
+    /// sibling and the last check (tests: another program's write there).
+    fn save_meddled(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        expect: &Expect,
+        meddle: impl FnOnce(),
+    ) -> Result<String, FileError> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         check(path, expect)?;
         // Without `force` the writer refuses a file that appeared meanwhile.
-        files::write_file(path, bytes, matches!(expect, Expect::Version(_)))?;
+        let force = matches!(expect, Expect::Version(_));
+        files::write_all_or_nothing_checked(&[(path.to_path_buf(), bytes.to_vec())], force, || {
+            meddle();
+            check(path, expect)
+        })?;
         Ok(version_of(bytes))
     }
 
-    /// Deletes `path` when it is still at `version`.
+    /// Deletes `path` when it is still at `version`. The file is first moved
+    /// aside (one rename) and the moved bytes are checked again: a write that
+    /// landed after the first check is put back and the delete is a 409.
     pub fn delete(&self, path: &Path, version: &str) -> Result<(), FileError> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        check(path, &Expect::Version(version.to_owned()))?;
-        std::fs::remove_file(path)?;
-        Ok(())
+        let expect = Expect::Version(version.to_owned());
+        check(path, &expect)?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let aside = path.with_file_name(format!(".{name}.zoa-deleting-{}", std::process::id()));
+        std::fs::rename(path, &aside)?;
+        match check(&aside, &expect) {
+            Ok(()) => Ok(std::fs::remove_file(&aside)?),
+            Err(e) => {
+                // Put it back unless something new took its place; never replace that.
+                if !files::occupied(path) {
+                    std::fs::rename(&aside, path)?;
+                }
+                Err(e)
+            }
+        }
     }
 }
 
@@ -132,6 +169,36 @@ fn check(path: &Path, expect: &Expect) -> Result<(), FileError> {
         (Expect::Absent, Some(_)) => Err(FileError::Exists),
         (Expect::Version(v), Some(d)) if *v == d => Ok(()),
         (Expect::Version(_), disk) => Err(FileError::Stale { disk }),
+    }
+}
+
+/// `kind` and `id` of a definition's text, when it parses far enough.
+pub(super) fn kind_and_id(text: &str) -> (Option<String>, Option<String>) {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        // Fall back to the lines themselves, so a file with a syntax error
+        // further down still lists under its kind.
+        let find = |key: &str| {
+            text.lines().find_map(|l| {
+                let rest = l.trim().strip_prefix(key)?.trim_start().strip_prefix('=')?;
+                Some(rest.trim().trim_matches('"').to_owned())
+            })
+        };
+        return (find("kind"), find("id"));
+    };
+    let get = |k: &str| table.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+    (get("kind"), get("id"))
+}
+
+/// The kind and id `text` declares, checked with `validate`'s rules
+/// ([`zoa_anim_assets::defs::check_kind_and_id`]; text that does not parse is
+/// read from its `key = "value"` lines), and of kind `kind` when one is given:
+/// what every write endpoint checks before it writes. Returns `(kind, id)`.
+pub fn checked_declaration(text: &str, kind: Option<&str>) -> Result<(&'static str, String), String> {
+    let (k, i) = kind_and_id(text);
+    let (found, id) = zoa_anim_assets::defs::check_kind_and_id(k.as_deref(), i.as_deref())?;
+    match kind {
+        Some(want) if found != want => Err(format!("the file is a `{found}` definition, not a `{want}`")),
+        _ => Ok((found, id)),
     }
 }
 
@@ -173,6 +240,33 @@ mod tests {
         assert!(matches!(w.save(&p, b"x", &Expect::Version(v3)), Err(FileError::Stale { disk: None })));
         // No temporary sibling is left behind.
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_write_landing_between_the_check_and_the_rename_is_a_conflict_not_lost() {
+        let t = zoa_test_support::paths::temp_dir("serve-race");
+        let p = t.path().join("a.toml");
+        let w = Writer::default();
+        let v1 = w.save(&p, b"one", &Expect::Absent).unwrap();
+        // Another program writes after the first check, before the rename.
+        let r = w.save_meddled(&p, b"mine", &Expect::Version(v1.clone()), || std::fs::write(&p, "theirs").unwrap());
+        assert!(matches!(r, Err(FileError::Stale { disk: Some(ref d) }) if *d == version_of(b"theirs")), "{r:?}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "theirs", "their edit is kept");
+        // A new file that appears meanwhile is not replaced either.
+        let q = t.path().join("sub/b.toml");
+        let r = w.save_meddled(&q, b"mine", &Expect::Absent, || {
+            std::fs::write(&q, "theirs").unwrap();
+        });
+        assert!(matches!(r, Err(FileError::Exists)), "{r:?}");
+        assert_eq!(std::fs::read_to_string(&q).unwrap(), "theirs");
+        // A refused save leaves no temporary sibling and creates no folder.
+        let r = w.save(&t.path().join("x/y/c.toml"), b"c", &Expect::Version(v1));
+        assert!(matches!(r, Err(FileError::Stale { disk: None })), "{r:?}");
+        assert!(!t.path().join("x").exists());
+        let mut names: Vec<_> = std::fs::read_dir(t.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        assert_eq!(names, ["a.toml", "sub"]);
+        assert_eq!(std::fs::read_dir(t.path().join("sub")).unwrap().count(), 1);
     }
 
     #[test]

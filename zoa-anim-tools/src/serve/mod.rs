@@ -38,7 +38,7 @@ mod api_wizard;
 mod diag_json;
 mod files;
 mod pipeline;
-mod roots;
+pub mod roots;
 mod security;
 mod web;
 
@@ -46,6 +46,7 @@ use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -79,8 +80,15 @@ pub struct Args {
 }
 
 /// Longest preview (ticks) the Preview Lab sends to the page; longer presets
-/// are for `zoa-anim preview`.
-pub const MAX_LAB_TICKS: usize = 20_000;
+/// are for `zoa-anim preview` (the budget [`zoa_anim_core::budget::LAB_TICKS`]).
+pub const MAX_LAB_TICKS: usize = zoa_anim_core::budget::LAB_TICKS.max as usize;
+
+/// Heavy jobs (folder loads, scans, previews) running at once.
+pub const MAX_JOBS: usize = 2;
+
+/// Requests handled at once (their bodies, up to 9 MiB each, are in memory
+/// while they are); more wait for a turn.
+pub const MAX_REQUESTS: usize = 8;
 
 /// Everything the handlers share.
 pub struct App {
@@ -96,8 +104,22 @@ pub struct App {
     pub writer: Writer,
     /// Clip-library scan results, reused while files are unchanged.
     pub scans: Mutex<ScanCache>,
-    /// Bounds the heavy jobs running at once (folder loads, scans, previews).
-    pub jobs: tokio::sync::Semaphore,
+    /// Bounds the heavy jobs running at once ([`MAX_JOBS`]); a job holds its
+    /// permit until it ends, whatever happens to its request.
+    pub jobs: Arc<tokio::sync::Semaphore>,
+    /// Bounds the requests in progress ([`MAX_REQUESTS`]).
+    pub requests: Arc<tokio::sync::Semaphore>,
+    /// Jobs running now, and jobs cancelled because their client went away.
+    pub stats: JobStats,
+}
+
+/// Counters of the heavy jobs (`GET /api/jobs`).
+#[derive(Debug, Default)]
+pub struct JobStats {
+    /// Jobs running on a blocking thread now.
+    pub running: AtomicUsize,
+    /// Jobs whose request was dropped (the client went away) before they ended.
+    pub cancelled: AtomicUsize,
 }
 
 impl std::fmt::Debug for App {
@@ -106,17 +128,96 @@ impl std::fmt::Debug for App {
     }
 }
 
+/// A job's cancellation flag: set when the request that started it is
+/// dropped (hyper drops a handler's future when its client disconnects).
+#[derive(Debug, Default)]
+pub struct Job {
+    cancelled: AtomicBool,
+}
+
+impl Job {
+    /// Whether the job's client went away; a long job checks this between
+    /// steps and stops.
+    pub fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+    /// The flag itself (for loops that poll it).
+    pub fn flag(&self) -> &AtomicBool {
+        &self.cancelled
+    }
+}
+
+/// Cancels a job when dropped before [`CancelOnDrop::finished`].
+struct CancelOnDrop {
+    job: Arc<Job>,
+    app: Arc<App>,
+    done: bool,
+}
+
+impl CancelOnDrop {
+    fn finished(mut self) {
+        self.done = true;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.done {
+            self.job.cancelled.store(true, Ordering::Relaxed);
+            self.app.stats.cancelled.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
 impl App {
-    /// Runs library work on a blocking thread, at most two jobs at a time.
+    /// The shared state of a server over `roots` with session `token`,
+    /// answering to `hosts` (and pages from `origins`).
+    pub fn new(roots: Roots, token: String, hosts: Vec<String>, origins: Vec<String>) -> App {
+        App {
+            roots,
+            token,
+            hosts,
+            origins,
+            writer: Writer::default(),
+            scans: Mutex::new(ScanCache::new()),
+            jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
+            requests: Arc::new(tokio::sync::Semaphore::new(MAX_REQUESTS)),
+            stats: JobStats::default(),
+        }
+    }
+
+    /// Runs library work on a blocking thread, at most [`MAX_JOBS`] at a time.
     pub async fn blocking<T: Send + 'static>(
         self: &Arc<Self>,
         job: impl FnOnce(&App) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let _permit = self.jobs.acquire().await.map_err(|_| ApiError::internal("shutting down"))?;
+        self.job(move |app, _| job(app)).await
+    }
+
+    /// [`App::blocking`] for a job that can stop early: it gets a [`Job`]
+    /// whose flag is set when the request is dropped. The job owns its slot
+    /// until it returns (a dropped request does not free it for the next one
+    /// while the work goes on), and a queued job whose request is dropped
+    /// never starts.
+    pub async fn job<T: Send + 'static>(
+        self: &Arc<Self>,
+        job: impl FnOnce(&App, &Job) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = Arc::clone(&self.jobs).acquire_owned().await.map_err(|_| ApiError::internal("shutting down"))?;
+        let ctl = Arc::new(Job::default());
+        let guard = CancelOnDrop { job: Arc::clone(&ctl), app: Arc::clone(self), done: false };
         let app = Arc::clone(self);
-        tokio::task::spawn_blocking(move || job(&app))
-            .await
-            .map_err(|e| ApiError::internal(format!("the job failed: {e}")))?
+        let result = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            app.stats.running.fetch_add(1, Ordering::Relaxed);
+            let result = if ctl.cancelled() { Err(ApiError::internal("cancelled")) } else { job(&app, &ctl) };
+            app.stats.running.fetch_sub(1, Ordering::Relaxed);
+            result
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the job failed: {e}")));
+        guard.finished();
+        result?
     }
 }
 
@@ -195,11 +296,14 @@ impl IntoResponse for ApiError {
 /// JSON result of a handler.
 pub type ApiResult = Result<axum::Json<serde_json::Value>, ApiError>;
 
-fn router(app: Arc<App>) -> Router {
+/// The Workbench's routes behind the guard (see the module docs); public so
+/// tests and the fuzz target can drive the handlers without a socket.
+pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(web::index))
         .route("/static/{name}", get(web::asset))
         .route("/api/session", get(api_defs::session))
+        .route("/api/jobs", get(api_defs::jobs))
         .route("/api/defs", get(api_defs::list))
         .route("/api/file", get(api_defs::read))
         .route("/api/validate", post(api_defs::validate))
@@ -259,15 +363,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let hosts = host_names(addr);
         let origins = hosts.iter().map(|h| format!("http://{h}")).collect();
-        let app = Arc::new(App {
-            roots,
-            token: random_token()?,
-            hosts,
-            origins,
-            writer: Writer::default(),
-            scans: Mutex::new(ScanCache::new()),
-            jobs: tokio::sync::Semaphore::new(2),
-        });
+        let app = Arc::new(App::new(roots, random_token()?, hosts, origins));
         let shown =
             if addr.ip().is_unspecified() { SocketAddr::new(Ipv4Addr::LOCALHOST.into(), addr.port()) } else { addr };
         outln!("zoa-anim serve: Workbench at http://{shown}/ (Ctrl-C to stop)");

@@ -19,7 +19,7 @@ use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::contracts::DriverProblem;
 
-use super::App;
+use super::{App, Job};
 use crate::capture_export;
 
 /// Why the pipeline could not run.
@@ -27,8 +27,10 @@ use crate::capture_export;
 pub enum PipelineError {
     /// The folder lacks what a preview needs, or the runtime rejects it (every problem).
     Setup(Vec<String>),
-    /// No such preset, or it is too long for the Lab.
+    /// No such preset or player profile set.
     Preset(String),
+    /// The run is over one of the Lab's budgets (the message names it).
+    Budget(String),
 }
 
 impl PipelineError {
@@ -36,7 +38,7 @@ impl PipelineError {
     pub fn problems(&self) -> Vec<String> {
         match self {
             PipelineError::Setup(p) => p.clone(),
-            PipelineError::Preset(p) => vec![p.clone()],
+            PipelineError::Preset(p) | PipelineError::Budget(p) => vec![p.clone()],
         }
     }
 }
@@ -76,14 +78,9 @@ fn models_outside(app: &App, set: &DefinitionSet) -> Vec<String> {
     out
 }
 
-/// The pipeline for the player profile set `profile_set` (the first by id
+/// The set-up for the player profile set `profile_set` (the first by id
 /// when `None`, as `zoa-anim preview` plays).
-fn simulator(
-    app: &App,
-    set: &DefinitionSet,
-    profile_set: Option<&str>,
-    rate: f32,
-) -> Result<PreviewSim, PipelineError> {
+fn setup(app: &App, set: &DefinitionSet, profile_set: Option<&str>, rate: f32) -> Result<PreviewSetup, PipelineError> {
     let outside = models_outside(app, set);
     if !outside.is_empty() {
         return Err(PipelineError::Setup(outside));
@@ -102,7 +99,10 @@ fn simulator(
         }
         None => set,
     };
-    let setup = PreviewSetup::from_folder(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)?;
+    PreviewSetup::from_folder(set, &app.roots.defs().dir, rate).map_err(PipelineError::Setup)
+}
+
+fn simulator(setup: PreviewSetup) -> Result<PreviewSim, PipelineError> {
     PreviewSim::new(setup).map_err(|e| PipelineError::Setup(vec![format!("the runtime rejects the definitions: {e}")]))
 }
 
@@ -131,7 +131,7 @@ fn describe(p: &DriverProblem) -> (String, String) {
 /// Every inert binding of player profile set `profile_set`, as the preview's
 /// driver sees them.
 pub fn inert_bindings(app: &App, set: &DefinitionSet, profile_set: &str) -> Result<Vec<InertBinding>, PipelineError> {
-    let sim = simulator(app, set, Some(profile_set), crate::preview::DEFAULT_RATE)?;
+    let sim = simulator(setup(app, set, Some(profile_set), crate::preview::DEFAULT_RATE)?)?;
     Ok(sim
         .binding_problems()
         .into_iter()
@@ -158,26 +158,38 @@ pub struct LabRun {
 }
 
 /// Runs preset `id` at `rate` Hz with player profile set `profile_set` (the
-/// first by id when `None`).
+/// first by id when `None`). The run is checked against the Lab's budgets
+/// ([`zoa_anim_core::budget::PreviewWork::check_lab`]: ticks, and ticks ×
+/// joints × layers × bindings in bytes) before it starts, and stops between
+/// ticks once `job` is cancelled (`Ok(None)`).
 pub fn run_preset(
     app: &App,
     set: &DefinitionSet,
     profile_set: Option<&str>,
     id: &str,
     rate: f32,
-) -> Result<LabRun, PipelineError> {
+    job: &Job,
+) -> Result<Option<LabRun>, PipelineError> {
     let Some(preset) = set.preview_preset(id).cloned() else {
         return Err(PipelineError::Preset(format!("no valid preview preset `{id}`")));
     };
-    let ticks = (f64::from(preset.duration()) * f64::from(rate)).ceil() + 1.0;
-    if !(ticks.is_finite() && ticks <= super::MAX_LAB_TICKS as f64) {
-        return Err(PipelineError::Preset(format!(
-            "preset `{id}` would record {ticks} ticks at {rate} Hz; the Preview Lab shows at most {} (use \
-             `zoa-anim preview` for long runs)",
-            super::MAX_LAB_TICKS
+    // Ticks first: that check needs no model.
+    let what = format!("preset `{id}` at {rate} Hz");
+    let ticks = crate::preview::preset_ticks(&preset, rate);
+    if let Err(e) = zoa_anim_core::budget::LAB_TICKS.check(what.clone(), ticks) {
+        return Err(PipelineError::Budget(format!("{e}; use `zoa-anim preview` for long runs")));
+    }
+    let setup = setup(app, set, profile_set, rate)?;
+    let work = setup.work(&preset);
+    if let Err(e) = work.check_lab(&what) {
+        let fits = work.ticks_within(&zoa_anim_core::budget::LAB_RUN_BYTES, true);
+        return Err(PipelineError::Budget(format!(
+            "{e} (about {fits} ticks fit on this rig of {} joints): lower the rate or shorten the waits, or use \
+             `zoa-anim preview`",
+            work.joints
         )));
     }
-    let mut sim = simulator(app, set, profile_set, rate)?;
+    let mut sim = simulator(setup)?;
     let warnings = sim
         .binding_problems()
         .iter()
@@ -186,11 +198,12 @@ pub fn run_preset(
             format!("class {}: `{id}` is inert: {reason}", class.name())
         })
         .collect();
-    let capture = sim
-        .run(&preset)
-        .map_err(|e| PipelineError::Setup(vec![format!("preset `{}` failed: {e}", preset.id)]))?
-        .clone();
-    Ok(LabRun { capture, warnings })
+    let capture = match sim.run_until_cancelled(&preset, job.flag()) {
+        Ok(Some(c)) => c.clone(),
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(PipelineError::Setup(vec![format!("preset `{}` failed: {e}", preset.id)])),
+    };
+    Ok(Some(LabRun { capture, warnings }))
 }
 
 fn r4(x: f32) -> f64 {
@@ -201,50 +214,59 @@ impl LabRun {
     /// The page's form: names once, then per tick states, selector rows,
     /// binding values (null where the active profile lacks the binding),
     /// events, root motion, and model-space joint positions (flat `x, y, z`).
-    pub fn to_json(&self) -> Value {
+    /// Written as text one tick at a time, so a long run never holds the
+    /// whole document as a JSON tree (about 100 bytes a number).
+    pub fn to_json(&self) -> String {
         let c = &self.capture;
-        let ticks: Vec<Value> = (0..c.ticks.len())
-            .map(|i| {
-                let t = &c.ticks[i];
-                let states: Vec<Value> = c
-                    .tick_states(i)
-                    .iter()
-                    .map(|s| json!([c.name(s.layer), c.name(s.state), r4(s.weight), r4(s.clip_time)]))
-                    .collect();
-                let rows: Vec<Value> =
-                    c.tick_rows(i).iter().map(|r| json!([c.name(r.clip), r4(r.weight), r.fallback_step])).collect();
-                let bindings: Vec<Value> = c
-                    .tick_bindings(i)
-                    .iter()
-                    .map(|v| if v.is_finite() { json!(r4(*v)) } else { Value::Null })
-                    .collect();
-                let events: Vec<Value> = c
-                    .tick_events(i)
-                    .iter()
-                    .map(|e| json!([e.kind.as_str(), c.name(e.name), capture_export::secs(e.time)]))
-                    .collect();
-                let joints: Vec<f64> = c.tick_joints(i).iter().flat_map(|p| p.map(r4)).collect();
-                json!({
-                    "time": capture_export::secs(t.time),
-                    "step": t.step,
-                    "states": states,
-                    "rows": rows,
-                    "bindings": bindings,
-                    "events": events,
-                    "root": t.root_motion.map(r4),
-                    "joints": joints,
-                })
-            })
-            .collect();
-        json!({
+        let head = json!({
             "preset": c.preset,
             "name": c.preset_name,
             "rate": capture_export::num(c.rate),
             "joint_names": c.joint_names.iter().map(|n| c.name(*n)).collect::<Vec<_>>(),
             "joint_parents": c.joint_parents,
             "binding_names": c.binding_columns.iter().map(|n| c.name(*n)).collect::<Vec<_>>(),
-            "ticks": ticks,
             "warnings": self.warnings,
+        });
+        let mut out = head.to_string();
+        out.pop(); // the closing brace: the ticks follow
+        out.push_str(",\"ticks\":[");
+        for i in 0..c.ticks.len() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&self.tick_json(i).to_string());
+        }
+        out.push_str("]}");
+        out
+    }
+
+    fn tick_json(&self, i: usize) -> Value {
+        let c = &self.capture;
+        let t = &c.ticks[i];
+        let states: Vec<Value> = c
+            .tick_states(i)
+            .iter()
+            .map(|s| json!([c.name(s.layer), c.name(s.state), r4(s.weight), r4(s.clip_time)]))
+            .collect();
+        let rows: Vec<Value> =
+            c.tick_rows(i).iter().map(|r| json!([c.name(r.clip), r4(r.weight), r.fallback_step])).collect();
+        let bindings: Vec<Value> =
+            c.tick_bindings(i).iter().map(|v| if v.is_finite() { json!(r4(*v)) } else { Value::Null }).collect();
+        let events: Vec<Value> = c
+            .tick_events(i)
+            .iter()
+            .map(|e| json!([e.kind.as_str(), c.name(e.name), capture_export::secs(e.time)]))
+            .collect();
+        let joints: Vec<f64> = c.tick_joints(i).iter().flat_map(|p| p.map(r4)).collect();
+        json!({
+            "time": capture_export::secs(t.time),
+            "step": t.step,
+            "states": states,
+            "rows": rows,
+            "bindings": bindings,
+            "events": events,
+            "root": t.root_motion.map(r4),
+            "joints": joints,
         })
     }
 

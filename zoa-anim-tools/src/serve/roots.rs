@@ -152,8 +152,9 @@ impl Roots {
     }
 
     /// A file in `--defs` to write: it may exist (then it must be a regular
-    /// file, not a symlink) or not (then its folder must be inside the root;
-    /// missing folders are created, each inside the root). `.toml` only.
+    /// file, not a symlink) or not (then its folder must be inside the root).
+    /// `.toml` only. Nothing is created here: missing folders are created by
+    /// the writer, after its checks pass ([`super::files::Writer::save`]).
     pub fn writable_toml(&self, vpath: &str) -> Result<Resolved, PathError> {
         let (root, rel) = self.parse(vpath)?;
         if !self.list[root].writable {
@@ -170,7 +171,7 @@ impl Roots {
             _ => {}
         }
         // Walk the folders from the root down: each must be a real folder
-        // inside the root (created when missing).
+        // inside the root; from the first missing one on, nothing is there yet.
         let mut dir = base.clone();
         if let Some(parent) = rel.parent() {
             for part in parent.components() {
@@ -185,10 +186,7 @@ impl Roots {
                         }
                     }
                     Ok(_) => return Err(refuse(vpath, "a component of its folder is a file")),
-                    Err(_) => {
-                        std::fs::create_dir(&dir)
-                            .map_err(|e| refuse(vpath, format!("cannot create its folder ({})", e.kind())))?;
-                    }
+                    Err(_) => break,
                 }
             }
         }
@@ -308,12 +306,12 @@ mod tests {
     }
 
     #[test]
-    fn writes_stay_in_defs_and_create_folders_there() {
+    fn writes_stay_in_defs_and_checking_one_creates_nothing() {
         let (t, r) = roots();
         assert!(r.writable_toml("assets/new.toml").unwrap_err().reason.contains("defs/"));
         assert!(r.writable_toml("defs/new.txt").is_err());
         let w = r.writable_toml("defs/x/y/new.toml").unwrap();
-        assert!(t.path().join("defs/x/y").is_dir());
+        assert!(!t.path().join("defs/x").exists(), "the writer creates folders, after its checks");
         assert_eq!(w.rel, Path::new("x/y/new.toml"));
     }
 }

@@ -41,6 +41,10 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 
 /// The guard (see the module docs).
 pub async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    // At most `MAX_REQUESTS` in progress (their bodies are in memory); the rest wait.
+    let Ok(_turn) = Arc::clone(&app.requests).acquire_owned().await else {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "shutting down");
+    };
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
     if !app.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
         return refuse(StatusCode::FORBIDDEN, "unexpected Host header (the Workbench answers only to its own address)");

@@ -73,10 +73,18 @@ impl Server {
         for sub in ["defs/humanoid", "models", "sounds"] {
             copy_dir(&fixture(sub), &root.path().join("fixtures").join(sub));
         }
+        let defs = root.path().join("fixtures/defs/humanoid");
+        let models = root.path().join("fixtures/models");
+        Server::start_in(root, &defs, if assets { std::slice::from_ref(&models) } else { &[] })
+    }
+
+    /// `zoa-anim serve --defs <defs> [--assets <dir>]...` over a folder the
+    /// test prepared (`root` is kept alive with the server).
+    pub fn start_in(root: tempfile::TempDir, defs: &std::path::Path, assets: &[PathBuf]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_zoa-anim"));
-        cmd.arg("serve").arg("--defs").arg(root.path().join("fixtures/defs/humanoid")).args(["--port", "0"]);
-        if assets {
-            cmd.arg("--assets").arg(root.path().join("fixtures/models"));
+        cmd.arg("serve").arg("--defs").arg(defs).args(["--port", "0"]);
+        for a in assets {
+            cmd.arg("--assets").arg(a);
         }
         let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start zoa-anim serve");
         let mut line = String::new();
@@ -94,6 +102,39 @@ impl Server {
         let at = page.find(marker).expect("token meta tag") + marker.len();
         s.token = page[at..at + 48].to_owned();
         s
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's resident memory now and at its peak, KiB (Linux: `/proc`).
+    pub fn memory_kib(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let field = |name: &str| {
+            status.lines().find_map(|l| l.strip_prefix(name)?.trim().trim_end_matches(" kB").trim().parse().ok())
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+
+    /// Sends a POST of JSON and returns the open connection without reading
+    /// the answer: dropping it hangs up (a reload or a closed tab, as the
+    /// server sees it).
+    pub fn post_unanswered(&self, path: &str, body: &Value) -> TcpStream {
+        let bytes = serde_json::to_vec(body).unwrap();
+        let mut stream = TcpStream::connect(&self.host).unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nx-zoa-token: {}\r\nOrigin: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n",
+            self.host,
+            self.token,
+            self.origin,
+            bytes.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(&bytes).unwrap();
+        stream
     }
 
     /// `<copy>/fixtures/defs/humanoid`.

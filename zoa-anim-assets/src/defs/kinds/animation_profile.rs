@@ -15,7 +15,7 @@ static ENTRY: Table = Table::of(&[
     Field::opt("tags", Ty::Tags, "untagged", "see Tag patterns above"),
     Field::req("clip", Ty::Text, "the clip this row plays", "clip reference"),
     Field::opt("weight", Ty::Num(Rule::NonNegative), "`1`", "tie-breaker"),
-    Field::opt("speed", Ty::Num(Rule::Positive), "`1`", "speed multiplier"),
+    Field::opt("speed", Ty::Num(Rule::Speed), "`1`", "speed multiplier"),
     Field::opt("one_shot", Ty::Bool, "`false`", "plays once, then yields to the resolver"),
 ]);
 

@@ -32,7 +32,7 @@ static BINDING: Table = Table::of(&[
 static SLOT: Table = Table::of(&[
     Field::req("id", Ty::Id, "a slot id such as `reload_magazine`", "slot id; unique; not shipped → I001"),
     Field::req("clip", Ty::Text, "the clip reference this slot plays", "clip reference"),
-    Field::opt("speed", Ty::Num(Rule::Positive), "`1`", "speed multiplier"),
+    Field::opt("speed", Ty::Num(Rule::Speed), "`1`", "speed multiplier"),
     Field::opt("additive", Ty::Bool, "`false`", "play additively"),
 ]);
 

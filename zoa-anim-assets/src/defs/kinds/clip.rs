@@ -39,7 +39,7 @@ pub(crate) static SPEC: KindSpec = KindSpec {
         .shown_as("path"),
         Field::opt("animation", ANIMATION, "the id", "animation name (or `<stem>_<name>`) or index in the model")
             .shown_as("string or integer"),
-        Field::opt("rate", Ty::Num(Rule::Positive), "`1`", "speed multiplier"),
+        Field::opt("rate", Ty::Num(Rule::Speed), "`1`", "speed multiplier"),
         Field::opt("loop", Ty::Bool, "`true`", "the loop hint graph states start with"),
         Field::opt(
             "notifies",

@@ -103,8 +103,9 @@ impl ClipTable {
             if !(c.duration.is_finite() && c.duration >= 0.0) {
                 reasons.push(format!("clip `{}` has duration {} (must be finite and >= 0)", c.name, c.duration));
             }
-            if !(c.rate.is_finite() && c.rate > 0.0) {
-                reasons.push(format!("clip `{}` has rate {} (must be finite and > 0)", c.name, c.rate));
+            let max = zoa_anim_core::budget::MAX_SPEED;
+            if !(c.rate.is_finite() && c.rate > 0.0 && c.rate <= max) {
+                reasons.push(format!("clip `{}` has rate {} (must be > 0 and at most {max})", c.name, c.rate));
             }
             for n in &c.notifies {
                 if !(n.time.is_finite() && n.time >= 0.0 && n.time <= c.duration) {

@@ -146,8 +146,10 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
     if s.layer >= graph.layers.len() {
         reasons.push(format!("state `{}`: layer {} is out of range", s.name, s.layer));
     }
-    if !(s.speed.is_finite() && s.speed > 0.0) {
-        reasons.push(format!("state `{}`: speed {} must be finite and > 0", s.name, s.speed));
+    // The limit `validate` applies too: what validates plays.
+    let max = zoa_anim_core::budget::MAX_SPEED;
+    if !(s.speed.is_finite() && s.speed > 0.0 && s.speed <= max) {
+        reasons.push(format!("state `{}`: speed {} must be > 0 and at most {max}", s.name, s.speed));
     }
     if !(s.crossfade.duration.is_finite() && s.crossfade.duration >= 0.0) {
         reasons.push(format!("state `{}`: crossfade {} must be finite and >= 0", s.name, s.crossfade.duration));

@@ -51,8 +51,10 @@ impl PlayOptions {
     }
 }
 
+/// A slot speed as played: finite, `0 ..= MAX_SPEED` (the limit `validate`
+/// applies to a slot's `speed`), so a clip's time never overflows.
 fn sanitize(x: f32) -> f32 {
-    if x.is_finite() { x.max(0.0) } else { 0.0 }
+    if x.is_finite() { x.clamp(0.0, zoa_anim_core::budget::MAX_SPEED) } else { 0.0 }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -58,8 +58,12 @@ impl SelectorTable {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                if !(r.speed_multiplier.is_finite() && r.speed_multiplier > 0.0) {
-                    reasons.push(format!("row {i}: speed multiplier {} must be finite and > 0", r.speed_multiplier));
+                let max = zoa_anim_core::budget::MAX_SPEED;
+                if !(r.speed_multiplier.is_finite() && r.speed_multiplier > 0.0 && r.speed_multiplier <= max) {
+                    reasons.push(format!(
+                        "row {i}: speed multiplier {} must be > 0 and at most {max}",
+                        r.speed_multiplier
+                    ));
                 }
                 clips.index_of(&r.clip).unwrap_or_else(|| {
                     reasons.push(format!("row {i}: clip `{}` does not resolve", r.clip));

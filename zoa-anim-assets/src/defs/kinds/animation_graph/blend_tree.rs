@@ -152,6 +152,12 @@ fn read_children(
             weight: child.weight,
         });
     }
+    let budget = &zoa_anim_core::budget::BLEND_TREE_CHILDREN;
+    if let Err(e) = budget.check("this blend tree", children.len() as u64) {
+        // The runtime's set-up refuses it too (one limit for both).
+        ctx.report(Code::OutOfRange, v.span(), children_field, e.to_string());
+        ok = false;
+    }
     let min = if kind == Some(BlendTreeKind::OneD) { 2 } else { 1 };
     if ok && children.len() < min && kind.is_some() {
         ctx.report(

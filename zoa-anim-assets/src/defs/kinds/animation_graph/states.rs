@@ -33,7 +33,7 @@ pub(crate) static TABLE: Table = Table {
             "a blend tree: its type, axis parameters and children",
         ),
         Field::opt("loop", Ty::Bool, "the clip's loop hint, else `true`", ""),
-        Field::opt("speed", Ty::Num(Rule::Positive), "`1`", ""),
+        Field::opt("speed", Ty::Num(Rule::Speed), "`1`", ""),
         Field::opt("crossfade", Ty::Table(&CROSSFADE), "`{ 0, false }`", ""),
         Field::opt("weight", Ty::Num(Rule::Unit), "the layer's", ""),
         Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "the layer's", ""),
