@@ -71,6 +71,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 ///
 /// # Panics
 /// On any IO error.
+#[must_use]
 pub fn chain_defs(root: &Path, joints: usize, presets: &[(&str, f32)]) -> PathBuf {
     let models = root.join("models");
     let defs = root.join("defs");

@@ -271,9 +271,10 @@ struct Cand {
 fn better(a: Option<Cand>, b: Option<Cand>) -> Option<Cand> {
     match (a, b) {
         (Some(x), Some(y)) => {
-            let x_wins = x.specificity > y.specificity
-                || (x.specificity == y.specificity
-                    && (x.weight > y.weight || (!(x.weight < y.weight) && x.row < y.row)));
+            // Specificity, then weight, then the earlier row (weights are
+            // validated finite, so an incomparable pair falls to row order).
+            let by_weight = x.weight.partial_cmp(&y.weight).unwrap_or(std::cmp::Ordering::Equal);
+            let x_wins = x.specificity.cmp(&y.specificity).then(by_weight).then(y.row.cmp(&x.row)).is_gt();
             Some(if x_wins { x } else { y })
         }
         (x, None) => x,

@@ -453,16 +453,61 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         });
         return set;
     }
-    let Walk { mut files, mut too_deep, mut unread, unread_folders, mut symlinked, unreadable } = walk;
-    for (folder, why) in unreadable {
-        set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
-    }
+    let Walk { mut files, too_deep, unread, unread_folders, symlinked, unreadable } = walk;
+    report_skipped(&mut set, unreadable, too_deep, unread, unread_folders, symlinked);
     for (rel, _) in overlay {
         if rel.extension().is_some_and(|e| e == "toml") && !files.contains(rel) {
             files.push(rel.clone());
         }
     }
     files.sort();
+    if files.len() > MAX_DEFINITION_FILES {
+        let first_skipped = files[MAX_DEFINITION_FILES].clone();
+        set.diagnostics.push(file_error(
+            &first_skipped,
+            Code::OutOfRange,
+            format!(
+                "the folder has more than {MAX_DEFINITION_FILES} definition files (the budget); this file and the \
+                 ones after it in path order are not read"
+            ),
+        ));
+        files.truncate(MAX_DEFINITION_FILES);
+    }
+    for rel in files {
+        match overlay.iter().find(|(p, _)| *p == rel) {
+            Some((_, text)) => load_text(&rel, text, &mut set, &mut shared),
+            None => load_file(dir, &rel, &mut set, &mut shared),
+        }
+    }
+    check::cross_file(&mut set, &mut shared);
+    set.declarations = shared
+        .decls
+        .iter()
+        .map(|d| (d.kind, d.id.clone(), d.at.file.clone()))
+        .chain(shared.failed.iter().filter_map(|f| Some((f.kind?, f.id.clone(), f.file.clone()))))
+        .collect();
+    set.diagnostics.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
+    });
+    set.diagnostics.dedup();
+    cap_per_file(&mut set.diagnostics);
+    set
+}
+
+/// Every folder or file the walk did not read becomes a diagnostic: nothing
+/// is skipped in silence (unreadable folders and files below the depth limit
+/// are errors, folders below the limit and symlinked folders warnings).
+fn report_skipped(
+    set: &mut DefinitionSet,
+    unreadable: Vec<(PathBuf, String)>,
+    mut too_deep: Vec<PathBuf>,
+    mut unread: Vec<PathBuf>,
+    unread_folders: usize,
+    mut symlinked: Vec<PathBuf>,
+) {
+    for (folder, why) in unreadable {
+        set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
+    }
     too_deep.sort();
     let more = if unread_folders >= MAX_UNREAD_FOLDERS {
         format!(" (only the first {MAX_UNREAD_FOLDERS} folders below the limit are listed)")
@@ -498,37 +543,6 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
             "folder is a symlink; symlinked folders are not followed, so its files are not read".to_owned(),
         ));
     }
-    if files.len() > MAX_DEFINITION_FILES {
-        let first_skipped = files[MAX_DEFINITION_FILES].clone();
-        set.diagnostics.push(file_error(
-            &first_skipped,
-            Code::OutOfRange,
-            format!(
-                "the folder has more than {MAX_DEFINITION_FILES} definition files (the budget); this file and the \
-                 ones after it in path order are not read"
-            ),
-        ));
-        files.truncate(MAX_DEFINITION_FILES);
-    }
-    for rel in files {
-        match overlay.iter().find(|(p, _)| *p == rel) {
-            Some((_, text)) => load_text(&rel, text, &mut set, &mut shared),
-            None => load_file(dir, &rel, &mut set, &mut shared),
-        }
-    }
-    check::cross_file(&mut set, &mut shared);
-    set.declarations = shared
-        .decls
-        .iter()
-        .map(|d| (d.kind, d.id.clone(), d.at.file.clone()))
-        .chain(shared.failed.iter().filter_map(|f| Some((f.kind?, f.id.clone(), f.file.clone()))))
-        .collect();
-    set.diagnostics.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.code, &a.field).cmp(&(&b.file, b.line, b.column, b.code, &b.field))
-    });
-    set.diagnostics.dedup();
-    cap_per_file(&mut set.diagnostics);
-    set
 }
 
 /// Most diagnostics reported for one file; the rest are counted in one

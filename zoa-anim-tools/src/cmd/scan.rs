@@ -138,12 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(bad) = args.roots.iter().find(|r| !r.exists()) {
         return Err(fail(2, "io", format!("`{}` does not exist", bad.display())).at(bad).into());
     }
-    let report = match scan_with_cache(&args.roots, args.no_cache, args.cache.as_deref(), args.quiet) {
-        Ok(r) => r,
-        Err(e) => {
-            return Err(e);
-        }
-    };
+    let report = scan_with_cache(&args.roots, args.no_cache, args.cache.as_deref(), args.quiet)?;
     let failed = report.failed().count();
     // Unreadable files are named on stderr in every format (exit 1 says some failed).
     for f in report.failed() {
@@ -153,43 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     match args.format {
         Format::Json => {
-            let clips: Vec<serde_json::Value> = report
-                .clips()
-                .map(|(f, c)| {
-                    serde_json::json!({
-                        "file": f.path.display().to_string(),
-                        "name": c.name,
-                        "duration": short(c.duration),
-                        "loops": c.loops,
-                        "root_travel": short(c.root_travel),
-                    })
-                })
-                .collect();
-            let files: Vec<serde_json::Value> = report
-                .files
-                .iter()
-                .filter(|f| f.error.is_none())
-                .map(|f| {
-                    serde_json::json!({
-                        "file": f.path.display().to_string(),
-                        "kind": f.kind.as_str(),
-                        "clips": f.clips.len(),
-                    })
-                })
-                .collect();
-            // An unreadable model is part of the report, never left out.
-            let failed: Vec<serde_json::Value> = report
-                .failed()
-                .map(|f| {
-                    serde_json::json!({
-                        "file": f.path.display().to_string(),
-                        "error": f.error.as_deref().unwrap_or_default(),
-                    })
-                })
-                .collect();
-            crate::output::json_document(serde_json::to_string_pretty(
-                &serde_json::json!({ "clips": clips, "files": files, "failed": failed }),
-            )?)?;
+            crate::output::json_document(json_report(&report)?)?;
         }
         Format::Human => {
             for f in &report.files {
@@ -225,4 +184,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The scan contract's JSON document: every clip, every readable file, and
+/// the unreadable ones under `failed`.
+fn json_report(report: &ScanReport) -> anyhow::Result<String> {
+    let clips: Vec<serde_json::Value> = report
+        .clips()
+        .map(|(f, c)| {
+            serde_json::json!({
+                "file": f.path.display().to_string(),
+                "name": c.name,
+                "duration": short(c.duration),
+                "loops": c.loops,
+                "root_travel": short(c.root_travel),
+            })
+        })
+        .collect();
+    let files: Vec<serde_json::Value> = report
+        .files
+        .iter()
+        .filter(|f| f.error.is_none())
+        .map(|f| {
+            serde_json::json!({
+                "file": f.path.display().to_string(),
+                "kind": f.kind.as_str(),
+                "clips": f.clips.len(),
+            })
+        })
+        .collect();
+    // An unreadable model is part of the report, never left out.
+    let failed: Vec<serde_json::Value> = report
+        .failed()
+        .map(|f| {
+            serde_json::json!({
+                "file": f.path.display().to_string(),
+                "error": f.error.as_deref().unwrap_or_default(),
+            })
+        })
+        .collect();
+    // `failed` appears only when a model could not be read, so a clean
+    // folder's document keeps the contract's two keys byte for byte.
+    let mut doc = serde_json::json!({ "clips": clips, "files": files });
+    if !failed.is_empty() {
+        doc["failed"] = serde_json::Value::from(failed);
+    }
+    Ok(serde_json::to_string_pretty(&doc)?)
 }

@@ -409,8 +409,6 @@ pub async fn overview(State(app): State<Arc<App>>) -> ApiResult {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn kinds_read_from_good_and_broken_text() {
         use super::files::kind_and_id;
