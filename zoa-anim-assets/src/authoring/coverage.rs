@@ -408,13 +408,13 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// What every state resolves to, by the resolver itself (the quadratic reference).
-    fn literal(rows: &[(StateTagSet, f32)], choices: &[Vec<u32>; 6]) -> Vec<Option<MatchKind>> {
+    /// Every combination of one choice per dimension, as choice indices
+    /// (dimension 0 fastest), in the order both answers list them.
+    fn combinations(choices: &[Vec<u32>; 6]) -> Vec<[usize; 6]> {
         let mut out = Vec::new();
         let mut idx = [0usize; 6];
         loop {
-            let state = StateTagSet::from_masks(std::array::from_fn(|d| choices[d][idx[d]]));
-            out.push(resolve_best_match(rows, state).map(|r| r.kind));
+            out.push(idx);
             let mut d = 0;
             while d < 6 {
                 idx[d] += 1;
@@ -430,25 +430,20 @@ mod tests {
         }
     }
 
+    /// What every state resolves to, by the resolver itself (the quadratic reference).
+    fn literal(rows: &[(StateTagSet, f32)], choices: &[Vec<u32>; 6]) -> Vec<Option<MatchKind>> {
+        combinations(choices)
+            .iter()
+            .map(|idx| {
+                let state = StateTagSet::from_masks(std::array::from_fn(|d| choices[d][idx[d]]));
+                resolve_best_match(rows, state).map(|r| r.kind)
+            })
+            .collect()
+    }
+
     fn indexed(rows: &[(StateTagSet, f32)], choices: &[Vec<u32>; 6]) -> Vec<Option<MatchKind>> {
         let index = TableIndex::new(rows, choices);
-        let mut out = Vec::new();
-        let mut idx = [0usize; 6];
-        loop {
-            out.push(index.kind(&idx));
-            let mut d = 0;
-            while d < 6 {
-                idx[d] += 1;
-                if idx[d] < choices[d].len() {
-                    break;
-                }
-                idx[d] = 0;
-                d += 1;
-            }
-            if d == 6 {
-                return out;
-            }
-        }
+        combinations(choices).iter().map(|idx| index.kind(idx)).collect()
     }
 
     /// A few flags per dimension (the first three and none) keep the state space small.
