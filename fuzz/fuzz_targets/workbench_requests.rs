@@ -13,7 +13,7 @@
 //! failed job, caught here), hang or grow without bound.
 #![no_main]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Body;
@@ -22,6 +22,7 @@ use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
 use zoa_anim_tools::serve::roots::Roots;
 use zoa_anim_tools::serve::{App, router};
+use zoa_test_support::paths;
 
 /// Every endpoint whose request has a JSON body.
 const ENDPOINTS: [&str; 12] = [
@@ -43,38 +44,26 @@ const HOST: &str = "127.0.0.1:7878";
 const ORIGIN: &str = "http://127.0.0.1:7878";
 const TOKEN: &str = "fuzz";
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
 /// The server state over a private copy of the fixture folder, and a runtime.
-fn server() -> &'static (Arc<App>, tokio::runtime::Runtime, PathBuf) {
-    static SERVER: OnceLock<(Arc<App>, tokio::runtime::Runtime, PathBuf)> = OnceLock::new();
+fn server() -> &'static (Arc<App>, tokio::runtime::Runtime) {
+    static SERVER: OnceLock<(Arc<App>, tokio::runtime::Runtime)> = OnceLock::new();
     SERVER.get_or_init(|| {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let tmp = std::env::temp_dir().join(format!("zoa-fuzz-workbench-{}", std::process::id()));
-        let defs = tmp.join("defs");
-        copy_tree(&repo.join("fixtures/defs/humanoid"), &defs);
+        // Kept for the whole process (never dropped, so left behind: delete it after a run).
+        let tmp = Box::leak(Box::new(paths::temp_dir("fuzz-workbench")));
+        let defs = tmp.path().join("defs");
+        paths::copy_dir(&repo.join("fixtures/defs/humanoid"), &defs);
         let assets = repo.join("fixtures/models").canonicalize().unwrap();
         let roots = Roots::new(&defs, &[assets]).expect("the fixture roots");
         let app = App::new(roots, TOKEN.to_owned(), vec![HOST.to_owned()], vec![ORIGIN.to_owned()]);
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        (Arc::new(app), rt, tmp)
+        (Arc::new(app), rt)
     })
 }
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, body)) = data.split_first() else { return };
-    let (app, rt, _) = server();
+    let (app, rt) = server();
     let path = ENDPOINTS[usize::from(pick) % ENDPOINTS.len()];
     let request = Request::post(path)
         .header("host", HOST)

@@ -453,8 +453,8 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
         });
         return set;
     }
-    let Walk { mut files, too_deep, unread, unread_folders, symlinked, unreadable } = walk;
-    report_skipped(&mut set, unreadable, too_deep, unread, unread_folders, symlinked);
+    let mut files = std::mem::take(&mut walk.files);
+    report_skipped(&mut set, walk);
     for (rel, _) in overlay {
         if rel.extension().is_some_and(|e| e == "toml") && !files.contains(rel) {
             files.push(rel.clone());
@@ -497,14 +497,8 @@ pub fn load_folder_with_overlay(dir: &Path, overlay: &[(PathBuf, String)]) -> De
 /// Every folder or file the walk did not read becomes a diagnostic: nothing
 /// is skipped in silence (unreadable folders and files below the depth limit
 /// are errors, folders below the limit and symlinked folders warnings).
-fn report_skipped(
-    set: &mut DefinitionSet,
-    unreadable: Vec<(PathBuf, String)>,
-    mut too_deep: Vec<PathBuf>,
-    mut unread: Vec<PathBuf>,
-    unread_folders: usize,
-    mut symlinked: Vec<PathBuf>,
-) {
+fn report_skipped(set: &mut DefinitionSet, walk: Walk) {
+    let Walk { files: _, mut too_deep, mut unread, unread_folders, mut symlinked, unreadable } = walk;
     for (folder, why) in unreadable {
         set.diagnostics.push(file_error(&folder, Code::IoError, format!("cannot read folder: {why}")));
     }
