@@ -98,6 +98,10 @@ pub fn load_character(
 
     let (models, sources) = load_models(set, dir);
     let skeleton = models.iter().find_map(|(_, m)| m.as_ref().ok().and_then(|m| m.skeletons.first().cloned()));
+    let morph_nodes = models
+        .iter()
+        .find_map(|(_, m)| m.as_ref().ok().filter(|m| !m.skeletons.is_empty()).map(|m| m.morph_nodes.clone()))
+        .unwrap_or_default();
     let first_model = models.iter().find(|(_, m)| m.as_ref().is_ok_and(|m| !m.skeletons.is_empty()));
     let first_model = first_model.map(|(p, _)| p.clone());
 
@@ -115,6 +119,7 @@ pub fn load_character(
     rigs.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(CharacterBundle {
         skeleton,
+        morph_nodes,
         clips,
         player_set,
         graphs: set.animation_graphs.iter().map(|g| g.value.clone()).collect(),

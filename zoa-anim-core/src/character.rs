@@ -7,7 +7,7 @@
 //! definitions: the runtime's compilation reports every mismatch at once.
 
 use crate::{
-    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, PlayerProfileSet, RigPolicy, Skeleton,
+    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, MorphNode, PlayerProfileSet, RigPolicy, Skeleton,
     SoundProfile, StateGraph,
 };
 
@@ -35,6 +35,8 @@ pub struct BundledClip {
 pub struct CharacterBundle {
     /// The model's skeleton.
     pub skeleton: Skeleton,
+    /// The model's nodes with morph targets (empty: none are animated).
+    pub morph_nodes: Vec<MorphNode>,
     /// Playable clips, in id order.
     pub clips: Vec<BundledClip>,
     /// Loadout classes (graph, binding profile and tag table per weapon class).
@@ -63,6 +65,7 @@ impl CharacterBundle {
     pub fn new(skeleton: Skeleton) -> CharacterBundle {
         CharacterBundle {
             skeleton,
+            morph_nodes: Vec::new(),
             clips: Vec::new(),
             player_set: None,
             graphs: Vec::new(),

@@ -5,6 +5,7 @@
 //! Sampling lives in the runtime crate; this is the validated data.
 
 use crate::CoreError;
+use crate::morph::MorphTrack;
 
 /// Keyframe interpolation (glTF 2.0 `sampler.interpolation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -136,17 +137,19 @@ impl Track {
     }
 }
 
-/// A validated clip: named tracks over node properties.
+/// A validated clip: named tracks over node properties, and tracks of
+/// morph-target weights.
 ///
 /// Invariants: every track has keys, consistent value counts, finite
 /// non-decreasing times and finite values. `duration` is the largest key
-/// time (clips that start after 0 keep their times).
+/// time of any track (clips that start after 0 keep their times).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clip {
     name: String,
     duration: f32,
     start: f32,
     tracks: Vec<Track>,
+    morph_tracks: Vec<MorphTrack>,
 }
 
 impl Clip {
@@ -159,7 +162,23 @@ impl Clip {
         let duration = tracks.iter().filter_map(|t| t.times.last().copied()).fold(0.0f32, f32::max);
         let start = tracks.iter().filter_map(|t| t.times.first().copied()).fold(f32::INFINITY, f32::min);
         let start = if start.is_finite() { start } else { 0.0 };
-        Ok(Clip { name, duration, start, tracks })
+        Ok(Clip { name, duration, start, tracks, morph_tracks: Vec::new() })
+    }
+
+    /// Validates `morph_tracks` and adds them to the clip; its duration and
+    /// start then cover their keys too.
+    pub fn with_morph_tracks(mut self, morph_tracks: Vec<MorphTrack>) -> Result<Clip, CoreError> {
+        for t in &morph_tracks {
+            t.validate().map_err(|reason| CoreError::InvalidClip { clip: self.name.clone(), reason })?;
+        }
+        let first = |t: &MorphTrack| t.times.first().copied();
+        let last = |t: &MorphTrack| t.times.last().copied();
+        let start = if self.tracks.is_empty() { f32::INFINITY } else { self.start };
+        let start = morph_tracks.iter().filter_map(first).fold(start, f32::min);
+        self.start = if start.is_finite() { start } else { 0.0 };
+        self.duration = morph_tracks.iter().filter_map(last).fold(self.duration, f32::max);
+        self.morph_tracks = morph_tracks;
+        Ok(self)
     }
 
     /// Clip name.
@@ -181,6 +200,11 @@ impl Clip {
     #[must_use]
     pub fn tracks(&self) -> &[Track] {
         &self.tracks
+    }
+    /// Morph-target weight tracks in source order.
+    #[must_use]
+    pub fn morph_tracks(&self) -> &[MorphTrack] {
+        &self.morph_tracks
     }
     /// Renames the clip (e.g. to the `<stem>_<animation>` form).
     pub fn with_name(mut self, name: impl Into<String>) -> Clip {
@@ -219,5 +243,23 @@ mod tests {
         assert!(Clip::new("c", vec![track(vec![0.0], vec![0.0; 4])]).is_err());
         assert!(Clip::new("c", vec![track(vec![], vec![])]).is_err());
         assert!(Clip::new("c", vec![track(vec![-1.0], vec![0.0; 3])]).is_err());
+    }
+
+    #[test]
+    fn morph_tracks_extend_the_time_range() {
+        let morph = |times: Vec<f32>| MorphTrack {
+            node: 1,
+            node_name: None,
+            targets: 1,
+            interpolation: Interpolation::Step,
+            values: vec![0.0; times.len()],
+            times,
+        };
+        let c = Clip::new("c", vec![track(vec![0.5, 2.0], vec![0.0; 6])]).unwrap();
+        let c = c.with_morph_tracks(vec![morph(vec![0.25, 3.0])]).unwrap();
+        assert_eq!((c.start(), c.duration()), (0.25, 3.0));
+        let only = Clip::new("m", vec![]).unwrap().with_morph_tracks(vec![morph(vec![1.0, 1.5])]).unwrap();
+        assert_eq!((only.start(), only.duration()), (1.0, 1.5));
+        assert!(Clip::new("m", vec![]).unwrap().with_morph_tracks(vec![morph(vec![])]).is_err());
     }
 }

@@ -2,9 +2,11 @@
 //!
 //! Each translation / rotation / scale channel becomes one core [`Track`]
 //! keyed by node index and node name, values copied in glTF layout
-//! (CUBICSPLINE keeps in-tangent, value, out-tangent per key). Morph-weight
-//! channels are reported in the warnings and skipped. Times are kept as
-//! authored: a clip that starts after 0 still starts there.
+//! (CUBICSPLINE keeps in-tangent, value, out-tangent per key). Each
+//! `weights` channel becomes one core [`MorphTrack`] (one weight per morph
+//! target of the node's mesh per key); a `weights` channel on a node whose
+//! mesh has no morph targets is reported in the warnings and skipped. Times
+//! are kept as authored: a clip that starts after 0 still starts there.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -13,7 +15,7 @@ use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::animation::{Interpolation as JsonInterpolation, Property};
 use gltf::json::validation::Checked;
-use zoa_anim_core::{Clip, Interpolation, Track, TrackProperty};
+use zoa_anim_core::{Clip, Interpolation, MorphTrack, Track, TrackProperty};
 
 use super::accessor::{self, Layout};
 use super::{Problems, animation_label, node_label};
@@ -24,11 +26,21 @@ use crate::AssetError;
 pub(crate) struct ChannelPlan {
     index: usize,
     node: usize,
-    /// `None` for a morph-weight channel (skipped; only its times are read).
-    property: Option<TrackProperty>,
+    /// `None` for a `weights` channel on a node without morph targets
+    /// (skipped; only its times are read, for the clip's length).
+    target: Option<Target>,
     interpolation: Interpolation,
     input: Layout,
     output: Option<Layout>,
+}
+
+/// What a channel animates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target {
+    /// A joint property.
+    Joint(TrackProperty),
+    /// The morph-target weights of a node whose mesh has `targets` of them.
+    Morph { targets: usize },
 }
 
 /// An animation that passed its checks.
@@ -121,57 +133,60 @@ fn plan_channel(
             describe(&input)
         ));
     }
-    let property = match path {
-        Property::Translation => TrackProperty::Translation,
-        Property::Rotation => TrackProperty::Rotation,
-        Property::Scale => TrackProperty::Scale,
-        Property::MorphTargetWeights => {
-            return Ok(ChannelPlan { index: c, node, property: None, interpolation, input, output: None });
-        }
+    let target = match path {
+        Property::Translation => Target::Joint(TrackProperty::Translation),
+        Property::Rotation => Target::Joint(TrackProperty::Rotation),
+        Property::Scale => Target::Joint(TrackProperty::Scale),
+        Property::MorphTargetWeights => match super::morph::target_count(root, node) {
+            0 => return Ok(ChannelPlan { index: c, node, target: None, interpolation, input, output: None }),
+            targets => Target::Morph { targets },
+        },
     };
-    let output = plan_output(root, s, sampler, property, interpolation, &input)?;
-    Ok(ChannelPlan { index: c, node, property: Some(property), interpolation, input, output: Some(output) })
+    let output = plan_output(root, s, sampler, target, interpolation, &input)?;
+    Ok(ChannelPlan { index: c, node, target: Some(target), interpolation, input, output: Some(output) })
 }
 
-/// The output accessor of sampler `s` for a `property` channel: its type
-/// fits the property and it has one element per key (three for CUBICSPLINE).
+/// The output accessor of sampler `s` for a `target` channel: its type
+/// fits the property and it has one element per key (three for
+/// CUBICSPLINE), times the node's morph-target count for `weights`.
 fn plan_output(
     root: &json::Root,
     s: usize,
     sampler: &json::animation::Sampler,
-    property: TrackProperty,
+    target: Target,
     interpolation: Interpolation,
     input: &Layout,
 ) -> Result<Layout, String> {
     let output =
         accessor::layout(root, sampler.output.value()).map_err(|reason| format!("sampler {s} output: {reason}"))?;
-    let type_ok = match property {
-        TrackProperty::Rotation => {
-            output.kind == Type::Vec4
-                && (output.component == ComponentType::F32
-                    || (output.normalized
-                        && matches!(
-                            output.component,
-                            ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16
-                        )))
+    let float_or_normalized = output.component == ComponentType::F32
+        || (output.normalized
+            && matches!(output.component, ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16));
+    let (type_ok, expected, name, targets) = match target {
+        Target::Joint(TrackProperty::Rotation) => (
+            output.kind == Type::Vec4 && float_or_normalized,
+            "VEC4 FLOAT, or VEC4 normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
+            "rotation",
+            1,
+        ),
+        Target::Joint(p) => {
+            (output.kind == Type::Vec3 && output.component == ComponentType::F32, "VEC3 FLOAT (5126)", p.name(), 1)
         }
-        TrackProperty::Translation | TrackProperty::Scale => {
-            output.kind == Type::Vec3 && output.component == ComponentType::F32
-        }
+        Target::Morph { targets } => (
+            output.kind == Type::Scalar && float_or_normalized,
+            "SCALAR FLOAT, or SCALAR normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
+            "weights",
+            targets,
+        ),
     };
     if !type_ok {
-        let expected = match property {
-            TrackProperty::Rotation => "VEC4 FLOAT, or VEC4 normalized BYTE/UNSIGNED_BYTE/SHORT/UNSIGNED_SHORT",
-            _ => "VEC3 FLOAT (5126)",
-        };
         return Err(format!(
-            "sampler {s} output accessor {} is {} but a {} channel needs {expected}",
+            "sampler {s} output accessor {} is {} but a {name} channel needs {expected}",
             output.index,
             describe(&output),
-            property.name()
         ));
     }
-    let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    let per_key = targets * if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
     if interpolation == Interpolation::CubicSpline && input.count < 2 {
         return Err(format!("sampler {s} is CUBICSPLINE with {} key(s); at least 2 are needed", input.count));
     }
@@ -206,6 +221,7 @@ pub(crate) fn build(
     for (a, plan) in plans.iter().enumerate() {
         let label = animation_label(root, a);
         let mut tracks = Vec::with_capacity(plan.channels.len());
+        let mut morph_tracks = Vec::new();
         let (mut start, mut end) = (f32::INFINITY, f32::NEG_INFINITY);
         for ch in &plan.channels {
             let element = || format!("{label} channel {}", ch.index);
@@ -220,16 +236,16 @@ pub(crate) fn build(
                 start = start.min(first);
                 end = end.max(last);
             }
-            let (Some(property), Some(output)) = (ch.property, &ch.output) else {
+            let (Some(target), Some(output)) = (ch.target, &ch.output) else {
                 warnings.push(format!(
-                    "{}: {label} channel {}: morph-target weights channel on {} skipped",
+                    "{}: {label} channel {}: weights channel on {} skipped: the node has no mesh with morph targets",
                     file,
                     ch.index,
                     node_label(root, ch.node)
                 ));
                 continue;
             };
-            let values = match read_values(ch, property, output, buffers, file, &label, warnings) {
+            let values = match read_values(ch, target, output, buffers, file, &label, warnings) {
                 Ok(v) => v,
                 Err(reason) => {
                     problems.push(element(), reason);
@@ -244,14 +260,16 @@ pub(crate) fn build(
                     node_label(root, ch.node)
                 ));
             }
-            tracks.push(Track {
-                node: ch.node as u32,
-                node_name: root.nodes.get(ch.node).and_then(|n| n.name.clone()),
-                property,
-                interpolation: ch.interpolation,
-                times,
-                values,
-            });
+            let node_name = root.nodes.get(ch.node).and_then(|n| n.name.clone());
+            let (node, interpolation) = (ch.node as u32, ch.interpolation);
+            match target {
+                Target::Joint(property) => {
+                    tracks.push(Track { node, node_name, property, interpolation, times, values });
+                }
+                Target::Morph { targets } => {
+                    morph_tracks.push(MorphTrack { node, node_name, targets, interpolation, times, values });
+                }
+            }
         }
         if !problems.is_empty() {
             continue;
@@ -259,7 +277,8 @@ pub(crate) fn build(
         // A blank name (`""`, `" "`) names nothing a definition can refer to: unnamed.
         let given = root.animations[a].name.clone().filter(|n| !n.trim().is_empty());
         let name = given.unwrap_or_else(|| format!("animation{a}"));
-        let clip = Clip::new(name, tracks).map_err(|source| AssetError::InvalidData {
+        let clip = Clip::new(name, tracks).and_then(|c| c.with_morph_tracks(morph_tracks));
+        let clip = clip.map_err(|source| AssetError::InvalidData {
             file: file.to_owned(),
             element: label.clone(),
             source,
@@ -327,7 +346,7 @@ fn read_times(
 /// [`check_rotation_keys`] (normalizing keys adds a warning).
 fn read_values(
     ch: &ChannelPlan,
-    property: TrackProperty,
+    target: Target,
     output: &Layout,
     buffers: &[Cow<'_, [u8]>],
     file: &str,
@@ -336,7 +355,10 @@ fn read_values(
 ) -> Result<Vec<f32>, String> {
     let mut values = accessor::read_f32(output, buffers).map_err(|reason| format!("sampler output: {reason}"))?;
     if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        let c = property.components();
+        let c = match target {
+            Target::Joint(property) => property.components(),
+            Target::Morph { targets } => targets,
+        };
         return Err(format!(
             "sampler output accessor {} has a non-finite value at element {} component {}",
             output.index,
@@ -344,7 +366,7 @@ fn read_values(
             i % c
         ));
     }
-    if property == TrackProperty::Rotation {
+    if target == Target::Joint(TrackProperty::Rotation) {
         match check_rotation_keys(&mut values, ch.interpolation) {
             Err(k) => {
                 return Err(format!(

@@ -13,6 +13,14 @@ struct RawNode {
     translation: Option<Vec<f64>>,
     rotation: Option<Vec<f64>>,
     scale: Option<Vec<f64>>,
+    weights: Option<Vec<f64>>,
+}
+
+/// A mesh's default morph weights as the JSON has them, in `f64`.
+#[derive(Deserialize)]
+struct RawMesh {
+    name: Option<String>,
+    weights: Option<Vec<f64>>,
 }
 
 /// The part of the document [`node_numbers`] reads.
@@ -20,9 +28,11 @@ struct RawNode {
 struct RawNodes {
     #[serde(default)]
     nodes: Vec<RawNode>,
+    #[serde(default)]
+    meshes: Vec<RawMesh>,
 }
 
-/// Node transform components must be finite 32-bit floats. Read here as
+/// Node transform components and node and mesh morph weights must be finite 32-bit floats. Read here as
 /// `f64` from the JSON text and narrowed by the loader itself, so the check
 /// does not depend on how `serde_json` is built: with its `float_roundtrip`
 /// feature (which any crate in a build can turn on) it rejects a number beyond
@@ -39,6 +49,7 @@ pub(crate) fn node_numbers(json_text: &[u8], problems: &mut Problems) {
             ("translation", &node.translation),
             ("rotation", &node.rotation),
             ("scale", &node.scale),
+            ("weights", &node.weights),
         ];
         for (field, values) in fields {
             let values = values.as_deref().unwrap_or_default();
@@ -49,6 +60,15 @@ pub(crate) fn node_numbers(json_text: &[u8], problems: &mut Problems) {
                 };
                 problems.push(label, format!("{field} component {k} is not a finite 32-bit float"));
             }
+        }
+    }
+    for (i, mesh) in raw.meshes.iter().enumerate() {
+        if let Some(k) = mesh.weights.as_deref().unwrap_or_default().iter().position(|&x| !(x as f32).is_finite()) {
+            let label = match &mesh.name {
+                Some(name) => format!("mesh {i} {name:?}"),
+                None => format!("mesh {i}"),
+            };
+            problems.push(label, format!("weights component {k} is not a finite 32-bit float"));
         }
     }
 }

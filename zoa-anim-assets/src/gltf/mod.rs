@@ -39,12 +39,13 @@ mod anim;
 mod buffers;
 mod check;
 mod container;
+mod morph;
 mod skin;
 
 use std::path::Path;
 
 use gltf::json;
-use zoa_anim_core::{Clip, Skeleton, Transform};
+use zoa_anim_core::{Clip, MorphNode, Skeleton, Transform};
 
 pub use buffers::BufferAccess;
 
@@ -87,7 +88,11 @@ pub struct GltfAsset {
     pub clips: Vec<Clip>,
     /// The animation's own name per clip (`None` when the file gave none).
     pub animation_names: Vec<Option<String>>,
-    /// Things that were skipped or tolerated, e.g. morph-weight channels.
+    /// Every node whose mesh has morph targets, in node order, with its
+    /// default weights (what shows where no clip animates it).
+    pub morph_nodes: Vec<MorphNode>,
+    /// Things that were skipped or tolerated, e.g. a `weights` channel on a
+    /// node without morph targets.
     pub warnings: Vec<String>,
     /// Per animation: channels in the source, including skipped ones.
     channel_counts: Vec<usize>,
@@ -116,14 +121,14 @@ impl GltfAsset {
     }
 
     /// Number of channels the source animation `index` had, including skipped
-    /// (morph-weight) channels; 0 when `index` is out of range.
+    /// ones; 0 when `index` is out of range.
     #[must_use]
     pub fn clip_channel_count(&self, index: usize) -> usize {
         self.channel_counts.get(index).copied().unwrap_or(0)
     }
 
     /// `(start, end)` in seconds of animation `index` over all its channels,
-    /// including skipped ones (so a morph-only animation still has a length).
+    /// including skipped ones (so an animation of skipped channels still has a length).
     /// `end` is the glTF "duration" (largest input time); `(0, 0)` when the
     /// animation has no channel or `index` is out of range.
     #[must_use]
@@ -250,6 +255,7 @@ pub fn load_gltf_slice_with(
     let skeletons = skin::build(&root, &nodes, &skin_plans, &data, &stem, file, &mut problems)?;
     let built = anim::build(&root, &anim_plans, &data, file, &mut problems, &mut warnings)?;
     problems.flush(file)?;
+    let morph_nodes = morph::morph_nodes(&root, &nodes, file, &mut warnings);
 
     Ok(GltfAsset {
         file_name: file.to_owned(),
@@ -260,6 +266,7 @@ pub fn load_gltf_slice_with(
         clips: built.clips,
         // Blank names are no names (see `anim.rs`).
         animation_names: root.animations.iter().map(|a| a.name.clone().filter(|n| !n.trim().is_empty())).collect(),
+        morph_nodes,
         warnings,
         channel_counts: built.channel_counts,
         time_ranges: built.time_ranges,

@@ -133,7 +133,7 @@ impl CharacterDefinition {
             problems.push(SetupProblem::TooManyJoints(n));
             return Err(RuntimeError::CharacterSetup(problems));
         }
-        let skeleton = Arc::new(RuntimeSkeleton::new(bundle.skeleton.clone()));
+        let skeleton = Arc::new(RuntimeSkeleton::with_morphs(bundle.skeleton.clone(), &bundle.morph_nodes));
         let BoundClips { clips, animations, references } = bind_clips(bundle, &skeleton, &mut problems);
         let graphs = compile_graphs(bundle, &clips, &skeleton, &mut problems);
         let bindings: HashMap<String, SharedBindingProfile> = bundle
@@ -311,12 +311,17 @@ fn bind_clips(bundle: &CharacterBundle, skeleton: &RuntimeSkeleton, problems: &m
     let mut references = Vec::with_capacity(bundle.clips.len());
     for c in &bundle.clips {
         let by = if c.bind_by_name { BindBy::Name } else { BindBy::Node };
-        let bound = Animation::bind(&c.clip, skeleton.skeleton(), by)
+        let bound = Animation::bind_to(&c.clip, skeleton, by)
             .and_then(|a| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, r)));
         match bound {
             Ok((a, first)) => {
                 infos.push(ClipInfo::from_asset(&c.asset, a.duration()));
-                references.push(ReferencePose::from_pose(&first));
+                let reference = ReferencePose::from_pose(&first);
+                references.push(if a.animates_morphs() {
+                    reference.with_morph(a.sample_morphs_to_new(0.0, skeleton.morphs()))
+                } else {
+                    reference
+                });
                 animations.push(Arc::new(a));
             }
             Err(error) => problems.push(SetupProblem::Clip { clip: c.asset.id.clone(), error }),

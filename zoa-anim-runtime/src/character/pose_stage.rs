@@ -28,6 +28,7 @@ use crate::error::RuntimeError;
 use crate::pose::Pose;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
+use crate::pose::MorphPose;
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
 
 /// The selector's full-body layer in a stack.
@@ -66,6 +67,9 @@ pub(crate) struct PoseStage {
     pub(crate) inertia: Inertializer,
     pub(crate) model: Vec<Mat4>,
     pub(crate) skin: Vec<Mat4>,
+    /// The blended morph weights (current, and the outgoing loadout's),
+    /// when the model has morphed nodes (boxed: most have none).
+    pub(crate) morphs: Option<Box<[MorphPose; 2]>>,
 }
 
 /// A character definition's clips, references and one graph's masks, as a
@@ -127,6 +131,10 @@ impl PoseStage {
             inertia: Inertializer::new(rest),
             model: vec![Mat4::IDENTITY; n],
             skin: vec![Mat4::IDENTITY; n],
+            morphs: (!def.skeleton.morphs().is_empty()).then(|| {
+                let m = MorphPose::new(def.skeleton.morphs());
+                Box::new([m.clone(), m])
+            }),
         }
     }
 
@@ -154,16 +162,23 @@ impl PoseStage {
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
         let n = def.skeleton.joint_count();
-        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, .. } = self;
+        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, morphs, .. } = self;
         let scratch = match lent {
             Some(s) if s.fits(n) => s,
             _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
         };
         let mut parts = Parts { def, stack, contexts, procedural, scratch };
-        parts.compose(current, local)?;
+        let (mut morph_now, mut morph_before) = match morphs.as_deref_mut() {
+            Some([now, before]) => (Some(now), Some(before)),
+            None => (None, None),
+        };
+        parts.compose(current, local, morph_now.as_deref_mut())?;
         if let Some((outgoing, alpha)) = previous {
-            parts.compose(outgoing, before)?;
+            parts.compose(outgoing, before, morph_before.as_deref_mut())?;
             blend_into(local, before, 1.0 - alpha);
+            if let (Some(now), Some(before)) = (morph_now, morph_before) {
+                now.blend_toward(before, 1.0 - alpha);
+            }
         }
         Ok(())
     }
@@ -179,7 +194,7 @@ struct Parts<'a> {
 }
 
 impl Parts<'_> {
-    fn compose(&mut self, stack: &Stack<'_>, output: &mut Pose) -> Result<(), RuntimeError> {
+    fn compose(&mut self, stack: &Stack<'_>, output: &mut Pose, morphs: Option<&mut MorphPose>) -> Result<(), RuntimeError> {
         let def = self.def;
         write_stack(def, stack, self.stack);
         if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {
@@ -199,6 +214,7 @@ impl Parts<'_> {
             extra,
             scratch: self.scratch,
             output,
+            morphs,
         }
         .run()
     }

@@ -25,6 +25,7 @@ use std::ops::Range;
 use crate::error::RuntimeError;
 use crate::pose::animation::{Animation, SamplingContext, SamplingJob};
 use crate::pose::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
+use crate::pose::morph::{MorphPose, blend_morphs};
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// No mask, or no additive reference, in a [`StackInput`].
@@ -175,6 +176,9 @@ pub struct ComposeJob<'a, S: StackSources> {
     pub scratch: &'a mut PoseScratch,
     /// The result.
     pub output: &'a mut Pose,
+    /// The blended morph weights, laid out for the skeleton's
+    /// [`crate::pose::MorphSet`] (`None`, or an empty set: none are blended).
+    pub morphs: Option<&'a mut MorphPose>,
 }
 
 impl<S: StackSources> ComposeJob<'_, S> {
@@ -183,7 +187,10 @@ impl<S: StackSources> ComposeJob<'_, S> {
     /// range or a time is not finite; the output is then left part-way.
     #[inline]
     pub fn run(self) -> Result<(), RuntimeError> {
-        let ComposeJob { composition, skeleton, stack, sources, contexts, extra, scratch, output } = self;
+        let ComposeJob { composition, skeleton, stack, sources, contexts, extra, scratch, output, morphs } = self;
+        if let Some(morphs) = morphs {
+            blend_morphs(composition, skeleton.morphs(), stack, sources, morphs);
+        }
         let PoseScratch { sampled, blending } = scratch;
         let final_layer = stack.layers.iter().rposition(|l| l.weight > 0.0);
         let mut blender = blending.begin(composition, skeleton.rest(), output)?;

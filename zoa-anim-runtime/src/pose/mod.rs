@@ -85,6 +85,7 @@ pub mod crowd;
 pub mod ik_stage;
 pub mod math;
 pub mod model;
+pub mod morph;
 pub mod player;
 pub mod retarget;
 pub mod simd;
@@ -103,6 +104,7 @@ pub use compose::{ComposeJob, ExtraPose, PoseScratch, PoseStack, StackInput, Sta
 pub use crowd::{Crowd, CrowdMember};
 pub use ik_stage::IkStage;
 pub use model::{LocalToModelJob, skinning_matrices};
+pub use morph::{MorphPose, MorphSet, MorphSlot};
 pub use player::{AdditiveReference, BoundMotion, ClipPlayer, Layer, LayerSource};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};

@@ -33,6 +33,7 @@ use crate::pose::compose::{ComposeJob, NONE, PoseScratch, PoseStack, StackInput,
 use crate::pose::ik_stage::IkStage;
 use crate::pose::math::{clamp_time, wrap_time};
 use crate::pose::model::LocalToModelJob;
+use crate::pose::morph::MorphPose;
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// A clip and how its time maps to clip time.
@@ -210,6 +211,9 @@ pub struct ClipPlayer {
     model: Vec<Mat4>,
     compute_model: bool,
     ik: Option<Box<IkStage>>,
+    /// The blended morph weights, when the skeleton has morphed nodes
+    /// (boxed: most players have none).
+    morphs: Option<Box<MorphPose>>,
 }
 
 /// The player's layers, masks and references, as a [`ComposeJob`] reads them.
@@ -272,13 +276,15 @@ impl ClipPlayer {
                     (BlendMode::Override, _) => None,
                     (BlendMode::Additive, AdditiveReference::Time(t)) => {
                         let make = || Ok(prepare_reference(&a.sample_to_new(*t, skeleton.rest())?));
-                        Some(ReferencePose::from_prepared(a.shared_reference(*t, make)?))
+                        let reference = ReferencePose::from_prepared(a.shared_reference(*t, make)?);
+                        Some(with_morphs(reference, a, *t, &skeleton))
                     }
                     (BlendMode::Additive, AdditiveReference::Clip { animation, time }) => {
                         if animation.joint_count() != n {
                             return Err(bad(format!("reference `{}` is bound to another skeleton", animation.name())));
                         }
-                        Some(ReferencePose::from_pose(&animation.sample_to_new(*time, skeleton.rest())?))
+                        let reference = ReferencePose::from_pose(&animation.sample_to_new(*time, skeleton.rest())?);
+                        Some(with_morphs(reference, animation, *time, &skeleton))
                     }
                 };
                 let i = inputs.len() as u32;
@@ -297,6 +303,7 @@ impl ClipPlayer {
                 contexts.push(SamplingContext::for_animation(a));
             }
         }
+        let morphs = (!skeleton.morphs().is_empty()).then(|| Box::new(MorphPose::new(skeleton.morphs())));
         Ok(ClipPlayer {
             tree_weights: vec![0.0; inputs.len()],
             inputs,
@@ -312,6 +319,7 @@ impl ClipPlayer {
             layers,
             compute_model: true,
             ik: None,
+            morphs,
         })
     }
 
@@ -390,6 +398,12 @@ impl ClipPlayer {
     #[must_use]
     pub fn local_pose(&self) -> &Pose {
         &self.local
+    }
+    /// Morph weights of the last evaluation, laid out for the skeleton's
+    /// [`crate::pose::MorphSet`] (`None` when it has no morphed node).
+    #[must_use]
+    pub fn morph_pose(&self) -> Option<&MorphPose> {
+        self.morphs.as_deref()
     }
     /// Model-space matrices of the last evaluation (when enabled).
     #[must_use]
@@ -524,6 +538,7 @@ impl ClipPlayer {
             extra: None,
             scratch,
             output: &mut self.local,
+            morphs: self.morphs.as_deref_mut(),
         }
         .run()?;
         if let Some(ik) = &mut self.ik {
@@ -584,5 +599,14 @@ impl ClipPlayer {
                 crate::pose::simd::prefetch(&self.model, usize::MAX);
             }
         }
+    }
+}
+
+/// `reference` with the morph weights of `animation` at `time`, when it animates any.
+fn with_morphs(reference: ReferencePose, animation: &Animation, time: f32, skeleton: &RuntimeSkeleton) -> ReferencePose {
+    if animation.animates_morphs() {
+        reference.with_morph(animation.sample_morphs_to_new(time, skeleton.morphs()))
+    } else {
+        reference
     }
 }

@@ -2,7 +2,9 @@
 //! joints, and the runtime view of a skeleton.
 
 use glam::{Mat4, Quat, Vec3, Vec3A};
-use zoa_anim_core::{Skeleton, Transform};
+use zoa_anim_core::{MorphNode, Skeleton, Transform};
+
+use crate::pose::MorphSet;
 
 use crate::pose::simd::{BLOCK, Row, blocks_for};
 
@@ -240,6 +242,7 @@ pub struct RuntimeSkeleton {
     order: Vec<(u16, u16)>,
     rest: Pose,
     inverse_binds: Vec<Mat4>,
+    morphs: MorphSet,
 }
 
 /// Marker for "no parent" in [`RuntimeSkeleton::hierarchy`].
@@ -256,7 +259,22 @@ impl RuntimeSkeleton {
             .collect();
         let rest = Pose::rest(&skeleton);
         let inverse_binds = skeleton.joints().iter().map(|j| j.inverse_bind).collect();
-        RuntimeSkeleton { skeleton, order, rest, inverse_binds }
+        RuntimeSkeleton { skeleton, order, rest, inverse_binds, morphs: MorphSet::default() }
+    }
+
+    /// [`RuntimeSkeleton::new`] with the model's morphed nodes (see
+    /// [`crate::pose::MorphSet`]): clips bound to it with
+    /// [`crate::pose::Animation::bind_to`] animate their weights too.
+    #[must_use]
+    pub fn with_morphs(skeleton: Skeleton, morph_nodes: &[MorphNode]) -> RuntimeSkeleton {
+        let morphs = MorphSet::new(morph_nodes, &skeleton);
+        RuntimeSkeleton { morphs, ..RuntimeSkeleton::new(skeleton) }
+    }
+
+    /// The model's morphed nodes (empty without morph targets).
+    #[must_use]
+    pub fn morphs(&self) -> &MorphSet {
+        &self.morphs
     }
 
     /// The core skeleton.

@@ -2,11 +2,19 @@
 //! one clip at one time or for a stack of layers read from a TOML mix file.
 //!
 //! The JSON shape is a contract for outside scripts:
-//! `{"joints":[{"node":N,"name":…|null,"t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]}`
-//! in skin joint order, or in ascending node order with `--all-nodes` (every
-//! node targeted by a channel of any clip in the file). Rotations are printed as
-//! the sampler produced them (no sign canonicalization). Joints a clip does not
-//! animate show their rest pose.
+//! `{"joints":[{"node":N,"name":…|null,"t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}],
+//! "morph":[{"node":N,"name":…|null,"weights":[…]}]}`: `joints` in skin joint
+//! order, or in ascending node order with `--all-nodes` (every node targeted
+//! by a channel of any clip in the file). Rotations are printed as the sampler
+//! produced them (no sign canonicalization). Joints a clip does not animate
+//! show their rest pose. `morph` has one entry per node whose mesh has morph
+//! targets and that a `weights` channel of any clip in the file targets, in
+//! ascending node order (empty when there is none): its morph-target weights
+//! as three.js's `morphTargetInfluences` would hold them, blended with the same
+//! weights and masks as the joints; the node's default weights (its own
+//! `weights`, else its mesh's, else 0) where the playing clips do not animate
+//! it. A mask weighs a morphed node's weights as it weighs the node's nearest
+//! joint (itself or an ancestor); a node below no joint is not masked.
 //!
 //! Mix file (`--mix`): one `[[layer]]` table per layer, in blending order
 //! (format and checks: `zoa_anim_assets::mix`); the clips and mask joints it
@@ -37,11 +45,12 @@ use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_assets::mix::{ClipKey, parse_mix};
 use zoa_anim_core::RigPolicy;
 use zoa_anim_core::glam::Mat4;
-use zoa_anim_core::{Joint, Skeleton};
+use zoa_anim_core::{Joint, MorphNode, Skeleton};
 use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
     pose::AdditiveReference, pose::Animation, pose::BindBy, pose::BoneWeights, pose::BoundMotion, pose::ClipPlayer,
-    pose::Layer, pose::LayerSource, pose::Pose, pose::RetargetMode, pose::Retargeter, pose::RuntimeSkeleton,
+    pose::Layer, pose::LayerSource, pose::MorphPose, pose::MorphSet, pose::Pose, pose::RetargetMode, pose::Retargeter,
+    pose::RuntimeSkeleton,
 };
 
 use super::Format;
@@ -164,9 +173,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let target = Target::select(&asset, args.skin, args.all_nodes)?;
     if let (Some(other), Some(key)) = (&args.retarget_from, &args.clip) {
-        return retargeted(&args, &target, other, key);
+        return retargeted(&args, &asset, &target, other, key);
     }
-    let skeleton = Arc::new(RuntimeSkeleton::new(target.skeleton.clone()));
+    let skeleton = Arc::new(RuntimeSkeleton::with_morphs(target.skeleton.clone(), &animated_morph_nodes(&asset)));
     let layers = match (&args.clip, &args.mix) {
         (Some(key), _) => clip_layer(&asset, key, &skeleton, args.time.unwrap_or(0.0), args.once)?,
         (None, Some(mix)) => match mix_layers(mix, &asset, &skeleton) {
@@ -181,13 +190,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut instance = ClipPlayer::new(skeleton.clone(), layers)?;
     instance.set_compute_model(false);
     instance.evaluate()?;
-    print_pose(&args, &target, instance.local_pose())
+    let morphs = Morphs { set: skeleton.morphs(), weights: instance.morph_pose().map(MorphPose::weights) };
+    print_pose(&args, &target, instance.local_pose(), &morphs)
 }
 
-fn print_pose(args: &Args, target: &Target, pose: &Pose) -> anyhow::Result<ExitCode> {
+/// The nodes of `asset` whose mesh has morph targets and that a `weights`
+/// track of any clip targets, in node order: what `"morph"` reports.
+fn animated_morph_nodes(asset: &GltfAsset) -> Vec<MorphNode> {
+    let animated = |node: u32| asset.clips.iter().flat_map(|c| c.morph_tracks()).any(|t| t.node == node);
+    asset.morph_nodes.iter().filter(|m| animated(m.node)).cloned().collect()
+}
+
+/// The morph weights to print: a set's layout and the blended weights
+/// (`None`: the set's defaults).
+struct Morphs<'a> {
+    set: &'a MorphSet,
+    weights: Option<&'a [f32]>,
+}
+
+fn print_pose(args: &Args, target: &Target, pose: &Pose, morphs: &Morphs<'_>) -> anyhow::Result<ExitCode> {
     match args.format {
-        Format::Json => crate::output::json_document(serde_json::to_string_pretty(&to_json(target, pose))?)?,
-        Format::Human => out!("{}", to_human(target, pose)),
+        Format::Json => crate::output::json_document(serde_json::to_string_pretty(&to_json(target, pose, morphs))?)?,
+        Format::Human => out!("{}", to_human(target, pose, morphs)),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -202,7 +226,7 @@ fn clip_layer(
 ) -> anyhow::Result<Vec<Layer>> {
     let (_, clip) =
         asset.clip(key).with_context(|| format!("{} has no clip `{key}` ({})", asset.file_name, clip_list(asset)))?;
-    let animation = Arc::new(Animation::bind(clip, skeleton.skeleton(), BindBy::Node)?);
+    let animation = Arc::new(Animation::bind_to(clip, skeleton, BindBy::Node)?);
     let motion = BoundMotion { animation, looping: !once };
     Ok(vec![Layer::new(clip.name(), LayerSource::Clip { motion, time, speed: 1.0 })])
 }
@@ -219,7 +243,7 @@ fn overrides(list: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 
 /// `--retarget-from`: sample the other file's clip on its own skeleton, then
 /// carry the pose onto `target` by role.
-fn retargeted(args: &Args, target: &Target, other: &Path, key: &str) -> anyhow::Result<ExitCode> {
+fn retargeted(args: &Args, asset: &GltfAsset, target: &Target, other: &Path, key: &str) -> anyhow::Result<ExitCode> {
     let source_asset = load_gltf(other)?;
     for w in &source_asset.warnings {
         errln!("warning: {w}");
@@ -256,7 +280,9 @@ fn retargeted(args: &Args, target: &Target, other: &Path, key: &str) -> anyhow::
     let rest = Pose::rest(&target.skeleton);
     let mut pose = rest.clone();
     retargeter.run(instance.local_pose(), &rest, &mut pose)?;
-    print_pose(args, target, &pose)
+    // The other file's clip animates none of FILE's morph targets: they show their defaults.
+    let set = MorphSet::new(&animated_morph_nodes(asset), &target.skeleton);
+    print_pose(args, target, &pose, &Morphs { set: &set, weights: None })
 }
 
 pub(crate) fn clip_list(asset: &GltfAsset) -> String {
@@ -312,7 +338,7 @@ fn mix_layers(path: &Path, asset: &GltfAsset, skeleton: &Arc<RuntimeSkeleton>) -
             problems.push(format!("{at}.clip: {} has no clip {} ({})", asset.file_name, l.clip, clip_list(asset)));
             continue;
         };
-        let animation = match Animation::bind(clip, skeleton.skeleton(), BindBy::Node) {
+        let animation = match Animation::bind_to(clip, skeleton, BindBy::Node) {
             Ok(a) => Arc::new(a),
             Err(e) => {
                 problems.push(format!("{at}: {e}"));
@@ -347,12 +373,40 @@ struct JointOut<'a> {
     s: [f32; 3],
 }
 
+/// One reported morphed node.
+#[derive(Debug, serde::Serialize)]
+struct MorphOut<'a> {
+    node: u32,
+    name: Option<&'a str>,
+    weights: &'a [f32],
+}
+
 #[derive(Debug, serde::Serialize)]
 struct PoseOut<'a> {
     joints: Vec<JointOut<'a>>,
+    morph: Vec<MorphOut<'a>>,
 }
 
-fn to_json<'a>(target: &'a Target, pose: &Pose) -> PoseOut<'a> {
+impl<'a> Morphs<'a> {
+    /// Every slot with its weights, in node order.
+    fn entries(&self) -> Vec<MorphOut<'a>> {
+        let weights = self.weights.unwrap_or(self.set.defaults());
+        let mut out: Vec<MorphOut<'a>> = self
+            .set
+            .slots()
+            .iter()
+            .map(|s| MorphOut {
+                node: s.node,
+                name: s.name.as_deref(),
+                weights: weights.get(s.range.clone()).unwrap_or_default(),
+            })
+            .collect();
+        out.sort_by_key(|m| m.node);
+        out
+    }
+}
+
+fn to_json<'a>(target: &'a Target, pose: &Pose, morphs: &Morphs<'a>) -> PoseOut<'a> {
     let joints = target
         .report
         .iter()
@@ -368,10 +422,10 @@ fn to_json<'a>(target: &'a Target, pose: &Pose) -> PoseOut<'a> {
             }
         })
         .collect();
-    PoseOut { joints }
+    PoseOut { joints, morph: morphs.entries() }
 }
 
-fn to_human(target: &Target, pose: &Pose) -> String {
+fn to_human(target: &Target, pose: &Pose, morphs: &Morphs<'_>) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for &j in &target.report {
@@ -393,6 +447,11 @@ fn to_human(target: &Target, pose: &Pose) -> String {
             s.y,
             s.z
         );
+    }
+    for m in morphs.entries() {
+        let name = m.name.map_or_else(|| format!("node {}", m.node), str::to_owned);
+        let weights: Vec<String> = m.weights.iter().map(|w| format!("{w:.5}")).collect();
+        let _ = writeln!(out, "{:>4} {name:<28} morph weights [{}]", m.node, weights.join(", "));
     }
     out
 }

@@ -17,7 +17,7 @@ use crate::character::driver::GraphDriver;
 use crate::character::events::{Event, EventQueue};
 use crate::character::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
 use crate::character::selector::TagSelector;
-use crate::pose::Pose;
+use crate::pose::{MorphPose, Pose};
 use crate::pose::ik_stage::IkStage;
 
 impl Character {
@@ -135,6 +135,14 @@ impl Character {
     #[must_use]
     pub fn local_pose(&self) -> &Pose {
         &self.pose.local
+    }
+    /// Morph-target weights of the last evaluation, laid out for the
+    /// skeleton's [`crate::pose::MorphSet`] (`definition().skeleton().morphs()`:
+    /// one slot per morphed glTF node; `MorphPose::of(slot)` is its slice).
+    /// `None` when the model has no morphed node.
+    #[must_use]
+    pub fn morph_weights(&self) -> Option<&MorphPose> {
+        self.pose.morphs.as_deref().map(|[now, _]| now)
     }
     /// Model-space matrices of the last evaluation.
     #[must_use]

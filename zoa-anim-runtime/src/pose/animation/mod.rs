@@ -37,7 +37,8 @@ use glam::{Quat, Vec3A};
 use zoa_anim_core::Interpolation;
 
 use crate::error::RuntimeError;
-use crate::pose::Pose;
+use crate::pose::{Pose, RuntimeSkeleton};
+use zoa_anim_core::Clip;
 
 mod blocks;
 mod cursor;
@@ -145,6 +146,8 @@ pub struct Animation {
     quats: Vec<Quat>,
     animated: Vec<u8>,
     unbound: usize,
+    /// The clip's morph-weight tracks (empty unless bound with [`Animation::bind_to`]).
+    morphs: crate::pose::morph::MorphChannels,
     references: SharedReferences,
 }
 
@@ -210,10 +213,46 @@ impl Animation {
     pub fn track_count(&self) -> usize {
         self.track_count
     }
-    /// Tracks of the source clip that targeted no joint of the skeleton.
+    /// Tracks of the source clip that targeted no joint of the skeleton
+    /// (and, bound with [`Animation::bind_to`], weight tracks that found no
+    /// morphed node of the right size).
     #[must_use]
     pub fn unbound_tracks(&self) -> usize {
-        self.unbound
+        self.unbound + self.morphs.unbound()
+    }
+
+    /// [`Animation::bind`] to `rig`'s skeleton, and the clip's morph-weight
+    /// tracks to `rig`'s [`crate::pose::MorphSet`] (by node index or node
+    /// name, as `by` says).
+    pub fn bind_to(clip: &Clip, rig: &RuntimeSkeleton, by: BindBy) -> Result<Animation, RuntimeError> {
+        let mut animation = Animation::bind(clip, rig.skeleton(), by)?;
+        animation.morphs = crate::pose::morph::MorphChannels::bind(clip, rig.morphs(), by);
+        Ok(animation)
+    }
+
+    /// Whether it animates any morph weight.
+    #[must_use]
+    pub fn animates_morphs(&self) -> bool {
+        !self.morphs.is_empty()
+    }
+
+    /// The bound morph-weight tracks.
+    pub(crate) fn morphs(&self) -> &crate::pose::morph::MorphChannels {
+        &self.morphs
+    }
+
+    /// The morph weights of `set` at clip time `time`, over its defaults
+    /// (allocates; set-up work such as additive references).
+    #[must_use]
+    pub fn sample_morphs_to_new(&self, time: f32, set: &crate::pose::MorphSet) -> Vec<f32> {
+        let mut weights = set.defaults().to_vec();
+        let mut scratch = vec![0.0; weights.len()];
+        self.morphs.sample(time, &mut scratch, |s, x| {
+            if let Some(w) = weights.get_mut(set.slots()[s].range.clone()) {
+                w.copy_from_slice(x);
+            }
+        });
+        weights
     }
     /// Per joint, which properties this animation writes
     /// ([`ANIMATES_TRANSLATION`] | [`ANIMATES_ROTATION`] | [`ANIMATES_SCALE`]).

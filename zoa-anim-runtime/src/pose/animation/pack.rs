@@ -40,6 +40,7 @@ impl Animation {
             quats: Vec::new(),
             animated: vec![0; n],
             unbound: 0,
+            morphs: Default::default(),
             references: SharedReferences::default(),
         };
         // (start, length) of each distinct key-time array in `times`.

@@ -14,17 +14,31 @@ use crate::pose::Pose;
 pub struct ReferencePose {
     /// The reference with its rotations inverted (shared: clones are cheap).
     pub(super) pose: Arc<Pose>,
+    /// The reference's morph weights, when its animation has any.
+    morph: Option<Arc<[f32]>>,
 }
 
 impl ReferencePose {
     /// Prepares `pose` as a reference (allocates; set-up time).
     #[must_use]
     pub fn from_pose(pose: &Pose) -> ReferencePose {
-        ReferencePose { pose: Arc::new(prepare_reference(pose)) }
+        ReferencePose { pose: Arc::new(prepare_reference(pose)), morph: None }
+    }
+    /// With morph weights to take additive weight deltas against (a
+    /// [`crate::pose::MorphSet`]'s flat layout).
+    #[must_use]
+    pub fn with_morph(mut self, weights: Vec<f32>) -> ReferencePose {
+        self.morph = Some(weights.into());
+        self
+    }
+    /// The morph weights, if any.
+    #[must_use]
+    pub fn morph(&self) -> Option<&[f32]> {
+        self.morph.as_deref()
     }
     /// A reference already prepared by [`prepare_reference`].
     pub(crate) fn from_prepared(pose: Arc<Pose>) -> ReferencePose {
-        ReferencePose { pose }
+        ReferencePose { pose, morph: None }
     }
     /// Number of joints.
     #[must_use]
