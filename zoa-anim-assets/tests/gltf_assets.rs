@@ -95,10 +95,10 @@ fn check_clips(asset: &GltfAsset, facts: &Value) {
         for t in clip.tracks() {
             *per_path.entry(t.property.name().to_owned()).or_default() += 1;
         }
-        let skipped = (asset.clip_channel_count(i) - clip.tracks().len()) as u64;
-        if skipped > 0 {
-            per_path.insert("weights".into(), skipped);
+        if !clip.morph_tracks().is_empty() {
+            per_path.insert("weights".into(), clip.morph_tracks().len() as u64);
         }
+        let skipped = (asset.clip_channel_count(i) - clip.tracks().len() - clip.morph_tracks().len()) as u64;
         let expected: BTreeMap<String, u64> = anim["channels_per_path"]
             .as_object()
             .unwrap()
@@ -111,12 +111,15 @@ fn check_clips(asset: &GltfAsset, facts: &Value) {
             // Every channel became a track: the core clip's own timing matches too.
             assert!(close(clip.duration(), duration), "{file}: animation {i} clip duration {}", clip.duration());
             assert!(close(clip.start(), start_time), "{file}: animation {i} clip start {}", clip.start());
-            let max_keys = clip.tracks().iter().map(|t| t.key_count()).max().unwrap_or(0) as u64;
+            let morph_keys = clip.morph_tracks().iter().map(|t| t.times.len());
+            let max_keys = clip.tracks().iter().map(|t| t.key_count()).chain(morph_keys).max().unwrap_or(0) as u64;
             assert_eq!(max_keys, anim["max_keyframes_per_sampler"].as_u64().unwrap(), "{file}: animation {i} max keys");
             let interps: BTreeSet<&str> = clip
                 .tracks()
                 .iter()
-                .map(|t| match t.interpolation {
+                .map(|t| t.interpolation)
+                .chain(clip.morph_tracks().iter().map(|t| t.interpolation))
+                .map(|i| match i {
                     Interpolation::Linear => "LINEAR",
                     Interpolation::Step => "STEP",
                     Interpolation::CubicSpline => "CUBICSPLINE",
@@ -125,7 +128,8 @@ fn check_clips(asset: &GltfAsset, facts: &Value) {
             let expected: BTreeSet<&str> =
                 anim["interpolations"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
             assert_eq!(interps, expected, "{file}: animation {i} interpolations");
-            let targets: BTreeSet<u32> = clip.tracks().iter().map(|t| t.node).collect();
+            let morphed = clip.morph_tracks().iter().map(|t| t.node);
+            let targets: BTreeSet<u32> = clip.tracks().iter().map(|t| t.node).chain(morphed).collect();
             assert_eq!(targets.len() as u64, anim["target_nodes"].as_u64().unwrap(), "{file}: animation {i} targets");
             let animated_joints = targets.iter().filter(|n| joint_nodes.contains(n)).count() as u64;
             assert_eq!(animated_joints, anim["animated_joints"].as_u64().unwrap(), "{file}: animation {i} joints");
@@ -269,19 +273,24 @@ fn fox_has_three_clips_on_one_skin_and_exact_rotation_keys() {
 }
 
 #[test]
-fn morph_cube_warns_about_its_weights_channel() {
+fn morph_cube_loads_its_weights_channel_as_a_morph_track() {
     let Some(dir) = shared_assets() else { return };
     let cube = load_gltf(&dir.join("AnimatedMorphCube.glb")).unwrap();
     assert!(cube.skeletons.is_empty());
     assert_eq!(cube.clips.len(), 1);
     assert!(cube.clips[0].tracks().is_empty());
     assert_eq!(cube.clip_channel_count(0), 1);
-    assert_eq!(cube.warnings.len(), 1);
-    let w = &cube.warnings[0];
-    assert!(
-        w.contains("AnimatedMorphCube.glb") && w.contains("animation 0 \"Square\" channel 0") && w.contains("weights"),
-        "{w}"
-    );
+    assert!(cube.warnings.is_empty(), "{:?}", cube.warnings);
+    let [track] = cube.clips[0].morph_tracks() else { panic!("one weights track") };
+    assert_eq!((track.node, track.targets), (0, 2));
+    assert_eq!(track.node_name.as_deref(), Some("AnimatedMorphCube"));
+    assert_eq!(track.values.len(), track.times.len() * 2);
+    // The clip's length covers the weights keys (4.2 s in the manifest).
+    assert!((cube.clips[0].duration() - 4.2).abs() < 1e-4);
+    let [node] = cube.morph_nodes.as_slice() else { panic!("one morphed node") };
+    assert_eq!((node.node, node.targets()), (0, 2));
+    assert!(node.ancestors.is_empty());
+    assert_eq!(node.weights, [0.0, 0.0]);
 }
 
 #[test]

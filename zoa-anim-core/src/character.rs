@@ -7,8 +7,8 @@
 //! definitions: the runtime's compilation reports every mismatch at once.
 
 use crate::{
-    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, MorphNode, PlayerProfileSet, RigPolicy, Skeleton,
-    SoundProfile, StateGraph,
+    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, MorphNode, PlayerProfileSet, RigPolicy,
+    Skeleton, SoundProfile, StateGraph,
 };
 
 /// One playable clip: its definition (name, rate, loop hint, notifies) and

@@ -103,3 +103,39 @@ pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::pose::ClipPlayer {
     inputs.weapon_pose = Some(weapon);
     ClipPlayer::new(rs, layers).unwrap().with_ik(stage).unwrap()
 }
+
+/// The morphed nodes of [`morph_clip`]: a face (node 20, 3 targets) under
+/// the hand joint, and a prop (node 21, 2 targets) below no joint.
+pub fn morph_nodes() -> Vec<zoa_anim_core::MorphNode> {
+    vec![
+        zoa_anim_core::MorphNode {
+            node: 20,
+            name: Some("face".into()),
+            ancestors: vec![13, 12],
+            weights: vec![0.1, 0.0, 0.5],
+        },
+        zoa_anim_core::MorphNode { node: 21, name: Some("prop".into()), ancestors: vec![], weights: vec![0.0, 1.0] },
+    ]
+}
+
+/// [`full_clip`] with weight tracks on both [`morph_nodes`] (LINEAR on the
+/// face, CUBICSPLINE on the prop), seeded by `k`.
+pub fn morph_clip(name: &str, k: f32) -> Clip {
+    let times = vec![0.0, 1.0, 2.5, 4.0];
+    let face: Vec<f32> = times.iter().flat_map(|t| [(t + k).sin().abs(), 0.25 * t, 1.0 - 0.2 * t]).collect();
+    let prop: Vec<f32> = times.iter().flat_map(|t| [0.1, k - t, 0.3 * t, 0.5, -0.1, 0.2 * k]).collect();
+    let track = |node: u32, targets: usize, interpolation: Interpolation, values: Vec<f32>| zoa_anim_core::MorphTrack {
+        node,
+        node_name: None,
+        targets,
+        interpolation,
+        times: times.clone(),
+        values,
+    };
+    full_clip(name, k)
+        .with_morph_tracks(vec![
+            track(20, 3, Interpolation::Linear, face),
+            track(21, 2, Interpolation::CubicSpline, prop),
+        ])
+        .unwrap()
+}

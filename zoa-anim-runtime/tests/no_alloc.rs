@@ -3,7 +3,8 @@
 //! many frames of single instances and a serial crowd (different skeletons,
 //! clips, layer stacks with a blend tree, a mask and an additive layer), and
 //! of humanoids running the rig policy's IK (foot plant on a ground probe,
-//! look-at, hand on weapon) with inputs changed every frame.
+//! look-at, hand on weapon) with inputs changed every frame. The players'
+//! clips animate morph-target weights too.
 //! Its own test binary, so no other test's allocations are counted.
 
 mod common;
@@ -22,10 +23,12 @@ fn bind(clip: &Clip, s: &zoa_anim_core::Skeleton) -> Arc<Animation> {
     Arc::new(Animation::bind(clip, s, BindBy::Node).unwrap())
 }
 
+/// A player of clips with morph-weight tracks (blended with the joints).
 fn instance(k: usize) -> ClipPlayer {
     let s = skeleton();
-    let rs = Arc::new(RuntimeSkeleton::new(s.clone()));
-    let clips: Vec<_> = (0..4).map(|i| bind(&full_clip(&format!("c{i}"), (i + k) as f32 * 0.3), &s)).collect();
+    let rs = Arc::new(RuntimeSkeleton::with_morphs(s.clone(), &morph_nodes()));
+    let clip = |i: usize| morph_clip(&format!("c{i}"), (i + k) as f32 * 0.3);
+    let clips: Vec<_> = (0..4).map(|i| Arc::new(Animation::bind_to(&clip(i), &rs, BindBy::Node).unwrap())).collect();
     let mask = Arc::new(BoneWeights::from_names(&s, &["spine"], &["hand"]).unwrap());
     let layers = vec![
         Layer::new(
@@ -130,6 +133,9 @@ fn frames_allocate_nothing_after_warm_up() {
     }
     let after = alloc::total();
     assert_eq!(after - before, 0, "allocations during 500 frames");
+    // The morph weights were blended, not left at their defaults.
+    let morphs = single.morph_pose().expect("the players' skeleton has morphed nodes");
+    assert_ne!(morphs.weights(), RuntimeSkeleton::with_morphs(skeleton(), &morph_nodes()).morphs().defaults());
     // The counter does count: building an instance allocates.
     let _ = instance(3);
     assert!(alloc::total() > after);

@@ -47,7 +47,7 @@ fn json_shape_is_the_contract_in_skin_joint_order() {
     let fox = dir.join("Fox.glb");
     let v = pose_json(&fox, &["--clip", "Walk", "--time", "0.3"]);
     let top: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(top, ["joints"]);
+    assert_eq!(top, ["joints", "morph"]);
     let asset = load_gltf(&fox).unwrap();
     let skin = &asset.skeletons[0];
     assert_eq!(joints(&v).len(), skin.joint_count());
@@ -124,9 +124,80 @@ fn all_nodes_reports_animated_nodes_in_node_order() {
     let cube = dir.join("AnimatedMorphCube.glb");
     let v = pose_json(&cube, &["--clip", "0", "--time", "1", "--all-nodes"]);
     assert!(joints(&v).is_empty());
+    // Without a skin, the file reports as with --all-nodes, and says so.
     let out = zoa(&["pose", cube.to_str().unwrap(), "--clip", "0", "--time", "1", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("as --all-nodes"));
+    let skinless: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(skinless, v);
+    let out = zoa(&["pose", cube.to_str().unwrap(), "--clip", "0", "--time", "1", "--skin", "0"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--all-nodes"));
+}
+
+/// The cube's `weights` channel (LINEAR, 2 targets), sampled as glTF and
+/// three.js's `LinearInterpolant` do, from the keys the file stores.
+fn cube_weights_at(asset: &zoa_anim_assets::gltf::GltfAsset, t: f32) -> Vec<f64> {
+    let track = &asset.clips[0].morph_tracks()[0];
+    let (times, n) = (&track.times, track.targets);
+    let next = times.partition_point(|&k| k <= t);
+    let key = |k: usize| -> Vec<f64> { track.key_weights(k).iter().map(|&v| f64::from(v)).collect() };
+    if next == 0 {
+        return key(0);
+    }
+    if next == times.len() {
+        return key(times.len() - 1);
+    }
+    let (t0, t1) = (f64::from(times[next - 1]), f64::from(times[next]));
+    let w1 = (f64::from(t) - t0) / (t1 - t0);
+    let (a, b) = (key(next - 1), key(next));
+    (0..n).map(|i| a[i] * (1.0 - w1) + b[i] * w1).collect()
+}
+
+#[test]
+fn morph_weights_of_the_cube_follow_its_linear_keys() {
+    let Some(dir) = shared_assets() else { return };
+    let cube = dir.join("AnimatedMorphCube.glb");
+    let asset = zoa_anim_assets::gltf::load_gltf(&cube).unwrap();
+    for t in [0.0f32, 0.3, 1.0, 1.37, 2.5, 4.2] {
+        let v = pose_json(&cube, &["--clip", "0", "--time", &t.to_string(), "--once", "--all-nodes"]);
+        let morph = v["morph"].as_array().unwrap();
+        assert_eq!(morph.len(), 1, "one morphed, animated node");
+        assert_eq!(morph[0]["node"], 0);
+        assert_eq!(morph[0]["name"], "AnimatedMorphCube");
+        let got: Vec<f64> = morph[0]["weights"].as_array().unwrap().iter().map(|w| w.as_f64().unwrap()).collect();
+        let want = cube_weights_at(&asset, t);
+        assert_eq!(got.len(), 2);
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-6, "t={t}: {got:?} vs {want:?}");
+        }
+    }
+    // A mix of two times of the same clip at half weight each: three.js's
+    // accumulation `lerp(a, b, 0.5/1.0)`.
+    let mixes = temp_dir("cli-pose-morph-mix");
+    let mix = write_mix(
+        &mixes,
+        "half.toml",
+        "[[layer]]\nclip = 0\ntime = 0.5\nweight = 0.5\nloop = false\n\n[[layer]]\nclip = 0\ntime = 2.0\nweight = 0.5\nloop = false\n",
+    );
+    let v = pose_json(&cube, &["--mix", mix.to_str().unwrap(), "--all-nodes"]);
+    let got: Vec<f64> = v["morph"][0]["weights"].as_array().unwrap().iter().map(|w| w.as_f64().unwrap()).collect();
+    let (a, b) = (cube_weights_at(&asset, 0.5), cube_weights_at(&asset, 2.0));
+    for i in 0..2 {
+        let want = a[i] * 0.5 + b[i] * 0.5;
+        assert!((got[i] - want).abs() < 1e-6, "{got:?} vs {a:?} + {b:?}");
+    }
+    // A lone layer at weight 0.25: the rest (the defaults, 0) fills 0.75.
+    let quarter = write_mix(&mixes, "quarter.toml", "[[layer]]\nclip = 0\ntime = 2.0\nweight = 0.25\nloop = false\n");
+    let v = pose_json(&cube, &["--mix", quarter.to_str().unwrap(), "--all-nodes"]);
+    let got = v["morph"][0]["weights"][0].as_f64().unwrap();
+    assert!((got - 0.25 * b[0]).abs() < 1e-6, "{got} vs {}", 0.25 * b[0]);
+}
+
+#[test]
+fn files_without_morph_targets_report_an_empty_morph_list() {
+    let Some(dir) = shared_assets() else { return };
+    let v = pose_json(&dir.join("Fox.glb"), &["--clip", "Walk", "--time", "0.4"]);
+    assert_eq!(v["morph"], serde_json::json!([]));
 }
 
 #[test]

@@ -161,7 +161,10 @@ fn plan_output(
         accessor::layout(root, sampler.output.value()).map_err(|reason| format!("sampler {s} output: {reason}"))?;
     let float_or_normalized = output.component == ComponentType::F32
         || (output.normalized
-            && matches!(output.component, ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16));
+            && matches!(
+                output.component,
+                ComponentType::I8 | ComponentType::U8 | ComponentType::I16 | ComponentType::U16
+            ));
     let (type_ok, expected, name, targets) = match target {
         Target::Joint(TrackProperty::Rotation) => (
             output.kind == Type::Vec4 && float_or_normalized,
@@ -278,11 +281,8 @@ pub(crate) fn build(
         let given = root.animations[a].name.clone().filter(|n| !n.trim().is_empty());
         let name = given.unwrap_or_else(|| format!("animation{a}"));
         let clip = Clip::new(name, tracks).and_then(|c| c.with_morph_tracks(morph_tracks));
-        let clip = clip.map_err(|source| AssetError::InvalidData {
-            file: file.to_owned(),
-            element: label.clone(),
-            source,
-        })?;
+        let clip =
+            clip.map_err(|source| AssetError::InvalidData { file: file.to_owned(), element: label.clone(), source })?;
         built.clips.push(clip);
         built.channel_counts.push(plan.source_channels);
         built.time_ranges.push(if start <= end { (start, end) } else { (0.0, 0.0) });

@@ -20,7 +20,12 @@ pub(crate) fn target_count(root: &json::Root, node: usize) -> usize {
 }
 
 /// Every node whose mesh has morph targets, in node order.
-pub(crate) fn morph_nodes(root: &json::Root, nodes: &[NodeInfo], file: &str, warnings: &mut Vec<String>) -> Vec<MorphNode> {
+pub(crate) fn morph_nodes(
+    root: &json::Root,
+    nodes: &[NodeInfo],
+    file: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<MorphNode> {
     let mut out = Vec::new();
     for (i, node) in root.nodes.iter().enumerate() {
         let targets = target_count(root, i);

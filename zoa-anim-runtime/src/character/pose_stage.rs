@@ -25,10 +25,10 @@ use crate::character::graph::{
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
 use crate::error::RuntimeError;
+use crate::pose::MorphPose;
 use crate::pose::Pose;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
-use crate::pose::MorphPose;
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
 
 /// The selector's full-body layer in a stack.
@@ -194,7 +194,12 @@ struct Parts<'a> {
 }
 
 impl Parts<'_> {
-    fn compose(&mut self, stack: &Stack<'_>, output: &mut Pose, morphs: Option<&mut MorphPose>) -> Result<(), RuntimeError> {
+    fn compose(
+        &mut self,
+        stack: &Stack<'_>,
+        output: &mut Pose,
+        morphs: Option<&mut MorphPose>,
+    ) -> Result<(), RuntimeError> {
         let def = self.def;
         write_stack(def, stack, self.stack);
         if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {

@@ -603,7 +603,12 @@ impl ClipPlayer {
 }
 
 /// `reference` with the morph weights of `animation` at `time`, when it animates any.
-fn with_morphs(reference: ReferencePose, animation: &Animation, time: f32, skeleton: &RuntimeSkeleton) -> ReferencePose {
+fn with_morphs(
+    reference: ReferencePose,
+    animation: &Animation,
+    time: f32,
+    skeleton: &RuntimeSkeleton,
+) -> ReferencePose {
     if animation.animates_morphs() {
         reference.with_morph(animation.sample_morphs_to_new(time, skeleton.morphs()))
     } else {

@@ -32,6 +32,9 @@
 //! length; `rotation` copies local rotations and keeps the target's rest
 //! translations; `full` copies translation, rotation and scale.
 //!
+//! A file without a skin reports as with `--all-nodes` (a warning says so)
+//! unless `--skin` asks for one.
+//!
 //! Exit codes: 0 ok; 1 the mix file has errors (every problem is listed);
 //! 2 usage or IO failure (unreadable or malformed glTF, unknown `--clip`,
 //! missing skin).
@@ -139,6 +142,10 @@ impl Target {
             report.sort_unstable();
             report.dedup();
             return Ok(Target { skeleton, report });
+        }
+        if asset.skeletons.is_empty() && skin.is_none() {
+            errln!("warning: {} has no skin; reporting every animated node (as --all-nodes)", asset.file_name);
+            return Target::select(asset, None, true);
         }
         let index = skin.unwrap_or(0);
         let Some(skeleton) = asset.skeletons.get(index) else {

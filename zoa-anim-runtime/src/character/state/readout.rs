@@ -17,8 +17,8 @@ use crate::character::driver::GraphDriver;
 use crate::character::events::{Event, EventQueue};
 use crate::character::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
 use crate::character::selector::TagSelector;
-use crate::pose::{MorphPose, Pose};
 use crate::pose::ik_stage::IkStage;
+use crate::pose::{MorphPose, Pose};
 
 impl Character {
     /// The definition.

@@ -103,7 +103,8 @@ impl Blend<'_> {
             }
             match mode {
                 BlendMode::Override => {
-                    let target = if into_output { &mut weights[slot.range.clone()] } else { &mut layer[slot.range.clone()] };
+                    let target =
+                        if into_output { &mut weights[slot.range.clone()] } else { &mut layer[slot.range.clone()] };
                     let before = accumulated[s];
                     accumulated[s] = before + w;
                     if before == 0.0 {
