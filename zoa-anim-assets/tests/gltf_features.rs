@@ -96,7 +96,7 @@ fn sparse_accessors_substitute_values() {
 }
 
 #[test]
-fn morph_weight_channels_are_skipped_with_a_warning() {
+fn a_weights_channel_on_a_node_without_morph_targets_is_skipped_with_a_warning() {
     let mut doc = minimal();
     let weights = doc.add_floats(&[0.0, 1.0, 0.5], "SCALAR", 3);
     let times = doc.add_floats(&[0.0, 1.0, 3.0], "SCALAR", 3);
@@ -108,16 +108,61 @@ fn morph_weight_channels_are_skipped_with_a_warning() {
     let clip = &asset.clips[1];
     assert_eq!(clip.name(), "animation1");
     assert_eq!(clip.tracks().len(), 1);
+    assert!(clip.morph_tracks().is_empty());
     assert_eq!(asset.clip_channel_count(1), 2);
     assert_eq!(asset.clip_time_range(1), (0.0, 3.0));
     assert_eq!(clip.duration(), 1.0);
     assert_eq!(asset.warnings.len(), 1);
     assert!(
-        asset.warnings[0]
-            .contains("morph.glb: animation 1 channel 0: morph-target weights channel on node 3 \"body\" skipped")
+        asset.warnings[0].contains(
+            "morph.glb: animation 1 channel 0: weights channel on node 3 \"body\" skipped: the node has no mesh with \
+             morph targets"
+        ),
+        "{:?}",
+        asset.warnings
     );
     assert_eq!(asset.clip("morph_animation1").unwrap().0, 1);
     assert_eq!(asset.clip("1").unwrap().0, 1);
+}
+
+#[test]
+fn weights_channels_become_morph_tracks_with_the_node_defaults() {
+    for (interpolation, per_key) in [("STEP", 1), ("LINEAR", 1), ("CUBICSPLINE", 3)] {
+        let mut doc = minimal();
+        doc.add_morph_mesh(3, 2, Some(&[0.25, 0.5]));
+        let values: Vec<f32> = (0..3 * 2 * per_key).map(|i| i as f32 * 0.1).collect();
+        let weights = doc.add_floats(&values, "SCALAR", values.len());
+        let times = doc.add_floats(&[0.0, 1.0, 3.0], "SCALAR", 3);
+        doc.add_animation(Some("Blink"), &[(times, weights, 3, "weights", interpolation)]);
+        let asset = load_gltf_slice(&doc.to_glb(), None, "morph.glb").unwrap();
+        assert!(asset.warnings.is_empty(), "{interpolation}: {:?}", asset.warnings);
+        let (_, clip) = asset.clip("Blink").unwrap();
+        let [track] = clip.morph_tracks() else { panic!("{interpolation}: one morph track") };
+        assert_eq!((track.node, track.targets, track.node_name.as_deref()), (3, 2, Some("body")));
+        assert_eq!(track.values, values);
+        assert_eq!(clip.duration(), 3.0);
+        let [node] = asset.morph_nodes.as_slice() else { panic!("one morphed node") };
+        assert_eq!((node.node, node.weights.as_slice()), (3, [0.25, 0.5].as_slice()), "the mesh's weights");
+        assert!(node.ancestors.is_empty(), "node 3 is a scene root");
+    }
+    // The node's own weights win over the mesh's; a wrong-length array is a warning.
+    let mut doc = minimal();
+    doc.add_morph_mesh(3, 2, Some(&[0.25, 0.5]));
+    doc.json["nodes"][3]["weights"] = json!([1.0, 0.0]);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "morph.glb").unwrap();
+    assert_eq!(asset.morph_nodes[0].weights, [1.0, 0.0]);
+    doc.json["nodes"][3]["weights"] = json!([1.0]);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "morph.glb").unwrap();
+    assert_eq!(asset.morph_nodes[0].weights, [0.25, 0.5]);
+    assert!(asset.warnings[0].contains("node 3 \"body\": node `weights` has 1 finite values of 1 for 2 morph targets"));
+    // A morphed node under a joint lists its ancestors, nearest first.
+    let mut doc = minimal();
+    doc.json["nodes"][2]["children"] = json!([4]);
+    doc.json["nodes"].as_array_mut().unwrap().push(json!({"name": "face"}));
+    doc.add_morph_mesh(4, 1, None);
+    let asset = load_gltf_slice(&doc.to_glb(), None, "morph.glb").unwrap();
+    assert_eq!(asset.morph_nodes[0].ancestors, [2, 1, 0]);
+    assert_eq!(asset.morph_nodes[0].weights, [0.0]);
 }
 
 #[test]

@@ -96,6 +96,35 @@ impl Doc {
         anims.len() - 1
     }
 
+    /// Gives node `node` a mesh of one triangle with `targets` morph targets
+    /// (every target moves the triangle by its own offset) and `weights` as
+    /// the mesh's default weights when given; returns the mesh index.
+    pub fn add_morph_mesh(&mut self, node: usize, targets: usize, weights: Option<&[f32]>) -> usize {
+        let corners = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let position = self.add_floats(&corners, "VEC3", 3);
+        self.json["accessors"][position]["min"] = json!([0.0, 0.0, 0.0]);
+        self.json["accessors"][position]["max"] = json!([1.0, 1.0, 0.0]);
+        let targets: Vec<Value> = (0..targets)
+            .map(|t| {
+                let offsets: Vec<f32> = (0..9).map(|i| if i % 3 == 2 { t as f32 + 1.0 } else { 0.0 }).collect();
+                let a = self.add_floats(&offsets, "VEC3", 3);
+                self.json["accessors"][a]["min"] = json!([0.0, 0.0, t as f32 + 1.0]);
+                self.json["accessors"][a]["max"] = json!([0.0, 0.0, t as f32 + 1.0]);
+                json!({"POSITION": a})
+            })
+            .collect();
+        let mut mesh = json!({"primitives": [{"attributes": {"POSITION": position}, "targets": targets}]});
+        if let Some(w) = weights {
+            mesh["weights"] = json!(w);
+        }
+        let meshes = self.json.as_object_mut().unwrap().entry("meshes").or_insert_with(|| json!([]));
+        let meshes = meshes.as_array_mut().unwrap();
+        meshes.push(mesh);
+        let index = meshes.len() - 1;
+        self.json["nodes"][node]["mesh"] = json!(index);
+        index
+    }
+
     /// The document without skins (no `skins` array, no node's `skin`): an
     /// animation-only export when it has animations, a static model (a prop)
     /// when it has none.

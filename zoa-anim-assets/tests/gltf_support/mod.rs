@@ -290,5 +290,47 @@ pub fn malformed_cases() -> Vec<Case> {
         &edited(|d| d.json["nodes"][1]["translation"] = json!([1e39, 0.0, 0.0])),
         "node 1 \"hip\": translation component 0 is not a finite 32-bit float",
     ));
+    let morph = |edit: &dyn Fn(&mut Doc, usize, usize)| {
+        edited(|d| {
+            d.add_morph_mesh(3, 2, None);
+            let weights = d.add_floats(&[0.0; 6], "SCALAR", 6);
+            let times = d.add_floats(&[0.0, 1.0, 3.0], "SCALAR", 3);
+            edit(d, times, weights);
+        })
+    };
+    cases.push(glb_case(
+        "weights_output_count",
+        &morph(&|d, times, _| {
+            let short = d.add_floats(&[0.0; 5], "SCALAR", 5);
+            d.add_animation(None, &[(times, short, 3, "weights", "LINEAR")]);
+        }),
+        "has 5 elements for 3 keys (expected 6)",
+    ));
+    cases.push(glb_case(
+        "weights_output_type",
+        &morph(&|d, times, _| {
+            let vec3 = d.add_floats(&[0.0; 9], "VEC3", 3);
+            d.add_animation(None, &[(times, vec3, 3, "weights", "STEP")]);
+        }),
+        "but a weights channel needs SCALAR FLOAT",
+    ));
+    cases.push(glb_case(
+        "weights_value_not_finite",
+        &morph(&|d, times, weights| {
+            d.set_f32(weights, 4, f32::NAN);
+            d.add_animation(None, &[(times, weights, 3, "weights", "LINEAR")]);
+        }),
+        "has a non-finite value at element 2 component 0",
+    ));
+    cases.push(glb_case(
+        "node_weights_overflow_f32",
+        &morph(&|d, _, _| d.json["nodes"][3]["weights"] = json!([1e39, 0.0])),
+        "node 3 \"body\": weights component 0 is not a finite 32-bit float",
+    ));
+    cases.push(glb_case(
+        "mesh_weights_overflow_f32",
+        &morph(&|d, _, _| d.json["meshes"][0]["weights"] = json!([0.0, -1e39])),
+        "mesh 0: weights component 1 is not a finite 32-bit float",
+    ));
     cases
 }
