@@ -63,6 +63,12 @@
 //!   scratch and per-frame `zoa_anim_ik::IkInputs` (ground probe, look target, grip and
 //!   ledge targets, locomotion speed) belong to the instance and are sized
 //!   once, so IK adds no allocation and no shared mutable state.
+//! - Morph-target weights ([`morph`]) ride the same frame: the skeleton's
+//!   [`MorphSet`] lays the model's morphed nodes out flat, an animation bound
+//!   with [`Animation::bind_to`] keeps its `weights` tracks, and the
+//!   [`ComposeJob`] blends them from the same stack into a [`MorphPose`] with
+//!   three.js's number-property semantics. A model without morph targets
+//!   pays nothing.
 //! - Instances share nothing mutable across threads (a crowd worker lends the
 //!   first instance of a run of 16 its scratch for the rest of the run, the
 //!   same runs serially and in parallel), so [`Crowd::update_parallel`]
