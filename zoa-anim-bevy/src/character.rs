@@ -29,6 +29,9 @@ pub struct ZoaCharacter {
     character: Character,
     source: Option<(ZoaDefinitionId, u32)>,
     pub(crate) binding: Option<JointBinding>,
+    /// The entity each morphed node drives (by `Name`), in slot order of the
+    /// skeleton's [`zoa_anim_runtime::pose::MorphSet`]; filled when the joints bind.
+    pub(crate) morph_entities: Vec<Option<Entity>>,
     /// Entities bound before a rebind (their [`crate::ZoaJoint`] is removed).
     pub(crate) stale: Option<JointBinding>,
     pub(crate) last_error: Option<RuntimeError>,
@@ -56,7 +59,14 @@ impl ZoaCharacter {
     /// Wraps a runtime character set up by hand.
     #[must_use]
     pub fn from_character(character: Character) -> ZoaCharacter {
-        ZoaCharacter { character, source: None, binding: None, stale: None, last_error: None }
+        ZoaCharacter {
+            character,
+            source: None,
+            binding: None,
+            morph_entities: Vec::new(),
+            stale: None,
+            last_error: None,
+        }
     }
 
     pub(crate) fn set_source(&mut self, id: ZoaDefinitionId, generation: u32) {
@@ -93,6 +103,15 @@ impl ZoaCharacter {
     #[must_use]
     pub fn binding(&self) -> Option<&JointBinding> {
         self.binding.as_ref()
+    }
+    /// The entity each morphed node of the model drives, in the slot order of
+    /// `definition().skeleton().morphs()` (`None`: no entity below the
+    /// character has the node's name). With the `render` feature the plugin
+    /// writes the character's morph weights to these entities' Bevy
+    /// `MorphWeights`.
+    #[must_use]
+    pub fn morph_entities(&self) -> &[Option<Entity>] {
+        &self.morph_entities
     }
     /// Binds the joints again on the next frame (after the hierarchy changed).
     pub fn rebind(&mut self) {

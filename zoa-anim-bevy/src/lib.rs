@@ -12,6 +12,7 @@
 //!  ZoaSet::Input            hot reload (swap definitions), bind new characters' joints
 //!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (par_iter_mut)
 //!  ZoaSet::WriteTransforms  every ZoaJoint entity's Transform = the joint's local pose
+//!                           (with `render`: morphed nodes' MorphWeights = the character's)
 //!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order
 //!  TransformSystems::Propagate
 //! ```

@@ -71,6 +71,8 @@ impl Plugin for ZoaAnimationPlugin {
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
             .add_systems(PostUpdate, write_transforms.in_set(ZoaSet::WriteTransforms))
             .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
+        #[cfg(feature = "render")]
+        app.add_systems(PostUpdate, write_morph_weights.in_set(ZoaSet::WriteTransforms));
     }
 }
 
@@ -157,6 +159,12 @@ fn bind_joints(
             }
         }
         c.binding = Some(binding);
+        // Morphed nodes bind by name (Bevy's glTF loader names node entities after the node).
+        let slots = def.skeleton().morphs().slots();
+        c.morph_entities = slots
+            .iter()
+            .map(|s| s.name.as_deref().and_then(|n| hierarchy.iter().find(|h| h.name == Some(n))).map(|h| h.entity))
+            .collect();
     }
 }
 
@@ -190,6 +198,24 @@ fn write_transforms(
         joints.par_iter_mut().for_each(write);
     } else {
         joints.iter_mut().for_each(write);
+    }
+}
+
+/// Each character's morph weights into its morphed nodes' `MorphWeights`
+/// (when the node's weight count matches; Bevy passes them on to the mesh
+/// primitives). Only with the renderer, where the component exists.
+#[cfg(feature = "render")]
+fn write_morph_weights(characters: Query<&ZoaCharacter>, mut targets: Query<&mut bevy::mesh::morph::MorphWeights>) {
+    for c in &characters {
+        let Some(pose) = c.morph_weights() else { continue };
+        let slots = c.definition().skeleton().morphs().slots();
+        for (slot, entity) in slots.iter().zip(c.morph_entities()) {
+            let Some(mut target) = entity.and_then(|e| targets.get_mut(e).ok()) else { continue };
+            let weights = pose.of(slot);
+            if target.weights().len() == weights.len() && target.weights() != weights {
+                target.weights_mut().copy_from_slice(weights);
+            }
+        }
     }
 }
 

@@ -25,7 +25,7 @@ use std::ops::Range;
 use crate::error::RuntimeError;
 use crate::pose::animation::{Animation, SamplingContext, SamplingJob};
 use crate::pose::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
-use crate::pose::morph::{MorphPose, blend_morphs};
+use crate::pose::morph::{MorphBlend, MorphPose, MorphSet};
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// No mask, or no additive reference, in a [`StackInput`].
@@ -290,4 +290,42 @@ fn sample<'p>(
         None => job.run()?,
     }
     Ok(BlendInput { pose, animated: animation.animated(), weight: 1.0, mask, reference })
+}
+
+/// Blends the morph weights of `stack`'s inputs into `out` (laid out for
+/// `set`) with `composition`: the same layers, modes, weights and masks as
+/// the joints. Layers of the extra (procedural) pose animate no weights, and
+/// an input whose animation has no weight tracks costs one check.
+fn blend_morphs<S: StackSources>(
+    composition: Composition,
+    set: &MorphSet,
+    stack: &PoseStack,
+    sources: &S,
+    out: &mut MorphPose,
+) {
+    let Some(mut blend) = MorphBlend::begin(set, out, composition == Composition::Mixer) else { return };
+    for layer in &stack.layers {
+        blend.layer(layer.mode);
+        let layer_weight = if layer.weight.is_finite() { layer.weight.max(0.0) } else { 0.0 };
+        if layer_weight <= 0.0 || layer.extra {
+            continue;
+        }
+        for input in stack.inputs_of(layer) {
+            let weight = layer_weight * input.weight;
+            let channels = sources.animation(input.animation).morphs();
+            if weight.is_nan() || weight <= 0.0 || channels.is_empty() {
+                continue;
+            }
+            let reference = match layer.mode {
+                BlendMode::Override => None,
+                BlendMode::Additive => match sources.reference(input.reference).and_then(ReferencePose::morph) {
+                    Some(r) => Some(r),
+                    // No reference weights: the input adds nothing to them.
+                    None => continue,
+                },
+            };
+            blend.add(channels, input.time, weight, sources.mask(input.mask), reference);
+        }
+    }
+    blend.finish();
 }

@@ -226,7 +226,7 @@ impl Animation {
     /// name, as `by` says).
     pub fn bind_to(clip: &Clip, rig: &RuntimeSkeleton, by: BindBy) -> Result<Animation, RuntimeError> {
         let mut animation = Animation::bind(clip, rig.skeleton(), by)?;
-        animation.morphs = crate::pose::morph::MorphChannels::bind(clip, rig.morphs(), by);
+        animation.morphs = crate::pose::morph::MorphChannels::bind(clip, rig.morphs(), by == BindBy::Name);
         Ok(animation)
     }
 

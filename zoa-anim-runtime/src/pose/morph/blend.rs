@@ -1,9 +1,11 @@
-//! The blend of a frame's morph weights: the stack the joints blend, read
-//! again for the weights (see the module docs of [`super`]).
+//! The blend of a frame's morph weights, input by input, in the layer
+//! stack's order (see the module docs of [`super`]). It depends on nothing
+//! else of the pose engine: [`crate::pose::ComposeJob`] walks its stack and
+//! feeds it.
 
-use super::{MorphPose, MorphSet};
-use crate::pose::blending::{BlendMode, Composition};
-use crate::pose::compose::{PoseStack, StackSources};
+use zoa_anim_core::graph::BlendMode;
+
+use super::{MorphChannels, MorphPose, MorphSet};
 
 /// `a + (b − a)·t` as three.js's `PropertyMixer._lerp` computes it.
 #[inline]
@@ -11,67 +13,30 @@ pub(super) fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a * (1.0 - t) + b * t
 }
 
-/// Blends the weights of `stack`'s inputs into `out` (laid out for `set`)
-/// with `composition`: the same layers, modes, weights and masks as the
-/// joints. Layers of the extra (procedural) pose animate no weights.
-/// Allocates nothing. Inputs whose animation has no weight tracks cost one
-/// check each.
-pub(crate) fn blend_morphs<S: StackSources>(
-    composition: Composition,
-    set: &MorphSet,
-    stack: &PoseStack,
-    sources: &S,
-    out: &mut MorphPose,
-) {
-    if set.is_empty() || !out.fits(set) {
-        return;
-    }
-    let mut blend = Blend { set, out, composition, base_done: false, open: None };
-    for layer in &stack.layers {
-        blend.layer(layer.mode);
-        let layer_weight = if layer.weight.is_finite() { layer.weight.max(0.0) } else { 0.0 };
-        if layer_weight <= 0.0 || layer.extra {
-            continue;
-        }
-        for input in stack.inputs_of(layer) {
-            let weight = layer_weight * input.weight;
-            if weight.is_nan() || weight <= 0.0 {
-                continue;
-            }
-            let animation = sources.animation(input.animation);
-            let channels = animation.morphs();
-            if channels.is_empty() {
-                continue;
-            }
-            let mask = sources.mask(input.mask);
-            let reference = match layer.mode {
-                BlendMode::Override => None,
-                BlendMode::Additive => match sources.reference(input.reference).and_then(|r| r.morph()) {
-                    Some(r) => Some(r),
-                    // No reference weights: the input adds nothing to them.
-                    None => continue,
-                },
-            };
-            blend.add(channels, input.time, weight, mask, reference);
-        }
-    }
-    blend.finish();
-}
-
-/// A blend in progress (the morph counterpart of [`crate::pose::Blender`]).
-struct Blend<'a> {
+/// A blend in progress (the morph counterpart of [`crate::pose::Blender`]):
+/// layers opened in stack order, inputs added to the open layer, then
+/// [`MorphBlend::finish`]. Allocates nothing.
+pub(crate) struct MorphBlend<'a> {
     set: &'a MorphSet,
     out: &'a mut MorphPose,
-    composition: Composition,
+    /// One three.js mixer (every layer accumulates together) rather than a layer stack.
+    mixer: bool,
     /// Layered: the output holds a complete set of weights.
     base_done: bool,
     open: Option<BlendMode>,
 }
 
-impl Blend<'_> {
-    fn layer(&mut self, mode: BlendMode) {
+impl<'a> MorphBlend<'a> {
+    /// A blend of `set`'s weights into `out` (`None` when `out` is not laid
+    /// out for `set`, or the set is empty: nothing to blend).
+    pub(crate) fn begin(set: &'a MorphSet, out: &'a mut MorphPose, mixer: bool) -> Option<MorphBlend<'a>> {
+        (!set.is_empty() && out.fits(set)).then_some(MorphBlend { set, out, mixer, base_done: false, open: None })
+    }
+
+    /// Closes the open layer and opens one of `mode`.
+    pub(crate) fn layer(&mut self, mode: BlendMode) {
         self.close_layer();
-        if self.composition == Composition::Layered && mode == BlendMode::Additive && !self.base_done {
+        if !self.mixer && mode == BlendMode::Additive && !self.base_done {
             // An additive layer with nothing below adds onto the defaults.
             self.out.weights.copy_from_slice(self.set.defaults());
             self.base_done = true;
@@ -79,16 +44,19 @@ impl Blend<'_> {
         self.open = Some(mode);
     }
 
-    fn add(
+    /// Adds the weights `channels` sample at `time`, with `weight` (layer ×
+    /// input), the layer's per-joint `mask` and, in an additive layer, the
+    /// `reference` weights.
+    pub(crate) fn add(
         &mut self,
-        channels: &super::MorphChannels,
+        channels: &MorphChannels,
         time: f32,
         weight: f32,
         mask: Option<&[f32]>,
         reference: Option<&[f32]>,
     ) {
         let mode = *self.open.get_or_insert(BlendMode::Override);
-        let into_output = self.composition == Composition::Mixer || !self.base_done;
+        let into_output = self.mixer || !self.base_done;
         let MorphPose { weights, sampled, layer, delta, accumulated, held } = &mut *self.out;
         let slots = self.set.slots();
         channels.sample(time, sampled, |s, x| {
@@ -157,7 +125,7 @@ impl Blend<'_> {
 
     fn close_layer(&mut self) {
         let Some(mode) = self.open.take() else { return };
-        if self.composition == Composition::Mixer {
+        if self.mixer {
             return;
         }
         match mode {
@@ -181,18 +149,14 @@ impl Blend<'_> {
         self.out.accumulated.fill(0.0);
     }
 
-    fn finish(mut self) {
+    /// Closes the last layer and completes the weights.
+    pub(crate) fn finish(mut self) {
         self.close_layer();
-        match self.composition {
-            Composition::Layered => {
-                if !self.base_done {
-                    self.out.weights.copy_from_slice(self.set.defaults());
-                }
-            }
-            Composition::Mixer => {
-                self.fill_defaults();
-                self.apply_deltas();
-            }
+        if self.mixer {
+            self.fill_defaults();
+            self.apply_deltas();
+        } else if !self.base_done {
+            self.out.weights.copy_from_slice(self.set.defaults());
         }
         self.out.accumulated.fill(0.0);
     }

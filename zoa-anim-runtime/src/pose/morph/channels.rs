@@ -3,7 +3,6 @@
 use zoa_anim_core::{Clip, Interpolation};
 
 use super::MorphSet;
-use crate::pose::BindBy;
 
 /// One bound track: a slot's weights over its keys.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,15 +31,16 @@ pub(crate) struct MorphChannels {
 }
 
 impl MorphChannels {
-    /// `clip`'s weight tracks against `set`, found by node index or node
-    /// name; a track whose node is not in the set, or has another number of
-    /// targets, is counted unbound.
-    pub(crate) fn bind(clip: &Clip, set: &MorphSet, by: BindBy) -> MorphChannels {
+    /// `clip`'s weight tracks against `set`, found by node index, or by node
+    /// name when `by_name`; a track whose node is not in the set, or has
+    /// another number of targets, is counted unbound.
+    pub(crate) fn bind(clip: &Clip, set: &MorphSet, by_name: bool) -> MorphChannels {
         let mut out = MorphChannels::default();
         for track in clip.morph_tracks() {
-            let slot = match by {
-                BindBy::Node => set.find_node(track.node),
-                BindBy::Name => track.node_name.as_deref().and_then(|n| set.find_name(n)),
+            let slot = if by_name {
+                track.node_name.as_deref().and_then(|n| set.find_name(n))
+            } else {
+                set.find_node(track.node)
             };
             let Some((s, slot)) = slot.map(|s| (s, &set.slots()[s])) else {
                 out.unbound += 1;

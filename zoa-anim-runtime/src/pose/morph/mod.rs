@@ -32,7 +32,7 @@ use std::ops::Range;
 
 use zoa_anim_core::{MorphNode, Skeleton};
 
-pub(crate) use blend::blend_morphs;
+pub(crate) use blend::MorphBlend;
 pub(crate) use channels::MorphChannels;
 
 /// One morphed node in a [`MorphSet`].
