@@ -19,11 +19,13 @@ fn generated_graph_validates_and_is_never_overwritten_silently() {
     std::fs::copy(fixture("models/humanoid.glb"), tmp.join("models/humanoid.glb")).unwrap();
     let defs = tmp.join("defs/humanoid");
     let out = defs.join("graphs/generated.toml");
+    let model = tmp.join("models/humanoid.glb");
+    let model = model.to_str().unwrap();
 
     let stdout = bin()
         .args(["graph", "--defs"])
         .arg(&defs)
-        .args(["--set", "player", "--id", "generated", "--model", "../../../models/humanoid.glb"])
+        .args(["--set", "player", "--id", "generated", "--model", model])
         .output()
         .unwrap();
     assert!(stdout.status.success(), "{}", String::from_utf8_lossy(&stdout.stderr));
@@ -39,7 +41,7 @@ fn generated_graph_validates_and_is_never_overwritten_silently() {
             "--id",
             "generated",
             "--model",
-            "../../../models/humanoid.glb",
+            model,
             "--format",
             "json",
             "--out",
@@ -69,6 +71,6 @@ fn generated_graph_validates_and_is_never_overwritten_silently() {
     assert_eq!(validate.status.code(), Some(0));
 
     let missing =
-        bin().args(["graph", "--defs"]).arg(&defs).args(["--set", "nobody", "--model", "x.glb"]).output().unwrap();
+        bin().args(["graph", "--defs"]).arg(&defs).args(["--set", "nobody", "--model", model]).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
 }
