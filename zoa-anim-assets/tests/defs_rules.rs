@@ -481,3 +481,47 @@ steps = [{ fire = "fire" }, { play_slot = "fire_auto" }]
     assert!(notes.iter().any(|d| d.message.contains("2 binding and slot reference(s)")), "{notes:#?}");
     assert!(set.diagnostics.iter().any(|d| d.code == "E003" && d.message.contains("not loaded")));
 }
+
+#[test]
+fn forced_states_resolve_against_the_folders_graphs() {
+    if !model_available() {
+        return;
+    }
+    let model = model();
+    let graph = format!(
+        "kind = \"animation_graph\"\nid = \"g\"\nmodel = '{model}'\nentry = \"idle\"\n\
+         [[states]]\nname = \"idle\"\nclip = \"idle\"\n[[states]]\nname = \"land\"\nclip = \"land\"\n\
+         [[transitions]]\nfrom = \"idle\"\nto = \"land\"\nexit_time = 1.0\n"
+    );
+    let preset = r#"
+kind = "preview_preset"
+id = "p"
+steps = [
+  { play_state = "land", blend = 0.1 },
+  { play_state = "idle" },
+  { play_state = "lnad" },
+  { wait = 0.5, blend = 0.2 },
+  { play_state = "idle", blend = -1 },
+]
+"#;
+    let set = load("forced", &[("g.toml", &graph), ("p.toml", preset)]);
+    assert_eq!(
+        codes(&set),
+        [("E012", "steps[2].play_state".into()), ("E019", "steps[3].blend".into()), ("E008", "steps[4].blend".into())]
+    );
+    let unresolved = set.diagnostics.iter().find(|d| d.code == "E012").unwrap();
+    assert!(unresolved.message.contains("did you mean `land`"), "{}", unresolved.message);
+    let good = "kind = \"preview_preset\"\nid = \"p\"\nsteps = [{ play_state = \"land\", blend = 0.1 }, { play_state = \"idle\" }]\n";
+    let set = load("forced-good", &[("g.toml", &graph), ("p.toml", good)]);
+    assert_eq!(codes(&set), []);
+    let p = &set.preview_presets[0].value;
+    assert_eq!(p.steps[0], PreviewStep::PlayState { state: "land".into(), blend: Some(0.1) });
+    assert_eq!(p.steps[1], PreviewStep::PlayState { state: "idle".into(), blend: None });
+
+    // Without any graph in the folder every forced state is unresolved.
+    let alone = load(
+        "forced-alone",
+        &[("p.toml", "kind = \"preview_preset\"\nid = \"p\"\nsteps = [{ play_state = \"land\" }]\n")],
+    );
+    assert_eq!(codes(&alone), [("E012", "steps[0].play_state".into())]);
+}

@@ -18,7 +18,7 @@ pub struct ZoaDefinitionId(pub(crate) u32);
 /// A ZOA character on the root entity of a joint hierarchy (a spawned glTF
 /// scene, or joints spawned by hand). It dereferences to the runtime
 /// [`Character`], so gameplay drives it by meaning with the character's own
-/// API (`set_tags`, `set_speed`, `fire`, `play_slot`, `equip`,
+/// API (`set_tags`, `set_speed`, `fire`, `play_slot`, `play_state`, `equip`,
 /// `ik_inputs_mut`, `explain`, …) and reads it the same way; the plugin
 /// binds its joints to the entities below it by name (then by bone role),
 /// evaluates it every frame (all characters in parallel) and writes the

@@ -6,6 +6,8 @@
 //!   runtime's delivered events (time, kind, name) in order, sound cues follow notifies;
 //! - `parallel_equals_serial`: 100 characters on 4 threads equal the serial run;
 //! - `joints_bind_by_role_when_names_differ`;
+//! - `a_state_is_forced_through_the_component`: `play_state` on the component
+//!   plays the state, and the joints show it as on a plain runtime character;
 //! - `hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one`.
 #![allow(elided_lifetimes_in_paths)]
 
@@ -227,4 +229,30 @@ fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
     // An explicit reload of an unchanged folder swaps again (same content, new generation).
     let outcome = app.world_mut().resource_mut::<ZoaDefinitions>().reload(id);
     assert_eq!(outcome, ReloadOutcome::Swapped);
+}
+
+#[test]
+fn a_state_is_forced_through_the_component() {
+    let def = definition();
+    let mut app = app(1, false, true);
+    let (root, joints) = spawn_character(app.world_mut(), &def);
+    let mut reference = Character::new(&def).unwrap();
+    for f in 0..30 {
+        if f == 10 {
+            let mut c = app.world_mut().get_mut::<ZoaCharacter>(root).unwrap();
+            assert!(c.play_state("land", Some(0.0)));
+            assert!(!c.play_state("no_such_state", None));
+            assert!(reference.play_state("land", Some(0.0)));
+        }
+        app.update();
+        let dt = *app.world().resource::<Dts>().0.last().unwrap();
+        reference.update(dt).unwrap();
+        if f == 11 {
+            let c = app.world().get::<ZoaCharacter>(root).unwrap();
+            assert_eq!(c.graph_instance().current_state_name(0), Some("land"));
+        }
+    }
+    let pose = reference.local_pose();
+    let want: Vec<_> = (0..pose.len()).map(|j| bits(&bevy_transform(&pose.get(j)))).collect();
+    assert_eq!(joint_bits(app.world(), &joints), want);
 }

@@ -34,6 +34,15 @@ pub enum PreviewStep {
         /// Slot id.
         slot: AnimationSlotId,
     },
+    /// Force a state of the graph in use (the design's force-state mode,
+    /// Unity's `Play`): [`PreviewStep::PlayState::state`] by name, over
+    /// `blend` seconds.
+    PlayState {
+        /// The state's name (unique within its graph).
+        state: String,
+        /// Cross-fade seconds (`None`: the state's own cross-fade; 0 cuts).
+        blend: Option<f32>,
+    },
     /// Replace the active state tags.
     SetTags {
         /// The new active state.

@@ -226,3 +226,43 @@ fn bad_input_is_a_clear_error() {
         assert_eq!(o.status.code(), Some(2), "rate {rate}");
     }
 }
+
+#[test]
+fn a_preset_forces_states_by_name() {
+    let o = zoa(&["preview", "--defs", DEFS, "--preset", "force_state", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let events: Vec<(f64, String, String)> = v["ticks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["events"].as_array().unwrap().iter())
+        .map(|e| {
+            (
+                e["time"].as_f64().unwrap(),
+                e["kind"].as_str().unwrap().to_owned(),
+                e["name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let at = |kind: &str, name: &str| {
+        events
+            .iter()
+            .find(|(_, k, n)| k == kind && n == name)
+            .map(|e| e.0)
+            .unwrap_or_else(|| panic!("{kind} {name}: {events:?}"))
+    };
+    // `land` is forced at 0.3 s with a 0.1 s cross-fade, then leaves by its own exit time.
+    assert!((at("force_state", "land") - 0.3).abs() < 1e-6);
+    assert!((at("state_entered", "land") - 0.3).abs() < 1e-6);
+    assert!((at("transition_finished", "land") - 0.4).abs() < 1e-4);
+    assert!(at("state_entered", "locomotion") > 0.4, "{events:?}");
+    // `hit_react` cuts in (blend 0): its transition starts and finishes at once.
+    let hit = at("force_state", "hit_react");
+    assert!((hit - 1.3).abs() < 1e-6);
+    assert!((at("transition_finished", "hit_react") - hit).abs() < 1e-9);
+    let tick = v["ticks"].as_array().unwrap().iter().find(|t| t["time"].as_f64().unwrap() > hit + 0.05).unwrap();
+    let base: Vec<&Value> = tick["states"].as_array().unwrap().iter().filter(|s| s["layer"] == "base").collect();
+    assert_eq!(base.len(), 1, "{tick}");
+    assert_eq!(base[0]["state"], "hit_react");
+}

@@ -230,6 +230,9 @@ struct ReferenceCheck<'a> {
     /// The first binding profile (in file order) declaring each binding id.
     binding_index: HashMap<&'a str, (&'a str, &'a AnimationBindingEntry)>,
     slot_ids: HashSet<&'a str>,
+    /// Every state name of the folder's animation graphs; `None` when a graph
+    /// (or a file that may be one) did not load, so state names are not checked.
+    graph_states: Option<Vec<&'a str>>,
     /// `<model stem>_<animation>` of every loaded model.
     embedded: HashSet<String>,
     /// Every declared binding profile read without errors, and no file that
@@ -257,6 +260,15 @@ impl<'a> ReferenceCheck<'a> {
             }
             slot_ids.extend(p.value.slots().iter().map(|s| s.id.as_str()));
         }
+        let graphs_complete = ids.ids(Kind::AnimationGraph).len() == set.animation_graphs.len()
+            && !failed.files.iter().any(|f| f.kind.is_none_or(|k| k == Kind::AnimationGraph));
+        let graph_states = graphs_complete.then(|| {
+            let mut names: Vec<&str> =
+                set.animation_graphs.iter().flat_map(|g| g.value.states.iter().map(|s| s.name.as_str())).collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        });
         let embedded: HashSet<String> = models
             .loaded()
             .flat_map(|(_, m)| m.animations.iter().map(move |(a, _)| format!("{}_{a}", m.stem)))
@@ -272,6 +284,7 @@ impl<'a> ReferenceCheck<'a> {
             animations_listed: HashMap::new(),
             binding_index,
             slot_ids,
+            graph_states,
             embedded,
             binding_profiles_complete: ids.ids(Kind::BindingProfile).len() == set.binding_profiles.len()
                 && !failed.may_hide_bindings(),
@@ -302,6 +315,16 @@ impl<'a> ReferenceCheck<'a> {
             Target::Slot if !self.binding_profiles_complete => {
                 self.failed.unchecked_bindings += usize::from(self.failed.may_hide_bindings());
                 None
+            }
+            Target::GraphState => {
+                let states = self.graph_states.as_ref()?;
+                states.binary_search(&r.name.as_str()).is_err().then(|| {
+                    let hint = self.suggest.did_you_mean(&r.name, states);
+                    r.at.diagnostic(
+                        Code::UnresolvedReference,
+                        format!("no animation_graph in the folder has a state `{}`{hint}", r.name),
+                    )
+                })
             }
             Target::Slot => (!self.slot_ids.contains(r.name.as_str())).then(|| {
                 r.at.diagnostic(

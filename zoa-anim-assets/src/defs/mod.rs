@@ -286,6 +286,8 @@ pub(crate) enum Target {
     Binding(Option<zoa_anim_core::AnimationParameterType>),
     /// A slot id declared by some binding profile.
     Slot,
+    /// A state name of some animation graph of the folder.
+    GraphState,
 }
 
 /// One cross-file reference.

@@ -69,6 +69,8 @@ fn event_label(kind: Recorded, name: &str) -> String {
         Recorded::Step(StepKind::Trigger) => format!("fire {name}"),
         Recorded::Step(StepKind::Slot) => format!("slot {name}"),
         Recorded::Step(StepKind::SlotUnresolved) => format!("slot {name} (unresolved)"),
+        Recorded::Step(StepKind::ForceState) => format!("force {name}"),
+        Recorded::Step(StepKind::ForceStateUnresolved) => format!("force {name} (no such state)"),
         Recorded::Step(StepKind::Tags) => format!("tags {name}"),
         Recorded::Step(StepKind::Equip) => format!("equip {name}"),
         Recorded::Event(EventKind::StateEntered { .. }) => format!("> {name}"),

@@ -26,6 +26,10 @@ pub enum StepKind {
     Slot,
     /// A `play_slot` step named a slot the active binding profile lacks or cannot resolve (name: slot id).
     SlotUnresolved,
+    /// A `play_state` step forced a state of the graph in use (name: the state).
+    ForceState,
+    /// A `play_state` step named a state the graph in use lacks (name: the state).
+    ForceStateUnresolved,
     /// A `set_tags` step requested new state tags (name: the tags).
     Tags,
     /// The combat tag switched the loadout class (name: the class used).
@@ -41,6 +45,8 @@ impl StepKind {
             StepKind::Trigger => "trigger",
             StepKind::Slot => "slot",
             StepKind::SlotUnresolved => "slot_unresolved",
+            StepKind::ForceState => "force_state",
+            StepKind::ForceStateUnresolved => "force_state_unresolved",
             StepKind::Tags => "tags",
             StepKind::Equip => "equip",
         }

@@ -451,6 +451,7 @@ impl PreviewSim {
                     id
                 }
                 PreviewStep::PlaySlot { slot } => capture.intern(slot.as_str()),
+                PreviewStep::PlayState { state, .. } => capture.intern(state),
                 PreviewStep::SetTags { tags } => capture.intern(&tags.to_string()),
                 PreviewStep::Wait { .. } => NameId(0),
             };
@@ -560,6 +561,14 @@ impl PreviewSim {
                         Recorded::Step(StepKind::Slot)
                     } else {
                         Recorded::Step(StepKind::SlotUnresolved)
+                    }
+                }
+                PreviewStep::PlayState { state, blend } => {
+                    self.driver_touched = true;
+                    if c.play_state(state, *blend) {
+                        Recorded::Step(StepKind::ForceState)
+                    } else {
+                        Recorded::Step(StepKind::ForceStateUnresolved)
                     }
                 }
                 PreviewStep::SetTags { tags } => {

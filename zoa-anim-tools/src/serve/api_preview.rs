@@ -35,6 +35,8 @@ fn step_text(s: &PreviewStep) -> String {
         }
         PreviewStep::Fire { binding } => format!("fire {}", binding.as_str()),
         PreviewStep::PlaySlot { slot } => format!("play_slot {}", slot.as_str()),
+        PreviewStep::PlayState { state, blend: Some(b) } => format!("play_state {state} over {b} s"),
+        PreviewStep::PlayState { state, blend: None } => format!("play_state {state}"),
         PreviewStep::SetTags { tags } => format!("tags {tags}"),
         PreviewStep::Wait { seconds } => format!("wait {seconds} s"),
     }

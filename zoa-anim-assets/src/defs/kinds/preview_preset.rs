@@ -26,10 +26,30 @@ static STEP: Table = Table {
         ),
         Field::opt("fire", Ty::Id, "", "a trigger binding of some binding profile"),
         Field::opt("play_slot", Ty::Id, "", "a slot of some binding profile"),
+        Field::opt(
+            "play_state",
+            Ty::Str,
+            "",
+            "forces a state (by name) of the graph the character uses; some animation_graph of the folder has it",
+        ),
+        Field::opt(
+            "blend",
+            Ty::Num(Rule::NonNegative),
+            "the state's cross-fade",
+            "cross-fade of `play_state` (0 cuts)",
+        )
+        .unit("s"),
         Field::opt("tags", Ty::Str, "", "state text that replaces the active state"),
         Field::opt("wait", Ty::Num(Rule::NonNegative), "", "time to wait").unit("s"),
     ],
-    constraints: &[Constraint::OneOf(&[&["set", "value"], &["fire"], &["play_slot"], &["tags"], &["wait"]])],
+    constraints: &[Constraint::OneOf(&[
+        &["set", "value"],
+        &["fire"],
+        &["play_slot"],
+        &["play_state"],
+        &["tags"],
+        &["wait"],
+    ])],
 };
 
 /// The description of `preview_preset`.
@@ -44,7 +64,7 @@ pub(crate) static SPEC: KindSpec = KindSpec {
     notes: "",
 };
 
-const STEP_ACTIONS: [&str; 5] = ["set", "fire", "play_slot", "tags", "wait"];
+const STEP_ACTIONS: [&str; 6] = ["set", "fire", "play_slot", "play_state", "tags", "wait"];
 
 pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: &mut Shared) -> Option<PreviewPreset> {
     let name = root.str(ctx, "name").map(|s| (*s.get_ref()).to_owned()).unwrap_or_else(|| id.to_owned());
@@ -73,12 +93,14 @@ fn read_step(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, sh: &mut Shared) -> Opt
     let value = s.raw("value");
     let fire = s.raw("fire");
     let slot = s.raw("play_slot");
+    let state = s.raw("play_state");
+    let blend = s.raw("blend");
     let tags = s.raw("tags");
     let wait = s.raw("wait");
     s.finish(ctx);
     if present.len() != 1 {
         if present.is_empty() {
-            s.missing(ctx, "set", "a step needs exactly one of: set, fire, play_slot, tags, wait");
+            s.missing(ctx, "set", "a step needs exactly one of: set, fire, play_slot, play_state, tags, wait");
         } else {
             let second = s.table.iter().find(|(k, _)| k.get_ref().as_ref() == present[1]).map(|(k, _)| k.span());
             ctx.report(
@@ -92,6 +114,10 @@ fn read_step(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, sh: &mut Shared) -> Opt
     }
     if let (Some(v), None) = (value, set) {
         ctx.report(Code::ConflictingFields, v.span(), &s.field("value"), "`value` belongs to a `set` step only");
+        return None;
+    }
+    if let (Some(v), None) = (blend, state) {
+        ctx.report(Code::ConflictingFields, v.span(), &s.field("blend"), "`blend` belongs to a `play_state` step only");
         return None;
     }
     if let Some(v) = set {
@@ -114,6 +140,15 @@ fn read_step(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, sh: &mut Shared) -> Opt
         };
         sh.refer(Target::Slot, name, ctx.at(v.span(), &field));
         Some(PreviewStep::PlaySlot { slot: sid })
+    } else if let Some(v) = state {
+        let field = s.field("play_state");
+        let name = str_of(ctx, v, &field)?;
+        let blend = match blend {
+            Some(b) => Some(s.num_value(ctx, "blend", b)?),
+            None => None,
+        };
+        sh.refer(Target::GraphState, name, ctx.at(v.span(), &field));
+        Some(PreviewStep::PlayState { state: name.to_owned(), blend })
     } else if let Some(v) = tags {
         let field = s.field("tags");
         let text = str_of(ctx, v, &field)?;

@@ -151,7 +151,7 @@ function drawChart() {
       if (kind === 'set') continue;
       ctx.fillStyle = kind === 'notify' ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#b0b6bd' : '#c62828';
       ctx.fillRect(xOf(i) - 1, 4, 2, EVENTS_H - 12);
-      if (['trigger', 'tags', 'notify', 'slot', 'equip'].includes(kind)) {
+      if (['trigger', 'tags', 'notify', 'slot', 'equip', 'force_state'].includes(kind)) {
         const text = kind === 'tags' ? name.split(' ').map((p) => p.split('=').pop()).join('/') : name;
         ctx.fillText(text, xOf(i) + 3, 12 + (labels++ % 3) * 11);
       }
