@@ -26,7 +26,7 @@ fn humanoid_folder_validates_clean_and_uses_every_kind() {
     assert_eq!(set.player_profile_sets.len(), 1);
     assert_eq!(set.clips.len(), 14);
     assert_eq!(set.animation_graphs.len(), 2);
-    assert_eq!(set.preview_presets.len(), 3);
+    assert_eq!(set.preview_presets.len(), 4);
     // Lists are in sorted file order.
     let files: Vec<_> = set.clips.iter().map(|c| c.file.clone()).collect();
     let mut sorted = files.clone();

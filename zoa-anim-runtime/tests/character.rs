@@ -403,3 +403,75 @@ fn every_set_up_problem_is_reported_at_once_and_typed() {
     assert!(has(&|p| matches!(p, P::Setting { field: "loadout_crossfade", .. })));
     assert_eq!(problems.len(), 7, "{problems:#?}");
 }
+
+use zoa_anim_core::CharacterBundle;
+use zoa_anim_core::graph::TransitionMode;
+
+/// The fixture with every inertialized transition of a masked layer turned
+/// into a cross-fade of the same length.
+fn with_masked_layers_crossfading(mut b: CharacterBundle) -> CharacterBundle {
+    for g in &mut b.graphs {
+        let masked: Vec<bool> = g.states.iter().map(|s| g.layers[s.layer].bone_mask.is_some()).collect();
+        for t in &mut g.transitions {
+            if masked[t.to.index()] && t.mode == TransitionMode::Inertialize {
+                t.mode = TransitionMode::Crossfade;
+            }
+        }
+    }
+    b
+}
+
+#[test]
+fn an_inertialized_upper_body_transition_leaves_the_legs_untouched() {
+    let bundle = without_ik(fixture_bundle());
+    let (inert, fade) = (definition(&bundle), definition(&with_masked_layers_crossfading(bundle.clone())));
+    let skeleton = inert.skeleton().skeleton();
+    // Joints the recoil layer's mask (`Spine2` and below) cannot reach.
+    let spine2 = skeleton.joints().iter().position(|j| j.name.as_deref() == Some("Spine2")).unwrap();
+    let below_spine2 = |mut j: usize| loop {
+        if j == spine2 {
+            break true;
+        }
+        match skeleton.joints()[j].parent {
+            Some(p) => j = usize::from(p),
+            None => break false,
+        }
+    };
+    let outside: Vec<usize> = (0..skeleton.joints().len()).filter(|&j| !below_spine2(j)).collect();
+    assert!(
+        outside.iter().any(|&j| skeleton.joints()[j].name.as_deref().unwrap_or("").contains("Leg")),
+        "the legs are outside"
+    );
+    let mut a = Character::new(&inert).unwrap();
+    let mut b = Character::new(&fade).unwrap();
+    let (mut inertialized, mut upper_differs) = (0, false);
+    for c in [&mut a, &mut b] {
+        c.equip(zoa_anim_core::PlayerProfileType::Rifle).unwrap();
+        c.set_tags(tags("locomotion=walk combat=armed_rifle"));
+        c.set_speed(1.5);
+        c.set_bool(DefaultBindings::IS_AIMING, true);
+    }
+    for f in 0..240 {
+        if f % 30 == 15 {
+            a.fire(DefaultBindings::FIRE);
+            b.fire(DefaultBindings::FIRE);
+        }
+        a.update(DT).unwrap();
+        b.update(DT).unwrap();
+        inertialized += usize::from(a.is_inertializing());
+        assert!(!b.is_inertializing());
+        let (pa, pb) = (a.local_pose(), b.local_pose());
+        for &j in &outside {
+            let (x, y) = (pa.get(j), pb.get(j));
+            assert_eq!(
+                (x.translation.to_array().map(f32::to_bits), x.rotation.to_array().map(f32::to_bits)),
+                (y.translation.to_array().map(f32::to_bits), y.rotation.to_array().map(f32::to_bits)),
+                "frame {f}: joint {:?} moved",
+                skeleton.joints()[j].name
+            );
+        }
+        upper_differs |= (0..pa.len()).any(|j| below_spine2(j) && pa.get(j).rotation != pb.get(j).rotation);
+    }
+    assert!(inertialized > 0, "the recoil transitions inertialized");
+    assert!(upper_differs, "inside the mask, inertialization differs from a cross-fade");
+}

@@ -21,7 +21,7 @@ use zoa_anim_core::Transform;
 
 use super::definition::CharacterDefinition;
 use crate::character::graph::{
-    ClipContribution, ContributionSource, FrameOutput, GraphMasks, MaskRef, SLOT_LAYER, inertialize_quintic,
+    ClipContribution, ContributionSource, FrameOutput, GraphMasks, MaskRef, PoseLayer, SLOT_LAYER, inertialize_quintic,
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
 use crate::error::RuntimeError;
@@ -304,11 +304,21 @@ fn write_procedural(def: &CharacterDefinition, motion: ProceduralMotion, pose: &
 /// output, moved on by its last velocity) to the target's first pose is
 /// recorded per joint (translation along its direction, rotation about its
 /// axis) and decays with [`inertialize_quintic`] over the transition.
+///
+/// Only the joints the transition's layer reaches are inertialized: a layer
+/// with a bone mask reaches the joints its mask or the masks of its
+/// contributions weigh above 0 (the target's state mask included); every
+/// other joint is left exactly as composed, so an upper-body transition
+/// never moves the legs by the extrapolation error of the base layer. (A
+/// source state whose own mask reaches further than the layer's and the
+/// target's is not followed on the extra joints: they cut.)
 #[derive(Debug, Clone)]
 pub(crate) struct Inertializer {
     generation: u32,
     duration: f32,
     active: bool,
+    /// Per joint: whether the running transition's layer reaches it.
+    reach: Vec<bool>,
     t_dir: Vec<Vec3A>,
     t_x0: Vec<f32>,
     t_v0: Vec<f32>,
@@ -328,6 +338,7 @@ impl Inertializer {
             generation: 0,
             duration: 0.0,
             active: false,
+            reach: vec![true; n],
             t_dir: vec![Vec3A::ZERO; n],
             t_x0: vec![0.0; n],
             t_v0: vec![0.0; n],
@@ -352,16 +363,24 @@ impl Inertializer {
         self.active
     }
 
-    /// Applies the decaying offset to `pose` (the composed pose of `frame`)
-    /// and records it as the last output.
-    pub(crate) fn apply(&mut self, frame: &FrameOutput, pose: &mut Pose, dt: f32) {
-        let newest = frame.layers.iter().filter_map(|l| l.inertialization).max_by_key(|i| i.generation);
+    /// Applies the decaying offset to `pose` (the composed pose of `frame`,
+    /// whose masks are `masks`) and records it as the last output.
+    pub(crate) fn apply(&mut self, frame: &FrameOutput, masks: Option<&GraphMasks>, pose: &mut Pose, dt: f32) {
+        let newest =
+            frame.layers.iter().filter_map(|l| l.inertialization.map(|i| (l, i))).max_by_key(|(_, i)| i.generation);
+        let (layer, newest) = match newest {
+            Some((l, i)) => (Some(l), Some(i)),
+            None => (None, None),
+        };
         match newest {
             Some(i) if i.generation != self.generation => {
                 self.generation = i.generation;
                 self.duration = i.duration;
                 self.active = self.outputs > 0;
                 if self.active {
+                    if let Some(layer) = layer {
+                        self.set_reach(frame, layer, masks);
+                    }
                     self.record(pose);
                 }
             }
@@ -373,6 +392,9 @@ impl Inertializer {
         {
             let t = i.elapsed;
             for j in 0..pose.len() {
+                if !self.reach[j] {
+                    continue;
+                }
                 let x = inertialize_quintic(self.t_x0[j], self.t_v0[j], t, self.duration);
                 if x != 0.0 {
                     pose.set_translation(j, pose.translation(j) + self.t_dir[j] * x);
@@ -387,6 +409,33 @@ impl Inertializer {
         self.last.copy_from(pose);
         self.last_dt = dt;
         self.outputs = self.outputs.saturating_add(1);
+    }
+
+    /// The joints `layer` of `frame` reaches: every joint for a layer without
+    /// a mask (or without the graph's masks), else the union of its mask and
+    /// its contributions' masks.
+    fn set_reach(&mut self, frame: &FrameOutput, layer: &PoseLayer, masks: Option<&GraphMasks>) {
+        let weights = |m: MaskRef| masks.and_then(|g| g.get(m));
+        let Some(own) = weights(layer.mask) else {
+            self.reach.fill(true);
+            return;
+        };
+        for (r, &w) in self.reach.iter_mut().zip(own) {
+            *r = w > 0.0;
+        }
+        for c in &frame.contributions[layer.contributions.clone()] {
+            match weights(c.mask) {
+                Some(w) => {
+                    for (r, &w) in self.reach.iter_mut().zip(w) {
+                        *r |= w > 0.0;
+                    }
+                }
+                None => {
+                    self.reach.fill(true);
+                    return;
+                }
+            }
+        }
     }
 
     /// Records per-joint offsets from the extrapolated source to `target`.

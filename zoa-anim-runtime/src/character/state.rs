@@ -577,7 +577,8 @@ impl Character {
 
     fn finish_pose(&mut self, dt: f32) -> Result<(), RuntimeError> {
         let def = &*self.def;
-        self.pose.inertia.apply(&self.frame, &mut self.pose.local, dt);
+        let masks = self.graph.map(|g| &def.graphs[g].masks);
+        self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
         if let Some(ik) = &mut self.ik {
             ik.advance(dt);
             ik.apply(&def.skeleton, &mut self.pose.local)?;
