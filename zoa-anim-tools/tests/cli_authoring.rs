@@ -443,16 +443,25 @@ fn validate_coverage_reports_cross_modal_gaps_per_event_slot_and_class() {
     let row = |id: &str, class: &str| {
         rows.iter().find(|r| r["id"] == id && r["class"] == class).unwrap_or_else(|| panic!("{id} {class}")).clone()
     };
-    // The fire row and the fire sound are tagged `armed_rifle`: the rifle has both,
-    // the pistol (same binding profile) neither, and unarmed declares no fire.
+    // The fire row and the fire sound are tagged `armed_rifle`: the rifle has both;
+    // the pistol (same binding profile and graph) has the clip because its graph
+    // plays `fire` (steady -> recoil), not the sound; unarmed declares no fire.
     assert_eq!(
         (row("fire", "rifle")["clip"].clone(), row("fire", "rifle")["sound"].clone()),
         (true.into(), true.into())
     );
     assert_eq!(
         (row("fire", "pistol")["clip"].clone(), row("fire", "pistol")["sound"].clone()),
-        (false.into(), false.into())
+        (true.into(), false.into())
     );
+    // No false clip gaps: every event and slot a class's graph, tag rows or
+    // binding profile plays counts (rifle `equip` is the graph's lowered -> raise).
+    let clip_gaps: Vec<String> = rows
+        .iter()
+        .filter(|r| r["clip"] == false)
+        .map(|r| format!("{} {} {}", r["kind"], r["id"], r["class"]))
+        .collect();
+    assert!(clip_gaps.is_empty(), "{clip_gaps:?}");
     let has = |id: &str, class: &str| rows.iter().any(|r| r["id"] == id && r["class"] == class);
     assert!(!has("fire", "unarmed"), "unarmed is not expected to fire");
     assert_eq!(row("die", "unarmed")["kind"], "event");

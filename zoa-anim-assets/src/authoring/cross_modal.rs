@@ -11,7 +11,11 @@
 //!   of the set declares them. A class has a **clip** for an event when its
 //!   animation profile (after inheritance) has a clip-table row whose
 //!   pattern asserts the event's tag (`fire` → `combat=firing`, `die` →
-//!   `reaction=dying`, …) and fits the class.
+//!   `reaction=dying`, …) and fits the class, or when its animation graph
+//!   plays it: a transition of the class's `animation_graph` is triggered by
+//!   the graph parameter the class's binding profile maps the event to (the
+//!   binding's `parameter`), so firing the event enters a state with a clip
+//!   or blend tree.
 //! - **Slots** are the shipped slots with a sound meaning ([`SLOTS`]:
 //!   `reload_magazine` → `weapon.reload`, `locomotion_walk` → `footstep`, …),
 //!   listed when a binding profile of the set declares them. A class has a
@@ -37,6 +41,7 @@
 //! Events and slots without a sound meaning (`interact`, `stance_crouch`, …)
 //! and custom ids are not listed: their sound side is undefined.
 
+use zoa_anim_core::graph::{AnimationGraph, ConditionTest};
 use zoa_anim_core::{
     AnimationBindingProfile, AnimationParameterType, CombatTag, LocomotionTag, PlayerProfileType, ReactionTag,
     SoundEventId, StateDimension, StateTagSet,
@@ -151,6 +156,17 @@ fn expects_event(class: PlayerProfileType, id: &str) -> bool {
     }
 }
 
+/// Whether firing the trigger parameter named `parameter` of `graph` starts a
+/// transition (the trigger is one of its conditions) into a state: every
+/// state has a motion (a clip or a blend tree), so the event has animation.
+fn graph_plays_trigger(graph: &AnimationGraph, parameter: &str) -> bool {
+    let Some(index) = graph.parameters.iter().position(|p| p.name == parameter) else { return false };
+    graph
+        .transitions
+        .iter()
+        .any(|t| t.conditions.iter().any(|c| c.parameter.index() == index && c.test == ConditionTest::Triggered))
+}
+
 /// Whether tags fit a class: the weapon flags they require are none or the class's own.
 #[must_use]
 pub fn fits_class(tags: &StateTagSet, class: PlayerProfileType) -> bool {
@@ -214,12 +230,22 @@ pub fn cross_modal(set: &DefinitionSet) -> Vec<CrossModalRow> {
                 })
             };
             let declares_slot = |id: &str| binding.is_some_and(|b| b.slots().iter().any(|x| x.id.as_str() == id));
+            let graph = entry.animation_graph.as_deref().and_then(|g| set.animation_graph(g));
+            let graph_plays = |id: &str| {
+                let parameter = binding.and_then(|b| {
+                    b.bindings()
+                        .iter()
+                        .find(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
+                        .map(|x| x.parameter_name.as_str())
+                });
+                graph.zip(parameter).is_some_and(|(g, p)| graph_plays_trigger(g, p))
+            };
             for (id, dim, flag, sound) in events.iter().copied() {
                 if !(declares_event(id) || expects_event(class, id)) {
                     continue;
                 }
-                let clip =
-                    table.iter().any(|r| r.row.pattern.mask(*dim) & flag != 0 && fits_class(&r.row.pattern, class));
+                let clip = graph_plays(id)
+                    || table.iter().any(|r| r.row.pattern.mask(*dim) & flag != 0 && fits_class(&r.row.pattern, class));
                 rows.push(CrossModalRow {
                     id: (*id).to_owned(),
                     kind: CrossModalKind::Event,
