@@ -167,6 +167,15 @@ fn graph_plays_trigger(graph: &AnimationGraph, parameter: &str) -> bool {
         .any(|t| t.conditions.iter().any(|c| c.parameter.index() == index && c.test == ConditionTest::Triggered))
 }
 
+/// Whether `graph` plays event `id` as `binding` maps it (its trigger parameter).
+fn graph_plays_event(graph: &AnimationGraph, binding: &impl AnimationBindingProfile, id: &str) -> bool {
+    binding
+        .bindings()
+        .iter()
+        .find(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
+        .is_some_and(|x| graph_plays_trigger(graph, &x.parameter_name))
+}
+
 /// Whether tags fit a class: the weapon flags they require are none or the class's own.
 #[must_use]
 pub fn fits_class(tags: &StateTagSet, class: PlayerProfileType) -> bool {
@@ -231,15 +240,7 @@ pub fn cross_modal(set: &DefinitionSet) -> Vec<CrossModalRow> {
             };
             let declares_slot = |id: &str| binding.is_some_and(|b| b.slots().iter().any(|x| x.id.as_str() == id));
             let graph = entry.animation_graph.as_deref().and_then(|g| set.animation_graph(g));
-            let graph_plays = |id: &str| {
-                let parameter = binding.and_then(|b| {
-                    b.bindings()
-                        .iter()
-                        .find(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
-                        .map(|x| x.parameter_name.as_str())
-                });
-                graph.zip(parameter).is_some_and(|(g, p)| graph_plays_trigger(g, p))
-            };
+            let graph_plays = |id: &str| graph.zip(binding).is_some_and(|(g, b)| graph_plays_event(g, b, id));
             for (id, dim, flag, sound) in events.iter().copied() {
                 if !(declares_event(id) || expects_event(class, id)) {
                     continue;
