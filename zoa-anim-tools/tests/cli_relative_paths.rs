@@ -39,21 +39,30 @@ fn string_field(path: &Path, key: &str) -> String {
     doc[key].as_str().unwrap_or_else(|| panic!("{key} in {}", path.display())).to_owned()
 }
 
+/// `zoa-anim graph --defs DEFS --set player ARGS` run from `cwd`.
+fn graph_in(cwd: &Path, defs: &str, args: &[&str]) -> Output {
+    let mut all = vec!["graph", "--defs", defs, "--set", "player"];
+    all.extend_from_slice(args);
+    zoa_in(cwd, &all)
+}
+
+/// A copy of the fixture model at `root/rel`.
+fn copy_model(root: &Path, rel: &str) {
+    let to = root.join(rel);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(fixture("models/humanoid.glb"), to).unwrap();
+}
+
 #[test]
 fn graph_writes_the_model_relative_to_the_out_file() {
     let tmp = temp_dir("rel-graph");
     let root = tmp.path();
     copy_dir(&fixture("defs/humanoid"), &root.join("defs/humanoid"));
-    std::fs::create_dir_all(root.join("models")).unwrap();
-    std::fs::copy(fixture("models/humanoid.glb"), root.join("models/humanoid.glb")).unwrap();
-    let out = zoa_in(
+    copy_model(root, "models/humanoid.glb");
+    let out = graph_in(
         root,
+        "defs/humanoid",
         &[
-            "graph",
-            "--defs",
-            "defs/humanoid",
-            "--set",
-            "player",
             "--id",
             "generated",
             "--model",
@@ -74,46 +83,20 @@ fn graph_writes_the_model_relative_to_the_out_file() {
     assert_validates(root, "defs/humanoid");
 
     // Printing: relative to the --defs folder.
-    let printed =
-        zoa_in(root, &["graph", "--defs", "defs/humanoid", "--set", "player", "--model", "models/humanoid.glb"]);
+    let printed = graph_in(root, "defs/humanoid", &["--model", "models/humanoid.glb"]);
     assert_ok(&printed);
     assert!(String::from_utf8_lossy(&printed.stdout).contains("model = \"../../models/humanoid.glb\""));
 
     // A path already relative to the definition file is kept; a model found nowhere is exit 1.
     let graphs = root.join("defs/humanoid/graphs");
-    let kept = zoa_in(
-        &graphs,
-        &[
-            "graph",
-            "--defs",
-            "..",
-            "--set",
-            "player",
-            "--id",
-            "kept",
-            "--model",
-            "../../../models/humanoid.glb",
-            "--out",
-            "kept.toml",
-        ],
-    );
+    let kept =
+        graph_in(&graphs, "..", &["--id", "kept", "--model", "../../../models/humanoid.glb", "--out", "kept.toml"]);
     assert_ok(&kept);
     assert_eq!(string_field(&graphs.join("kept.toml"), "model"), "../../../models/humanoid.glb");
-    let missing = zoa_in(
+    let missing = graph_in(
         root,
-        &[
-            "graph",
-            "--defs",
-            "defs/humanoid",
-            "--set",
-            "player",
-            "--model",
-            "models/nobody.glb",
-            "--out",
-            "defs/humanoid/graphs/x.toml",
-            "--format",
-            "json",
-        ],
+        "defs/humanoid",
+        &["--model", "models/nobody.glb", "--out", "defs/humanoid/graphs/x.toml", "--format", "json"],
     );
     assert_eq!(missing.status.code(), Some(1));
     let err: serde_json::Value = serde_json::from_slice(&missing.stdout).unwrap();
@@ -125,8 +108,7 @@ fn graph_writes_the_model_relative_to_the_out_file() {
 fn import_writes_sources_relative_to_the_clip_files() {
     let tmp = temp_dir("rel-import");
     let root = tmp.path();
-    std::fs::create_dir_all(root.join("art")).unwrap();
-    std::fs::copy(fixture("models/humanoid.glb"), root.join("art/hero.glb")).unwrap();
+    copy_model(root, "art/hero.glb");
     assert_ok(&zoa_in(root, &["import", "art/hero.glb", "--into", "defs/clips"]));
     assert_eq!(string_field(&root.join("defs/clips/hero_walk.toml"), "source"), "../../art/hero.glb");
     assert_validates(root, "defs");
@@ -136,8 +118,7 @@ fn import_writes_sources_relative_to_the_clip_files() {
 fn autobind_writes_sources_relative_to_the_set_folder() {
     let tmp = temp_dir("rel-autobind");
     let root = tmp.path();
-    std::fs::create_dir_all(root.join("art")).unwrap();
-    std::fs::copy(fixture("models/humanoid.glb"), root.join("art/hero.glb")).unwrap();
+    copy_model(root, "art/hero.glb");
     assert_ok(&zoa_in(root, &["autobind", "art", "--out", "defs/sets/player.toml", "--no-cache"]));
     let clips: Vec<_> = std::fs::read_dir(root.join("defs/sets"))
         .unwrap()

@@ -43,8 +43,8 @@
 
 use zoa_anim_core::graph::{AnimationGraph, ConditionTest};
 use zoa_anim_core::{
-    AnimationBindingProfile, AnimationParameterType, CombatTag, LocomotionTag, PlayerProfileType, ReactionTag,
-    SoundEventId, StateDimension, StateTagSet,
+    AnimationBindingEntry, AnimationBindingProfile, AnimationParameterType, CombatTag, LocomotionTag,
+    PlayerProfileType, ReactionTag, SoundEventId, StateDimension, StateTagSet,
 };
 
 use super::autobind::slots_for;
@@ -167,13 +167,9 @@ fn graph_plays_trigger(graph: &AnimationGraph, parameter: &str) -> bool {
         .any(|t| t.conditions.iter().any(|c| c.parameter.index() == index && c.test == ConditionTest::Triggered))
 }
 
-/// Whether `graph` plays event `id` as `binding` maps it (its trigger parameter).
-fn graph_plays_event(graph: &AnimationGraph, binding: &impl AnimationBindingProfile, id: &str) -> bool {
-    binding
-        .bindings()
-        .iter()
-        .find(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
-        .is_some_and(|x| graph_plays_trigger(graph, &x.parameter_name))
+/// The trigger binding `id` of `profile`, if it declares one.
+fn trigger_binding<'p>(profile: &'p impl AnimationBindingProfile, id: &str) -> Option<&'p AnimationBindingEntry> {
+    profile.bindings().iter().find(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
 }
 
 /// Whether tags fit a class: the weapon flags they require are none or the class's own.
@@ -205,16 +201,8 @@ pub fn cross_modal(set: &DefinitionSet) -> Vec<CrossModalRow> {
     for s in &set.player_profile_sets {
         let profiles: Vec<_> =
             s.value.profiles.iter().filter_map(|e| set.binding_profile(&e.binding_profile)).collect();
-        let events: Vec<_> = EVENTS
-            .iter()
-            .filter(|(id, ..)| {
-                profiles.iter().any(|p| {
-                    p.bindings()
-                        .iter()
-                        .any(|b| b.id.as_str() == *id && b.parameter_type == AnimationParameterType::Trigger)
-                })
-            })
-            .collect();
+        let events: Vec<_> =
+            EVENTS.iter().filter(|(id, ..)| profiles.iter().any(|p| trigger_binding(*p, id).is_some())).collect();
         let slots: Vec<_> = SLOTS
             .iter()
             .filter(|(id, _)| profiles.iter().any(|p| p.slots().iter().any(|x| x.id.as_str() == *id)))
@@ -231,16 +219,13 @@ pub fn cross_modal(set: &DefinitionSet) -> Vec<CrossModalRow> {
                 .and_then(Result::ok)
                 .unwrap_or_default();
             let binding = set.binding_profile(&entry.binding_profile);
-            let declares_event = |id: &str| {
-                binding.is_some_and(|b| {
-                    b.bindings()
-                        .iter()
-                        .any(|x| x.id.as_str() == id && x.parameter_type == AnimationParameterType::Trigger)
-                })
-            };
+            let declares_event = |id: &str| binding.and_then(|b| trigger_binding(b, id)).is_some();
             let declares_slot = |id: &str| binding.is_some_and(|b| b.slots().iter().any(|x| x.id.as_str() == id));
             let graph = entry.animation_graph.as_deref().and_then(|g| set.animation_graph(g));
-            let graph_plays = |id: &str| graph.zip(binding).is_some_and(|(g, b)| graph_plays_event(g, b, id));
+            let graph_plays = |id: &str| {
+                let parameter = binding.and_then(|b| trigger_binding(b, id)).map(|x| x.parameter_name.as_str());
+                graph.zip(parameter).is_some_and(|(g, p)| graph_plays_trigger(g, p))
+            };
             for (id, dim, flag, sound) in events.iter().copied() {
                 if !(declares_event(id) || expects_event(class, id)) {
                     continue;

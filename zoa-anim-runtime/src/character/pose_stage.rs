@@ -368,27 +368,21 @@ impl Inertializer {
     pub(crate) fn apply(&mut self, frame: &FrameOutput, masks: Option<&GraphMasks>, pose: &mut Pose, dt: f32) {
         let newest =
             frame.layers.iter().filter_map(|l| l.inertialization.map(|i| (l, i))).max_by_key(|(_, i)| i.generation);
-        let (layer, newest) = match newest {
-            Some((l, i)) => (Some(l), Some(i)),
-            None => (None, None),
-        };
         match newest {
-            Some(i) if i.generation != self.generation => {
+            Some((layer, i)) if i.generation != self.generation => {
                 self.generation = i.generation;
                 self.duration = i.duration;
                 self.active = self.outputs > 0;
                 if self.active {
-                    if let Some(layer) = layer {
-                        self.set_reach(frame, layer, masks);
-                    }
+                    self.set_reach(frame, layer, masks);
                     self.record(pose);
                 }
             }
-            Some(i) if i.generation == self.generation => {}
-            _ => self.active = false,
+            Some(_) => {}
+            None => self.active = false,
         }
         if self.active
-            && let Some(i) = newest
+            && let Some((_, i)) = newest
         {
             let t = i.elapsed;
             for j in 0..pose.len() {
