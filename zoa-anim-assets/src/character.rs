@@ -3,7 +3,8 @@
 //! definitions a character kind is made of.
 //!
 //! The model is the one the clips' `source` first names (its first skin);
-//! clips cut from other files bind to it by joint name. Models come decoded
+//! clips cut from other files carry the skeleton they were authored on and
+//! bind to it by joint name or by bone role (the clip's `bind` field). Models come decoded
 //! from the folder load ([`DefinitionSet::model`]), so a folder's glTF files
 //! are decoded once from folder to character. Every problem is reported at
 //! once, typed.
@@ -160,7 +161,8 @@ fn load_models(set: &DefinitionSet, dir: &Path) -> (Vec<LoadedModel>, Vec<PathBu
 
 /// Each clip definition with its animation taken from its model (`sources`:
 /// the model path per clip). A clip whose model does not load or lacks the
-/// animation is a problem. Clips of models other than `first_model` bind by name.
+/// animation is a problem. Clips of models other than `first_model` carry
+/// their own file's skeleton, to bind by name or by bone role.
 fn bundle_clips(
     set: &DefinitionSet,
     models: &[LoadedModel],
@@ -191,11 +193,8 @@ fn bundle_clips(
             });
             continue;
         };
-        clips.push(BundledClip {
-            asset: asset.clone(),
-            clip: model.clips[index].clone(),
-            bind_by_name: first_model != Some(key),
-        });
+        let source_skeleton = if first_model == Some(key) { None } else { model.authoring_skeleton() };
+        clips.push(BundledClip { asset: asset.clone(), clip: model.clips[index].clone(), source_skeleton });
     }
     clips
 }

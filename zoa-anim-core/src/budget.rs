@@ -76,6 +76,10 @@ impl std::error::Error for OverBudget {}
 /// Most ticks one preview records (the capture is reserved up front).
 pub const PREVIEW_TICKS: Limit = Limit { name: "preview.ticks", max: 200_000, unit: "ticks" };
 
+/// Most keys (samples × target joints) a clip bound by bone role is baked
+/// into when a character definition is compiled: 4 Mi keys, 64 MiB of rotations.
+pub const RETARGET_KEYS: Limit = Limit { name: "retarget.keys", max: 4 << 20, unit: "keys" };
+
 /// Largest capture `zoa-anim preview` builds (records and exports), estimated
 /// by [`PreviewWork::bytes`].
 pub const PREVIEW_CAPTURE_BYTES: Limit = Limit { name: "preview.capture_bytes", max: 256 << 20, unit: "bytes" };
@@ -165,7 +169,8 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 5] = [&PREVIEW_TICKS, &PREVIEW_CAPTURE_BYTES, &LAB_RUN_BYTES, &LAB_TICKS, &BLEND_TREE_CHILDREN];
+pub const ALL: [&Limit; 6] =
+    [&PREVIEW_TICKS, &PREVIEW_CAPTURE_BYTES, &LAB_RUN_BYTES, &LAB_TICKS, &BLEND_TREE_CHILDREN, &RETARGET_KEYS];
 
 #[cfg(test)]
 mod tests {

@@ -19,9 +19,12 @@ pub struct BundledClip {
     pub asset: ClipAsset,
     /// The keyframes (targets by glTF node index, and by name).
     pub clip: Clip,
-    /// Bind tracks to joints by name instead of node index (the clip comes
-    /// from another file than the skeleton).
-    pub bind_by_name: bool,
+    /// The skeleton the clip was authored on when it comes from another file
+    /// than the character's model (its first skin, else every node of that
+    /// file); `None` for a clip of the character's own model, which binds by
+    /// glTF node index. A clip from another file binds by name or by bone
+    /// role, as its asset's [`ClipBinding`](crate::ClipBinding) says.
+    pub source_skeleton: Option<Skeleton>,
 }
 
 /// The inputs of one character kind: a skeleton, its clips and the definitions.

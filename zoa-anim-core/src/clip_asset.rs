@@ -23,6 +23,51 @@ impl std::fmt::Display for AnimationSelector {
     }
 }
 
+/// How a clip cut from another model than the character's binds to the
+/// character's skeleton (a clip of the character's own model always binds by
+/// glTF node).
+///
+/// Binding by role bakes the clip onto the character's skeleton once, at
+/// set-up: both rigs' bones are found by role (hips, spine, legs, arms…), each
+/// key time of the source is sampled on the source skeleton, retargeted with
+/// rest-pose correction (a bone's turn away from its rest orientation, in
+/// model space, applied to the target bone's rest orientation) and the hips'
+/// translation scaled by the ratio of leg lengths, then stored as keys of the
+/// character's joints. Playing it costs what any clip costs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ClipBinding {
+    /// By name when most of the clip's animated joints have a namesake in
+    /// the character's skeleton, else by role when both rigs' hips are found.
+    #[default]
+    Auto,
+    /// Tracks bind to the character's joints of the same name; others are
+    /// ignored.
+    Name,
+    /// Always by role (a set-up problem when either rig's hips are not found).
+    Role,
+}
+
+impl ClipBinding {
+    /// Every binding, in the order the definition field lists them.
+    pub const ALL: [ClipBinding; 3] = [ClipBinding::Auto, ClipBinding::Name, ClipBinding::Role];
+
+    /// The definition field's word: `auto`, `name` or `role`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ClipBinding::Auto => "auto",
+            ClipBinding::Name => "name",
+            ClipBinding::Role => "role",
+        }
+    }
+
+    /// The binding a definition word names.
+    #[must_use]
+    pub fn from_name(word: &str) -> Option<ClipBinding> {
+        ClipBinding::ALL.into_iter().find(|b| b.name() == word)
+    }
+}
+
 /// A named time inside a clip that fires an event when playback crosses it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClipNotify {
@@ -47,6 +92,9 @@ pub struct ClipAsset {
     pub loop_hint: bool,
     /// Notifies sorted by time (stable for equal times, so authoring order breaks ties).
     pub notifies: Vec<ClipNotify>,
+    /// How the clip binds when it comes from another model than the
+    /// character's (default [`ClipBinding::Auto`]).
+    pub binding: ClipBinding,
 }
 
 impl ClipAsset {
@@ -73,6 +121,7 @@ mod tests {
                 ClipNotify { name: "Footstep".into(), time: 0.35 },
                 ClipNotify { name: "Footstep".into(), time: 0.82 },
             ],
+            binding: ClipBinding::Auto,
         };
         assert_eq!(clip.notifies_between(0.0, 0.35).count(), 1);
         assert_eq!(clip.notifies_between(0.35, 0.9).count(), 1);

@@ -58,7 +58,7 @@ pub use bindings::{
 };
 pub use character::{BundledClip, CharacterBundle};
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
-pub use clip_asset::{AnimationSelector, ClipAsset, ClipNotify};
+pub use clip_asset::{AnimationSelector, ClipAsset, ClipBinding, ClipNotify};
 pub use error::CoreError;
 pub use graph::AnimationGraph;
 pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name, SoundEventId, StanceId};

@@ -24,7 +24,7 @@ fn clip(name: &str, k: f32) -> BundledClip {
             notifies: Vec::new(),
         },
         clip: full_clip(name, k),
-        bind_by_name: false,
+        source_skeleton: None,
     }
 }
 

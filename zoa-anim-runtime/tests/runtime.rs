@@ -938,23 +938,6 @@ mod shared_assets {
     use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
     use zoa_anim_core::{Joint, Skeleton};
 
-    /// Every node of the file as one skeleton (joint i = node i).
-    pub fn node_skeleton(asset: &GltfAsset) -> Skeleton {
-        let joints = asset
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| Joint {
-                name: n.name.clone(),
-                node: i as u32,
-                parent: n.parent.map(|p| p as u16),
-                rest: n.rest,
-                inverse_bind: Mat4::IDENTITY,
-            })
-            .collect();
-        Skeleton::new(asset.stem.clone(), joints).unwrap()
-    }
-
     #[test]
     fn sampling_at_key_times_returns_the_raw_key_values() {
         let Some(dir) = zoa_test_support::paths::shared_assets() else { return };
@@ -972,7 +955,7 @@ mod shared_assets {
                 continue;
             }
             let asset = load_gltf(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let skeleton = node_skeleton(&asset);
+            let skeleton = asset.node_skeleton().unwrap();
             let rest = Pose::rest(&skeleton);
             for clip in &asset.clips {
                 let a = Animation::bind(clip, &skeleton, BindBy::Node).unwrap();

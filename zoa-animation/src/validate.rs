@@ -3,15 +3,18 @@
 //! The folder's own diagnostics come from the loader
 //! ([`zoa_anim_assets::defs::load_folder`]); on top, for every rig policy and
 //! every model the folder animates, one I004 note per enabled IK behaviour
-//! whose bones bone discovery does not find on that model. That check lives
-//! here, above the loader, because it runs the IK crate's discovery and
-//! loaders do not depend on evaluators.
+//! whose bones bone discovery does not find on that model, and one I006 note
+//! per clip that binds to the character's skeleton by bone role. Those checks
+//! live here, above the loader, because they run the IK crate's discovery and
+//! the runtime's binding rule, and loaders do not depend on evaluators.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::{Code, DefinitionSet, Diagnostic, Severity, load_folder_with_overlay, render_human};
-use zoa_anim_core::RigPolicy;
+use zoa_anim_core::{ClipBinding, RigPolicy};
+use zoa_anim_runtime::pose::plan_binding;
 use zoa_anim_ik::roles::describe_missing;
 use zoa_anim_ik::{BoneRoles, PolicyAvailability};
 
@@ -63,7 +66,8 @@ pub fn validate(dir: impl AsRef<Path>) -> Validation {
 pub fn validate_with_overlay(dir: impl AsRef<Path>, overlay: &[(PathBuf, String)]) -> Validation {
     let dir = dir.as_ref();
     let mut set = load_folder_with_overlay(dir, overlay);
-    let notes = ik_policy_notes(dir, &set);
+    let mut notes = ik_policy_notes(dir, &set);
+    notes.extend(clip_binding_notes(dir, &set));
     if !notes.is_empty() {
         set.diagnostics.extend(notes);
         set.diagnostics.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
@@ -111,6 +115,52 @@ fn ik_policy_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
                 notes.push(note(dir, &loaded.file, policy, model, skin, best));
             }
         }
+    }
+    notes
+}
+
+/// I006 notes: one per clip of another model than the character's that
+/// binds by bone role, decided by the runtime's own rule
+/// ([`plan_binding`]) against the skeleton and rig policy the folder's
+/// character is built from. Only for a folder without errors (the character's
+/// model is known only then).
+fn clip_binding_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
+    if set.error_count() > 0 || set.clips.iter().all(|c| c.value.binding == ClipBinding::Name) {
+        return Vec::new();
+    }
+    let Ok(bundle) = load_character(set, dir, CharacterChoice::default()) else { return Vec::new() };
+    let policy = bundle.rig_policy.clone().unwrap_or_default();
+    let roles = BoneRoles::discover_with_overrides(&bundle.skeleton, &policy).0;
+    let mut notes = Vec::new();
+    for c in &bundle.clips {
+        let Ok(planned) = plan_binding(&c.clip, c.asset.binding, c.source_skeleton.as_ref(), &bundle.skeleton, &roles)
+        else {
+            continue; // the loader refuses it with E021, naming why
+        };
+        if !planned.plan.is_role() {
+            continue;
+        }
+        let Some(loaded) = set.clips.iter().find(|l| l.value.id == c.asset.id) else { continue };
+        let field = if c.asset.binding == ClipBinding::Role { "bind" } else { "source" };
+        let (line, column, span) = locate_key(&dir.join(&loaded.file), field).unwrap_or((1, 1, 0..0));
+        let model = c.source_skeleton.as_ref().map_or("", |s| s.name());
+        notes.push(Diagnostic {
+            severity: Severity::Info,
+            code: Code::ClipBindsByRole.id(),
+            file: loaded.file.clone(),
+            line,
+            column,
+            field: field.to_owned(),
+            message: format!(
+                "clip `{}` (skeleton `{model}` of `{}`) binds to the character's skeleton `{}` {}; it is baked \
+                 onto it when the character loads (say `bind = \"name\"` to keep name binding)",
+                c.asset.id,
+                c.asset.source,
+                bundle.skeleton.name(),
+                planned.plan
+            ),
+            span,
+        });
     }
     notes
 }

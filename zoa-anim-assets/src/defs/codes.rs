@@ -5,8 +5,8 @@
 //! warnings (it loads, but something is probably wrong), `I` codes are notes.
 //! Each code has a fixture folder `fixtures/invalid/<code>-<name>/` whose
 //! expected diagnostics are an insta snapshot (E002 is exercised by a test that
-//! writes a large temporary file instead, to keep the repository small). I004
-//! and E021 come from the layer above (the front door `zoa-animation`, whose
+//! writes a large temporary file instead, to keep the repository small). I004,
+//! I006 and E021 come from the layer above (the front door `zoa-animation`, whose
 //! `validate` runs the IK crate's bone discovery and whose loader compiles
 //! the runtime's character definition; this loader may do neither): their
 //! folders hold an otherwise valid set, and that crate's tests check the code.
@@ -47,6 +47,7 @@
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
 //! | I004 | `ik-policy-unavailable` | info | An enabled rig-policy behaviour (foot plant, look-at, hand on weapon, climb hand) cannot run on a model the folder animates, because bone discovery (with the policy's overrides) did not find the bones it needs; the runtime skips it silently (a door has no feet). Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
 //! | I005 | `unchecked-references` | info | A file whose definition did not load at all (unreadable, not TOML, no valid `kind` or `id`): the references elsewhere that name what it declares (its `id` line, else its file stem) are listed here once instead of each being reported as unresolved (one broken file does not cascade); when it may be a binding profile, binding and slot references are not checked and this says how many. |
+//! | I006 | `clip-binds-by-role` | info | A clip of another model than the character's shares too few joint names with the character's skeleton (or says `bind = "role"`), so it binds by bone role: found by role on both rigs and baked onto the character's skeleton with rest-pose correction. The note says how many joints paired by role and by name. Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
 
 use super::Severity;
 
@@ -110,6 +111,7 @@ codes! {
     RelaxableOnlyRow = "I003", "relaxable-only-row", Info;
     IkPolicyUnavailable = "I004", "ik-policy-unavailable", Info;
     UncheckedReferences = "I005", "unchecked-references", Info;
+    ClipBindsByRole = "I006", "clip-binds-by-role", Info;
 }
 
 #[cfg(test)]

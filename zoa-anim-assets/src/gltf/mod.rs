@@ -45,7 +45,8 @@ mod skin;
 use std::path::Path;
 
 use gltf::json;
-use zoa_anim_core::{Clip, MorphNode, Skeleton, Transform};
+use zoa_anim_core::glam::Mat4;
+use zoa_anim_core::{Clip, Joint, MorphNode, Skeleton, Transform};
 
 pub use buffers::BufferAccess;
 
@@ -118,6 +119,38 @@ impl GltfAsset {
             return self.clips.get(index).map(|c| (index, c));
         }
         None
+    }
+
+    /// Every node of the file as one skeleton: joint `i` is node `i`, with the
+    /// node's parent and rest transform and an identity inverse bind. It is
+    /// what an animation-only file's clips were authored on.
+    ///
+    /// # Errors
+    /// When the file has more nodes than a skeleton holds
+    /// ([`zoa_anim_core::MAX_JOINTS`]).
+    pub fn node_skeleton(&self) -> Result<Skeleton, zoa_anim_core::CoreError> {
+        let joints = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Joint {
+                name: n.name.clone(),
+                node: i as u32,
+                // Past u16 the count itself is refused by `Skeleton::new`.
+                parent: n.parent.and_then(|p| u16::try_from(p).ok()),
+                rest: n.rest,
+                inverse_bind: Mat4::IDENTITY,
+            })
+            .collect();
+        Skeleton::new(format!("{}_nodes", self.stem), joints)
+    }
+
+    /// The skeleton this file's clips were authored on: its first skin, else
+    /// every node ([`GltfAsset::node_skeleton`]); `None` for a file with more
+    /// nodes than a skeleton holds.
+    #[must_use]
+    pub fn authoring_skeleton(&self) -> Option<Skeleton> {
+        self.skeletons.first().cloned().or_else(|| self.node_skeleton().ok())
     }
 
     /// Number of channels the source animation `index` had, including skipped

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use zoa_anim_core::contracts::SharedBindingProfile;
 use zoa_anim_core::{
-    AnimationBindingProfile, AnimationProfile, CharacterBundle, PlayerProfileSet, PlayerProfileType, RigPolicy,
+    AnimationBindingProfile, AnimationProfile, BundledClip, CharacterBundle, PlayerProfileSet, PlayerProfileType, RigPolicy,
     SoundProfile, StateGraph,
 };
 use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, Role};
@@ -18,6 +18,7 @@ use crate::character::selector::SelectorTable;
 use crate::error::{RuntimeError, SetupProblem};
 use crate::pose::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
 use crate::pose::blending::ReferencePose;
+use crate::pose::clip_binding::{ClipBindingPlan, bake_by_role, plan_binding};
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// Tunables of a character kind that no definition file carries (the gait
@@ -82,6 +83,8 @@ pub struct CharacterDefinition {
     pub(crate) clips: Arc<ClipTable>,
     pub(crate) animations: Vec<Arc<Animation>>,
     pub(crate) references: Vec<ReferencePose>,
+    /// How each clip bound to the skeleton, indexed by clip id.
+    pub(crate) clip_bindings: Vec<ClipBindingPlan>,
     pub(crate) graphs: Vec<CompiledGraph>,
     pub(crate) bindings: HashMap<String, SharedBindingProfile>,
     pub(crate) player_set: Option<PlayerProfileSet>,
@@ -134,7 +137,10 @@ impl CharacterDefinition {
             return Err(RuntimeError::CharacterSetup(problems));
         }
         let skeleton = Arc::new(RuntimeSkeleton::with_morphs(bundle.skeleton.clone(), &bundle.morph_nodes));
-        let BoundClips { clips, animations, references } = bind_clips(bundle, &skeleton, &mut problems);
+        let rig_policy = bundle.rig_policy.clone().unwrap_or_default();
+        let Rig { roles, rig_ik, procedural, procedural_animated } = compile_rig(&skeleton, &rig_policy, &mut problems);
+        let BoundClips { clips, animations, references, bindings: clip_bindings } =
+            bind_clips(bundle, &skeleton, &roles, &mut problems);
         let graphs = compile_graphs(bundle, &clips, &skeleton, &mut problems);
         let bindings: HashMap<String, SharedBindingProfile> = bundle
             .binding_profiles
@@ -144,7 +150,6 @@ impl CharacterDefinition {
 
         // Tag tables: every profile a class (or the character) uses, flattened once.
         let timing = bundle.state_graph.clone().unwrap_or_default();
-        let rig_policy = bundle.rig_policy.clone().unwrap_or_default();
         let wanted = wanted_profiles(bundle, &bindings, &mut problems);
         let tables = tag_tables(bundle, wanted, &clips, &timing, &rig_policy, &mut problems);
         let own_table = match (&bundle.player_set, &bundle.animation_profile) {
@@ -157,7 +162,6 @@ impl CharacterDefinition {
             problems.push(SetupProblem::UnknownSoundProfile(id.clone()));
         }
         let loadout = compile_loadout(bundle, &graphs, &bindings, &tables, &mut problems);
-        let Rig { roles, rig_ik, procedural, procedural_animated } = compile_rig(&skeleton, &rig_policy, &mut problems);
         let zero = Pose::identity(n);
         let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
 
@@ -169,6 +173,7 @@ impl CharacterDefinition {
             clips,
             animations,
             references,
+            clip_bindings,
             graphs,
             bindings,
             player_set: bundle.player_set.clone(),
@@ -202,6 +207,13 @@ impl CharacterDefinition {
     #[must_use]
     pub fn animations(&self) -> &[Arc<Animation>] {
         &self.animations
+    }
+    /// How clip `name` bound to the skeleton: by glTF node (the character's
+    /// own model), by joint name, or by bone role (baked onto this skeleton
+    /// at set-up); `None` for a clip the definition does not have.
+    #[must_use]
+    pub fn clip_binding(&self, name: &str) -> Option<ClipBindingPlan> {
+        self.clips.index_of(name).and_then(|id| self.clip_bindings.get(id.index()).copied())
     }
     /// The graph with id `id`.
     #[must_use]
@@ -301,20 +313,27 @@ struct BoundClips {
     animations: Vec<Arc<Animation>>,
     /// Each clip's first frame, its additive reference.
     references: Vec<ReferencePose>,
+    /// How each clip bound.
+    bindings: Vec<ClipBindingPlan>,
 }
 
-/// Binds each clip and prepares its first frame as the additive reference.
+/// Binds each clip (a clip of another file by name or by bone role, see
+/// [`plan_binding`]) and prepares its first frame as the additive reference.
 /// A clip that does not bind is a problem and left out.
-fn bind_clips(bundle: &CharacterBundle, skeleton: &RuntimeSkeleton, problems: &mut Vec<SetupProblem>) -> BoundClips {
-    let mut infos = Vec::with_capacity(bundle.clips.len());
-    let mut animations = Vec::with_capacity(bundle.clips.len());
-    let mut references = Vec::with_capacity(bundle.clips.len());
+fn bind_clips(
+    bundle: &CharacterBundle,
+    skeleton: &RuntimeSkeleton,
+    roles: &BoneRoles,
+    problems: &mut Vec<SetupProblem>,
+) -> BoundClips {
+    let n = bundle.clips.len();
+    let (mut infos, mut animations) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let (mut references, mut bindings) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for c in &bundle.clips {
-        let by = if c.bind_by_name { BindBy::Name } else { BindBy::Node };
-        let bound = Animation::bind_to(&c.clip, skeleton, by)
-            .and_then(|a| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, r)));
+        let bound = bind_clip(c, skeleton, roles)
+            .and_then(|(a, plan)| a.sample_to_new(0.0, skeleton.rest()).map(|r| (a, plan, r)));
         match bound {
-            Ok((a, first)) => {
+            Ok((a, plan, first)) => {
                 infos.push(ClipInfo::from_asset(&c.asset, a.duration()));
                 let reference = ReferencePose::from_pose(&first);
                 references.push(if a.animates_morphs() {
@@ -323,6 +342,7 @@ fn bind_clips(bundle: &CharacterBundle, skeleton: &RuntimeSkeleton, problems: &m
                     reference
                 });
                 animations.push(Arc::new(a));
+                bindings.push(plan);
             }
             Err(error) => problems.push(SetupProblem::Clip { clip: c.asset.id.clone(), error }),
         }
@@ -334,7 +354,24 @@ fn bind_clips(bundle: &CharacterBundle, skeleton: &RuntimeSkeleton, problems: &m
             Arc::new(ClipTable::new(Vec::new()).expect("an empty table is valid"))
         }
     };
-    BoundClips { clips, animations, references }
+    BoundClips { clips, animations, references, bindings }
+}
+
+/// One clip bound to `skeleton` as [`plan_binding`] decides (baked first
+/// when by role).
+fn bind_clip(
+    c: &BundledClip,
+    skeleton: &RuntimeSkeleton,
+    roles: &BoneRoles,
+) -> Result<(Animation, ClipBindingPlan), RuntimeError> {
+    let target = skeleton.skeleton();
+    let planned = plan_binding(&c.clip, c.asset.binding, c.source_skeleton.as_ref(), target, roles)?;
+    let animation = match (&planned.retargeter, &c.source_skeleton, planned.plan) {
+        (Some(r), Some(source), _) => Animation::bind_to(&bake_by_role(&c.clip, source, r, target)?, skeleton, BindBy::Node)?,
+        (_, _, ClipBindingPlan::Node) => Animation::bind_to(&c.clip, skeleton, BindBy::Node)?,
+        _ => Animation::bind_to(&c.clip, skeleton, BindBy::Name)?,
+    };
+    Ok((animation, planned.plan))
 }
 
 /// Compiles each graph (the first of a duplicated id only) with its masks.

@@ -86,6 +86,7 @@ pub mod animation;
 pub mod blend_tree;
 pub mod blending;
 pub mod bone_weights;
+pub mod clip_binding;
 pub mod compose;
 pub mod crowd;
 pub mod ik_stage;
@@ -106,6 +107,7 @@ pub use blending::{
     BlendInput, BlendLayer, BlendMode, Blender, BlendingContext, BlendingJob, Composition, ReferencePose, blend_into,
 };
 pub use bone_weights::BoneWeights;
+pub use clip_binding::{ClipBindingPlan, PlannedBinding, bake_by_role, plan_binding};
 pub use compose::{ComposeJob, ExtraPose, PoseScratch, PoseStack, StackInput, StackLayer, StackSources};
 pub use crowd::{Crowd, CrowdMember};
 pub use ik_stage::IkStage;

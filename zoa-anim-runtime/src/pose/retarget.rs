@@ -239,6 +239,12 @@ impl Retargeter {
     pub fn source_of(&self, j: usize) -> Option<usize> {
         self.map.get(j).filter(|&&m| m != UNMAPPED).map(|&m| m as usize)
     }
+    /// The target's hips joint when [`RetargetMode::RestCorrected`] carries
+    /// the hips' translation over (both rigs' hips found and paired).
+    #[must_use]
+    pub fn hips_joint(&self) -> Option<usize> {
+        self.hips.map(|h| usize::from(h.target))
+    }
     /// The mode.
     #[must_use]
     pub fn mode(&self) -> RetargetMode {

@@ -47,8 +47,7 @@ use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
 use zoa_anim_assets::mix::{ClipKey, parse_mix};
 use zoa_anim_core::RigPolicy;
-use zoa_anim_core::glam::Mat4;
-use zoa_anim_core::{Joint, MorphNode, Skeleton};
+use zoa_anim_core::{MorphNode, Skeleton};
 use zoa_anim_ik::BoneRoles;
 use zoa_anim_runtime::{
     pose::AdditiveReference, pose::Animation, pose::BindBy, pose::BoneWeights, pose::BoundMotion, pose::ClipPlayer,
@@ -137,7 +136,7 @@ impl Target {
     /// Skin `skin` (default 0), or every node when `all_nodes`.
     pub(crate) fn select(asset: &GltfAsset, skin: Option<usize>, all_nodes: bool) -> anyhow::Result<Target> {
         if all_nodes {
-            let skeleton = node_skeleton(asset)?;
+            let skeleton = asset.node_skeleton().context("too many nodes for one skeleton")?;
             let mut report: Vec<usize> = asset.clips.iter().flat_map(|c| c.tracks()).map(|t| t.node as usize).collect();
             report.sort_unstable();
             report.dedup();
@@ -156,20 +155,6 @@ impl Target {
         };
         Ok(Target { skeleton: skeleton.clone(), report: (0..skeleton.joint_count()).collect() })
     }
-}
-
-/// Every node of the file as one skeleton: joint `i` is node `i`.
-pub(crate) fn node_skeleton(asset: &GltfAsset) -> anyhow::Result<Skeleton> {
-    let joints = asset
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let parent = n.parent.map(u16::try_from).transpose().context("too many nodes for one skeleton")?;
-            Ok(Joint { name: n.name.clone(), node: i as u32, parent, rest: n.rest, inverse_bind: Mat4::IDENTITY })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(Skeleton::new(format!("{}_nodes", asset.stem), joints)?)
 }
 
 /// Samples or blends, then prints the reported joints.

@@ -1,12 +1,12 @@
 //! `clip`: one animation of a model file, with its rate, loop hint and notifies.
 
 use toml::de::DeValue;
-use zoa_anim_core::{AnimationSelector, ClipAsset, ClipNotify};
+use zoa_anim_core::{AnimationSelector, ClipAsset, ClipBinding, ClipNotify};
 
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
 use crate::defs::read::{Obj, Rule, array_of, index, int_of, name_of, obj_of};
-use crate::defs::spec::{Field, KindSpec, Table, Ty};
+use crate::defs::spec::{Enum, Field, KindSpec, Table, Ty};
 use crate::defs::{Kind, Shared, Target};
 
 static NOTIFY: Table = Table::of(&[
@@ -20,6 +20,8 @@ static NOTIFY: Table = Table::of(&[
     .unit("s"),
 ]);
 static NOTIFY_ITEM: Ty = Ty::Either(&[Ty::Pattern("^.+@[0-9.eE+-]+$"), Ty::Table(&NOTIFY)]);
+/// `bind`: how a clip of another model than the character's binds (`zoa_anim_core::ClipBinding`).
+static BINDING: Enum = Enum { noun: "binding", values: &["auto", "name", "role"], aliases: &[] };
 /// Highest animation index a clip may name.
 const MAX_ANIMATION_INDEX: i64 = u32::MAX as i64;
 const ANIMATION: Ty = Ty::Either(&[Ty::Text, Ty::Int(0, MAX_ANIMATION_INDEX)]);
@@ -48,6 +50,16 @@ pub(crate) static SPEC: KindSpec = KindSpec {
             "named times that fire events; time `>= 0` and within the animation",
         )
         .shown_as("array of `\"Name@seconds\"` or `{ name, time }`"),
+        Field::opt(
+            "bind",
+            Ty::Enum(&BINDING),
+            "`auto`",
+            "how a clip of another model than the character's binds to its skeleton: `name` (joints of the \
+             same name), `role` (bones found by role on both rigs, the clip baked onto the character's skeleton \
+             with rest-pose correction and the hips' translation scaled by leg length), `auto` (by name when \
+             at least half of the clip's animated joints have a namesake, else by role); `validate` notes \
+             each clip bound by role (I006)",
+        ),
     ]),
     notes: "",
 };
@@ -69,6 +81,10 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         },
     };
     let rate = root.num(ctx, "rate").unwrap_or(1.0);
+    let binding = root
+        .choice(ctx, "bind")
+        .and_then(|b| ClipBinding::from_name(b.get_ref()))
+        .unwrap_or_default();
     let loop_hint = root.bool(ctx, "loop").unwrap_or(true);
     let mut notifies = Vec::new();
     let mut notify_spans = Vec::new();
@@ -125,7 +141,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         sh.refer(Target::NotifyTime { model: disk.clone(), animation: animation.clone(), time }, "", at);
     }
     notifies.sort_by(|a, b| a.time.total_cmp(&b.time));
-    Some(ClipAsset { id: id.to_owned(), source: rel, animation, rate, loop_hint, notifies })
+    Some(ClipAsset { id: id.to_owned(), source: rel, animation, rate, loop_hint, notifies, binding })
 }
 
 /// `Name@seconds`.
