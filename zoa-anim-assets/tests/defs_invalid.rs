@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use zoa_anim_assets::defs::{Code, Diagnostic, load_folder};
 
 /// Codes reported by the front door (`zoa-animation`) rather than by
-/// `load_folder`: I004 needs the IK crate's bone discovery and E021 the
-/// runtime's character set-up, which a loader may not depend on. Their
+/// `load_folder`: I004 needs the IK crate's bone discovery, I006 that and the
+/// runtime's clip binding rule, and E021 the runtime's character set-up, which
+/// a loader may not depend on. Their
 /// folders must load without any diagnostic of their own (the snapshot shows
-/// that); `zoa-animation/tests/load.rs` and
-/// `zoa-anim-tools/tests/cli_validate_ik.rs` check the codes themselves.
-const TOOLS_LAYER_CODES: &[Code] = &[Code::IkPolicyUnavailable, Code::CharacterSetup];
+/// that); `zoa-animation/tests/load.rs`, `zoa-anim-tools/tests/cli_validate_ik.rs`
+/// and `cli_validate_binding.rs` check the codes themselves.
+const TOOLS_LAYER_CODES: &[Code] = &[Code::IkPolicyUnavailable, Code::ClipBindsByRole, Code::CharacterSetup];
 
 fn invalid_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/invalid")

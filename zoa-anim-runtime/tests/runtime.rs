@@ -935,8 +935,7 @@ mod properties {
 
 mod shared_assets {
     use super::*;
-    use zoa_anim_assets::gltf::{GltfAsset, load_gltf};
-    use zoa_anim_core::{Joint, Skeleton};
+    use zoa_anim_assets::gltf::load_gltf;
 
     #[test]
     fn sampling_at_key_times_returns_the_raw_key_values() {

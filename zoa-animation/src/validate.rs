@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::{Code, DefinitionSet, Diagnostic, Severity, load_folder_with_overlay, render_human};
 use zoa_anim_core::{ClipBinding, RigPolicy};
-use zoa_anim_runtime::pose::plan_binding;
 use zoa_anim_ik::roles::describe_missing;
 use zoa_anim_ik::{BoneRoles, PolicyAvailability};
+use zoa_anim_runtime::pose::plan_binding;
 
 /// A checked definition folder: its definitions and every diagnostic
 /// (the loader's and the IK notes), sorted by file, line and column.
@@ -153,7 +153,7 @@ fn clip_binding_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
             field: field.to_owned(),
             message: format!(
                 "clip `{}` (skeleton `{model}` of `{}`) binds to the character's skeleton `{}` {}; it is baked \
-                 onto it when the character loads (say `bind = \"name\"` to keep name binding)",
+                 onto that skeleton when the character loads (`bind = \"name\"` binds by name instead)",
                 c.asset.id,
                 c.asset.source,
                 bundle.skeleton.name(),

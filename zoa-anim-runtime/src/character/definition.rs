@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use zoa_anim_core::contracts::SharedBindingProfile;
 use zoa_anim_core::{
-    AnimationBindingProfile, AnimationProfile, BundledClip, CharacterBundle, PlayerProfileSet, PlayerProfileType, RigPolicy,
-    SoundProfile, StateGraph,
+    AnimationBindingProfile, AnimationProfile, BundledClip, CharacterBundle, PlayerProfileSet, PlayerProfileType,
+    RigPolicy, SoundProfile, StateGraph,
 };
 use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, Role};
 
@@ -367,7 +367,9 @@ fn bind_clip(
     let target = skeleton.skeleton();
     let planned = plan_binding(&c.clip, c.asset.binding, c.source_skeleton.as_ref(), target, roles)?;
     let animation = match (&planned.retargeter, &c.source_skeleton, planned.plan) {
-        (Some(r), Some(source), _) => Animation::bind_to(&bake_by_role(&c.clip, source, r, target)?, skeleton, BindBy::Node)?,
+        (Some(r), Some(source), _) => {
+            Animation::bind_to(&bake_by_role(&c.clip, source, r, target)?, skeleton, BindBy::Node)?
+        }
         (_, _, ClipBindingPlan::Node) => Animation::bind_to(&c.clip, skeleton, BindBy::Node)?,
         _ => Animation::bind_to(&c.clip, skeleton, BindBy::Name)?,
     };

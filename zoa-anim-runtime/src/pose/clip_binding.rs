@@ -58,6 +58,8 @@ pub enum ClipBindingPlan {
         by_role: usize,
         /// Target joints paired by name (joints no role covers).
         by_name: usize,
+        /// Animated joints of the clip with a namesake in the target skeleton.
+        matched: usize,
         /// Animated joints of the clip.
         animated: usize,
     },
@@ -78,10 +80,10 @@ impl std::fmt::Display for ClipBindingPlan {
             ClipBindingPlan::Name { matched, animated } => {
                 write!(f, "by joint name ({matched} of its {animated} animated joints have a namesake)")
             }
-            ClipBindingPlan::Role { by_role, by_name, animated } => write!(
+            ClipBindingPlan::Role { by_role, by_name, matched, animated } => write!(
                 f,
-                "by bone role ({by_role} joints paired by role and {by_name} by name; its own joints share \
-                 too few names: it animates {animated})"
+                "by bone role: {by_role} joints pair by role and {by_name} by name ({matched} of the \
+                 {animated} joints it animates have a namesake)"
             ),
         }
     }
@@ -123,10 +125,11 @@ pub fn plan_binding(
         .iter()
         .filter(|&&j| {
             let name = source.joints()[j].name.as_deref();
-            name.is_some() && target.joints().iter().any(|t| t.name.as_deref() == name)
+            name.is_some_and(|n| target.find(n).is_some())
         })
         .count();
-    let by_name = PlannedBinding { plan: ClipBindingPlan::Name { matched, animated: animated.len() }, retargeter: None };
+    let by_name =
+        PlannedBinding { plan: ClipBindingPlan::Name { matched, animated: animated.len() }, retargeter: None };
     let wants_role = match binding {
         ClipBinding::Name => return Ok(by_name),
         ClipBinding::Role => true,
@@ -148,17 +151,14 @@ pub fn plan_binding(
     }
     let retargeter = Retargeter::by_role(source, &source_roles, target, target_roles, RetargetMode::RestCorrected);
     let by_role = retargeter.pairs().iter().filter(|p| matches!(p.by, MatchedBy::Role(_))).count();
-    let plan = ClipBindingPlan::Role { by_role, by_name: retargeter.mapped_count() - by_role, animated: animated.len() };
+    let by_name = retargeter.mapped_count() - by_role;
+    let plan = ClipBindingPlan::Role { by_role, by_name, matched, animated: animated.len() };
     Ok(PlannedBinding { plan, retargeter: Some(retargeter) })
 }
 
 /// Source joints some track of `clip` animates, in joint order.
 fn animated_joints(clip: &Clip, source: &Skeleton) -> Vec<usize> {
-    let mut joints: Vec<usize> = clip
-        .tracks()
-        .iter()
-        .filter_map(|t| source.joints().iter().position(|j| j.node == t.node))
-        .collect();
+    let mut joints: Vec<usize> = clip.tracks().iter().filter_map(|t| source.find_node(t.node)).collect();
     joints.sort_unstable();
     joints.dedup();
     joints
@@ -180,7 +180,7 @@ pub fn bake_by_role(
     retargeter: &Retargeter,
     target: &Skeleton,
 ) -> Result<Clip, RuntimeError> {
-    let on_source = |t: &&Track| source.joints().iter().any(|j| j.node == t.node);
+    let on_source = |t: &&Track| source.find_node(t.node).is_some();
     let key_times: u64 = clip.tracks().iter().filter(on_source).map(|t| t.times.len() as u64).sum();
     let grid = grid_steps(clip);
     let pairs = retargeter.pairs();
@@ -229,10 +229,8 @@ pub fn bake_by_role(
     if let Some(h) = hips {
         tracks.push(track(h, TrackProperty::Translation, hips_translation));
     }
-    Clip::new(clip.name(), tracks).map_err(|e| RuntimeError::InvalidJob {
-        job: "clip binding by role",
-        reasons: vec![e.to_string()],
-    })
+    Clip::new(clip.name(), tracks)
+        .map_err(|e| RuntimeError::InvalidJob { job: "clip binding by role", reasons: vec![e.to_string()] })
 }
 
 /// Appends `q`'s components, on the same side of the 4D sphere as the

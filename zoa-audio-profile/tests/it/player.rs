@@ -473,6 +473,7 @@ fn clip_notifies_crossed_in_a_frame_trigger_footsteps() {
             ClipNotify { name: "Breathe".into(), time: 0.5 },
             ClipNotify { name: "Footstep".into(), time: 0.82 },
         ],
+        binding: Default::default(),
     };
     let mut step = entry("footstep", "", Some("grass"), "dc");
     step.cooldown = 0.1;

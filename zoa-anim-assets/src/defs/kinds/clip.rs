@@ -81,10 +81,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         },
     };
     let rate = root.num(ctx, "rate").unwrap_or(1.0);
-    let binding = root
-        .choice(ctx, "bind")
-        .and_then(|b| ClipBinding::from_name(b.get_ref()))
-        .unwrap_or_default();
+    let binding = root.choice(ctx, "bind").and_then(|b| ClipBinding::from_name(b.get_ref())).unwrap_or_default();
     let loop_hint = root.bool(ctx, "loop").unwrap_or(true);
     let mut notifies = Vec::new();
     let mut notify_spans = Vec::new();
