@@ -79,7 +79,8 @@ fn keywords_for(code: &str) -> Option<&'static [&'static str]> {
         "E005" => &["additionalProperties"],
         "E006" => &["required"],
         "E007" => &["type"],
-        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems"],
+        // A nested table past its depth limit is `false` in the schema.
+        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems", "falseSchema"],
         "E010" => &["pattern", "enum"],
         "E019" => &["not", "oneOf"],
         // E009 (nan/inf) and every cross-file code are beyond a schema.

@@ -111,7 +111,10 @@ fn clips_and_graphs() {
     let s = &loco.states[loco.entry().index()];
     let Motion::BlendTree(tree) = &s.motion else { panic!("locomotion is a blend tree") };
     assert_eq!(tree.kind, BlendTreeKind::OneD);
-    assert_eq!(tree.children.iter().map(|c| c.clip.as_str()).collect::<Vec<_>>(), ["idle", "walk", "run", "sprint"]);
+    assert_eq!(s.motion.clips(), ["idle", "walk", "run", "sprint"]);
+    assert_eq!(s.motion.depth(), 2, "the gaits are a tree nested in the locomotion tree");
+    let Motion::BlendTree(moving) = &tree.children[1].motion else { panic!("a nested tree") };
+    assert_eq!((moving.kind, moving.children.len(), tree.children[1].threshold), (BlendTreeKind::OneD, 3, 1.5));
     assert!(s.crossfade.warp);
     // `loop` left out: the clip asset's loop hint applies.
     let jump = &loco.states[loco.state("jump_start").unwrap().index()];

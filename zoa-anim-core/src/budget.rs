@@ -92,6 +92,10 @@ pub const LAB_RUN_BYTES: Limit = Limit { name: "lab.run_bytes", max: 128 << 20, 
 /// Most ticks one Preview Lab run sends to the page.
 pub const LAB_TICKS: Limit = Limit { name: "lab.ticks", max: 20_000, unit: "ticks" };
 
+/// Most blend trees nested in one state's motion, counting the outermost
+/// (a child of a tree may be a tree in turn; `validate` and the runtime's set-up).
+pub const BLEND_TREE_DEPTH: Limit = Limit { name: "blend_tree.depth", max: 4, unit: "levels" };
+
 /// Most children of one blend tree (checked by `validate` and by the
 /// runtime's set-up; a 2D gradient-band tree's set-up is quadratic in it,
 /// its evaluation linear).
@@ -169,8 +173,15 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 6] =
-    [&PREVIEW_TICKS, &PREVIEW_CAPTURE_BYTES, &LAB_RUN_BYTES, &LAB_TICKS, &BLEND_TREE_CHILDREN, &RETARGET_KEYS];
+pub const ALL: [&Limit; 7] = [
+    &PREVIEW_TICKS,
+    &PREVIEW_CAPTURE_BYTES,
+    &LAB_RUN_BYTES,
+    &LAB_TICKS,
+    &BLEND_TREE_CHILDREN,
+    &BLEND_TREE_DEPTH,
+    &RETARGET_KEYS,
+];
 
 #[cfg(test)]
 mod tests {

@@ -207,8 +207,9 @@ impl Weighting2D {
 /// One child of a blend tree.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlendChild {
-    /// Clip reference.
-    pub clip: String,
+    /// What the child plays: a clip, or a nested blend tree (at most
+    /// [`crate::budget::BLEND_TREE_DEPTH`] trees deep in all).
+    pub motion: Motion,
     /// Position on the primary axis (1D and 2D; 0 for direct trees).
     pub threshold: f32,
     /// Position on the secondary axis (2D only).
@@ -232,13 +233,53 @@ pub struct BlendTree {
     pub children: Vec<BlendChild>,
 }
 
-/// What a state plays.
+impl BlendTree {
+    /// Children of this tree and of every tree nested in it (what
+    /// [`crate::budget::BLEND_TREE_CHILDREN`] limits per state).
+    #[must_use]
+    pub fn descendant_count(&self) -> usize {
+        self.children
+            .iter()
+            .map(|c| 1 + if let Motion::BlendTree(t) = &c.motion { t.descendant_count() } else { 0 })
+            .sum()
+    }
+}
+
+/// What a state (or a blend-tree child) plays.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Motion {
     /// A single clip reference.
     Clip(String),
-    /// A blend tree.
+    /// A blend tree, whose children may be blend trees in turn.
     BlendTree(BlendTree),
+}
+
+impl Motion {
+    /// Every clip reference the motion plays, depth first in child order
+    /// (the order the runtime numbers a state's clips in).
+    #[must_use]
+    pub fn clips(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.visit_clips(&mut |c| out.push(c));
+        out
+    }
+
+    /// Calls `f` with every clip reference, depth first in child order.
+    pub fn visit_clips<'a>(&'a self, f: &mut impl FnMut(&'a str)) {
+        match self {
+            Motion::Clip(c) => f(c),
+            Motion::BlendTree(t) => t.children.iter().for_each(|c| c.motion.visit_clips(f)),
+        }
+    }
+
+    /// Blend trees nested in the motion, counting itself (0 for a clip).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        match self {
+            Motion::Clip(_) => 0,
+            Motion::BlendTree(t) => 1 + t.children.iter().map(|c| c.motion.depth()).max().unwrap_or(0),
+        }
+    }
 }
 
 /// One state: its motion and how it blends in.

@@ -1,6 +1,6 @@
 //! Proves the behaviour layer allocates nothing per frame after warm-up: a
 //! counting global allocator wraps the system one while graph instances (with
-//! transitions, cross-fades, a blend tree, the override slot and events), a
+//! transitions, cross-fades, a nested blend tree, the override slot and events), a
 //! driver's mutators and slot plays, event delivery, and a tag selector run
 //! many frames. Its own test binary, so no other test's allocations count.
 
@@ -52,7 +52,7 @@ impl AnimationEventReceiver for Tally {
 }
 
 fn busy_graph() -> AnimationGraph {
-    let tree = walk_run_tree(2);
+    let tree = idle_moving_tree(2);
     let mut loco = state("loco", "walk", true);
     loco.motion = Motion::BlendTree(tree);
     loco.crossfade.warp = true;

@@ -180,7 +180,7 @@ impl GraphBuilder {
         let p = self.number_param(parameter)?;
         let mut kids: Vec<BlendChild> = children
             .iter()
-            .map(|(c, t)| BlendChild { clip: (*c).to_owned(), threshold: *t, threshold_y: None, weight: None })
+            .map(|(c, t)| BlendChild { motion: Motion::Clip((*c).to_owned()), threshold: *t, threshold_y: None, weight: None })
             .collect();
         kids.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
         let tree = BlendTree {
@@ -209,7 +209,12 @@ impl GraphBuilder {
         let py = self.number_param(parameter_y)?;
         let kids = children
             .iter()
-            .map(|(c, x, y)| BlendChild { clip: (*c).to_owned(), threshold: *x, threshold_y: Some(*y), weight: None })
+            .map(|(c, x, y)| BlendChild {
+                motion: Motion::Clip((*c).to_owned()),
+                threshold: *x,
+                threshold_y: Some(*y),
+                weight: None,
+            })
             .collect();
         let tree = BlendTree {
             kind: BlendTreeKind::TwoD,
@@ -443,32 +448,51 @@ fn push_state(t: &mut String, graph: &AnimationGraph, s: &GraphState) {
 
 /// A state's `[states.blend_tree]` table.
 fn push_blend_tree(t: &mut String, graph: &AnimationGraph, tree: &BlendTree) {
-    let pname = |p: Option<ParameterIndex>| p.map_or(String::new(), |p| graph.parameters[p.index()].name.clone());
-    t.push_str(&format!("[states.blend_tree]\ntype = \"{}\"\n", tree.kind.name()));
-    if tree.parameter.is_some() {
-        t.push_str(&format!("parameter = {}\n", q(&pname(tree.parameter))));
-    }
-    if tree.parameter_y.is_some() {
-        t.push_str(&format!("parameter_y = {}\n", q(&pname(tree.parameter_y))));
-    }
-    if tree.kind == BlendTreeKind::TwoD && tree.weighting != Weighting2D::default() {
-        t.push_str(&format!("weighting = \"{}\"\n", tree.weighting.name()));
-        if let Weighting2D::InverseDistance { power } = tree.weighting {
-            t.push_str(&format!("power = {}\n", f(power)));
-        }
+    t.push_str("[states.blend_tree]\n");
+    for (key, value) in tree_fields(graph, tree) {
+        t.push_str(&format!("{key} = {value}\n"));
     }
     t.push_str("children = [\n");
     for c in &tree.children {
-        let mut parts = vec![format!("clip = {}", q(&c.clip)), format!("threshold = {}", f(c.threshold))];
-        if let Some(y) = c.threshold_y {
-            parts.push(format!("threshold_y = {}", f(y)));
-        }
-        if let Some(w) = c.weight {
-            parts.push(format!("weight = {}", f(w)));
-        }
-        t.push_str(&format!("    {{ {} }},\n", parts.join(", ")));
+        t.push_str(&format!("    {},\n", inline_child(graph, c)));
     }
     t.push_str("]\n");
+}
+
+/// A tree's fields but its children, as `(key, TOML value)`.
+fn tree_fields(graph: &AnimationGraph, tree: &BlendTree) -> Vec<(&'static str, String)> {
+    let pname = |p: ParameterIndex| q(&graph.parameters[p.index()].name);
+    let mut out = vec![("type", format!("\"{}\"", tree.kind.name()))];
+    out.extend(tree.parameter.map(|p| ("parameter", pname(p))));
+    out.extend(tree.parameter_y.map(|p| ("parameter_y", pname(p))));
+    if tree.kind == BlendTreeKind::TwoD && tree.weighting != Weighting2D::default() {
+        out.push(("weighting", format!("\"{}\"", tree.weighting.name())));
+        if let Weighting2D::InverseDistance { power } = tree.weighting {
+            out.push(("power", f(power)));
+        }
+    }
+    out
+}
+
+/// One child as an inline table (a nested tree inline too).
+fn inline_child(graph: &AnimationGraph, c: &BlendChild) -> String {
+    let mut parts = vec![match &c.motion {
+        Motion::Clip(clip) => format!("clip = {}", q(clip)),
+        Motion::BlendTree(sub) => {
+            let mut fields: Vec<String> = tree_fields(graph, sub).into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let children: Vec<String> = sub.children.iter().map(|c| inline_child(graph, c)).collect();
+            fields.push(format!("children = [{}]", children.join(", ")));
+            format!("blend_tree = {{ {} }}", fields.join(", "))
+        }
+    }];
+    parts.push(format!("threshold = {}", f(c.threshold)));
+    if let Some(y) = c.threshold_y {
+        parts.push(format!("threshold_y = {}", f(y)));
+    }
+    if let Some(w) = c.weight {
+        parts.push(format!("weight = {}", f(w)));
+    }
+    format!("{{ {} }}", parts.join(", "))
 }
 
 /// One `[[transitions]]` table.
@@ -682,7 +706,7 @@ mod tests {
         assert_eq!(g.transitions.len(), 4);
         assert_eq!(g.entry(), idle, "first base state is the entry");
         let Motion::BlendTree(t) = &g.states[loco.index()].motion else { panic!() };
-        assert_eq!(t.children[0].clip, "idle", "sorted by threshold");
+        assert_eq!(t.children[0].motion, Motion::Clip("idle".into()), "sorted by threshold");
         assert!(GraphBuilder::new("g", "m").blend_1d(0, "x", "nope", &[("a", 0.0), ("b", 1.0)]).is_err());
         let mut empty = GraphBuilder::new("g", "m");
         empty.layer("upper", 1.0, BlendMode::Override, None).unwrap();

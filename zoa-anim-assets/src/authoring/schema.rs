@@ -42,6 +42,27 @@ pub const KINDS: [&str; 9] = [
 
 /// The schema of a value of type `ty`.
 fn ty_schema(ty: &Ty) -> Value {
+    nested_ty_schema(ty, None)
+}
+
+/// [`ty_schema`] inside `levels` levels of a [`Ty::Nested`] table (`None`
+/// outside any): a nested table is expanded while levels are left, and
+/// refused (`false`) past its limit.
+fn nested_ty_schema(ty: &Ty, levels: Option<u64>) -> Value {
+    match ty {
+        Ty::Nested(t, limit) => {
+            // The enclosing table is level 1; each expansion one more.
+            let level = levels.unwrap_or(1) + 1;
+            if level > limit.max { json!(false) } else { table_schema_at(t, Some(level)) }
+        }
+        Ty::Table(t) => table_schema_at(t, levels),
+        Ty::Rows(t) => json!({"type": "array", "items": table_schema_at(t, levels)}),
+        _ => ty_schema_flat(ty),
+    }
+}
+
+/// The schema of a type that holds no table.
+fn ty_schema_flat(ty: &Ty) -> Value {
     match ty {
         Ty::Text => json!({"type": "string", "minLength": 1}),
         Ty::Str => json!({"type": "string"}),
@@ -75,7 +96,7 @@ fn ty_schema(ty: &Ty) -> Value {
             let names: Vec<&str> = e.values.iter().copied().chain(e.aliases.iter().map(|(alias, _)| *alias)).collect();
             json!({"type": "string", "enum": names})
         }
-        Ty::Table(t) => table_schema(t),
+        Ty::Table(t) | Ty::Nested(t, _) => table_schema(t),
         Ty::Rows(t) => json!({"type": "array", "items": table_schema(t)}),
         Ty::List(item, min) => {
             let mut s = json!({"type": "array", "items": ty_schema(item)});
@@ -107,7 +128,15 @@ fn description(f: &Field) -> String {
 
 /// `(key, schema)` for every key the field accepts.
 fn field_properties(f: &Field) -> Vec<(&'static str, Value)> {
-    let mut own = ty_schema(&f.ty);
+    field_properties_at(f, None)
+}
+
+/// [`field_properties`] inside `levels` levels of a nested table.
+fn field_properties_at(f: &Field, levels: Option<u64>) -> Vec<(&'static str, Value)> {
+    let mut own = nested_ty_schema(&f.ty, levels);
+    if own == json!(false) {
+        return vec![(f.name, own)];
+    }
     own["description"] = json!(description(f));
     if f.per_dimension {
         return StateDimension::ALL.iter().map(|d| (d.name(), own.clone())).collect();
@@ -129,11 +158,16 @@ fn field_properties(f: &Field) -> Vec<(&'static str, Value)> {
 
 /// A closed object: the table's fields, its required ones, its rules across fields.
 fn table_schema(t: &Table) -> Value {
+    table_schema_at(t, None)
+}
+
+/// [`table_schema`] inside `levels` levels of a nested table.
+fn table_schema_at(t: &Table, levels: Option<u64>) -> Value {
     let mut props = Map::new();
     let mut required = Vec::new();
     let mut rules = Vec::new();
     for f in t.fields {
-        for (k, v) in field_properties(f) {
+        for (k, v) in field_properties_at(f, levels) {
             props.insert(k.to_owned(), v);
         }
         if let Need::Required(_) = f.need {

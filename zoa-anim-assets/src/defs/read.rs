@@ -202,7 +202,7 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Enum(e) => {
             let _ = choice_of(ctx, v, field, e);
         }
-        Ty::Table(_) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
+        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
     }
 }
 
@@ -407,7 +407,7 @@ impl<'a, 'i> Obj<'a, 'i> {
     /// A sub-table.
     pub(crate) fn obj(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<Obj<'a, 'i>> {
         let (v, spec) = self.get(ctx, key)?;
-        let Ty::Table(t) = spec.ty else {
+        let (Ty::Table(t) | Ty::Nested(t, _)) = spec.ty else {
             debug_assert!(false, "`{key}` is not a table field");
             return None;
         };

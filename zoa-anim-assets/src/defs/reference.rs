@@ -34,6 +34,7 @@ fn range_text(ty: &Ty) -> String {
         },
         Ty::Int(lo, hi) => format!("`{}..={}`", int_bound(*lo), int_bound(*hi)),
         Ty::List(_, min) if *min > 0 => format!("at least {min}"),
+        Ty::Nested(_, limit) => format!("the same fields again, at most {} levels deep in all", limit.max),
         _ => String::new(),
     }
 }
@@ -64,6 +65,7 @@ fn type_name(ty: &Ty) -> String {
             }
         }
         Ty::Table(_) => "table".into(),
+        Ty::Nested(..) => "table".into(),
         Ty::Rows(_) => "array of tables".into(),
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),

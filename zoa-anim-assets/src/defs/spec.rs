@@ -81,6 +81,11 @@ pub(crate) enum Ty {
     Enum(&'static Enum),
     /// A sub-table with its own fields.
     Table(&'static Table),
+    /// A sub-table of the shape of a table that encloses it (a blend-tree
+    /// child's nested `blend_tree`), at most `limit.max` levels deep counting
+    /// the outermost: the JSON Schema expands it that far and refuses deeper
+    /// nesting, the field reference names it without repeating its fields.
+    Nested(&'static Table, &'static zoa_anim_core::budget::Limit),
     /// An array of tables (`[[key]]` or inline tables).
     Rows(&'static Table),
     /// An array of values of one type, with at least `min` items.

@@ -34,8 +34,28 @@ pub fn walk_run_tree(parameter: u16) -> BlendTree {
         parameter_y: None,
         weighting: Default::default(),
         children: vec![
-            BlendChild { clip: "walk".into(), threshold: 1.0, threshold_y: None, weight: None },
-            BlendChild { clip: "run".into(), threshold: 4.0, threshold_y: None, weight: None },
+            BlendChild { motion: Motion::Clip("walk".into()), threshold: 1.0, threshold_y: None, weight: None },
+            BlendChild { motion: Motion::Clip("run".into()), threshold: 4.0, threshold_y: None, weight: None },
+        ],
+    }
+}
+
+/// A 1D tree over `parameter` whose second child is a tree: idle at 0, and
+/// at 1 the walk/run tree of [`walk_run_tree`] on the same parameter.
+pub fn idle_moving_tree(parameter: u16) -> BlendTree {
+    BlendTree {
+        kind: BlendTreeKind::OneD,
+        parameter: Some(ParameterIndex(parameter)),
+        parameter_y: None,
+        weighting: Default::default(),
+        children: vec![
+            BlendChild { motion: Motion::Clip("idle".into()), threshold: 0.0, threshold_y: None, weight: None },
+            BlendChild {
+                motion: Motion::BlendTree(walk_run_tree(parameter)),
+                threshold: 1.0,
+                threshold_y: None,
+                weight: None,
+            },
         ],
     }
 }

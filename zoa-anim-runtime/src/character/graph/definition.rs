@@ -21,14 +21,80 @@ use crate::pose::blend_tree::CompiledBlendTree;
 /// A state's motion, resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct CompiledState {
-    /// One clip per child (one for a clip state).
+    /// The clips the state plays (its *leaves*), depth first in child order
+    /// (one for a clip state).
     pub clips: Vec<ClipId>,
-    /// The weight function of a blend-tree state.
-    pub tree: Option<CompiledBlendTree>,
+    /// The weight functions of a blend-tree state, nested trees flattened.
+    pub tree: Option<CompiledMotion>,
+}
+
+/// A child slot of a compiled tree node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChildRef {
+    /// Leaf `i`: the state's clip `clips[i]`.
+    Leaf(u32),
+    /// Tree node `k` of [`CompiledMotion::nodes`].
+    Node(u32),
+}
+
+/// One blend tree of a state's motion: its weight function, its axes and
+/// where its children's slots are.
+#[derive(Debug, Clone)]
+pub(crate) struct TreeNode {
+    pub tree: CompiledBlendTree,
     /// Primary blend parameter.
     pub x: Option<ParameterIndex>,
     /// Secondary blend parameter.
     pub y: Option<ParameterIndex>,
+    /// The node's children: `children[first..first + count]`.
+    pub first: u32,
+    pub count: u32,
+}
+
+/// A state's blend tree with its nested trees, flattened once: nodes in
+/// breadth-first order (the root first, every node after its parent), each
+/// node's children contiguous in one array. The trees yield clip *weights*,
+/// not poses: a leaf's weight is the product of the child weights on its path
+/// (one pass top-down, no stack), and the layer blends the leaves' clips flat,
+/// so the three.js mixer semantics of a layer hold for nested trees exactly as
+/// for one tree. A one-level tree's leaf weights are its child weights bit for
+/// bit (the root's weight is exactly 1).
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledMotion {
+    pub nodes: Vec<TreeNode>,
+    pub children: Vec<ChildRef>,
+    /// Most children of one node (the scratch a node's local weights need).
+    pub widest: usize,
+}
+
+impl CompiledMotion {
+    /// Scratch floats [`CompiledMotion::leaf_weights`] needs for `leaves` leaves.
+    pub fn scratch_len(&self, leaves: usize) -> usize {
+        leaves + self.nodes.len() + self.widest
+    }
+
+    /// Leaf weights into `out[..leaves]`, using `out[leaves..]` as scratch
+    /// (at least [`CompiledMotion::scratch_len`] long); `number` reads a
+    /// parameter. Does not allocate.
+    pub fn leaf_weights(&self, leaves: usize, number: impl Fn(ParameterIndex) -> f32, out: &mut [f32]) {
+        let (leaf, rest) = out.split_at_mut(leaves);
+        let (node_w, local) = rest.split_at_mut(self.nodes.len());
+        for (k, node) in self.nodes.iter().enumerate() {
+            let w = if k == 0 { 1.0 } else { node_w[k] };
+            let n = node.count as usize;
+            let x = node.x.map_or(0.0, &number);
+            let y = node.y.map_or(0.0, &number);
+            node.tree.weights(x, y, &mut local[..n]);
+            let first = node.first as usize;
+            for (c, &lw) in self.children[first..first + n].iter().zip(&local[..n]) {
+                // k == 0: `1.0 * lw` is `lw` exactly, so a one-level tree is unchanged.
+                match *c {
+                    ChildRef::Leaf(i) => leaf[i as usize] = w * lw,
+                    ChildRef::Node(m) => node_w[m as usize] = w * lw,
+                }
+            }
+        }
+    }
 }
 
 /// An [`AnimationGraph`] compiled against a [`ClipTable`].
@@ -41,6 +107,8 @@ pub struct GraphDefinition {
     /// then Any State transitions into its layer except into itself.
     pub(crate) outgoing: Vec<Vec<u32>>,
     max_children: usize,
+    /// Floats of scratch a state's weights need (leaves, nested tree nodes, a node's children).
+    scratch_len: usize,
     /// Each state's name, interned for the events that carry it.
     state_names: Vec<Name>,
 }
@@ -70,8 +138,14 @@ impl GraphDefinition {
         RuntimeError::check("graph definition", reasons)?;
         let outgoing = outgoing_transitions(&graph);
         let max_children = states.iter().map(|s| s.clips.len()).max().unwrap_or(1).max(1);
+        let scratch_len = states
+            .iter()
+            .map(|s| s.tree.as_ref().map_or(s.clips.len(), |t| t.scratch_len(s.clips.len())))
+            .max()
+            .unwrap_or(1)
+            .max(1);
         let state_names = graph.states.iter().map(|s| Name::new(&s.name)).collect();
-        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, state_names })
+        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, scratch_len, state_names })
     }
 
     /// The source graph.
@@ -84,12 +158,19 @@ impl GraphDefinition {
     pub fn clips(&self) -> &Arc<ClipTable> {
         &self.clips
     }
-    /// Most children any state plays at once (1 for clip-only graphs).
+    /// Most clips any state plays at once (1 for clip-only graphs; a nested
+    /// tree's clips count).
     #[must_use]
     pub fn max_children(&self) -> usize {
         self.max_children
     }
-    /// Clips played by `state`, in child order.
+    /// Scratch floats an instance keeps for evaluating a state's weights.
+    #[must_use]
+    pub(crate) fn scratch_len(&self) -> usize {
+        self.scratch_len
+    }
+    /// Clips played by `state`, depth first in child order (a nested tree's
+    /// clips in its place).
     #[must_use]
     pub fn state_clips(&self, state: StateIndex) -> &[ClipId] {
         &self.states[state.index()].clips
@@ -162,10 +243,61 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
         }
     };
     let t = match &s.motion {
-        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None, x: None, y: None },
+        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None },
         Motion::BlendTree(t) => t,
     };
-    let ids: Vec<ClipId> = t.children.iter().map(|c| resolve(&c.clip, reasons)).collect();
+    let mut motion = CompiledMotion { nodes: Vec::new(), children: Vec::new(), widest: 0 };
+    let total = t.descendant_count();
+    let budgets = [
+        zoa_anim_core::budget::BLEND_TREE_DEPTH.check(format!("state `{}`", s.name), s.motion.depth() as u64),
+        zoa_anim_core::budget::BLEND_TREE_CHILDREN.check(format!("state `{}`'s blend trees", s.name), total as u64),
+    ];
+    if let Some(e) = budgets.into_iter().find_map(Result::err) {
+        reasons.push(e.to_string());
+        return CompiledState { clips: vec![ClipId(0)], tree: None };
+    }
+    // Breadth first, each tree with the depth-first number of its first leaf:
+    // a subtree's leaves are contiguous in depth-first order, which is the
+    // order of the state's clips (`Motion::clips`).
+    let mut queue = std::collections::VecDeque::from([(t, 0u32)]);
+    while let Some((tree, base)) = queue.pop_front() {
+        let first = motion.children.len() as u32;
+        let mut leaf = base;
+        for child in &tree.children {
+            match &child.motion {
+                Motion::Clip(_) => {
+                    motion.children.push(ChildRef::Leaf(leaf));
+                    leaf += 1;
+                }
+                Motion::BlendTree(sub) => {
+                    let node = (motion.nodes.len() + queue.len() + 1) as u32;
+                    motion.children.push(ChildRef::Node(node));
+                    queue.push_back((sub, leaf));
+                    leaf += child.motion.clips().len() as u32;
+                }
+            }
+        }
+        motion.widest = motion.widest.max(tree.children.len());
+        motion.nodes.push(TreeNode {
+            tree: compile_tree(graph, tree, &s.name, reasons)
+                .unwrap_or_else(|| CompiledBlendTree::direct(&[1.0]).expect("one weight is a tree")),
+            x: tree.parameter,
+            y: tree.parameter_y,
+            first,
+            count: tree.children.len() as u32,
+        });
+    }
+    let clips = s.motion.clips().into_iter().map(|r| resolve(r, reasons)).collect();
+    CompiledState { clips, tree: Some(motion) }
+}
+
+/// One tree's weight function, its axes checked; `None` (reported) when it does not build.
+fn compile_tree(
+    graph: &AnimationGraph,
+    t: &zoa_anim_core::graph::BlendTree,
+    state: &str,
+    reasons: &mut Vec<String>,
+) -> Option<CompiledBlendTree> {
     let built = match t.kind {
         BlendTreeKind::OneD => CompiledBlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>()),
         BlendTreeKind::TwoD => CompiledBlendTree::two_d(
@@ -176,18 +308,18 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
             CompiledBlendTree::direct(&t.children.iter().map(|c| c.weight.unwrap_or(0.0)).collect::<Vec<_>>())
         }
     };
-    let tree = built.map_err(|e| reasons.push(format!("state `{}`: {e}", s.name))).ok();
+    let tree = built.map_err(|e| reasons.push(format!("state `{state}`: {e}"))).ok();
     let number_param = |p: Option<ParameterIndex>| match p {
         None => true,
         Some(p) => graph.parameters.get(p.index()).is_some_and(|d| d.default.is_number()),
     };
     if t.kind != BlendTreeKind::Direct && (t.parameter.is_none() || !number_param(t.parameter)) {
-        reasons.push(format!("state `{}`: the blend parameter is missing or not a number", s.name));
+        reasons.push(format!("state `{state}`: the blend parameter is missing or not a number"));
     }
     if t.kind == BlendTreeKind::TwoD && (t.parameter_y.is_none() || !number_param(t.parameter_y)) {
-        reasons.push(format!("state `{}`: the second blend parameter is missing or not a number", s.name));
+        reasons.push(format!("state `{state}`: the second blend parameter is missing or not a number"));
     }
-    CompiledState { clips: ids, tree, x: t.parameter, y: t.parameter_y }
+    tree
 }
 
 /// Per state, the transitions that may leave it: its own in authored order,

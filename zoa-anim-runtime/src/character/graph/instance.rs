@@ -89,7 +89,7 @@ impl GraphInstance {
             time: 0.0,
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
             notify_policy: NotifyPolicy::default(),
-            scratch: vec![0.0; def.max_children()],
+            scratch: vec![0.0; def.scratch_len()],
             next_id,
             generation: 0,
             def: Some(def),

@@ -79,17 +79,14 @@ pub(super) fn fresh_active(next_id: &mut u32, state: StateIndex, weight: f32) ->
     Active { id, state, weight, weight0: weight, total: 0.0, prev_total: 0.0, time_scale: 1.0, fresh: true }
 }
 
-/// Child weights of `state` into `out[..n]`; returns `n`.
+/// The weights of `state`'s clips (nested trees' products) into `out[..n]`,
+/// the rest of `out` as scratch; returns `n`.
 pub(super) fn child_weights(def: &GraphDefinition, params: &Parameters, state: StateIndex, out: &mut [f32]) -> usize {
     let cs = &def.states[state.index()];
     let n = cs.clips.len();
     match &cs.tree {
         None => out[0] = 1.0,
-        Some(tree) => {
-            let x = cs.x.map_or(0.0, |p| params.number(p));
-            let y = cs.y.map_or(0.0, |p| params.number(p));
-            tree.weights(x, y, &mut out[..n]);
-        }
+        Some(tree) => tree.leaf_weights(n, |p| params.number(p), out),
     }
     n
 }

@@ -5,13 +5,14 @@ use std::ops::Range;
 use std::path::Path;
 
 use toml::Spanned;
-use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind, ParameterIndex, Weighting2D};
+use zoa_anim_core::budget::{BLEND_TREE_CHILDREN, BLEND_TREE_DEPTH};
+use zoa_anim_core::graph::{BlendChild, BlendTree, BlendTreeKind, Motion, ParameterIndex, Weighting2D};
 
 use super::params::Params;
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
 use crate::defs::read::{Obj, Rule, Val, array_of, index, obj_of};
-use crate::defs::spec::{Enum, Field, Table, Ty};
+use crate::defs::spec::{Constraint, Enum, Field, Table, Ty};
 use crate::defs::{Shared, Target};
 
 /// Blend tree flavours (`1d` and `2d` are accepted too).
@@ -25,12 +26,22 @@ pub(crate) static WEIGHTING: Enum = Enum {
     aliases: &[("freeform_cartesian", "gradient_band")],
 };
 
-static CHILD: Table = Table::of(&[
-    Field::req("clip", Ty::Text, "the clip this child plays", "clip reference"),
-    Field::opt("threshold", Ty::Num(Rule::Any), "required for 1D and 2D", "position on the primary axis"),
-    Field::opt("threshold_y", Ty::Num(Rule::Any), "required for 2D", "position on the secondary axis"),
-    Field::opt("weight", Ty::Num(Rule::NonNegative), "required for direct", "a direct tree's weight"),
-]);
+static CHILD: Table = Table {
+    fields: &[
+        Field::opt("clip", Ty::Text, "one of `clip` / `blend_tree`", "clip reference"),
+        Field::opt(
+            "blend_tree",
+            Ty::Nested(&TABLE, &BLEND_TREE_DEPTH),
+            "one of `clip` / `blend_tree`",
+            "a nested blend tree (its own type, parameters and children), weighted as this child; \
+             every clip's weight is the product of the weights on its path",
+        ),
+        Field::opt("threshold", Ty::Num(Rule::Any), "required for 1D and 2D", "position on the primary axis"),
+        Field::opt("threshold_y", Ty::Num(Rule::Any), "required for 2D", "position on the secondary axis"),
+        Field::opt("weight", Ty::Num(Rule::NonNegative), "required for direct", "a direct tree's weight"),
+    ],
+    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]])],
+};
 
 /// A state's `blend_tree` table.
 pub(crate) static TABLE: Table = Table::of(&[
@@ -54,17 +65,79 @@ pub(crate) static TABLE: Table = Table::of(&[
     Field::req(
         "children",
         Ty::Rows(&CHILD),
-        "the clips this tree blends",
+        "the clips (or nested trees) this tree blends",
         "1D ≥ 2 children; 2D children need both thresholds; direct children need `weight` (E016)",
     ),
 ]);
 
+
+/// The `clip` or `blend_tree` (exactly one of them) of a state (`depth` 0)
+/// or of a child of a tree nested `depth` trees deep.
+pub(crate) fn read_motion(
+    ctx: &mut FileCtx<'_>,
+    s: &mut Obj<'_, '_>,
+    params: &Params,
+    model: &Path,
+    sh: &mut Shared,
+    depth: u64,
+) -> Option<Motion> {
+    let clip = s.str(ctx, "clip");
+    let tree_v = s.raw("blend_tree");
+    match (clip, tree_v) {
+        (Some(_), Some(t)) => {
+            ctx.report(
+                Code::ConflictingFields,
+                t.span(),
+                &s.field("blend_tree"),
+                if depth == 0 {
+                    "a state plays either `clip` or `blend_tree`, not both"
+                } else {
+                    "a blend-tree child plays either `clip` or `blend_tree`, not both"
+                },
+            );
+            None
+        }
+        (None, None) => {
+            let what = if depth == 0 { "a state needs" } else { "a blend-tree child needs" };
+            s.missing(ctx, "clip", &format!("{what} `clip` or `blend_tree`"));
+            None
+        }
+        (Some(c), None) => {
+            sh.refer(
+                Target::Clip { model: Some(model.to_path_buf()) },
+                *c.get_ref(),
+                ctx.at(c.span(), &s.field("clip")),
+            );
+            Some(Motion::Clip((*c.get_ref()).to_owned()))
+        }
+        (None, Some(t)) => {
+            let field = s.field("blend_tree");
+            if let Err(e) = BLEND_TREE_DEPTH.check("this blend tree", depth + 1) {
+                // The runtime's set-up refuses it too (one limit for both).
+                ctx.report(Code::OutOfRange, t.span(), &field, e.to_string());
+                return None;
+            }
+            let tree = obj_of(ctx, t, &field, &TABLE).and_then(|mut o| read(ctx, &mut o, params, model, sh, depth + 1))?;
+            let total = tree.descendant_count() as u64;
+            if depth == 0 && tree.children.len() as u64 != total
+                && let Err(e) = BLEND_TREE_CHILDREN.check("this state's nested blend trees", total)
+            {
+                ctx.report(Code::OutOfRange, t.span(), &field, e.to_string());
+                return None;
+            }
+            Some(Motion::BlendTree(tree))
+        }
+    }
+}
+
+/// A `blend_tree` table nested `depth` trees deep (1 for a state's own tree).
 pub(crate) fn read(
     ctx: &mut FileCtx<'_>,
     t: &mut Obj<'_, '_>,
     params: &Params,
     model: &Path,
     sh: &mut Shared,
+    depth: u64,
 ) -> Option<BlendTree> {
     let ty = t.choice(ctx, "type");
     let p = t.str(ctx, "parameter");
@@ -85,7 +158,7 @@ pub(crate) fn read(
     let (mut children, ok) = match children_v {
         // Left out: reported by `finish` (the field is required).
         None => (Vec::new(), false),
-        Some(v) => read_children(ctx, v, &children_field, kind, model, sh),
+        Some(v) => read_children(ctx, v, &children_field, kind, (params, model), sh, depth),
     };
     let kind = kind?;
     let (parameter, parameter_y) = read_axes(ctx, t, params, kind, p.as_ref(), py.as_ref())?;
@@ -112,8 +185,9 @@ fn read_children(
     v: &Val<'_>,
     children_field: &str,
     kind: Option<BlendTreeKind>,
-    model: &Path,
+    (params, model): (&Params, &Path),
     sh: &mut Shared,
+    depth: u64,
 ) -> (Vec<BlendChild>, bool) {
     let mut children = Vec::new();
     // 2D positions seen so far (−0 folded into 0): the runtime refuses two children at one point.
@@ -125,7 +199,7 @@ fn read_children(
             ok = false;
             continue;
         };
-        let clip = c.str(ctx, "clip");
+        let motion = read_motion(ctx, &mut c, params, model, sh, depth);
         let child = ChildFields {
             has_threshold: c.has("threshold"),
             threshold: c.num(ctx, "threshold"),
@@ -136,24 +210,18 @@ fn read_children(
         };
         c.finish(ctx);
         ok &= check_child_shape(ctx, &mut c, kind, i, &f, &child, &mut positions);
-        let Some(clip) = clip else {
+        let Some(motion) = motion else {
             ok = false;
             continue;
         };
-        sh.refer(
-            Target::Clip { model: Some(model.to_path_buf()) },
-            *clip.get_ref(),
-            ctx.at(clip.span(), &c.field("clip")),
-        );
         children.push(BlendChild {
-            clip: (*clip.get_ref()).to_owned(),
+            motion,
             threshold: child.threshold.unwrap_or(0.0),
             threshold_y: child.threshold_y,
             weight: child.weight,
         });
     }
-    let budget = &zoa_anim_core::budget::BLEND_TREE_CHILDREN;
-    if let Err(e) = budget.check("this blend tree", children.len() as u64) {
+    if let Err(e) = BLEND_TREE_CHILDREN.check("this blend tree", children.len() as u64) {
         // The runtime's set-up refuses it too (one limit for both).
         ctx.report(Code::OutOfRange, v.span(), children_field, e.to_string());
         ok = false;

@@ -11,9 +11,9 @@ use super::{MAX_GRAPH_ITEMS, StateInfo};
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
 use crate::defs::kinds::Names;
-use crate::defs::read::{Obj, Rule, obj_of};
+use crate::defs::read::{Obj, Rule};
 use crate::defs::spec::{Constraint, Field, Table, Ty};
-use crate::defs::{Shared, Target};
+use crate::defs::Shared;
 
 static CROSSFADE: Table = Table::of(&[
     Field::opt("duration", Ty::Num(Rule::NonNegative), "`0`", "cross-fade into this state").unit("s"),
@@ -83,7 +83,7 @@ pub(crate) fn read(
         let weight = s.num(ctx, "weight");
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
-        let motion = motion(ctx, &mut s, params, model, sh);
+        let motion = blend_tree::read_motion(ctx, &mut s, params, model, sh, 0);
         s.finish(ctx);
         let Some(name) = name else { continue };
         if *name.get_ref() == "any" {
@@ -142,43 +142,3 @@ pub(crate) fn read(
     out
 }
 
-/// A state's `clip` or `blend_tree` (exactly one of them).
-fn motion(
-    ctx: &mut FileCtx<'_>,
-    s: &mut Obj<'_, '_>,
-    params: &Params,
-    model: &Path,
-    sh: &mut Shared,
-) -> Option<Motion> {
-    let clip = s.str(ctx, "clip");
-    let tree_v = s.raw("blend_tree");
-    match (clip, tree_v) {
-        (Some(_), Some(t)) => {
-            ctx.report(
-                Code::ConflictingFields,
-                t.span(),
-                &s.field("blend_tree"),
-                "a state plays either `clip` or `blend_tree`, not both",
-            );
-            None
-        }
-        (None, None) => {
-            s.missing(ctx, "clip", "a state needs `clip` or `blend_tree`");
-            None
-        }
-        (Some(c), None) => {
-            sh.refer(
-                Target::Clip { model: Some(model.to_path_buf()) },
-                *c.get_ref(),
-                ctx.at(c.span(), &s.field("clip")),
-            );
-            Some(Motion::Clip((*c.get_ref()).to_owned()))
-        }
-        (None, Some(t)) => {
-            let field = s.field("blend_tree");
-            obj_of(ctx, t, &field, &blend_tree::TABLE)
-                .and_then(|mut t| blend_tree::read(ctx, &mut t, params, model, sh))
-                .map(Motion::BlendTree)
-        }
-    }
-}
