@@ -12,7 +12,9 @@
 //!   in order, with a weight, a blend mode (override or additive) and an
 //!   optional bone mask.
 //! - **State**: what a layer plays while it is current: one clip, or a blend
-//!   tree (1D, 2D or direct) over several clips.
+//!   tree (1D, 2D or direct) over several clips; a tree's child may itself be
+//!   a tree (at most [`crate::budget::BLEND_TREE_DEPTH`] levels), and a clip's
+//!   weight is the product of the child weights on its path.
 //! - **Transition**: an edge from a state (or from **any** state of the target's
 //!   layer) to a state, taken when its conditions all hold and its exit time
 //!   (if any) has been reached. Transitions are tried in authoring order.

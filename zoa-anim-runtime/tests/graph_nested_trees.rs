@@ -24,7 +24,9 @@ fn oracle(motion: &Motion, share: f32, values: &[f32], out: &mut Vec<(String, f3
         Motion::Clip(c) => out.push((c.clone(), share)),
         Motion::BlendTree(t) => {
             let tree = match t.kind {
-                BlendTreeKind::OneD => CompiledBlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>()),
+                BlendTreeKind::OneD => {
+                    CompiledBlendTree::one_d(&t.children.iter().map(|c| c.threshold).collect::<Vec<_>>())
+                }
                 BlendTreeKind::TwoD => CompiledBlendTree::two_d(
                     &t.children.iter().map(|c| [c.threshold, c.threshold_y.unwrap()]).collect::<Vec<_>>(),
                     t.weighting,

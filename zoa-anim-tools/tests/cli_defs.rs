@@ -49,7 +49,7 @@ fn validate_errors_exit_1_with_the_contract_shape() {
     let out = zoa(&["validate", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let v = stdout_json(&out);
-    assert_eq!(v["errors"], 3);
+    assert_eq!(v["errors"], 4);
     assert_eq!(v["warnings"], 0);
     let first = &v["diagnostics"][0];
     let mut keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();

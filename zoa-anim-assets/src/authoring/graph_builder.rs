@@ -180,7 +180,12 @@ impl GraphBuilder {
         let p = self.number_param(parameter)?;
         let mut kids: Vec<BlendChild> = children
             .iter()
-            .map(|(c, t)| BlendChild { motion: Motion::Clip((*c).to_owned()), threshold: *t, threshold_y: None, weight: None })
+            .map(|(c, t)| BlendChild {
+                motion: Motion::Clip((*c).to_owned()),
+                threshold: *t,
+                threshold_y: None,
+                weight: None,
+            })
             .collect();
         kids.sort_by(|a, b| a.threshold.total_cmp(&b.threshold));
         let tree = BlendTree {
@@ -479,7 +484,8 @@ fn inline_child(graph: &AnimationGraph, c: &BlendChild) -> String {
     let mut parts = vec![match &c.motion {
         Motion::Clip(clip) => format!("clip = {}", q(clip)),
         Motion::BlendTree(sub) => {
-            let mut fields: Vec<String> = tree_fields(graph, sub).into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let mut fields: Vec<String> =
+                tree_fields(graph, sub).into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
             let children: Vec<String> = sub.children.iter().map(|c| inline_child(graph, c)).collect();
             fields.push(format!("children = [{}]", children.join(", ")));
             format!("blend_tree = {{ {} }}", fields.join(", "))

@@ -70,7 +70,6 @@ pub(crate) static TABLE: Table = Table::of(&[
     ),
 ]);
 
-
 /// The `clip` or `blend_tree` (exactly one of them) of a state (`depth` 0)
 /// or of a child of a tree nested `depth` trees deep.
 pub(crate) fn read_motion(
@@ -117,9 +116,11 @@ pub(crate) fn read_motion(
                 ctx.report(Code::OutOfRange, t.span(), &field, e.to_string());
                 return None;
             }
-            let tree = obj_of(ctx, t, &field, &TABLE).and_then(|mut o| read(ctx, &mut o, params, model, sh, depth + 1))?;
+            let tree =
+                obj_of(ctx, t, &field, &TABLE).and_then(|mut o| read(ctx, &mut o, params, model, sh, depth + 1))?;
             let total = tree.descendant_count() as u64;
-            if depth == 0 && tree.children.len() as u64 != total
+            if depth == 0
+                && tree.children.len() as u64 != total
                 && let Err(e) = BLEND_TREE_CHILDREN.check("this state's nested blend trees", total)
             {
                 ctx.report(Code::OutOfRange, t.span(), &field, e.to_string());

@@ -8,12 +8,12 @@ use super::blend_tree;
 use super::layers::{BLEND_MODE, BONE_MASK, blend_mode, bone_mask};
 use super::params::Params;
 use super::{MAX_GRAPH_ITEMS, StateInfo};
+use crate::defs::Shared;
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
 use crate::defs::kinds::Names;
 use crate::defs::read::{Obj, Rule};
 use crate::defs::spec::{Constraint, Field, Table, Ty};
-use crate::defs::Shared;
 
 static CROSSFADE: Table = Table::of(&[
     Field::opt("duration", Ty::Num(Rule::NonNegative), "`0`", "cross-fade into this state").unit("s"),
@@ -141,4 +141,3 @@ pub(crate) fn read(
     }
     out
 }
-
