@@ -112,7 +112,11 @@ fn schema_rejects_invalid_files_for_the_validators_reason() {
                 .map(|d| d.code)
                 .collect();
             let errs = check_file(&validator, &f);
-            let expressible: Vec<&str> = codes.iter().copied().filter(|c| keywords_for(c).is_some()).collect();
+            // A chooser column's bounds live inside its text (`speed in 4..2`):
+            // the schema checks the text's shape, the validator the numbers.
+            let inside_text = rel == Path::new("profile_range.toml");
+            let expressible: Vec<&str> =
+                codes.iter().copied().filter(|c| keywords_for(c).is_some() && !(inside_text && *c == "E008")).collect();
             for code in &expressible {
                 let kws = keywords_for(code).unwrap();
                 assert!(

@@ -19,19 +19,34 @@ fn humanoid_folder_validates_clean_and_uses_every_kind() {
     assert_eq!(set.error_count(), 0, "{}", all.join("\n"));
     assert_eq!(set.warning_count(), 0, "{}", all.join("\n"));
     assert_eq!(set.binding_profiles.len(), 2);
-    assert_eq!(set.animation_profiles.len(), 2);
+    assert_eq!(set.animation_profiles.len(), 3);
     assert_eq!(set.state_graphs.len(), 1);
     assert_eq!(set.rig_policies.len(), 1);
     assert_eq!(set.sound_profiles.len(), 2);
     assert_eq!(set.player_profile_sets.len(), 1);
     assert_eq!(set.clips.len(), 14);
     assert_eq!(set.animation_graphs.len(), 2);
-    assert_eq!(set.preview_presets.len(), 4);
+    assert_eq!(set.preview_presets.len(), 5);
     // Lists are in sorted file order.
     let files: Vec<_> = set.clips.iter().map(|c| c.file.clone()).collect();
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
+}
+
+#[test]
+fn the_pistol_table_uses_chooser_columns_and_a_random_pick() {
+    use zoa_anim_core::{RowPick, ValueRange};
+    let set = load();
+    let pistol = set.animation_profile("humanoid_pistol").unwrap();
+    assert_eq!((pistol.pick, pistol.range_crossfade), (Some(RowPick::Random), Some(0.3)));
+    let walk = pistol.entries.iter().find(|e| !e.ranges.is_empty()).unwrap();
+    assert_eq!(walk.ranges, [ValueRange { parameter: "speed".into(), min: f32::NEG_INFINITY, max: 1.2 }]);
+    assert_eq!(walk.ranges[0].to_string(), "speed in ..1.2");
+    // Two idle rows of one pattern: variants, kept by inheritance and free of W001.
+    let rows = set.flattened_profile("humanoid_pistol").unwrap().unwrap();
+    let idles = rows.iter().filter(|r| r.row.pattern == "locomotion=idle combat=armed_pistol".parse().unwrap());
+    assert_eq!(idles.map(|r| r.row.weight).collect::<Vec<_>>(), [2.0, 1.0]);
 }
 
 #[test]

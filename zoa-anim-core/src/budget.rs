@@ -92,6 +92,9 @@ pub const LAB_RUN_BYTES: Limit = Limit { name: "lab.run_bytes", max: 128 << 20, 
 /// Most ticks one Preview Lab run sends to the page.
 pub const LAB_TICKS: Limit = Limit { name: "lab.ticks", max: 20_000, unit: "ticks" };
 
+/// Most chooser columns (value ranges) one clip-table row may require.
+pub const CHOOSER_COLUMNS: Limit = Limit { name: "chooser.columns", max: 8, unit: "ranges" };
+
 /// Most blend trees nested in one state's motion, counting the outermost
 /// (a child of a tree may be a tree in turn; `validate` and the runtime's set-up).
 pub const BLEND_TREE_DEPTH: Limit = Limit { name: "blend_tree.depth", max: 4, unit: "levels" };
@@ -173,7 +176,7 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 7] = [
+pub const ALL: [&Limit; 8] = [
     &PREVIEW_TICKS,
     &PREVIEW_CAPTURE_BYTES,
     &LAB_RUN_BYTES,
@@ -181,6 +184,7 @@ pub const ALL: [&Limit; 7] = [
     &BLEND_TREE_CHILDREN,
     &BLEND_TREE_DEPTH,
     &RETARGET_KEYS,
+    &CHOOSER_COLUMNS,
 ];
 
 #[cfg(test)]

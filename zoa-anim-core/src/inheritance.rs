@@ -22,7 +22,7 @@ pub trait Inheritable {
     /// One table row.
     type Row: Clone;
     /// What makes two rows "the same row" for overriding.
-    type Key: Eq + Hash;
+    type Key: Eq + Hash + Clone;
     /// This definition's id.
     fn id(&self) -> &str;
     /// The parent's id, if any.
@@ -31,6 +31,12 @@ pub trait Inheritable {
     fn rows(&self) -> &[Self::Row];
     /// The override key of a row.
     fn row_key(row: &Self::Row) -> Self::Key;
+    /// Whether rows of this definition with the same key are all kept (as
+    /// variants a random pick chooses among) instead of the first only. A
+    /// key a closer definition of the chain has is still overridden.
+    fn keeps_variants(&self) -> bool {
+        false
+    }
 }
 
 /// A row of a flattened table, with where it came from.
@@ -85,7 +91,8 @@ pub fn ancestry<'a, P: Inheritable>(
 }
 
 /// Flattens `start` and its ancestors into one table: child rows first, the
-/// first occurrence of each key kept.
+/// first occurrence of each key kept (every one, within a definition that
+/// [keeps variants](Inheritable::keeps_variants)).
 pub fn flatten_chain<'a, P: Inheritable>(
     start: &'a P,
     lookup: impl Fn(&str) -> Option<&'a P>,
@@ -94,11 +101,16 @@ pub fn flatten_chain<'a, P: Inheritable>(
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for profile in chain {
+        // Keys this definition adds: closer ones override, its own variants stay.
+        let mut own = HashSet::new();
         for (i, row) in profile.rows().iter().enumerate() {
-            if seen.insert(P::row_key(row)) {
+            let key = P::row_key(row);
+            let fresh = !seen.contains(&key) && (own.insert(key.clone()) || profile.keeps_variants());
+            if fresh {
                 out.push(InheritedRow { row: row.clone(), source: profile.id().to_owned(), source_index: i });
             }
         }
+        seen.extend(own);
     }
     Ok(out)
 }

@@ -64,7 +64,7 @@ pub use graph::AnimationGraph;
 pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name, SoundEventId, StanceId};
 pub use morph::{MorphNode, MorphTrack};
 pub use player_set::{PlayerProfileEntry, PlayerProfileSet, PlayerProfileType};
-pub use profile::{AnimationProfile, NoMatchPolicy, TaggedClipEntry};
+pub use profile::{AnimationProfile, NoMatchPolicy, RowPick, TaggedClipEntry, ValueRange};
 pub use rig::RigPolicy;
 pub use skeleton::{Joint, Skeleton, Transform};
 pub use sound::{AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundProfile, SoundThrottle};

@@ -4,6 +4,62 @@ use crate::inheritance::Inheritable;
 use crate::resolver::TaggedRow;
 use crate::tags::{CombatTag, InteractionTag, LocomotionTag, MoodTag, PostureTag, ReactionTag, StateTagSet};
 
+/// A chooser column of a clip-table row: the row is a candidate only while
+/// the value of `parameter` (a float or int binding id, e.g. `speed`,
+/// `aim_yaw`; the character's speed for `speed`) lies in `min ..` `max`.
+///
+/// The range is half open, `min <= value < max`, so adjacent ranges
+/// (`0..2`, `2..4`) never overlap; either end may be infinite (open). A value
+/// the game never gave is in no range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueRange {
+    /// The binding id whose value is tested.
+    pub parameter: String,
+    /// Lowest value in the range (`-inf` for none).
+    pub min: f32,
+    /// First value past the range (`inf` for none); `> min`.
+    pub max: f32,
+}
+
+impl ValueRange {
+    /// Whether `value` lies in the range (never for NaN).
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, value: f32) -> bool {
+        self.min <= value && value < self.max
+    }
+}
+
+impl std::fmt::Display for ValueRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let end = |v: f32| if v.is_finite() { v.to_string() } else { String::new() };
+        write!(f, "{} in {}..{}", self.parameter, end(self.min), end(self.max))
+    }
+}
+
+/// How a table chooses among its best candidates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum RowPick {
+    /// The highest weight, then the first authored (deterministic).
+    #[default]
+    Best,
+    /// At random among the rows tied on fallback step and specificity, each
+    /// with probability proportional to its weight; re-picked each time the
+    /// tied group is entered, from the character's seed.
+    Random,
+}
+
+impl RowPick {
+    /// `best` or `random`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RowPick::Best => "best",
+            RowPick::Random => "random",
+        }
+    }
+}
+
 /// One row of a clip table: a required pattern (six masks), the clip, and how
 /// to play it.
 ///
@@ -23,12 +79,22 @@ pub struct TaggedClipEntry {
     /// Plays once and hands control back to the resolver (land, equip
     /// flourish) instead of looping.
     pub one_shot: bool,
+    /// Chooser columns: value ranges that must all hold besides the tags
+    /// (each one counts 1 in the row's specificity).
+    pub ranges: Vec<ValueRange>,
 }
 
 impl TaggedClipEntry {
     /// A looping row with weight 1 and speed 1.
     pub fn new(pattern: StateTagSet, clip: impl Into<String>) -> Self {
-        TaggedClipEntry { pattern, clip: clip.into(), weight: 1.0, speed_multiplier: 1.0, one_shot: false }
+        TaggedClipEntry {
+            pattern,
+            clip: clip.into(),
+            weight: 1.0,
+            speed_multiplier: 1.0,
+            one_shot: false,
+            ranges: Vec::new(),
+        }
     }
 
     /// The required pattern as a [`StateTagSet`].
@@ -124,6 +190,12 @@ pub struct AnimationProfile {
     pub procedural_fallbacks_allowed: bool,
     /// Last-resort looping clip when nothing resolves.
     pub default_idle_clip: Option<String>,
+    /// How the table chooses among its best candidates (default
+    /// [`RowPick::Best`]; a child inherits its parent's when it says nothing).
+    pub pick: Option<RowPick>,
+    /// Cross-fade when a chooser column's value change (not a tag change)
+    /// selects another row, seconds (`>= 0`; default 0.2).
+    pub range_crossfade: Option<f32>,
 }
 
 impl AnimationProfile {
@@ -141,9 +213,21 @@ impl AnimationProfile {
     }
 }
 
+/// What makes two clip-table rows "the same row" for inheritance and W001:
+/// the pattern and the chooser columns (bounds by their bits).
+pub type RowKey = (StateTagSet, Vec<(String, u32, u32)>);
+
+impl TaggedClipEntry {
+    /// This row's [`RowKey`].
+    #[must_use]
+    pub fn key(&self) -> RowKey {
+        (self.pattern, self.ranges.iter().map(|r| (r.parameter.clone(), r.min.to_bits(), r.max.to_bits())).collect())
+    }
+}
+
 impl Inheritable for AnimationProfile {
     type Row = TaggedClipEntry;
-    type Key = StateTagSet;
+    type Key = RowKey;
     fn id(&self) -> &str {
         &self.id
     }
@@ -153,7 +237,12 @@ impl Inheritable for AnimationProfile {
     fn rows(&self) -> &[TaggedClipEntry] {
         &self.entries
     }
-    fn row_key(row: &TaggedClipEntry) -> StateTagSet {
-        row.pattern
+    fn row_key(row: &TaggedClipEntry) -> RowKey {
+        row.key()
+    }
+    /// A profile that picks at random keeps rows with the same tags and
+    /// ranges as variants to pick among.
+    fn keeps_variants(&self) -> bool {
+        self.pick == Some(RowPick::Random)
     }
 }

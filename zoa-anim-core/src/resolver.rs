@@ -34,6 +34,15 @@
 //! any step. Give such rows a locomotion tag when that is not what you want;
 //! `zoa-anim validate` notes them.
 //!
+//! # Chooser columns
+//! A clip-table row may also require value ranges of bound parameters
+//! ([`crate::ValueRange`]). [`resolve_best_match_where`] takes them as an
+//! `admit` function: checked after the tag match, at every step alike (never
+//! relaxed), each one counting 1 in the row's specificity, so `{run} & speed
+//! in 4..6` beats `{run}` when the speed is 5 and yields to it at 3. A table
+//! may pick at random among the rows tied on step and specificity
+//! ([`pick_in_best_group`], weights as probabilities).
+//!
 //! # Cost
 //! [`resolve_best_match`] makes **one pass** over the rows whatever the step
 //! it ends at: for each row it computes the set of dimensions that fail the
@@ -201,6 +210,20 @@ impl Best {
 /// untagged universal default (rules 1–3 in the module docs). `None` when the
 /// table has no candidate at all. One pass, no allocation.
 pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Option<Resolution> {
+    resolve_best_match_where(rows, state, |_| Some(0))
+}
+
+/// [`resolve_best_match`] with chooser columns: `admit(i)` says whether row
+/// `i`'s conditions besides the tags hold (`None`: it is no candidate) and how
+/// many there are (`Some(n)`, added to its specificity). Checked only for rows
+/// whose tags match, and at every fallback step alike (columns are never
+/// relaxed). One pass, no allocation.
+#[inline]
+pub fn resolve_best_match_where<R: TaggedRow>(
+    rows: &[R],
+    state: StateTagSet,
+    admit: impl Fn(usize) -> Option<u32>,
+) -> Option<Resolution> {
     let s = state.packed();
     let mut best: Option<Best> = None;
     // Rows first reachable after step `bound` cannot win. `keep_bound` holds
@@ -208,21 +231,23 @@ pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Optio
     // AND-NOT, one AND and a branch; the exact step is computed only for rows
     // that can still win.
     let mut keep_bound = KEEP_MASKS[RELAX_STEP_COUNT];
-    let mut default: Option<(usize, f32)> = None;
+    let mut default: Option<Best> = None;
     for (i, row) in rows.iter().enumerate() {
         let p = row.pattern().packed();
         if p == 0 {
+            let Some(extra) = admit(i) else { continue };
             let weight = row.weight();
-            if default.is_none_or(|(_, w)| weight > w) {
-                default = Some((i, weight));
+            if default.is_none_or(|d| Best::beats(0, extra, weight, &Some(d))) {
+                default = Some(Best { row: i, step: 0, specificity: extra, weight });
             }
             continue;
         }
         if p & !s & keep_bound != 0 {
             continue;
         }
+        let Some(extra) = admit(i) else { continue };
         let step = first_step(p, s);
-        let specificity = (p & KEEP_MASKS[step as usize]).count_ones();
+        let specificity = (p & KEEP_MASKS[step as usize]).count_ones() + extra;
         let weight = row.weight();
         if Best::beats(step, specificity, weight, &best) {
             best = Some(Best { row: i, step, specificity, weight });
@@ -235,8 +260,81 @@ pub fn resolve_best_match<R: TaggedRow>(rows: &[R], state: StateTagSet) -> Optio
             kind: if b.step == 0 { MatchKind::Exact } else { MatchKind::Fallback { step: b.step } },
             specificity: b.specificity,
         }),
-        (None, Some((row, _))) => Some(Resolution { row, kind: MatchKind::Default, specificity: 0 }),
+        (None, Some(d)) => Some(Resolution { row: d.row, kind: MatchKind::Default, specificity: d.specificity }),
         (None, None) => None,
+    }
+}
+
+/// For a table that picks at random ([`crate::RowPick::Random`]): `best` (the
+/// result of [`resolve_best_match_where`] with the same arguments) and every
+/// other row tied with it on step and specificity form a group; `u` in
+/// `[0, 1)` picks one of them with probability proportional to its weight
+/// (the first when every weight is 0). Whether `row` is in that group is
+/// [`in_best_group`]. Two passes, no allocation.
+pub fn pick_in_best_group<R: TaggedRow>(
+    rows: &[R],
+    state: StateTagSet,
+    admit: impl Fn(usize) -> Option<u32>,
+    best: Resolution,
+    u: f32,
+) -> usize {
+    let mut total = 0.0f64;
+    for i in 0..rows.len() {
+        if group_member(rows, state, &admit, best, i) {
+            total += f64::from(rows[i].weight().max(0.0));
+        }
+    }
+    if total <= 0.0 {
+        return best.row;
+    }
+    let target = f64::from(u.clamp(0.0, 1.0)) * total;
+    let mut acc = 0.0f64;
+    let mut last = best.row;
+    for i in 0..rows.len() {
+        if group_member(rows, state, &admit, best, i) {
+            let w = f64::from(rows[i].weight().max(0.0));
+            if w > 0.0 {
+                acc += w;
+                last = i;
+                if target < acc {
+                    return i;
+                }
+            }
+        }
+    }
+    last
+}
+
+/// Whether `row` ties with `best` on fallback step and specificity (see
+/// [`pick_in_best_group`]). Allocation-free.
+pub fn in_best_group<R: TaggedRow>(
+    rows: &[R],
+    state: StateTagSet,
+    admit: impl Fn(usize) -> Option<u32>,
+    best: Resolution,
+    row: usize,
+) -> bool {
+    row < rows.len() && group_member(rows, state, &admit, best, row)
+}
+
+fn group_member<R: TaggedRow>(
+    rows: &[R],
+    state: StateTagSet,
+    admit: &impl Fn(usize) -> Option<u32>,
+    best: Resolution,
+    i: usize,
+) -> bool {
+    let p = rows[i].pattern().packed();
+    let s = state.packed();
+    match best.kind {
+        MatchKind::Default => p == 0 && admit(i) == Some(best.specificity),
+        MatchKind::Exact | MatchKind::Fallback { .. } => {
+            let step = best.step().unwrap_or(0);
+            if p == 0 || first_step(p, s) as usize != step {
+                return false;
+            }
+            admit(i).is_some_and(|extra| (p & KEEP_MASKS[step]).count_ones() + extra == best.specificity)
+        }
     }
 }
 

@@ -6,7 +6,10 @@
 
 use proptest::prelude::*;
 use zoa_anim_core::fallback::{RELAX_STEP_COUNT, relaxed_at, walk};
-use zoa_anim_core::resolver::{MatchKind, Resolution, resolve_at_step, resolve_best_match};
+use zoa_anim_core::resolver::{
+    MatchKind, Resolution, in_best_group, pick_in_best_group, resolve_at_step, resolve_best_match,
+    resolve_best_match_where,
+};
 use zoa_anim_core::{StateDimension, StateTagSet};
 
 /// Small masks so that matches are frequent: 3 low bits per dimension.
@@ -125,5 +128,85 @@ proptest! {
     fn text_form_round_trips(set in tag_set(5)) {
         let text = set.to_string();
         prop_assert_eq!(text.parse::<StateTagSet>().unwrap(), set);
+    }
+}
+
+/// The rules with chooser columns, literally: a row whose columns fail is no
+/// candidate at any step; one whose columns hold gains one specificity per
+/// column (`columns[i]`: `None` fails, `Some(n)` holds n columns).
+fn reference_where(rows: &[(StateTagSet, f32)], columns: &[Option<u32>], state: StateTagSet) -> Option<Resolution> {
+    use zoa_anim_core::fallback::relaxed_at;
+    for step in 0..=RELAX_STEP_COUNT {
+        let relaxed = relaxed_at(step);
+        let mut best: Option<(usize, u32, f32)> = None;
+        for (i, (p, w)) in rows.iter().enumerate() {
+            let Some(extra) = columns[i] else { continue };
+            let kept = p.without_all(relaxed);
+            if p.is_empty() || !kept.is_subset_of(&state.without_all(relaxed)) {
+                continue;
+            }
+            let spec = kept.specificity() + extra;
+            if best.is_none_or(|(_, bs, bw)| spec > bs || (spec == bs && *w > bw)) {
+                best = Some((i, spec, *w));
+            }
+        }
+        if let Some((row, specificity, _)) = best {
+            let kind = if step == 0 { MatchKind::Exact } else { MatchKind::Fallback { step: step as u8 } };
+            return Some(Resolution { row, kind, specificity });
+        }
+    }
+    let mut best: Option<(usize, u32, f32)> = None;
+    for (i, (p, w)) in rows.iter().enumerate() {
+        if let (true, Some(extra)) = (p.is_empty(), columns[i])
+            && best.is_none_or(|(_, bs, bw)| extra > bs || (extra == bs && *w > bw))
+        {
+            best = Some((i, extra, *w));
+        }
+    }
+    best.map(|(row, specificity, _)| Resolution { row, kind: MatchKind::Default, specificity })
+}
+
+fn column() -> impl Strategy<Value = Option<u32>> {
+    prop_oneof![3 => Just(Some(0)), 1 => Just(None), 1 => (1u32..3).prop_map(Some)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn single_pass_with_columns_equals_literal_walk(
+        rows in proptest::collection::vec((row(), column()), 0..24),
+        state in tag_set(3),
+    ) {
+        let (rows, columns): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
+        let got = resolve_best_match_where(&rows, state, |i| columns[i]);
+        prop_assert_eq!(got, reference_where(&rows, &columns, state));
+    }
+
+    /// The random pick stays in the tied group, reaches each member with the
+    /// share of the weight it has, and picks the best row when every column is 0.
+    #[test]
+    fn random_pick_is_a_member_of_the_best_group_chosen_by_weight(
+        rows in proptest::collection::vec((row(), column()), 1..24),
+        state in tag_set(3),
+        u in 0.0f32..1.0,
+    ) {
+        let (rows, columns): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
+        let admit = |i: usize| columns[i];
+        if let Some(best) = resolve_best_match_where(&rows, state, admit) {
+            let picked = pick_in_best_group(&rows, state, admit, best, u);
+            prop_assert!(in_best_group(&rows, state, admit, best, picked), "{picked} outside the group of {best:?}");
+            let members: Vec<usize> = (0..rows.len()).filter(|&i| in_best_group(&rows, state, admit, best, i)).collect();
+            prop_assert!(members.contains(&best.row));
+            // Cumulative weight before the pick <= u * total < cumulative after it.
+            let total: f32 = members.iter().map(|&i| rows[i].1).sum();
+            if total > 0.0 {
+                let before: f32 = members.iter().take_while(|&&i| i != picked).map(|&i| rows[i].1).sum();
+                prop_assert!(rows[picked].1 > 0.0);
+                prop_assert!(before <= u * total + 1e-4 && u * total < before + rows[picked].1 + 1e-4);
+            } else {
+                prop_assert_eq!(picked, best.row);
+            }
+        }
     }
 }

@@ -41,6 +41,8 @@ fn base_profile() -> AnimationProfile {
         parent: None,
         procedural_fallbacks_allowed: true,
         default_idle_clip: Some("idle".into()),
+        pick: None,
+        range_crossfade: None,
     }
 }
 
@@ -56,6 +58,8 @@ fn child_profile() -> AnimationProfile {
         parent: Some("humanoid_base".into()),
         procedural_fallbacks_allowed: false,
         default_idle_clip: Some("clutch_side".into()),
+        pick: None,
+        range_crossfade: None,
     }
 }
 

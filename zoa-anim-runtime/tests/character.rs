@@ -237,6 +237,8 @@ fn the_procedural_fallback_breathes_on_the_spine_and_chest_and_bobs_the_head() {
         entries: vec![TaggedClipEntry::new(tags("locomotion=sprint"), "sprint")],
         procedural_fallbacks_allowed: true,
         default_idle_clip: None,
+        pick: None,
+        range_crossfade: None,
         parent: None,
     });
     b.animation_profile = Some("sprint_only".into());

@@ -25,15 +25,20 @@ const DT: f32 = 1.0 / 60.0;
 
 /// The crowd of [`CrowdWorkload`] (what `zoa-anim bench --defs` runs), except
 /// that every character spawns unarmed and every third one equips the rifle
-/// afterwards, so the first frames cross-fade loadouts.
+/// afterwards, every third the pistol, so the first frames cross-fade loadouts.
 fn crowd(n: usize, workload: &CrowdWorkload) -> Crowd<Character> {
     let def = definition(&fixture_bundle());
     let ground = Arc::new(FlatGround { height: 0.02, normal: Vec3::Y });
     let mut characters = Vec::new();
     for k in 0..n {
         let mut c = Character::new(&def).unwrap();
-        if k % 3 == 1 {
-            c.equip(PlayerProfileType::Rifle);
+        // The pistol's table picks idles at random (a seed per character)
+        // and has a row with a speed range.
+        c.set_random_seed(k as u64);
+        match k % 3 {
+            1 => _ = c.equip(PlayerProfileType::Rifle),
+            2 => _ = c.equip(PlayerProfileType::Pistol),
+            _ => {}
         }
         c.set_ground(Some(ground.clone()));
         c.set_tags(workload.start_tags(k));

@@ -103,20 +103,33 @@ fn frames_allocate_nothing_after_warm_up() {
     let mut driver = GraphDriver::new(GraphInstance::new(Arc::clone(&def)));
     driver.load_profile(Arc::new(profile));
     let mut driver_out = driver.instance().new_output();
+    // Chooser columns and a random pick among tied rows run each frame too.
+    let speed_in = |min, max| vec![zoa_anim_core::ValueRange { parameter: "speed".into(), min, max }];
     let rows = vec![
         TaggedClipEntry::new(StateTagSet::EMPTY, "idle"),
         TaggedClipEntry::new("posture=crouching".parse().unwrap(), "walk"),
+        TaggedClipEntry {
+            ranges: speed_in(0.0, 1.0),
+            ..TaggedClipEntry::new("posture=crouching".parse().unwrap(), "run")
+        },
+        TaggedClipEntry {
+            ranges: speed_in(0.0, 1.0),
+            ..TaggedClipEntry::new("posture=crouching".parse().unwrap(), "aim")
+        },
         TaggedClipEntry { one_shot: true, ..TaggedClipEntry::new("reaction=flinch".parse().unwrap(), "hit") },
     ];
-    let mut selector = TagSelector::new(
+    let table = zoa_anim_runtime::character::selector::SelectorTable::new(
         rows,
         NoMatchPolicy::Hold,
         clips(),
         StateGraph::default(),
         RigPolicy::default(),
-        StateTagSet::EMPTY,
     )
+    .unwrap()
+    .with_pick(zoa_anim_core::RowPick::Random, 0.1)
     .unwrap();
+    let mut selector = TagSelector::with_table(Arc::new(table), StateTagSet::EMPTY);
+    selector.set_seed(42);
     let mut selector_out = selector.new_output();
     let tags: [StateTagSet; 3] =
         ["posture=crouching".parse().unwrap(), "reaction=flinch".parse().unwrap(), StateTagSet::EMPTY];
@@ -207,6 +220,7 @@ fn frames_allocate_nothing_after_warm_up() {
             selector.set_tags(tags[(k / 40) % 3]);
             selector.send_event(DimensionSet::ALL);
         }
+        selector.set_value(zoa_anim_core::DefaultBindings::SPEED, (k % 7) as f32 * 0.3);
         selector.update(1.0 / 60.0, &mut selector_out);
         selector.deliver_events(tally);
         let motion = RootMotionJob { animations: &animations, frame: &outputs[0], rest: &rest, context: &mut root_ctx }

@@ -266,6 +266,8 @@ fn from_profile_flattens_the_inheritance_chain_child_rows_first() {
         parent: None,
         procedural_fallbacks_allowed: false,
         default_idle_clip: None,
+        pick: None,
+        range_crossfade: None,
     };
     let rifle = AnimationProfile {
         id: "rifle".into(),
@@ -273,6 +275,8 @@ fn from_profile_flattens_the_inheritance_chain_child_rows_first() {
         parent: Some("base".into()),
         procedural_fallbacks_allowed: false,
         default_idle_clip: Some("idle".into()),
+        pick: None,
+        range_crossfade: None,
     };
     let lookup = |id: &str| [&base, &rifle].into_iter().find(|p| p.id == id);
     let s = TagSelector::from_profile(

@@ -414,7 +414,7 @@ fn validate_coverage_adds_a_coverage_key_and_keeps_the_exit_code() {
     let v = stdout_json(&out);
     assert_eq!(keys(&v["coverage"]), ["cross_modal", "profiles"]);
     let cov = v["coverage"]["profiles"].as_array().unwrap();
-    assert_eq!(cov.len(), 2);
+    assert_eq!(cov.len(), 3);
     for p in cov {
         assert_eq!(p["unresolved"], 0);
         assert!(p["fallback_only"].as_u64().unwrap() > 0);

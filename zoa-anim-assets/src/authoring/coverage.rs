@@ -10,6 +10,13 @@
 //! flags in a dimension resolves at least as well as each of its single-flag
 //! parts, so this space shows every gap that matters.
 //!
+//! # Rows with chooser columns
+//!
+//! A row with value ranges (`ranges = ["speed in 2..4"]`) is a candidate only
+//! while its values are in range, which no tag state says; the report counts
+//! what the tags alone guarantee, so such rows are left out of it (a state only
+//! they reach shows as resolving to what the other rows give).
+//!
 //! # Rows that can never win
 //!
 //! Exact, not sampled. A row repeating an earlier row's pattern is dropped
@@ -188,9 +195,10 @@ pub fn coverage(set: &DefinitionSet) -> CoverageReport {
             }
             None => continue,
         };
+        dropped_own_rows(loaded, &rows, &mut pc);
+        let rows: Vec<_> = rows.into_iter().filter(|r| r.row.ranges.is_empty()).collect();
         let index = TableIndex::new(&rows, &choices);
         count_states(&index, &choices, &mut pc);
-        dropped_own_rows(loaded, &rows, &mut pc);
         pc.dead_rows.extend(rows_that_never_win(&rows));
         report.profiles.push(pc);
     }

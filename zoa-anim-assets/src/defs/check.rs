@@ -555,7 +555,8 @@ fn clip_table_coverage(set: &DefinitionSet, sh: &Shared, out: &mut Vec<Diagnosti
         let Ok(rows) = zoa_anim_core::inheritance::flatten_chain(&p.value, |id| profile_index.get(id).copied()) else {
             continue;
         };
-        if let Some(missing) = uncovered_locomotion(rows.iter().map(|r| &r.row))
+        // Rows with chooser columns hold only in range: the tags alone must cover.
+        if let Some(missing) = uncovered_locomotion(rows.iter().map(|r| &r.row).filter(|r| r.ranges.is_empty()))
             && let Some(at) = sh.profile_locations.get(&p.value.id)
         {
             let mut at = at.clone();

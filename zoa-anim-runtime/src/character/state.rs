@@ -142,6 +142,8 @@ pub struct Character {
     alpha: f32,
     selector_weight: f32,
     compute_skinning: bool,
+    /// Seed of the tag selector's random row picks ([`Character::set_random_seed`]).
+    random_seed: u64,
 }
 
 impl Character {
@@ -222,6 +224,7 @@ impl Character {
             alpha: 1.0,
             selector_weight: 0.0,
             compute_skinning: true,
+            random_seed: 0,
             def: Arc::clone(def),
         };
         c.evaluate_pose(0.0, None)?;
@@ -279,15 +282,32 @@ impl Character {
         self.note_unbound_as(binding, AnimationParameterType::Bool);
         self.behaviour.driver_mut().set_bool(binding, value);
     }
-    /// Sets a float binding (no-op when unbound).
+    /// Sets a float binding (no-op when unbound). The tag table's chooser
+    /// columns over `binding` (`ranges = ["aim_yaw in -45..45"]`) read it too,
+    /// bound or not.
     pub fn set_float(&mut self, binding: AnimationBindingId, value: f32) {
         self.note_unbound_as(binding, AnimationParameterType::Float);
         self.behaviour.driver_mut().set_float(binding, value);
+        if let Some(s) = &mut self.selector {
+            s.set_value(binding, value);
+        }
     }
-    /// Sets an int binding (no-op when unbound).
+    /// Sets an int binding (no-op when unbound); chooser columns read it as a float.
     pub fn set_int(&mut self, binding: AnimationBindingId, value: i32) {
         self.note_unbound_as(binding, AnimationParameterType::Int);
         self.behaviour.driver_mut().set_int(binding, value);
+        if let Some(s) = &mut self.selector {
+            s.set_value(binding, value as f32);
+        }
+    }
+    /// Seeds the random row picks of tag tables with `pick = "random"` (which
+    /// idle of several plays): the same seed and inputs give the same picks,
+    /// serial or parallel. Give each character of a crowd its own seed.
+    pub fn set_random_seed(&mut self, seed: u64) {
+        self.random_seed = seed;
+        if let Some(s) = &mut self.selector {
+            s.set_seed(seed);
+        }
     }
 
     /// Remembers (for [`Character::explain`]) that gameplay used `binding`
@@ -351,8 +371,10 @@ impl Character {
             (Some(t), Some(sel)) => sel.set_table(t, self.def.settings.loadout_crossfade),
             (Some(t), None) => {
                 let mut sel = Self::new_selector(&self.def, t, self.tags);
+                sel.set_seed(self.random_seed);
                 if self.speed_given {
                     sel.set_input(self.entity_speed);
+                    sel.set_value(DefaultBindings::SPEED, self.entity_speed);
                 }
                 self.selector_frame = sel.new_output();
                 self.selector = Some(sel);
@@ -393,6 +415,7 @@ impl Character {
         self.speed_given = true;
         if let Some(s) = &mut self.selector {
             s.set_input(self.entity_speed);
+            s.set_value(DefaultBindings::SPEED, self.entity_speed);
         }
         self.behaviour.driver_mut().set_float(DefaultBindings::SPEED, self.entity_speed);
         let normalised = (self.entity_speed / self.def.settings.full_speed).clamp(0.0, 1.0);

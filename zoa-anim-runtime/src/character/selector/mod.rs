@@ -39,12 +39,13 @@ use zoa_anim_core::contracts::AnimationEventReceiver;
 use zoa_anim_core::graph::BlendMode;
 use zoa_anim_core::resolver::Resolution;
 use zoa_anim_core::{
-    AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateGraph, StateTagSet, TaggedClipEntry,
+    AnimationBindingId, AnimationProfile, DimensionSet, LocomotionTag, NoMatchPolicy, RigPolicy, StateGraph,
+    StateTagSet, TaggedClipEntry,
 };
 
 pub use gaits::{InputThreshold, InputThresholds, MAX_INPUT_THRESHOLDS};
 pub use procedural::{ProceduralMotion, procedural_motion};
-pub use table::SelectorTable;
+pub use table::{DEFAULT_RANGE_CROSSFADE, SelectorTable};
 use table::{SWITCHED_TAGGED_ROW, SWITCHED_UNTAGGED_ROW};
 
 use crate::character::events::{Event, EventKind, EventQueue, NotifySource};
@@ -141,7 +142,17 @@ pub struct TagSelector {
     procedural_weight: f32,
     procedural_fade: f32,
     events: EventQueue,
+    /// Values of the bindings chooser columns test, given by the game
+    /// ([`TagSelector::set_value`]); at most [`MAX_CHOOSER_VALUES`].
+    values: [Option<(AnimationBindingId, f32)>; MAX_CHOOSER_VALUES],
+    /// A value changed since the last update.
+    values_changed: bool,
+    /// State of the random row pick ([`TagSelector::set_seed`]).
+    rng: u64,
 }
+
+/// Most distinct bindings whose values one selector keeps for chooser columns.
+pub const MAX_CHOOSER_VALUES: usize = 16;
 
 impl TagSelector {
     /// A selector over `profile` flattened with its ancestors (`lookup` finds a
@@ -197,6 +208,9 @@ impl TagSelector {
             procedural_weight: 0.0,
             procedural_fade: 0.0,
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
+            values: [None; MAX_CHOOSER_VALUES],
+            values_changed: false,
+            rng: 0,
         };
         s.switch(0.0, false);
         s
@@ -284,6 +298,46 @@ impl TagSelector {
             self.input_crossed = true;
         }
     }
+    /// The value of a binding chooser columns test (`ranges = ["aim_yaw in
+    /// -45..45"]`): a row whose range does not hold is no candidate, and a
+    /// change that selects another row cross-fades there on the next update
+    /// over the table's range cross-fade. Non-finite values are ignored; past
+    /// [`MAX_CHOOSER_VALUES`] distinct bindings new ones are ignored.
+    /// Allocation-free.
+    pub fn set_value(&mut self, binding: AnimationBindingId, value: f32) {
+        if !value.is_finite() {
+            return;
+        }
+        if let Some((_, v)) = self.values.iter_mut().flatten().find(|(b, _)| *b == binding) {
+            if v.to_bits() != value.to_bits() {
+                *v = value;
+                self.values_changed = true;
+            }
+        } else if let Some(slot) = self.values.iter_mut().find(|v| v.is_none()) {
+            *slot = Some((binding, value));
+            self.values_changed = true;
+        }
+    }
+    /// The value given last for `binding` (NaN, in no range, when never given).
+    #[must_use]
+    pub fn value(&self, binding: AnimationBindingId) -> f32 {
+        self.values.iter().flatten().find(|(b, _)| *b == binding).map_or(f32::NAN, |(_, v)| *v)
+    }
+    /// Seeds the random row pick of tables with `pick = "random"`: the same
+    /// seed and inputs give the same picks, whatever thread updates the
+    /// character. Picks happen only when a tied group is entered.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = seed;
+    }
+    /// The next uniform number in `[0, 1)` (splitmix64).
+    fn next_random(&mut self) -> f32 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 40) as f32 / (1u64 << 24) as f32
+    }
     /// The input's band: how many thresholds it is above (with hysteresis).
     #[must_use]
     pub fn input_band(&self) -> usize {
@@ -362,6 +416,9 @@ impl TagSelector {
         let frame = crate::character::graph::FrameClock { t0: self.time, dt, scaled: dt };
         self.time += f64::from(dt);
         self.apply_tag_changes();
+        if std::mem::take(&mut self.values_changed) && self.table.has_ranges() {
+            self.switch(self.table.range_crossfade, false);
+        }
         // Advance clocks (frozen while holding).
         if self.mode == SelectorMode::Hold {
             for p in self.playing.iter_mut() {

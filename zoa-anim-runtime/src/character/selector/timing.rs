@@ -2,8 +2,8 @@
 //! changes are ready, the hold that may defer them, the switch to the row
 //! the applied tags resolve to, and why a change still waits.
 
-use zoa_anim_core::resolver::{Resolution, resolve_best_match};
-use zoa_anim_core::{DimensionSet, NoMatchPolicy, StateDimension, TransitionTrigger};
+use zoa_anim_core::resolver::{Resolution, in_best_group, pick_in_best_group, resolve_best_match_where};
+use zoa_anim_core::{DimensionSet, NoMatchPolicy, RowPick, StateDimension, TaggedClipEntry, TransitionTrigger};
 
 use super::{DEFAULT_IDLE_ROW, MAX_SELECTOR_CLIPS, Pending, Playing, SelectorMode, TagSelector};
 use crate::character::fade::Fade;
@@ -106,12 +106,7 @@ impl TagSelector {
     /// Re-resolves against the applied tags and blends there over `fade` seconds.
     pub(super) fn switch(&mut self, fade: f32, hand_back: bool) {
         let fade = if fade.is_finite() { fade.max(0.0) } else { 0.0 };
-        let resolved = if hand_back {
-            resolve_best_match(&self.table.looping_rows, self.applied)
-                .map(|r| Resolution { row: self.table.looping_map[r.row] as usize, ..r })
-        } else {
-            resolve_best_match(&self.table.rows, self.applied)
-        };
+        let resolved = self.resolve(hand_back);
         self.resolution = resolved;
         let target = match resolved {
             Some(r) => {
@@ -186,6 +181,40 @@ impl TagSelector {
             }
         }
         self.playing.insert(0, entry);
+    }
+
+    /// The row the applied tags and the chooser columns' values resolve to
+    /// (among looping rows only when handing a one-shot back), picked at
+    /// random in a `random` table when the tied group is entered anew.
+    fn resolve(&mut self, hand_back: bool) -> Option<Resolution> {
+        let table = &self.table;
+        let value = |b| self.value(b);
+        let rows: &[TaggedClipEntry] = if hand_back { &table.looping_rows } else { &table.rows };
+        let row_of = |i: usize| if hand_back { table.looping_map[i] as usize } else { i };
+        let admit = |i: usize| table.admit(row_of(i), value);
+        let best = resolve_best_match_where(rows, self.applied, admit)?;
+        if table.pick != RowPick::Random {
+            return Some(Resolution { row: row_of(best.row), ..best });
+        }
+        // Staying in the group keeps the row picked when it was entered.
+        let current = self.playing.first().map(|p| p.row as usize);
+        let looping_index = |row: usize| table.looping_map.iter().position(|&r| r as usize == row);
+        let keep = match (current, hand_back) {
+            (Some(row), false) => Some(row).filter(|&r| r < rows.len()),
+            (Some(row), true) => looping_index(row),
+            (None, _) => None,
+        }
+        .filter(|&i| in_best_group(rows, self.applied, admit, best, i));
+        if let Some(i) = keep {
+            return Some(Resolution { row: row_of(i), ..best });
+        }
+        let u = self.next_random();
+        let table = &self.table;
+        let value = |b| self.value(b);
+        let rows: &[TaggedClipEntry] = if hand_back { &table.looping_rows } else { &table.rows };
+        let row_of = |i: usize| if hand_back { table.looping_map[i] as usize } else { i };
+        let picked = pick_in_best_group(rows, self.applied, |i| table.admit(row_of(i), value), best, u);
+        Some(Resolution { row: row_of(picked), ..best })
     }
 
     /// Freezes current weights as the fade's start and starts a fade of `fade` seconds.
