@@ -35,7 +35,7 @@ fn weighting(set: &DefinitionSet) -> Weighting2D {
     assert!(errors.is_empty(), "{errors:?}");
     match &set.animation_graphs[0].value.states[0].motion {
         Motion::BlendTree(t) => t.weighting,
-        Motion::Clip(c) => panic!("a clip {c}"),
+        other => panic!("not a blend tree: {other:?}"),
     }
 }
 

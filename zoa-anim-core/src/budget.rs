@@ -92,6 +92,9 @@ pub const LAB_RUN_BYTES: Limit = Limit { name: "lab.run_bytes", max: 128 << 20, 
 /// Most ticks one Preview Lab run sends to the page.
 pub const LAB_TICKS: Limit = Limit { name: "lab.ticks", max: 20_000, unit: "ticks" };
 
+/// Most sub-state machines one state may be nested in.
+pub const STATE_MACHINE_DEPTH: Limit = Limit { name: "graph.machine_depth", max: 8, unit: "machines" };
+
 /// Most chooser columns (value ranges) one clip-table row may require.
 pub const CHOOSER_COLUMNS: Limit = Limit { name: "chooser.columns", max: 8, unit: "ranges" };
 
@@ -176,7 +179,7 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 8] = [
+pub const ALL: [&Limit; 9] = [
     &PREVIEW_TICKS,
     &PREVIEW_CAPTURE_BYTES,
     &LAB_RUN_BYTES,
@@ -185,6 +188,7 @@ pub const ALL: [&Limit; 8] = [
     &BLEND_TREE_DEPTH,
     &RETARGET_KEYS,
     &CHOOSER_COLUMNS,
+    &STATE_MACHINE_DEPTH,
 ];
 
 #[cfg(test)]

@@ -15,6 +15,10 @@
 //!   tree (1D, 2D or direct) over several clips; a tree's child may itself be
 //!   a tree (at most [`crate::budget::BLEND_TREE_DEPTH`] levels), and a clip's
 //!   weight is the product of the child weights on its path.
+//! - **Sub-state machine**: a state whose motion is [`Motion::Machine`]: it
+//!   holds states of its own (their `machine` is it) and is entered at its
+//!   inner entry. Its transitions leave from any state inside it; a layer
+//!   always plays a state that plays something (a *leaf*).
 //! - **Transition**: an edge from a state (or from **any** state of the target's
 //!   layer) to a state, taken when its conditions all hold and its exit time
 //!   (if any) has been reached. Transitions are tried in authoring order.
@@ -254,6 +258,10 @@ pub enum Motion {
     Clip(String),
     /// A blend tree, whose children may be blend trees in turn.
     BlendTree(BlendTree),
+    /// A sub-state machine (states only, never a blend-tree child): the
+    /// state holds the states whose [`GraphState::machine`] it is, and
+    /// entering it enters this inner entry state.
+    Machine(StateIndex),
 }
 
 impl Motion {
@@ -271,6 +279,7 @@ impl Motion {
         match self {
             Motion::Clip(c) => f(c),
             Motion::BlendTree(t) => t.children.iter().for_each(|c| c.motion.visit_clips(f)),
+            Motion::Machine(_) => {}
         }
     }
 
@@ -278,7 +287,7 @@ impl Motion {
     #[must_use]
     pub fn depth(&self) -> usize {
         match self {
-            Motion::Clip(_) => 0,
+            Motion::Clip(_) | Motion::Machine(_) => 0,
             Motion::BlendTree(t) => 1 + t.children.iter().map(|c| c.motion.depth()).max().unwrap_or(0),
         }
     }
@@ -291,6 +300,10 @@ pub struct GraphState {
     pub name: String,
     /// Layer index into [`AnimationGraph::layers`] (0 = base).
     pub layer: usize,
+    /// The sub-state machine (a state whose motion is [`Motion::Machine`])
+    /// this state belongs to; `None` at its layer's top level. The machine's
+    /// outgoing transitions leave from every state inside it.
+    pub machine: Option<StateIndex>,
     /// What it plays.
     pub motion: Motion,
     /// Loop (default: the clip asset's loop hint, else `true`) vs play once and hold the last frame.
@@ -545,15 +558,63 @@ impl AnimationGraph {
     pub fn layer(&self, name: &str) -> Option<usize> {
         self.layers.iter().position(|l| l.name == name)
     }
-    /// Transitions that may leave `state`: its own, then those from `any` into
-    /// its layer (never into `state` itself), each group in authoring order.
+    /// Transitions that may leave `state`: its own, then those of each
+    /// sub-state machine it is inside (innermost first), then those from `any`
+    /// into its layer (never into `state` itself nor into a machine it is
+    /// inside), each group in authoring order.
     pub fn transitions_from(&self, state: StateIndex) -> impl Iterator<Item = &GraphTransition> {
+        self.transition_indices_from(state).map(|i| &self.transitions[i])
+    }
+
+    /// [`AnimationGraph::transitions_from`], as indices into
+    /// [`AnimationGraph::transitions`].
+    pub fn transition_indices_from(&self, state: StateIndex) -> impl Iterator<Item = usize> + '_ {
         let layer = self.states[state.index()].layer;
-        let own = self.transitions.iter().filter(move |t| t.from == TransitionSource::State(state));
-        let any = self.transitions.iter().filter(move |t| {
-            t.from == TransitionSource::Any && t.to != state && self.states[t.to.index()].layer == layer
+        let own = std::iter::once(state).chain(self.machines_of(state)).flat_map(move |source| {
+            (0..self.transitions.len()).filter(move |&i| self.transitions[i].from == TransitionSource::State(source))
+        });
+        let any = (0..self.transitions.len()).filter(move |&i| {
+            let t = &self.transitions[i];
+            t.from == TransitionSource::Any
+                && t.to != state
+                && self.states[t.to.index()].layer == layer
+                && !self.is_within(state, t.to)
         });
         own.chain(any)
+    }
+
+    /// The sub-state machines `state` is inside, innermost first (bounded by
+    /// the state count, so a malformed cycle ends).
+    pub fn machines_of(&self, state: StateIndex) -> impl Iterator<Item = StateIndex> + '_ {
+        let mut current = self.states.get(state.index()).and_then(|s| s.machine);
+        let mut left = self.states.len();
+        std::iter::from_fn(move || {
+            let m = current.filter(|_| left > 0)?;
+            left -= 1;
+            current = self.states.get(m.index()).and_then(|s| s.machine);
+            Some(m)
+        })
+    }
+
+    /// Whether `state` is `machine` or inside it (at any depth).
+    #[must_use]
+    pub fn is_within(&self, state: StateIndex, machine: StateIndex) -> bool {
+        state == machine || self.machines_of(state).any(|m| m == machine)
+    }
+
+    /// The playable state entering `state` reaches: itself, or for a
+    /// sub-state machine its entry, followed down to a state that plays
+    /// something (bounded by the state count).
+    #[must_use]
+    pub fn leaf_of(&self, state: StateIndex) -> StateIndex {
+        let mut s = state;
+        for _ in 0..self.states.len() {
+            match self.states.get(s.index()).map(|st| &st.motion) {
+                Some(Motion::Machine(entry)) => s = *entry,
+                _ => break,
+            }
+        }
+        s
     }
 }
 
@@ -577,6 +638,7 @@ mod tests {
         GraphState {
             name: name.into(),
             layer,
+            machine: None,
             motion: Motion::Clip(name.into()),
             looping: true,
             speed: 1.0,

@@ -22,6 +22,7 @@ const AIM: ClipId = ClipId(6);
 fn oracle(motion: &Motion, share: f32, values: &[f32], out: &mut Vec<(String, f32)>) {
     match motion {
         Motion::Clip(c) => out.push((c.clone(), share)),
+        Motion::Machine(_) => unreachable!("no machine in a tree"),
         Motion::BlendTree(t) => {
             let tree = match t.kind {
                 BlendTreeKind::OneD => {

@@ -132,6 +132,7 @@ impl GraphBuilder {
         self.graph.states.push(GraphState {
             name: name.to_owned(),
             layer,
+            machine: None,
             motion,
             looping,
             speed: 1.0,
@@ -483,6 +484,8 @@ fn tree_fields(graph: &AnimationGraph, tree: &BlendTree) -> Vec<(&'static str, S
 fn inline_child(graph: &AnimationGraph, c: &BlendChild) -> String {
     let mut parts = vec![match &c.motion {
         Motion::Clip(clip) => format!("clip = {}", q(clip)),
+        // The reader never puts a machine in a tree; a generated graph has none.
+        Motion::Machine(_) => String::from("clip = \"\""),
         Motion::BlendTree(sub) => {
             let mut fields: Vec<String> =
                 tree_fields(graph, sub).into_iter().map(|(k, v)| format!("{k} = {v}")).collect();

@@ -430,6 +430,14 @@ impl Character {
     pub fn play_state(&mut self, state: &str, blend: Option<f32>) -> bool {
         self.behaviour.driver_mut().instance_mut().play_state_named(state, blend)
     }
+    /// Travels the graph in use to a state by name (Godot's playback
+    /// `travel`): along the shortest chain of transitions from the state its
+    /// layer plays, each with its own blend, entering and leaving every state
+    /// on the way with their events (a sub-state machine: to its entry).
+    /// `false` when the graph in use has no such state or no chain reaches it.
+    pub fn travel(&mut self, state: &str) -> bool {
+        self.behaviour.driver_mut().instance_mut().travel_named(state)
+    }
     /// Playback speed of everything the character plays (`>= 0`, default 1).
     pub fn set_playback_speed(&mut self, speed: f32) {
         self.behaviour.driver_mut().instance_mut().set_speed(speed);

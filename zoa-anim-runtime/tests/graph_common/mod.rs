@@ -64,6 +64,7 @@ pub fn state(name: &str, clip: &str, looping: bool) -> GraphState {
     GraphState {
         name: name.into(),
         layer: 0,
+        machine: None,
         motion: Motion::Clip(clip.into()),
         looping,
         speed: 1.0,

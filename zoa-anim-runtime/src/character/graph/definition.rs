@@ -130,6 +130,7 @@ impl GraphDefinition {
     ) -> Result<GraphDefinition, RuntimeError> {
         let mut reasons = Vec::new();
         check_shape(&graph, &mut reasons);
+        check_machines(&graph, &mut reasons);
         let states: Vec<CompiledState> =
             graph.states.iter().map(|s| compile_state(&graph, s, &clips, resolver, &mut reasons)).collect();
         for (i, t) in graph.transitions.iter().enumerate() {
@@ -244,6 +245,8 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
     };
     let t = match &s.motion {
         Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None },
+        // Never played itself: entering it enters its entry (`AnimationGraph::leaf_of`).
+        Motion::Machine(_) => return CompiledState { clips: Vec::new(), tree: None },
         Motion::BlendTree(t) => t,
     };
     let mut motion = CompiledMotion { nodes: Vec::new(), children: Vec::new(), widest: 0 };
@@ -274,6 +277,10 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
                     motion.children.push(ChildRef::Node(node));
                     queue.push_back((sub, leaf));
                     leaf += child.motion.clips().len() as u32;
+                }
+                Motion::Machine(_) => {
+                    reasons.push(format!("state `{}`: a blend-tree child cannot be a sub-state machine", s.name));
+                    motion.children.push(ChildRef::Leaf(leaf));
                 }
             }
         }
@@ -326,16 +333,40 @@ fn compile_tree(
 /// then Any State transitions into its layer except into itself.
 fn outgoing_transitions(graph: &AnimationGraph) -> Vec<Vec<u32>> {
     (0..graph.states.len())
-        .map(|s| {
-            let s = StateIndex(s as u16);
-            let layer = graph.states[s.index()].layer;
-            let own = graph.transitions.iter().enumerate().filter(|(_, t)| t.from == TransitionSource::State(s));
-            let any = graph.transitions.iter().enumerate().filter(|(_, t)| {
-                t.from == TransitionSource::Any && t.to != s && graph.states[t.to.index()].layer == layer
-            });
-            own.chain(any).map(|(i, _)| i as u32).collect()
-        })
+        .map(|s| graph.transition_indices_from(StateIndex(s as u16)).map(|i| i as u32).collect())
         .collect()
+}
+
+/// Sub-state machines: each state's machine is a machine state of its
+/// layer, machines do not contain themselves, a machine's entry is inside it,
+/// and nesting is at most [`zoa_anim_core::budget::STATE_MACHINE_DEPTH`] deep.
+fn check_machines(graph: &AnimationGraph, reasons: &mut Vec<String>) {
+    use zoa_anim_core::budget::STATE_MACHINE_DEPTH;
+    for (i, s) in graph.states.iter().enumerate() {
+        let me = StateIndex(i as u16);
+        if let Some(m) = s.machine {
+            match graph.states.get(m.index()) {
+                Some(ms) if matches!(ms.motion, Motion::Machine(_)) && ms.layer == s.layer => {}
+                Some(ms) => reasons.push(format!(
+                    "state `{}`: its machine `{}` is not a sub-state machine of layer {}",
+                    s.name, ms.name, s.layer
+                )),
+                None => reasons.push(format!("state `{}`: machine {} is out of range", s.name, m.0)),
+            }
+        }
+        let depth = graph.machines_of(me).count();
+        if graph.machines_of(me).any(|m| m == me) || depth >= graph.states.len().max(1) {
+            reasons.push(format!("state `{}`: its machines contain one another in a loop", s.name));
+        } else if let Err(e) = STATE_MACHINE_DEPTH.check(format!("state `{}`", s.name), depth as u64) {
+            reasons.push(e.to_string());
+        }
+        if let Motion::Machine(entry) = s.motion {
+            let inside = graph.states.get(entry.index()).is_some_and(|e| e.machine == Some(me));
+            if !inside {
+                reasons.push(format!("sub-state machine `{}`: its entry is not one of its own states", s.name));
+            }
+        }
+    }
 }
 
 fn check_transition(graph: &AnimationGraph, i: usize, t: &GraphTransition, reasons: &mut Vec<String>) {

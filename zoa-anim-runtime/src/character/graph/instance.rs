@@ -9,7 +9,9 @@ use zoa_anim_core::graph::{Interruption, ParameterIndex, StateIndex, TransitionM
 
 use super::clips::{ClipId, ClipTable};
 use super::definition::GraphDefinition;
-use super::layer::{Cause, LayerCtx, LayerRuntime, MAX_ACTIVE_STATES, fresh_active, start_transition, update_layer};
+use super::layer::{
+    Cause, LayerCtx, LayerRuntime, MAX_ACTIVE_STATES, fresh_active, plan_travel, start_transition, update_layer,
+};
 use super::output::FrameOutput;
 use super::params::Parameters;
 use super::slot::{PlayOptions, Slot, SlotStatus};
@@ -59,6 +61,8 @@ pub struct GraphInstance {
     events: EventQueue,
     notify_policy: NotifyPolicy,
     scratch: Vec<f32>,
+    /// Breadth-first search scratch of [`GraphInstance::travel`] (three per state).
+    travel_scratch: Vec<u32>,
     next_id: u32,
     generation: u32,
 }
@@ -75,9 +79,8 @@ impl GraphInstance {
             .layers
             .iter()
             .map(|l| {
-                let mut active = Vec::with_capacity(MAX_ACTIVE_STATES + 1);
-                active.push(fresh_active(&mut next_id, l.entry, 1.0));
-                LayerRuntime { active, running: None, inertial: None, weight: l.weight }
+                let entry = fresh_active(&mut next_id, graph.leaf_of(l.entry), 1.0);
+                LayerRuntime::new(entry, l.weight, graph.states.len())
             })
             .collect();
         GraphInstance {
@@ -90,6 +93,7 @@ impl GraphInstance {
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
             notify_policy: NotifyPolicy::default(),
             scratch: vec![0.0; def.scratch_len()],
+            travel_scratch: vec![0; 3 * graph.states.len()],
             next_id,
             generation: 0,
             def: Some(def),
@@ -111,6 +115,7 @@ impl GraphInstance {
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
             notify_policy: NotifyPolicy::default(),
             scratch: vec![0.0; 1],
+            travel_scratch: Vec::new(),
             next_id: 0,
             generation: 0,
         };
@@ -319,10 +324,51 @@ impl GraphInstance {
             layer: layer as u16,
         };
         let lr = &mut self.layers[layer];
+        lr.stop_travel();
         let from = lr.active[0].state;
         let cause = Cause { transition: None, exit_time: false };
         start_transition(&mut ctx, lr, from, state, blend, TransitionMode::Crossfade, Interruption::None, cause);
         true
+    }
+
+    /// Travels to `state` (Godot's playback `travel`): along the shortest
+    /// chain of transitions from the state its layer plays (fewest hops, ties
+    /// to authoring order; conditions and exit times ignored), each taken with
+    /// its own blend once the previous one has finished, so every state on the
+    /// way is entered and left with its events. A sub-state machine is
+    /// travelled to its entry. `false` (and nothing changes) when no chain
+    /// reaches it; `true` at once when already there. The layer's own
+    /// transitions wait until the travel ends; [`GraphInstance::play_state`]
+    /// cancels it. Allocation-free.
+    pub fn travel(&mut self, state: StateIndex) -> bool {
+        let Some(def) = self.def.clone() else { return false };
+        let Some(st) = def.graph().states.get(state.index()) else { return false };
+        let lr = &mut self.layers[st.layer];
+        plan_travel(&def, lr, state, &mut self.travel_scratch)
+    }
+
+    /// [`GraphInstance::travel`] by state name; `false` when there is none.
+    pub fn travel_named(&mut self, name: &str) -> bool {
+        match self.def.as_ref().and_then(|d| d.graph().state(name)) {
+            Some(s) => self.travel(s),
+            None => false,
+        }
+    }
+
+    /// Whether `layer` is travelling ([`GraphInstance::travel`]).
+    #[must_use]
+    pub fn is_travelling(&self, layer: usize) -> bool {
+        self.layers.get(layer).is_some_and(LayerRuntime::travelling)
+    }
+
+    /// Whether the state `layer` plays is `state` or inside the sub-state
+    /// machine `state`.
+    #[must_use]
+    pub fn is_in_state(&self, layer: usize, state: StateIndex) -> bool {
+        match (self.def.as_ref(), self.current_state(layer)) {
+            (Some(d), Some(s)) => d.graph().is_within(s, state),
+            _ => false,
+        }
     }
 
     /// Forces a state by name; `false` when there is none.

@@ -60,6 +60,36 @@ pub(super) struct LayerRuntime {
     pub(super) running: Option<Running>,
     pub(super) inertial: Option<Inertialization>,
     pub(super) weight: f32,
+    /// A [`super::GraphInstance::travel`] under way: the transitions still to
+    /// take, in order (`travel[travel_next..]`); sized to the graph's
+    /// transition count at creation, so travelling allocates nothing.
+    pub(super) travel: Vec<u32>,
+    pub(super) travel_next: usize,
+}
+
+impl LayerRuntime {
+    /// A layer playing `entry` (a leaf), room for a travel over `transitions` hops.
+    pub(super) fn new(entry: Active, weight: f32, transitions: usize) -> LayerRuntime {
+        let mut active = Vec::with_capacity(MAX_ACTIVE_STATES + 1);
+        active.push(entry);
+        LayerRuntime {
+            active,
+            running: None,
+            inertial: None,
+            weight,
+            travel: Vec::with_capacity(transitions),
+            travel_next: 0,
+        }
+    }
+    /// Whether a travel is under way.
+    pub(super) fn travelling(&self) -> bool {
+        self.travel_next < self.travel.len()
+    }
+    /// Ends any travel.
+    pub(super) fn stop_travel(&mut self) {
+        self.travel.clear();
+        self.travel_next = 0;
+    }
 }
 
 pub(super) struct LayerCtx<'a> {
@@ -186,8 +216,10 @@ pub(super) fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy
             def.state_name(r.to),
         );
     }
-    // 5. Try transitions.
-    if let Some((t, from)) = pick_transition(ctx, lr) {
+    // 5. Travel, else try transitions.
+    if lr.travelling() {
+        take_travel_hops(ctx, lr);
+    } else if let Some((t, from)) = pick_transition(ctx, lr) {
         let tr = &graph.transitions[t];
         ctx.params.consume_triggers(&tr.conditions);
         let cause = Cause { transition: Some(t as u32), exit_time: tr.exit_time.is_some() };
@@ -195,6 +227,82 @@ pub(super) fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy
     }
     // 6. Output.
     write_layer(ctx, lr, out);
+}
+
+/// Takes the next hops of the travel under way while no transition runs
+/// (hops that cut follow one another in the same frame, each entering and
+/// leaving its state); ends the travel when a hop does not leave the state
+/// playing (something else moved the layer) or none is left.
+fn take_travel_hops(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime) {
+    let graph = ctx.def.graph();
+    while lr.running.is_none() && lr.travelling() {
+        let t = lr.travel[lr.travel_next] as usize;
+        lr.travel_next += 1;
+        let from = lr.active[0].state;
+        if !ctx.def.outgoing(from).contains(&(t as u32)) {
+            lr.stop_travel();
+            return;
+        }
+        let tr = &graph.transitions[t];
+        let cause = Cause { transition: Some(t as u32), exit_time: false };
+        start_transition(ctx, lr, from, tr.to, tr.blend, tr.mode, tr.interruption, cause);
+    }
+    if !lr.travelling() {
+        lr.stop_travel();
+    }
+}
+
+/// Queues on `lr` the shortest chain of transitions (fewest hops, ties to
+/// authoring order) from the state playing to `target` (a sub-state machine:
+/// its entry). `scratch` holds at least three entries per state (a queue, and
+/// per state the transition and the state it was reached by). `false`, and
+/// nothing queued, when no chain reaches it. Conditions and exit times are
+/// not considered: a travel takes each transition when the previous one has
+/// finished (Godot's `travel`). Allocation-free.
+pub(super) fn plan_travel(
+    def: &GraphDefinition,
+    lr: &mut LayerRuntime,
+    target: StateIndex,
+    scratch: &mut [u32],
+) -> bool {
+    const UNSEEN: u32 = u32::MAX;
+    let graph = def.graph();
+    let n = graph.states.len();
+    let (queue, rest) = scratch.split_at_mut(n);
+    let (via, prev) = rest.split_at_mut(n);
+    let (start, goal) = (lr.active[0].state, graph.leaf_of(target));
+    lr.stop_travel();
+    if start == goal {
+        return true;
+    }
+    via[..n].fill(UNSEEN);
+    let (mut head, mut tail) = (0usize, 1usize);
+    queue[0] = u32::from(start.0);
+    via[start.index()] = UNSEEN - 1;
+    while head < tail {
+        let u = queue[head];
+        head += 1;
+        for &t in def.outgoing(StateIndex(u as u16)) {
+            let v = graph.leaf_of(graph.transitions[t as usize].to).index();
+            if via[v] != UNSEEN {
+                continue;
+            }
+            (via[v], prev[v]) = (t, u);
+            if v == goal.index() {
+                // Walk back from the goal, then reverse into order.
+                let mut s = v;
+                while s != start.index() {
+                    lr.travel.push(via[s]);
+                    s = prev[s] as usize;
+                }
+                lr.travel.reverse();
+                return true;
+            }
+            queue[tail] = v as u32;
+            tail += 1;
+        }
+    }
+    false
 }
 
 /// The first transition that may fire now, with its source state.
@@ -244,6 +352,8 @@ pub(super) fn start_transition(
 ) {
     let now = ctx.frame.end();
     let layer = ctx.layer;
+    // A sub-state machine is entered at its entry, down to a state that plays.
+    let to = ctx.def.graph().leaf_of(to);
     if let Some(old) = lr.running.take() {
         let name = ctx.def.state_name(old.to);
         ctx.events.push(
@@ -257,6 +367,7 @@ pub(super) fn start_transition(
     let Cause { transition, exit_time } = cause;
     let to_name = ctx.def.state_name(to);
     ctx.events.push(now, EventKind::TransitionStarted { layer, from, to, transition, exit_time }, to_name);
+    machine_events(ctx, current.state, to, now);
     ctx.events.push(now, EventKind::StateEntered { layer, state: to, from: current.state }, to_name);
     let blend = if blend.is_finite() { blend.max(0.0) } else { 0.0 };
     if blend <= 0.0 || mode == TransitionMode::Inertialize {
@@ -311,6 +422,21 @@ pub(super) fn start_transition(
         mode,
         warp,
     });
+}
+
+/// The sub-state machines a move from state `from` to state `to` leaves
+/// (exited, innermost first) and enters (entered, outermost first).
+fn machine_events(ctx: &mut LayerCtx<'_>, from: StateIndex, to: StateIndex, now: f64) {
+    let graph = ctx.def.graph();
+    let layer = ctx.layer;
+    for m in graph.machines_of(from).filter(|&m| !graph.is_within(to, m)) {
+        ctx.events.push(now, EventKind::StateExited { layer, state: m }, ctx.def.state_name(m));
+    }
+    let entered = graph.machines_of(to).filter(|&m| !graph.is_within(from, m)).count();
+    for k in (0..entered).rev() {
+        let Some(m) = graph.machines_of(to).filter(|&m| !graph.is_within(from, m)).nth(k) else { continue };
+        ctx.events.push(now, EventKind::StateEntered { layer, state: m, from }, ctx.def.state_name(m));
+    }
 }
 
 /// The (outgoing, incoming) cycle lengths when state `to` warps its

@@ -78,20 +78,22 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
     let params = params::read(ctx, root);
     let mut layers = layers::read(ctx, root, entry.as_ref(), &model_disk, sh);
     let layer_names: Vec<&str> = layers.list.iter().map(|l| l.name.as_str()).collect();
-    let states = states::read(ctx, root, &params, &layer_names, &model_disk, sh);
+    let mut states = states::read(ctx, root, &params, &layer_names, &model_disk, sh);
+    states::resolve_machines(ctx, &mut states);
     layers.resolve_entries(ctx, &states.infos);
     let transitions = transitions::read(ctx, root, &params, &states.infos, &layers.list);
-    if ctx.error_count() == 0 {
-        transitions::check_reachable(ctx, &layers.list, &states.infos, &transitions);
-    }
-    sh.explicit_loop.insert(id.to_owned(), states.explicit_loop);
-    model?;
-    Some(AnimationGraph {
+    let graph = AnimationGraph {
         id: id.to_owned(),
         model: model_rel,
         parameters: params.list,
         layers: layers.list,
         states: states.list,
         transitions,
-    })
+    };
+    if ctx.error_count() == 0 {
+        transitions::check_reachable(ctx, &graph, &states.infos);
+    }
+    sh.explicit_loop.insert(id.to_owned(), states.explicit_loop);
+    model?;
+    Some(graph)
 }

@@ -2,12 +2,14 @@
 
 use std::path::Path;
 
-use zoa_anim_core::graph::{Crossfade, GraphState, Motion};
+use std::ops::Range;
+
+use zoa_anim_core::graph::{Crossfade, GraphState, Motion, StateIndex};
 
 use super::blend_tree;
 use super::layers::{BLEND_MODE, BONE_MASK, blend_mode, bone_mask};
 use super::params::Params;
-use super::{MAX_GRAPH_ITEMS, StateInfo};
+use super::{MAX_GRAPH_ITEMS, StateInfo, capped_list};
 use crate::defs::Shared;
 use crate::defs::codes::Code;
 use crate::defs::diag::FileCtx;
@@ -32,6 +34,20 @@ pub(crate) static TABLE: Table = Table {
             "one of `clip` / `blend_tree`",
             "a blend tree: its type, axis parameters and children",
         ),
+        Field::opt(
+            "entry",
+            Ty::Text,
+            "one of `clip` / `blend_tree` / `entry`",
+            "makes this state a sub-state machine entered at this state of its own (its states name it in \
+             `machine`); its transitions leave from any state inside it",
+        ),
+        Field::opt(
+            "machine",
+            Ty::Text,
+            "none: the layer's top level",
+            "the sub-state machine this state belongs to (a state with `entry`, of the same layer; at most \
+             8 machines deep)",
+        ),
         Field::opt("loop", Ty::Bool, "the clip's loop hint, else `true`", ""),
         Field::opt("speed", Ty::Num(Rule::Speed), "`1`", ""),
         Field::opt("crossfade", Ty::Table(&CROSSFADE), "`{ 0, false }`", ""),
@@ -39,7 +55,7 @@ pub(crate) static TABLE: Table = Table {
         Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "the layer's", ""),
         Field::opt("bone_mask", Ty::Table(&BONE_MASK), "the layer's", "as for layers"),
     ],
-    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]])],
+    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]])],
 };
 
 /// The states, what the other parts of the reader need to know about each,
@@ -48,6 +64,17 @@ pub(crate) struct States {
     pub list: Vec<GraphState>,
     pub infos: Vec<StateInfo>,
     pub explicit_loop: Vec<bool>,
+    /// Per state, its `machine` and `entry` names as written (resolved by [`resolve_machines`]).
+    machine_refs: Vec<MachineRefs>,
+}
+
+/// A state's `machine` and `entry` values with where they are written.
+#[derive(Default)]
+struct MachineRefs {
+    machine: Option<(String, Range<usize>, String)>,
+    entry: Option<(String, Range<usize>, String)>,
+    /// The row wrote `layer`.
+    explicit_layer: bool,
 }
 
 /// Reads every `[[states]]` row.
@@ -59,7 +86,7 @@ pub(crate) fn read(
     model: &Path,
     sh: &mut Shared,
 ) -> States {
-    let mut out = States { list: Vec::new(), infos: Vec::new(), explicit_loop: Vec::new() };
+    let mut out = States { list: Vec::new(), infos: Vec::new(), explicit_loop: Vec::new(), machine_refs: Vec::new() };
     let mut names = Names::new("state");
     let state_tables = root.tables(ctx, "states");
     if state_tables.is_empty() && root.has("states") {
@@ -83,7 +110,7 @@ pub(crate) fn read(
         let weight = s.num(ctx, "weight");
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
-        let motion = blend_tree::read_motion(ctx, &mut s, params, model, sh, 0);
+        let (motion, refs) = motion_or_machine(ctx, &mut s, (params, model), sh, layer_v.is_some());
         s.finish(ctx);
         let Some(name) = name else { continue };
         if *name.get_ref() == "any" {
@@ -126,10 +153,12 @@ pub(crate) fn read(
             continue;
         }
         out.explicit_loop.push(looping.is_some());
+        out.machine_refs.push(refs);
         out.infos.push(StateInfo { name: (*name.get_ref()).to_owned(), span: name.span(), layer });
         out.list.push(GraphState {
             name: (*name.get_ref()).to_owned(),
             layer,
+            machine: None,
             motion,
             looping: looping.unwrap_or(true),
             speed,
@@ -140,4 +169,124 @@ pub(crate) fn read(
         });
     }
     out
+}
+
+/// A row's motion (`clip` / `blend_tree`, or a sub-state machine with
+/// `entry`, resolved later) and its `machine` / `entry` references.
+fn motion_or_machine(
+    ctx: &mut FileCtx<'_>,
+    s: &mut Obj<'_, '_>,
+    (params, model): (&Params, &Path),
+    sh: &mut Shared,
+    explicit_layer: bool,
+) -> (Option<Motion>, MachineRefs) {
+    let refs = MachineRefs {
+        machine: s.str(ctx, "machine").map(|v| ((*v.get_ref()).to_owned(), v.span(), s.field("machine"))),
+        entry: s.str(ctx, "entry").map(|v| ((*v.get_ref()).to_owned(), v.span(), s.field("entry"))),
+        explicit_layer,
+    };
+    let motion = if let Some((_, span, field)) = &refs.entry {
+        if s.has("clip") || s.has("blend_tree") {
+            let message = "a state plays `clip` or `blend_tree`, or is a sub-state machine with `entry`, not both";
+            ctx.report(Code::ConflictingFields, span.clone(), field, message);
+            None
+        } else {
+            // The entry is resolved once every state is known.
+            Some(Motion::Machine(StateIndex(0)))
+        }
+    } else {
+        blend_tree::read_motion(ctx, s, params, model, sh, 0)
+    };
+    (motion, refs)
+}
+
+/// Resolves every state's `machine` and every machine's `entry` now that all
+/// states are known: names that resolve (E012), a `machine` that is a
+/// sub-state machine (E018) of the same layer (an inner state without
+/// `layer` takes its machine's; another is E019), no state inside itself
+/// (E013), at most [`zoa_anim_core::budget::STATE_MACHINE_DEPTH`] deep (E008),
+/// and an entry that is one of the machine's own states (E010).
+pub(crate) fn resolve_machines(ctx: &mut FileCtx<'_>, out: &mut States) {
+    let names_list: Vec<String> = out.list.iter().map(|s| s.name.clone()).collect();
+    let index = |name: &str| names_list.iter().position(|s| s == name).map(|i| StateIndex(i as u16));
+    let names = || capped_list(names_list.iter().map(String::as_str));
+    let mut machines = vec![None; out.list.len()];
+    for (i, refs) in out.machine_refs.iter().enumerate() {
+        let Some((name, span, field)) = &refs.machine else { continue };
+        match index(name) {
+            None => ctx.report(
+                Code::UnresolvedReference,
+                span.clone(),
+                field,
+                format!("no state `{name}`; declared: {}", names()),
+            ),
+            Some(m) if !matches!(out.list[m.index()].motion, Motion::Machine(_)) => ctx.report(
+                Code::TypeMismatch,
+                span.clone(),
+                field,
+                format!("state `{name}` is not a sub-state machine (it has no `entry`)"),
+            ),
+            Some(m) if refs.explicit_layer && out.list[m.index()].layer != out.list[i].layer => ctx.report(
+                Code::ConflictingFields,
+                span.clone(),
+                field,
+                format!("sub-state machine `{name}` is on another layer than this state's `layer`"),
+            ),
+            Some(m) => machines[i] = Some(m),
+        }
+    }
+    for (i, m) in machines.iter().enumerate() {
+        out.list[i].machine = *m;
+    }
+    // Layers follow machines outermost first, so nesting order does not matter.
+    for _ in 0..out.list.len().min(zoa_anim_core::budget::STATE_MACHINE_DEPTH.max as usize + 1) {
+        for i in 0..out.list.len() {
+            if let (Some(m), false) = (out.list[i].machine, out.machine_refs[i].explicit_layer) {
+                out.list[i].layer = out.list[m.index()].layer;
+                out.infos[i].layer = out.list[i].layer;
+            }
+        }
+    }
+    check_nesting(ctx, out);
+    for (i, refs) in out.machine_refs.iter().enumerate() {
+        let Some((name, span, field)) = &refs.entry else { continue };
+        match index(name) {
+            None => ctx.report(Code::UnresolvedReference, span.clone(), field, format!("no state `{name}`; declared: {}", names())),
+            Some(e) if out.list[e.index()].machine != Some(StateIndex(i as u16)) => ctx.report(
+                Code::InvalidValue,
+                span.clone(),
+                field,
+                format!("the entry of sub-state machine `{}` must be one of its own states (give `{name}` `machine = \"{}\"`)", out.list[i].name, out.list[i].name),
+            ),
+            Some(e) => out.list[i].motion = Motion::Machine(e),
+        }
+    }
+}
+
+/// No state inside itself (E013) and nesting within its budget (E008).
+fn check_nesting(ctx: &mut FileCtx<'_>, out: &mut States) {
+    let limit = &zoa_anim_core::budget::STATE_MACHINE_DEPTH;
+    for i in 0..out.list.len() {
+        let mut depth = 0usize;
+        let mut m = out.list[i].machine;
+        while let Some(s) = m {
+            depth += 1;
+            if s.index() == i || depth > out.list.len() {
+                break;
+            }
+            m = out.list[s.index()].machine;
+        }
+        let Some((_, span, field)) = &out.machine_refs[i].machine else { continue };
+        if m.is_some() {
+            ctx.report(
+                Code::InheritanceCycle,
+                span.clone(),
+                field,
+                format!("state `{}` is inside itself through its machines", out.list[i].name),
+            );
+            out.list[i].machine = None;
+        } else if let Err(e) = limit.check(format!("state `{}`", out.list[i].name), depth as u64) {
+            ctx.report(Code::OutOfRange, span.clone(), field, e.to_string());
+        }
+    }
 }

@@ -1,13 +1,13 @@
 //! Graph transitions: `[[transitions]]` rows, their conditions, and which
 //! states a layer can reach.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::ops::Range;
 
 use toml::Spanned;
 use zoa_anim_core::graph::{
-    CompareOp, Condition, ConditionTest, GraphTransition, Interruption, ParameterDefault, StateIndex, TransitionMode,
-    TransitionSource,
+    AnimationGraph, CompareOp, Condition, ConditionTest, GraphTransition, Interruption, Motion, ParameterDefault,
+    StateIndex, TransitionMode, TransitionSource,
 };
 
 use super::params::Params;
@@ -159,46 +159,33 @@ fn resolve_state(ctx: &mut FileCtx<'_>, infos: &[StateInfo], v: &Spanned<&str>, 
 }
 
 /// Reports every state no transition path reaches from its layer's entry (W003).
-pub(crate) fn check_reachable(
-    ctx: &mut FileCtx<'_>,
-    layers: &[GraphLayer],
-    infos: &[StateInfo],
-    transitions: &[GraphTransition],
-) {
-    // BFS from the layer entry; `any` transitions reach their target as soon
-    // as the layer runs.
-    {
-        let mut reached = vec![false; infos.len()];
-        let mut queue: VecDeque<usize> = layers.iter().map(|l| l.entry.index()).collect();
-        for t in transitions {
-            if t.from == TransitionSource::Any {
-                queue.push_back(t.to.index());
-            }
+pub(crate) fn check_reachable(ctx: &mut FileCtx<'_>, graph: &AnimationGraph, infos: &[StateInfo]) {
+    // BFS from each layer's entry; `any` transitions reach their target as
+    // soon as the layer runs. Entering a sub-state machine reaches its entry;
+    // a machine's transitions leave from the states inside it.
+    let mut reached = vec![false; infos.len()];
+    let mut queue: VecDeque<StateIndex> = graph.layers.iter().map(|l| l.entry).collect();
+    queue.extend(graph.transitions.iter().filter(|t| t.from == TransitionSource::Any).map(|t| t.to));
+    while let Some(s) = queue.pop_front() {
+        if std::mem::replace(&mut reached[s.index()], true) {
+            continue;
         }
-        let mut edges: HashMap<usize, Vec<usize>> = HashMap::new();
-        for t in transitions {
-            if let TransitionSource::State(f) = t.from {
-                edges.entry(f.index()).or_default().push(t.to.index());
-            }
+        match graph.states[s.index()].motion {
+            Motion::Machine(entry) => queue.push_back(entry),
+            _ => queue.extend(graph.transitions_from(s).map(|t| t.to)),
         }
-        while let Some(s) = queue.pop_front() {
-            if std::mem::replace(&mut reached[s], true) {
-                continue;
-            }
-            queue.extend(edges.get(&s).into_iter().flatten().copied());
-        }
-        for (i, info) in infos.iter().enumerate() {
-            if !reached[i] {
-                ctx.report(
-                    Code::UnreachableState,
-                    info.span.clone(),
-                    &format!("states[{}].name", i),
-                    format!(
-                        "state `{}` is unreachable: no transition path leads to it from the entry of layer `{}`",
-                        info.name, layers[info.layer].name
-                    ),
-                );
-            }
+    }
+    for (i, info) in infos.iter().enumerate() {
+        if !reached[i] {
+            ctx.report(
+                Code::UnreachableState,
+                info.span.clone(),
+                &format!("states[{}].name", i),
+                format!(
+                    "state `{}` is unreachable: no transition path leads to it from the entry of layer `{}`",
+                    info.name, graph.layers[info.layer].name
+                ),
+            );
         }
     }
 }
