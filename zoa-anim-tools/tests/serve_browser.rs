@@ -371,9 +371,9 @@ async fn stale_save_duplicate_delete_and_coverage(c: &Client, s: &Server, shots:
         "!document.querySelector('#coverage').hidden && [...document.querySelectorAll('#coverage h3')].map(h => h.textContent)",
     )
     .await;
-    assert_eq!(profiles, json!(["humanoid_base", "humanoid_wounded"]));
+    assert_eq!(profiles, json!(["humanoid_base", "humanoid_pistol", "humanoid_wounded"]));
     let bars = c.execute("return document.querySelectorAll('#coverage .cov-bar').length;", vec![]).await.unwrap();
-    assert_eq!(bars, json!(2));
+    assert_eq!(bars, json!(3));
     // The cross-modal table below: its gap rows match the API's.
     let gaps = c.execute("return document.querySelectorAll('#coverage tr.cm-gap').length;", vec![]).await.unwrap();
     let api = s.get("/api/coverage").json();
@@ -431,7 +431,7 @@ async fn binding_browser_flags_inert(c: &Client, shots: &Path) {
 
 async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     css(c, "#tab-preview").await.click().await.unwrap();
-    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 4").await;
+    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 5").await;
     css(c, "#preset-select").await.select_by_value("locomotion_ramp").await.unwrap();
     css(c, "#btn-run").await.click().await.unwrap();
     until(c, "the run", "document.body.dataset.labRun === 'locomotion_ramp' && document.body.dataset.labTick === '0'")
