@@ -427,7 +427,8 @@ impl ChainIkJob<'_> {
         }
         for (i, &j) in joints.iter().enumerate() {
             let j = j as usize;
-            let r = if w < 1.0 { scratch.animated[i].slerp(local[j].rotation, w).normalize() } else { local[j].rotation };
+            let r =
+                if w < 1.0 { scratch.animated[i].slerp(local[j].rotation, w).normalize() } else { local[j].rotation };
             local[j].rotation = if r.is_finite() { r } else { scratch.animated[i] };
         }
         model.refresh_path(skeleton, local, root, tip);
@@ -491,19 +492,23 @@ impl ChainIkJob<'_> {
                 p[i] = p[i - 1] + dir * len[i - 1];
             }
         } else {
-            // Pull `p[to]` towards `p[from]` to `length` from it, keeping its
-            // direction (or the bone's old one when the two coincide).
-            let pull = |p: &mut [Vec3; MAX_CHAIN_JOINTS], from: usize, to: usize, length: f32, old: Vec3| {
-                p[to] = p[from] + (p[to] - p[from]).try_normalize().unwrap_or(old) * length;
+            // Pull `p[to]` after `p[from]` to the bone's length, keeping its
+            // direction (or, when the two coincide, the bone's direction as
+            // it was: `model` still holds the old positions).
+            let pull = |p: &mut [Vec3; MAX_CHAIN_JOINTS], from: usize, to: usize, length: f32| {
+                let old = || {
+                    let at = |k: usize| model.get(joints[k] as usize).position;
+                    (at(to) - at(from)) / length
+                };
+                p[to] = p[from] + (p[to] - p[from]).try_normalize().unwrap_or_else(old) * length;
             };
-            let old = p;
             p[n - 1] = self.target;
             for i in (0..n - 1).rev() {
-                pull(&mut p, i + 1, i, len[i], (old[i] - old[i + 1]) / len[i]);
+                pull(&mut p, i + 1, i, len[i]);
             }
             p[0] = root;
             for i in 1..n {
-                pull(&mut p, i - 1, i, len[i - 1], (old[i] - old[i - 1]) / len[i - 1]);
+                pull(&mut p, i - 1, i, len[i - 1]);
             }
         }
         for i in 0..n - 1 {
@@ -535,8 +540,14 @@ impl ChainIkJob<'_> {
         let before = model.get(j).rotation;
         let parent_rot = skeleton.parent(j).map_or(Quat::IDENTITY, |p| model.get(p).rotation);
         let wanted = (parent_rot.inverse() * (turn * before)).normalize();
-        let delta = self.chain.limits[i].clamp(scratch.animated[i].inverse() * wanted, scratch.axes[i]);
-        model.set_local_rotation(skeleton, local, j, (scratch.animated[i] * delta).normalize());
+        let limit = self.chain.limits[i];
+        let turned = if limit.is_free() {
+            wanted
+        } else {
+            let delta = limit.clamp(scratch.animated[i].inverse() * wanted, scratch.axes[i]);
+            (scratch.animated[i] * delta).normalize()
+        };
+        model.set_local_rotation(skeleton, local, j, turned);
     }
 }
 

@@ -1,9 +1,9 @@
 //! The solvers and the per-frame rig pass allocate nothing (a counting global
 //! allocator; one test per binary so nothing else allocates meanwhile).
 
-use zoa_anim_core::{RigChain, RigPolicy};
 use zoa_anim_core::contracts::IkPoseService;
 use zoa_anim_core::glam::{Quat, Vec3};
+use zoa_anim_core::{RigChain, RigPolicy};
 use zoa_anim_ik::{
     BoneRoles, ChainIkJob, ChainSettings, EquipmentPoseService, FlatGround, HandTarget, IkInputs, JointChain,
     JointLimit, ModelPose, RigIk, RigIkSettings, TwoBoneSettings, solve_two_bone,
@@ -40,8 +40,11 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
     let mut clocal = rest.clone();
     let mut cinput = IkInputs { look_target: Some(Vec3::new(0.5, 1.6, 2.0)), ..IkInputs::default() };
     cinput.chain_targets[0] = Some(HandTarget { position: Vec3::new(0.2, 1.5, 0.2), rotation: None, weight: 1.0 });
-    cinput.chain_targets[1] =
-        Some(HandTarget { position: Vec3::new(0.5, 1.6, 0.3), rotation: Some(Quat::from_rotation_y(0.5)), weight: 0.8 });
+    cinput.chain_targets[1] = Some(HandTarget {
+        position: Vec3::new(0.5, 1.6, 0.3),
+        rotation: Some(Quat::from_rotation_y(0.5)),
+        weight: 0.8,
+    });
     let tail = JointChain::new(&s, 1, 5).unwrap().with_limit(JointLimit::from_degrees(45.0, 20.0));
     let mut model = ModelPose::new(s.joint_count());
     let mut local = rest.clone();

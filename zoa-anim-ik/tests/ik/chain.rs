@@ -3,8 +3,8 @@ use zoa_anim_core::glam::{EulerRot, Quat, Vec3};
 use zoa_anim_core::{RigChain, RigPolicy, Skeleton, Transform};
 use zoa_anim_ik::chain::{MAX_CHAIN_JOINTS, swing_twist_angles};
 use zoa_anim_ik::{
-    BoneRoles, ChainIkJob, ChainProblem, ChainSettings, HandTarget, IkInputs, JointChain, JointLimit,
-    MAX_RIG_CHAINS, ModelPose, RigIk, RigIkSettings, chain_availability,
+    BoneRoles, ChainIkJob, ChainProblem, ChainSettings, HandTarget, IkInputs, JointChain, JointLimit, MAX_RIG_CHAINS,
+    ModelPose, RigIk, RigIkSettings, chain_availability,
 };
 
 use crate::common::{all_finite, humanoid, positions, rest, rotations, skeleton};
@@ -24,7 +24,13 @@ fn whole(s: &Skeleton) -> JointChain {
     JointChain::new(s, 0, s.joint_count() - 1).unwrap()
 }
 
-fn solve(s: &Skeleton, chain: &JointChain, pose: &[Transform], target: Vec3, settings: ChainSettings) -> Vec<Transform> {
+fn solve(
+    s: &Skeleton,
+    chain: &JointChain,
+    pose: &[Transform],
+    target: Vec3,
+    settings: ChainSettings,
+) -> Vec<Transform> {
     solve_with(s, chain, pose, target, None, settings).0
 }
 
@@ -234,7 +240,8 @@ fn the_tip_takes_the_target_rotation_within_its_limit_and_half_weight_goes_half_
     let full = solve(&s, &chain, &pose, target, settings(32, 1e-4));
     let half = solve(&s, &chain, &pose, target, ChainSettings { weight: 0.5, ..settings(32, 1e-4) });
     for j in 0..3 {
-        let (a, h) = (pose[j].rotation.angle_between(full[j].rotation), pose[j].rotation.angle_between(half[j].rotation));
+        let (a, h) =
+            (pose[j].rotation.angle_between(full[j].rotation), pose[j].rotation.angle_between(half[j].rotation));
         assert!((h - a * 0.5).abs() < 1e-3, "joint {j}: half weight turns half as far ({h} vs {a})");
     }
 }

@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_ik::{
-    FlatGround, HandTarget, FootPlantJob, FootPlantState, LookAtChain, LookAtJob, LookAtState, ModelPose, TwoBoneChain,
+    FlatGround, FootPlantJob, FootPlantState, HandTarget, LookAtChain, LookAtJob, LookAtState, ModelPose, TwoBoneChain,
     TwoBoneIkJob, TwoBoneSettings, foot::PlantLeg, solve_two_bone,
 };
 
