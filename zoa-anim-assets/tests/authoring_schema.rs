@@ -79,7 +79,7 @@ fn keywords_for(code: &str) -> Option<&'static [&'static str]> {
         "E005" => &["additionalProperties"],
         "E006" => &["required"],
         "E007" => &["type"],
-        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems"],
+        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems", "maxItems"],
         "E010" => &["pattern", "enum"],
         "E019" => &["not", "oneOf"],
         // E009 (nan/inf) and every cross-file code are beyond a schema.

@@ -1,51 +1,79 @@
 //! Chain IK: turn every joint from a chain's root down to its tip so that
 //! the tip reaches a target (tails, spines, tentacles, ropes), each joint
-//! within its limits, by FABRIK (forward and backward reaching).
+//! within its limits.
 //!
 //! # Terminology
 //! - **chain**: the joints on the path from the **root** down to the
 //!   **tip**, both included (2 ..= [`MAX_CHAIN_JOINTS`]). The root turns;
 //!   its parent does not.
 //! - **effector**: the tip joint's position; it goes to the **target**.
-//! - **sweep**: one FABRIK step. Positions first: the tip is put on the
-//!   target and each joint pulled after it at its bone's length
-//!   (*backward*), then the root is put back and each joint pulled after it
-//!   (*forward*); a target out of reach makes the chain a straight line
-//!   towards it. Then, root first, each joint *turns* its bone onto its
-//!   child's new position, clamped to its limit. A solve runs sweeps until
-//!   the effector is within the **tolerance** or the **iterations** run out.
-//! - **bone axis** of a joint: the direction to the next joint of the chain
-//!   in the joint's own frame; for the tip, the direction of the last bone.
-//! - **swing / twist**: a joint's turn away from its *animated* local
-//!   orientation, split into a twist about its bone axis and a swing that
-//!   moves the bone axis. A [`JointLimit`] bounds the swing angle and the
-//!   twist angle (either way); limits are relative to the animated pose, so
-//!   a limited chain follows the animation and bends from it.
+//! - **swing**: a joint's turn that moves its **bone axis** (the direction
+//!   to the next joint of the chain, in the joint's own frame; for the tip,
+//!   the direction of the last bone) away from where the animation points
+//!   it. **Twist** is a turn about the bone axis. The solver only ever
+//!   swings joints, from their *animated* orientation: a twist moves no
+//!   joint of the chain, and twisted segments read badly on a skinned tail.
+//!   Only the tip's requested rotation can twist (the tip).
+//! - **sweep**: one step of the solve: the *aim*, a *CCD pass*, then a
+//!   *FABRIK pass*:
+//!   - aim: the root swings the whole chain so the effector points at the
+//!     target (skipped in the first sweep when the chain as animated is
+//!     straight: it would lay the chain along the line to the target, where
+//!     nothing can bend it);
+//!   - CCD: from the tip's parent up to the root, each joint swings so the
+//!     effector points at the target;
+//!   - FABRIK: positions first — the effector put on the target and each
+//!     joint pulled after it at its bone's length (*backward*) — then, root
+//!     first, each joint swings onto its pulled child (*forward*). A target
+//!     out of reach, or within the tolerance of full stretch, makes the
+//!     chain a straight line towards it.
+//!
+//!   A solve runs sweeps until the effector is within the **tolerance** or
+//!   the **iterations** run out.
+//! - **limit** ([`JointLimit`]): the largest swing and twist (either way)
+//!   of a joint from its animated orientation. Limits apply once, after the
+//!   sweeps: root first, each joint swings as close to its solved direction
+//!   as its limit allows, from where its clamped parent left it.
 //!
 //! ```text
-//!   backward:  parent ─ root ●    ● j1   ● j2   ● tip ← on the target ✕
-//!                                  ↖ pulled after j2, j2 after the tip
-//!   forward:   root put back; j1 pulled after the root, j2 after j1, tip after j2
-//!   turn:      root, j1, j2 each rotate (within limits) onto their child's new spot
+//!   aim:          root turns the chain: tip points at ✕
+//!   CCD pass:     turn j2, then j1, then root, each so (tip − joint) points at ✕
+//!   FABRIK pass:  backward: tip on ✕, j2 pulled after the tip, j1 after j2, root after j1
+//!                 forward:  root stays; j1 swung onto its spot, j2 onto its, the tip lands
+//!   limits:       root, j1, j2 clamped in turn (once, after the last sweep)
+//!
+//!   parent ─ root ●───● j1 ──● j2 ──● tip
+//!                                     ·
+//!                                      ✕ target
 //! ```
 //!
-//! # Why FABRIK, and how the limits stay exact
-//! CCD (each joint in turn re-aims the tip at the target) makes per-joint
-//! limits natural, because it works on one joint's rotation at a time, but
-//! it crawls when the chain has to stretch out: a 4-bone chain reaching for
-//! a point at 87% of its length was still 2.5 mm short after 64 CCD sweeps
-//! (the joints near the tip keep re-aiming instead of straightening), where
-//! FABRIK was within a micrometre after 8. FABRIK also spreads the
-//! bend along the chain instead of curling the tip first. Its usual
-//! drawback, limits, is handled the CCD way: every sweep ends in one
-//! *rotation* per joint (the shortest arc onto its child's new position),
-//! and that rotation is clamped to the joint's limit, exactly, in its own
-//! frame, before its child moves. So the result never breaks a limit, only
-//! rotations are written (bone lengths hold exactly), and under tight
-//! limits the chain stops short; the next sweep starts from where the limits
-//! left it. A sweep costs O(joints): a few normalisations, one shortest arc,
-//! one clamp and one model-space compose per joint (see the crate's
-//! `solvers` bench).
+//! # Why three steps, and limits once
+//! Each classic solver alone has a case it crawls through; together they
+//! cover each other (measured on chains the property tests found, each
+//! from its animated pose, errors after 64 sweeps alone / 2 sweeps here):
+//! CCD (every joint re-aims the tip) is slow when the chain has to stretch
+//! out — a 4-bone chain reaching for a point at 87% of its length, 2.5 mm /
+//! 0.04 µm; FABRIK is slow when the chain must fold — a 5-bone chain
+//! reaching for a point at 41% of its length, 3.9 mm / 0.07 µm; both are
+//! slow when a nearly straight chain must turn as a whole about its root —
+//! a 2-bone chain at 99.95% stretch whose target lies 0.48 rad around,
+//! 0.45 mm with CCD and FABRIK together / 0.07 µm with the aim. Near full
+//! stretch convergence is still slowest (a 2-bone chain at 97% took 32
+//! sweeps to 0.01 mm), hence the straight line when full stretch is within
+//! the tolerance.
+//!
+//! Limits fed into every sweep (each sweep starting from the clamped pose,
+//! as constrained CCD and FABRIK usually do) made the solve drift and,
+//! against a target the limits keep out of reach, chaotic: a limited spine
+//! drifted from 6.6 mm to 43 mm short over 32 sweeps, and a 0.1 mm target
+//! move turned a joint by 0.33 rad. Clamped once, after a free solve, the
+//! result is continuous in the target and exact where the limits do not
+//! bind (a limited chain then does what a free one does); where they bind
+//! the chain stops short of the target rather than searching for the best
+//! pose within the limits. Clamping is exact, in each joint's own frame, so
+//! the result never breaks a limit. A sweep costs O(joints): per joint two
+//! shortest arcs, a few normalisations and model-space composes, plus the
+//! aim's refresh of the chain (see the crate's `solvers` bench).
 //!
 //! The solver is an ozz-style job ([`ChainIkJob`]) over borrowed slices; it
 //! allocates nothing (per-joint scratch lives on the stack, bounded by
@@ -70,27 +98,57 @@ pub const MAX_CHAIN_JOINTS: usize = budget::IK_CHAIN_JOINTS.max as usize;
 /// [`IK_CHAIN_ITERATIONS`](zoa_anim_core::budget::IK_CHAIN_ITERATIONS)).
 pub const MAX_CHAIN_ITERATIONS: u32 = budget::IK_CHAIN_ITERATIONS.max as u32;
 
-/// How far one joint may turn away from its animated local orientation.
+/// How far one joint may turn away from its animated local orientation:
+/// the largest swing (the bone axis leaving its animated direction) and the
+/// largest twist about the bone axis, either way, each 0 ..= π (π leaves it
+/// free). The half-angles' cosines and sines are kept too, so a clamp does
+/// no trigonometry.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JointLimit {
-    /// Largest swing (the bone axis leaving its animated direction),
-    /// radians, 0 ..= π; π leaves the swing free.
-    pub swing: f32,
-    /// Largest twist about the bone axis, either way, radians, 0 ..= π; π
-    /// leaves the twist free.
-    pub twist: f32,
+    swing: f32,
+    twist: f32,
+    /// `(cos, sin)` of half the swing and of half the twist limit.
+    swing_half: (f32, f32),
+    twist_half: (f32, f32),
 }
 
 impl JointLimit {
     /// No limit.
-    pub const FREE: JointLimit = JointLimit { swing: PI, twist: PI };
+    pub const FREE: JointLimit = JointLimit { swing: PI, twist: PI, swing_half: (0.0, 1.0), twist_half: (0.0, 1.0) };
+
+    /// A limit from radians, each clamped to 0 ..= π (a non-finite value
+    /// leaves that part free).
+    #[must_use]
+    pub fn from_radians(swing: f32, twist: f32) -> JointLimit {
+        let clamp = |a: f32| if a.is_finite() { a.clamp(0.0, PI) } else { PI };
+        let (swing, twist) = (clamp(swing), clamp(twist));
+        let half = |a: f32| {
+            if a >= PI {
+                return (0.0, 1.0); // exactly as `FREE`
+            }
+            let (s, c) = (a * 0.5).sin_cos();
+            (c, s)
+        };
+        JointLimit { swing, twist, swing_half: half(swing), twist_half: half(twist) }
+    }
 
     /// A limit from degrees, each clamped to 0 ..= 180 (a non-finite value
     /// leaves that part free).
     #[must_use]
     pub fn from_degrees(swing: f32, twist: f32) -> JointLimit {
-        let rad = |d: f32| if d.is_finite() { d.clamp(0.0, 180.0).to_radians().min(PI) } else { PI };
-        JointLimit { swing: rad(swing), twist: rad(twist) }
+        JointLimit::from_radians(swing.to_radians(), twist.to_radians())
+    }
+
+    /// Largest swing, radians (0 ..= π).
+    #[must_use]
+    pub fn swing(&self) -> f32 {
+        self.swing
+    }
+
+    /// Largest twist either way, radians (0 ..= π).
+    #[must_use]
+    pub fn twist(&self) -> f32 {
+        self.twist
     }
 
     /// Whether neither swing nor twist is bounded.
@@ -107,22 +165,28 @@ impl JointLimit {
         if self.is_free() {
             return delta;
         }
+        // Both parts are canonical (w >= 0): an angle is within its limit
+        // exactly when the half-angle's cosine, w, is at least the limit's.
         let (swing, twist) = swing_twist(delta, axis);
-        let (twist_angle, swing_angle) = (twist_angle(twist, axis), swing_angle(swing));
-        if twist_angle.abs() <= self.twist && swing_angle <= self.swing {
+        let (twist_ok, swing_ok) = (twist.w >= self.twist_half.0, swing.w >= self.swing_half.0);
+        if twist_ok && swing_ok {
             return delta;
         }
-        let twist = if twist_angle.abs() > self.twist {
-            Quat::from_axis_angle(axis, twist_angle.clamp(-self.twist, self.twist))
-        } else {
+        let twist = if twist_ok {
             twist
-        };
-        let swing = if swing_angle > self.swing {
-            Vec3::new(swing.x, swing.y, swing.z)
-                .try_normalize()
-                .map_or(Quat::IDENTITY, |a| Quat::from_axis_angle(a, self.swing))
         } else {
+            let (c, s) = self.twist_half;
+            let v = axis * s.copysign(Vec3::new(twist.x, twist.y, twist.z).dot(axis));
+            Quat::from_xyzw(v.x, v.y, v.z, c)
+        };
+        let swing = if swing_ok {
             swing
+        } else {
+            let (c, s) = self.swing_half;
+            Vec3::new(swing.x, swing.y, swing.z).try_normalize().map_or(Quat::IDENTITY, |a| {
+                let v = a * s;
+                Quat::from_xyzw(v.x, v.y, v.z, c)
+            })
         };
         (swing * twist).normalize()
     }
@@ -367,6 +431,17 @@ struct Scratch {
     lengths: [f32; MAX_CHAIN_JOINTS],
     /// The sum of `lengths`: the chain's reach.
     reach: f32,
+    /// Targets at least this far from the root count as out of reach and
+    /// straighten the chain: the reach less the tolerance (a straight chain
+    /// then ends within the tolerance, where FABRIK would crawl towards
+    /// full stretch).
+    straight_from: f32,
+    /// Whether some joint has a limit (applied after the sweeps).
+    limited: bool,
+    /// Whether the chain as animated is straight: the first sweep then does
+    /// not aim (the aim would lay it along the line to the target, where
+    /// neither CCD nor FABRIK can bend it).
+    straight: bool,
 }
 
 /// One chain solve on a skeleton's local pose (an ozz-style job: borrowed
@@ -403,24 +478,27 @@ impl ChainIkJob<'_> {
         if w <= 0.0 || iterations == 0 || !self.target.is_finite() {
             return false;
         }
-        let Some(scratch) = self.prepare(local, model) else {
+        let Some(mut scratch) = self.prepare(local, model) else {
             return false;
         };
         let joints = self.chain.joints();
         let (root, tip) = (joints[0] as usize, joints[joints.len() - 1] as usize);
         let tol = if self.settings.tolerance.is_finite() { self.settings.tolerance.max(0.0) } else { 0.0 };
+        scratch.straight_from = scratch.reach - tol;
         let mut changed = false;
         for _ in 0..iterations {
             if model.get(tip).position.distance(self.target) <= tol {
                 break;
             }
-            self.sweep(skeleton, local, model, &scratch);
+            self.sweep(skeleton, local, model, &scratch, !changed);
             changed = true;
+        }
+        if changed && scratch.limited {
+            self.enforce_limits(skeleton, local, model, &scratch);
         }
         if let Some(r) = self.tip_rotation.filter(|r| r.is_finite() && r.length_squared() > EPSILON) {
             changed = true;
-            let turn = r.normalize() * model.get(tip).rotation.inverse();
-            self.turn(skeleton, local, model, &scratch, joints.len() - 1, turn);
+            self.orient_tip(skeleton, local, model, &scratch, r.normalize());
         }
         if !changed {
             return false; // already on target: nothing was touched
@@ -446,6 +524,9 @@ impl ChainIkJob<'_> {
             axes: [Vec3::ZERO; MAX_CHAIN_JOINTS],
             lengths: [0.0; MAX_CHAIN_JOINTS],
             reach: 0.0,
+            straight_from: 0.0,
+            limited: self.chain.limits().iter().any(|l| !l.is_free()),
+            straight: false,
         };
         for (i, &j) in joints.iter().enumerate() {
             let (j, xf) = (j as usize, model.get(j as usize));
@@ -463,6 +544,8 @@ impl ChainIkJob<'_> {
                 s.axes[i] = (xf.scale * local[next].translation).try_normalize()?;
             }
         }
+        let span = model.get(joints[n - 1] as usize).position.distance(model.get(joints[0] as usize).position);
+        s.straight = span >= s.reach * (1.0 - 1e-4);
         // The tip's axis continues the last bone, seen from the tip's own frame.
         s.axes[n - 1] = (s.animated[n - 1].inverse() * s.axes[n - 2]).normalize();
         if model.get(joints[0] as usize).position.distance(self.target) < EPSILON {
@@ -471,12 +554,63 @@ impl ChainIkJob<'_> {
         Some(s)
     }
 
-    /// One sweep: the chain's new positions (backward from the
+    /// The aim: the root swings the whole chain so the effector points at
+    /// the target.
+    fn aim(&self, skeleton: &Skeleton, local: &mut [Transform], model: &mut ModelPose, scratch: &Scratch) {
+        let joints = self.chain.joints();
+        let (root, next, tip) = (joints[0] as usize, joints[1] as usize, joints[joints.len() - 1] as usize);
+        let at_root = model.get(root).position;
+        if let Some(turn) = shortest_arc(model.get(tip).position - at_root, self.target - at_root) {
+            let bone = model.get(next).position - at_root;
+            self.point(skeleton, local, model, scratch, 0, turn * bone);
+            model.refresh_path(skeleton, local, root, tip);
+        }
+    }
+
+    /// One CCD pass: from the tip's parent up to the root, each joint
+    /// swings its bone by the turn that points the tip at the target. A
+    /// joint's ancestors are untouched until its turn, so only the tip's
+    /// position is carried along.
+    fn ccd(&self, skeleton: &Skeleton, local: &mut [Transform], model: &mut ModelPose, scratch: &Scratch) {
+        let joints = self.chain.joints();
+        let n = joints.len();
+        let mut end = model.get(joints[n - 1] as usize).position;
+        for i in (0..n - 1).rev() {
+            let j = joints[i] as usize;
+            let xf = *model.get(j);
+            let Some(turn) = shortest_arc(end - xf.position, self.target - xf.position) else {
+                continue;
+            };
+            let bone = xf.rotation * (xf.scale * local[joints[i + 1] as usize].translation);
+            self.point(skeleton, local, model, scratch, i, turn * bone);
+            let applied = model.get(j).rotation * xf.rotation.inverse();
+            end = xf.position + applied * (end - xf.position);
+        }
+        model.refresh_path(skeleton, local, joints[0] as usize, joints[n - 1] as usize);
+    }
+
+    /// One sweep: the aim (not in the first sweep of a straight chain), a
+    /// CCD pass, then a FABRIK pass (see the module docs).
+    fn sweep(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        scratch: &Scratch,
+        first: bool,
+    ) {
+        if !(first && scratch.straight) {
+            self.aim(skeleton, local, model, scratch);
+        }
+        self.ccd(skeleton, local, model, scratch);
+        self.fabrik(skeleton, local, model, scratch);
+    }
+
+    /// One FABRIK pass: the chain's new positions (backward from the
     /// target, forward from the root; a straight line towards the target
-    /// when it is out of reach), then, root first, each joint turned onto
-    /// its child's new position within its limit. Leaves `model` current
-    /// along the chain.
-    fn sweep(&self, skeleton: &Skeleton, local: &mut [Transform], model: &mut ModelPose, scratch: &Scratch) {
+    /// when it is out of reach), then each joint, root first, swung onto its
+    /// child's new position.
+    fn fabrik(&self, skeleton: &Skeleton, local: &mut [Transform], model: &mut ModelPose, scratch: &Scratch) {
         let joints = self.chain.joints();
         let n = joints.len();
         let len = &scratch.lengths;
@@ -486,15 +620,15 @@ impl ChainIkJob<'_> {
         }
         let root = p[0];
         let to_target = self.target - root;
-        if to_target.length() >= scratch.reach {
+        if to_target.length() >= scratch.straight_from {
             let dir = to_target.normalize();
             for i in 1..n {
                 p[i] = p[i - 1] + dir * len[i - 1];
             }
         } else {
-            // Pull `p[to]` after `p[from]` to the bone's length, keeping its
-            // direction (or, when the two coincide, the bone's direction as
-            // it was: `model` still holds the old positions).
+            // The backward pass: pull `p[to]` after `p[from]` to the bone's
+            // length, keeping its direction (or, when the two coincide, the
+            // bone's direction as it was: `model` still holds the old positions).
             let pull = |p: &mut [Vec3; MAX_CHAIN_JOINTS], from: usize, to: usize, length: f32| {
                 let old = || {
                     let at = |k: usize| model.get(joints[k] as usize).position;
@@ -506,48 +640,99 @@ impl ChainIkJob<'_> {
             for i in (0..n - 1).rev() {
                 pull(&mut p, i + 1, i, len[i]);
             }
-            p[0] = root;
-            for i in 1..n {
-                pull(&mut p, i - 1, i, len[i - 1]);
-            }
         }
+        // The forward pass, on the joints themselves: each, root first,
+        // swings from where it now is towards its child's spot, which puts
+        // the child where FABRIK's forward pass would.
         for i in 0..n - 1 {
-            let (j, next) = (joints[i] as usize, joints[i + 1] as usize);
-            // The child's model transform is stale (its parent turned): its
-            // bone as it hangs from the joint now.
-            let xf = *model.get(j);
-            let bone = xf.rotation * (xf.scale * local[next].translation);
-            if let Some(turn) = shortest_arc(bone, p[i + 1] - xf.position) {
-                self.turn(skeleton, local, model, scratch, i, turn);
-            }
+            let next = joints[i + 1] as usize;
+            self.point(skeleton, local, model, scratch, i, p[i + 1] - model.get(joints[i] as usize).position);
             model.refresh_path(skeleton, local, next, next);
         }
     }
 
-    /// Turns joint `i` of the chain by the model-space rotation `turn`
-    /// about its own position, clamped to its limit; updates the joint in
-    /// `model` (descendants become stale).
-    fn turn(
+    /// The limits, once, on the free solution: root first, each joint swung
+    /// as close to its bone's solved direction as its limit allows, from
+    /// where its clamped parent put it. Done once rather than in every
+    /// sweep: sweeps that start from a clamped pose feed the limits back
+    /// into the solve, which drifts and, against a target the limits keep
+    /// out of reach, turns chaotic (a 0.1 mm target move flipping the chain).
+    fn enforce_limits(&self, skeleton: &Skeleton, local: &mut [Transform], model: &mut ModelPose, scratch: &Scratch) {
+        let joints = self.chain.joints();
+        let n = joints.len();
+        let mut dirs = [Vec3::ZERO; MAX_CHAIN_JOINTS];
+        for (i, d) in dirs[..n - 1].iter_mut().enumerate() {
+            *d = model.get(joints[i + 1] as usize).position - model.get(joints[i] as usize).position;
+        }
+        for (i, &dir) in dirs[..n - 1].iter().enumerate() {
+            let next = joints[i + 1] as usize;
+            self.point_within(skeleton, local, model, scratch, i, dir);
+            model.refresh_path(skeleton, local, next, next);
+        }
+    }
+
+    /// Points joint `i`'s bone along the model-space direction `dir` by a
+    /// pure swing from its animated orientation (no twist: a twist moves no
+    /// joint of the chain, twisted segments read badly on a skinned tail,
+    /// and a twist carried from sweep to sweep would drift); updates the
+    /// joint in `model` (descendants become stale). Nothing happens when
+    /// `dir` is degenerate.
+    fn point(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        s: &Scratch,
+        i: usize,
+        dir: Vec3,
+    ) {
+        if let Some(swing) = self.swing(skeleton, model, s, i, dir) {
+            let j = self.chain.joints[i] as usize;
+            model.set_local_rotation(skeleton, local, j, (s.animated[i] * swing).normalize());
+        }
+    }
+
+    /// [`Self::point`], the swing clamped to the joint's limit.
+    fn point_within(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        s: &Scratch,
+        i: usize,
+        dir: Vec3,
+    ) {
+        if let Some(swing) = self.swing(skeleton, model, s, i, dir) {
+            let j = self.chain.joints[i] as usize;
+            let delta = self.chain.limits[i].clamp(swing, s.axes[i]);
+            model.set_local_rotation(skeleton, local, j, (s.animated[i] * delta).normalize());
+        }
+    }
+
+    /// The swing, in joint `i`'s animated frame under its current parent,
+    /// that takes its bone axis onto the model-space direction `dir`.
+    fn swing(&self, skeleton: &Skeleton, model: &ModelPose, s: &Scratch, i: usize, dir: Vec3) -> Option<Quat> {
+        let j = self.chain.joints[i] as usize;
+        let parent_rot = skeleton.parent(j).map_or(Quat::IDENTITY, |p| model.get(p).rotation);
+        shortest_arc(s.axes[i], (parent_rot * s.animated[i]).inverse() * dir)
+    }
+
+    /// Gives the tip the model-space rotation `r` (unit), within its swing
+    /// and twist limit; updates it in `model`.
+    fn orient_tip(
         &self,
         skeleton: &Skeleton,
         local: &mut [Transform],
         model: &mut ModelPose,
         scratch: &Scratch,
-        i: usize,
-        turn: Quat,
+        r: Quat,
     ) {
+        let i = self.chain.len - 1;
         let j = self.chain.joints[i] as usize;
-        let before = model.get(j).rotation;
         let parent_rot = skeleton.parent(j).map_or(Quat::IDENTITY, |p| model.get(p).rotation);
-        let wanted = (parent_rot.inverse() * (turn * before)).normalize();
-        let limit = self.chain.limits[i];
-        let turned = if limit.is_free() {
-            wanted
-        } else {
-            let delta = limit.clamp(scratch.animated[i].inverse() * wanted, scratch.axes[i]);
-            (scratch.animated[i] * delta).normalize()
-        };
-        model.set_local_rotation(skeleton, local, j, turned);
+        let wanted = (parent_rot.inverse() * r).normalize();
+        let delta = self.chain.limits[i].clamp(scratch.animated[i].inverse() * wanted, scratch.axes[i]);
+        model.set_local_rotation(skeleton, local, j, (scratch.animated[i] * delta).normalize());
     }
 }
 

@@ -77,6 +77,7 @@ fn ty_schema(ty: &Ty) -> Value {
         }
         Ty::Table(t) => table_schema(t),
         Ty::Rows(t) => json!({"type": "array", "items": table_schema(t)}),
+        Ty::RowsAtMost(t, max) => json!({"type": "array", "items": table_schema(t), "maxItems": max}),
         Ty::List(item, min) => {
             let mut s = json!({"type": "array", "items": ty_schema(item)});
             if *min > 0 {

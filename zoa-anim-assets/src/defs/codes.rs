@@ -27,9 +27,9 @@
 //! | E012 | `unresolved-reference` | error | A reference that names nothing: parent, clip, definition id, state, parameter, layer, binding or slot, animation of a model. |
 //! | E013 | `inheritance-cycle` | error | A parent chain loops, or is deeper than 16 levels. |
 //! | E014 | `missing-file` | error | A model file (`source`, `model`) does not exist. |
-//! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have. |
+//! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have, or a rig-policy chain's `root` / `tip` that no model the folder uses has. |
 //! | E016 | `blend-tree-shape` | error | A blend tree breaks its shape rules: 1D needs ≥ 2 children, 2D children need `threshold_y` and a `parameter_y`, direct children need weights. |
-//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class). |
+//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain). |
 //! | E018 | `type-mismatch` | error | A value that does not fit the type of what it refers to: `<` on a bool parameter, a float-driven blend tree on a trigger, a shipped binding id declared with another parameter type. |
 //! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |
