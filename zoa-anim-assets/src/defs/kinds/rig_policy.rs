@@ -39,7 +39,7 @@ static CHAIN: Table = Table::of(&[
         "twist_limit_degrees",
         Ty::Num(Rule::Between(0.0, 180.0)),
         "`180` (free)",
-        "largest twist of each joint about its bone, either way, from its animated orientation",
+        "largest twist about the bone, either way; the solve only swings joints, so it bounds the tip turning to the target's rotation",
     )
     .unit("degrees"),
 ]);
