@@ -64,7 +64,8 @@ pub struct RigChain {
     pub swing_limit_degrees: f32,
     /// Largest twist of each joint about its bone from its animated
     /// orientation, either way, degrees (0 ..= 180; 180 leaves it free).
-    /// Default 180.
+    /// The solve only swings joints, so this bounds the tip turning to the
+    /// target's rotation. Default 180.
     pub twist_limit_degrees: f32,
 }
 

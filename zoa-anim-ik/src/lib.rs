@@ -4,7 +4,7 @@
 //! matter on whatever skeleton shows up ([`roles`]), then run a small fixed
 //! set of behaviours on them: foot plant, look-at, hand on weapon and climb
 //! hand ([`rig::RigIk`]), plus the chains a policy names bone by bone
-//! (tails, spines, tentacles: [`chain`], a CCD solver with per-joint swing
+//! (tails, spines, tentacles: [`chain`], CCD and FABRIK with per-joint swing
 //! and twist limits). Each behaviour
 //! is silently skipped when the rig lacks its bones; a door with foot
 //! planting enabled is not a bug. The crate also ships the IK pose service

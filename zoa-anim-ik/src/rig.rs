@@ -11,6 +11,7 @@
 //!     let mut inputs = IkInputs::default();
 //! per frame, after blending, inside the parallel pass (allocates nothing):
 //!     inputs.look_target = Some(target);
+//!     inputs.chain_targets[tail] = Some(tail_target); // tail = rig_ik.chain_index("tail"), once
 //!     rig_ik.apply(&skeleton, &mut local_pose, &mut ctx, &inputs, dt)?;
 //!     // then local → model → skinning as usual
 //! ```
