@@ -80,7 +80,7 @@ fn keywords_for(code: &str) -> Option<&'static [&'static str]> {
         "E006" => &["required"],
         "E007" => &["type"],
         // A nested table past its depth limit is `false` in the schema.
-        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems", "falseSchema"],
+        "E008" => &["minimum", "maximum", "exclusiveMinimum", "minItems", "falseSchema", "maxItems"],
         "E010" => &["pattern", "enum"],
         "E019" => &["not", "oneOf"],
         // E009 (nan/inf) and every cross-file code are beyond a schema.

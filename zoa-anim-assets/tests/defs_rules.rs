@@ -525,3 +525,41 @@ steps = [
     );
     assert_eq!(codes(&alone), [("E012", "steps[0].play_state".into())]);
 }
+
+#[test]
+fn rig_policy_chains_read_with_defaults_and_their_bones_are_checked_against_the_models() {
+    let policy = "kind = \"rig_policy\"\nid = \"p\"\n\n[[chains]]\nname = \"spine\"\nroot = \"Spine\"\ntip = \"Head\"\n\
+                  iterations = 20\ntolerance = 0.002\nweight = 0.5\nswing_limit_degrees = 30\n\n\
+                  [[chains]]\nname = \"tail\"\nroot = \"Tail1\"\ntip = \"Tail3\"\n";
+    // No model in the folder: nothing to check the bones against.
+    let set = load("chains-no-model", &[("rig.toml", policy)]);
+    assert!(set.diagnostics.is_empty(), "{:?}", codes(&set));
+    let chains = &set.rig_policies[0].value.chains;
+    assert_eq!(chains.len(), 2);
+    let (spine, tail) = (&chains[0], &chains[1]);
+    assert_eq!((spine.name.as_str(), spine.root.as_str(), spine.tip.as_str()), ("spine", "Spine", "Head"));
+    assert_eq!((spine.iterations, spine.tolerance, spine.weight), (20, 0.002, 0.5));
+    assert_eq!((spine.swing_limit_degrees, spine.twist_limit_degrees), (30.0, 180.0));
+    assert_eq!(tail, &zoa_anim_core::RigChain::new("tail", "Tail1", "Tail3"), "defaults");
+
+    if !model_available() {
+        return;
+    }
+    // With the humanoid in the folder: the spine's bones exist, the tail's do not.
+    let clip =
+        format!("kind = \"clip\"\nid = \"idle\"\nsource = \"{}\"\nanimation = \"idle\"\n", model().replace('\\', "/"));
+    let set = load("chains-model", &[("rig.toml", policy), ("idle.toml", &clip)]);
+    assert_eq!(
+        codes(&set),
+        [("E015", "chains[1].root".to_owned()), ("E015", "chains[1].tip".to_owned())],
+        "{:?}",
+        set.diagnostics
+    );
+    // A missing name, a wrong type, an unknown key: the usual located diagnostics.
+    let bad = "kind = \"rig_policy\"\nid = \"q\"\nchains = [{ root = \"Spine\", tip = 3, pole = 1 }]\n";
+    let set = load("chains-bad", &[("rig.toml", bad)]);
+    let found = codes(&set);
+    for expected in [("E006", "chains[0].name"), ("E007", "chains[0].tip"), ("E005", "chains[0].pole")] {
+        assert!(found.contains(&(expected.0, expected.1.to_owned())), "{found:?}");
+    }
+}

@@ -113,6 +113,20 @@ pub const BLEND_TREE_CHILDREN: Limit = Limit { name: "blend_tree.children", max:
 /// infinity. `validate` refuses it; the runtime's set-up refuses it too.
 pub const MAX_SPEED: f32 = 1000.0;
 
+/// Most chains one rig policy declares (`[[chains]]`): each character of
+/// the policy carries a fixed array of this many chain targets in its IK
+/// inputs, and solves each chain every frame. `validate` refuses more; the IK
+/// set-up compiles only this many.
+pub const IK_CHAINS: Limit = Limit { name: "ik.chains", max: 8, unit: "chains" };
+
+/// Most joints of one IK chain, root and tip included: a chain solve keeps
+/// per-joint scratch on the stack, and its cost per frame grows with
+/// joints × iterations. The IK set-up compiles a longer chain out (and says so).
+pub const IK_CHAIN_JOINTS: Limit = Limit { name: "ik.chain_joints", max: 32, unit: "joints" };
+
+/// Most solver sweeps of one IK chain per frame (a chain's `iterations`).
+pub const IK_CHAIN_ITERATIONS: Limit = Limit { name: "ik.chain_iterations", max: 64, unit: "iterations" };
+
 /// The work of one preview run, for its budget checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PreviewWork {
@@ -179,7 +193,7 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 9] = [
+pub const ALL: [&Limit; 12] = [
     &PREVIEW_TICKS,
     &PREVIEW_CAPTURE_BYTES,
     &LAB_RUN_BYTES,
@@ -189,6 +203,9 @@ pub const ALL: [&Limit; 9] = [
     &RETARGET_KEYS,
     &CHOOSER_COLUMNS,
     &STATE_MACHINE_DEPTH,
+    &IK_CHAINS,
+    &IK_CHAIN_JOINTS,
+    &IK_CHAIN_ITERATIONS,
 ];
 
 #[cfg(test)]

@@ -65,7 +65,7 @@ pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name,
 pub use morph::{MorphNode, MorphTrack};
 pub use player_set::{PlayerProfileEntry, PlayerProfileSet, PlayerProfileType};
 pub use profile::{AnimationProfile, NoMatchPolicy, RowPick, TaggedClipEntry, ValueRange};
-pub use rig::RigPolicy;
+pub use rig::{RigChain, RigPolicy};
 pub use skeleton::{Joint, Skeleton, Transform};
 pub use sound::{AudioVariant, CapPolicy, Rolloff, SoundEventEntry, SoundProfile, SoundThrottle};
 pub use tags::{

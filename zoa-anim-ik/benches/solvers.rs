@@ -1,5 +1,7 @@
 //! Per-call cost of each solver, and of the per-character pass (two feet plus
-//! look-at) the runtime runs after blending.
+//! look-at) the runtime runs after blending. The chain benches solve the
+//! fixture humanoid's spine (Spine..Head, 5 joints) and a synthetic
+//! 16-joint tail, free and limited, to a fixed target from the rest pose.
 
 use std::hint::black_box;
 
@@ -7,8 +9,9 @@ use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::{RigPolicy, Transform};
 use zoa_anim_ik::foot::PlantLeg;
 use zoa_anim_ik::{
-    BoneRoles, FlatGround, FootPlantJob, FootPlantState, IkInputs, LookAtChain, LookAtJob, LookAtState, ModelPose,
-    RigIk, RigIkSettings, TwoBoneChain, TwoBoneIkJob, TwoBoneSettings, solve_two_bone,
+    BoneRoles, ChainIkJob, ChainSettings, FlatGround, FootPlantJob, FootPlantState, IkInputs, JointChain, JointLimit,
+    LookAtChain, LookAtJob, LookAtState, ModelPose, RigIk, RigIkSettings, TwoBoneChain, TwoBoneIkJob, TwoBoneSettings,
+    solve_two_bone,
 };
 use zoa_test_support::skeletons::humanoid;
 
@@ -123,6 +126,43 @@ fn rig_two_feet_and_look_at(b: divan::Bencher<'_, '_>) {
         local.copy_from_slice(&rest);
         rig.apply(&sk, black_box(&mut local), &mut ctx, &input, 1.0 / 60.0)
     });
+}
+
+/// A 16-joint tail hanging back and down from the origin, 6 cm a bone.
+fn tail() -> zoa_anim_core::Skeleton {
+    let rows: Vec<(&str, Option<u16>, [f32; 3])> =
+        (0..16u16).map(|i| ("", i.checked_sub(1), if i == 0 { [0.0; 3] } else { [0.0, -0.02, -0.06] })).collect();
+    zoa_test_support::skeletons::from_rows("tail", &rows)
+}
+
+/// One chain solve from the rest pose: `(skeleton, chain, target)`, 10
+/// sweeps at most, 1 mm tolerance (the rig policy's defaults).
+fn bench_chain(b: divan::Bencher<'_, '_>, sk: &zoa_anim_core::Skeleton, chain: &JointChain, target: Vec3) {
+    let rest: Vec<Transform> = sk.rest_pose().collect();
+    let mut local = rest.clone();
+    let mut model = ModelPose::new(sk.joint_count());
+    let job = ChainIkJob { chain, target, tip_rotation: None, settings: ChainSettings::default() };
+    b.bench_local(|| {
+        local.copy_from_slice(&rest);
+        model.update(sk, &local);
+        job.run(sk, black_box(&mut local), &mut model)
+    });
+}
+
+#[divan::bench(args = [false, true])]
+fn chain_spine(b: divan::Bencher<'_, '_>, limited: bool) {
+    let sk = humanoid();
+    let limit = if limited { JointLimit::from_degrees(30.0, 10.0) } else { JointLimit::FREE };
+    let chain = JointChain::new(&sk, 1, 5).unwrap().with_limit(limit);
+    bench_chain(b, &sk, &chain, Vec3::new(0.2, 1.45, 0.15));
+}
+
+#[divan::bench(args = [false, true])]
+fn chain_tail_16(b: divan::Bencher<'_, '_>, limited: bool) {
+    let sk = tail();
+    let limit = if limited { JointLimit::from_degrees(30.0, 10.0) } else { JointLimit::FREE };
+    let chain = JointChain::new(&sk, 0, 15).unwrap().with_limit(limit);
+    bench_chain(b, &sk, &chain, Vec3::new(0.4, 0.1, -0.6));
 }
 
 #[divan::bench]

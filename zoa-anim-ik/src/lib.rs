@@ -3,7 +3,9 @@
 //! IK from a rig policy instead of constraint graphs: find the bones that
 //! matter on whatever skeleton shows up ([`roles`]), then run a small fixed
 //! set of behaviours on them: foot plant, look-at, hand on weapon and climb
-//! hand ([`rig::RigIk`]). Each behaviour
+//! hand ([`rig::RigIk`]), plus the chains a policy names bone by bone
+//! (tails, spines, tentacles: [`chain`], CCD and FABRIK with per-joint swing
+//! and twist limits). Each behaviour
 //! is silently skipped when the rig lacks its bones; a door with foot
 //! planting enabled is not a bug. The crate also ships the IK pose service
 //! that turns equipped items' pose providers into the current
@@ -32,6 +34,7 @@
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod aim;
+pub mod chain;
 mod error;
 pub mod foot;
 pub mod pose;
@@ -41,10 +44,14 @@ pub mod service;
 pub mod two_bone;
 
 pub use aim::{LookAtChain, LookAtJob, LookAtState};
+pub use chain::{ChainIkJob, ChainProblem, ChainSettings, JointChain, JointLimit};
 pub use error::IkError;
 pub use foot::{FlatGround, FootPlantJob, FootPlantState, GroundHit, GroundProbe, foot_plant_weight};
 pub use pose::{ModelPose, ModelTransform};
-pub use rig::{HandTarget, IkContext, IkInputs, LEFT_HAND_GRIP, RIGHT_HAND_GRIP, RigIk, RigIkSettings};
+pub use rig::{
+    ChainAvailability, HandTarget, IkContext, IkInputs, LEFT_HAND_GRIP, MAX_RIG_CHAINS, RIGHT_HAND_GRIP, RigIk,
+    RigIkSettings, chain_availability,
+};
 pub use roles::{
     ArmBones, BoneRoles, LegBones, LimbTip, PolicyAvailability, PolicyKind, Rejected, Role, Side, TipSource,
 };

@@ -128,6 +128,20 @@ impl ModelPose {
         self.xf[j].rotation = parent_rot * local[j].rotation;
     }
 
+    /// Sets joint `j`'s local rotation to `rotation` (unit) and its model
+    /// rotation to match; updates `j` itself (descendants become stale).
+    pub(crate) fn set_local_rotation(
+        &mut self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        j: usize,
+        rotation: Quat,
+    ) {
+        let parent_rot = skeleton.parent(j).map_or(Quat::IDENTITY, |p| self.xf[p].rotation);
+        local[j].rotation = rotation;
+        self.xf[j].rotation = parent_rot * rotation;
+    }
+
     /// Rotates joint `j` by the model-space rotation `delta` about its own
     /// position; updates `j` itself (descendants become stale).
     pub(crate) fn rotate_joint(&mut self, skeleton: &Skeleton, local: &mut [Transform], j: usize, delta: Quat) {

@@ -11,6 +11,7 @@
 //!     let mut inputs = IkInputs::default();
 //! per frame, after blending, inside the parallel pass (allocates nothing):
 //!     inputs.look_target = Some(target);
+//!     inputs.chain_targets[tail] = Some(tail_target); // tail = rig_ik.chain_index("tail"), once
 //!     rig_ik.apply(&skeleton, &mut local_pose, &mut ctx, &inputs, dt)?;
 //!     // then local → model → skinning as usual
 //! ```
@@ -21,10 +22,11 @@
 //! character and never share it between characters.
 //!
 //! Order inside [`RigIk::apply`]: foot plant (it moves the hips, and so
-//! everything above them), then look-at (it may turn the spine, which
-//! carries the shoulders), then hand on weapon and climb hand last, so hands
-//! land exactly on their targets; arms never carry the head, so the head
-//! stays where look-at put it.
+//! everything above them), then the policy's chains in declaration order
+//! (a spine chain carries the head and the shoulders), then look-at (it may
+//! turn the spine, which carries the shoulders), then hand on weapon and
+//! climb hand last, so hands land exactly on their targets; arms never carry
+//! the head, so the head stays where look-at put it.
 
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -39,6 +41,11 @@ use crate::foot::{FootPlantJob, FootPlantState, GroundProbe, PlantLeg, foot_plan
 use crate::pose::ModelPose;
 use crate::roles::{BoneRoles, PolicyKind, Side};
 use crate::two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings};
+
+mod chains;
+
+use chains::RigChains;
+pub use chains::{ChainAvailability, MAX_RIG_CHAINS, chain_availability};
 
 /// Grip target of the left hand in an IK pose snapshot.
 pub const LEFT_HAND_GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
@@ -123,12 +130,13 @@ impl RigIkSettings {
     }
 }
 
-/// A hand target supplied by the caller (ledge) or taken from the IK pose.
+/// An effector target: a hand's, supplied by the caller (ledge) or taken
+/// from the IK pose, or a chain tip's ([`IkInputs::chain_targets`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HandTarget {
-    /// Wrist position, model space.
+    /// Wrist (or chain tip) position, model space.
     pub position: Vec3,
-    /// Hand rotation, model space; `None` keeps the animated orientation.
+    /// Hand (or tip) rotation, model space; `None` keeps the animated orientation.
     pub rotation: Option<Quat>,
     /// 0 ..= 1.
     pub weight: f32,
@@ -156,6 +164,11 @@ pub struct IkInputs {
     /// Ledge targets for climb hand, model space, indexed by [`Side::index`];
     /// default none.
     pub ledge_targets: [Option<HandTarget>; 2],
+    /// Tip targets of the rig policy's chains, model space, indexed by the
+    /// chain's position in the policy's `chains` ([`RigIk::chain_index`]);
+    /// the target's weight scales the chain's. `None` (default) leaves the
+    /// chain as animated.
+    pub chain_targets: [Option<HandTarget>; MAX_RIG_CHAINS],
 }
 
 impl std::fmt::Debug for IkInputs {
@@ -166,6 +179,7 @@ impl std::fmt::Debug for IkInputs {
             .field("look_target", &self.look_target)
             .field("weapon_pose", &self.weapon_pose)
             .field("ledge_targets", &self.ledge_targets)
+            .field("chain_targets", &self.chain_targets)
             .finish()
     }
 }
@@ -193,6 +207,7 @@ pub struct RigIk {
     arms: [Option<(TwoBoneChain, f32)>; 2],
     hand_on_weapon: bool,
     climb_hand: bool,
+    chains: RigChains,
 }
 
 /// Thigh, shin and foot; or thigh, shin and the shin's tip when the leg has no foot.
@@ -235,7 +250,8 @@ impl RigIk {
     /// caller's (set-up time; allocates). A
     /// behaviour that is disabled in `policy`, or whose bones `roles` lacks
     /// (or whose bones do not form a chain), is left out silently; see
-    /// [`RigIk::is_active`] and [`BoneRoles::availability`].
+    /// [`RigIk::is_active`] and [`BoneRoles::availability`]; so is a chain
+    /// of `policy.chains` that does not compile ([`RigIk::chains`]).
     pub fn new(skeleton: &Skeleton, policy: &RigPolicy, roles: &BoneRoles, settings: RigIkSettings) -> RigIk {
         let rest_pose: Vec<Transform> = skeleton.rest_pose().collect();
         let mut rest = ModelPose::new(skeleton.joint_count());
@@ -283,6 +299,7 @@ impl RigIk {
             arms,
             hand_on_weapon: policy.hand_on_weapon && arms_ok,
             climb_hand: policy.climb_hand && arms_ok,
+            chains: RigChains::compile(skeleton, policy),
         }
     }
 
@@ -295,6 +312,26 @@ impl RigIk {
             PolicyKind::HandOnWeapon => self.hand_on_weapon,
             PolicyKind::ClimbHand => self.climb_hand,
         }
+    }
+
+    /// Every chain the policy declares, in order: whether it compiled for
+    /// this skeleton and, if not, why.
+    #[must_use]
+    pub fn chains(&self) -> &[ChainAvailability] {
+        self.chains.report()
+    }
+
+    /// The index of the chain called `name` (into
+    /// [`IkInputs::chain_targets`]), compiled or not.
+    #[must_use]
+    pub fn chain_index(&self, name: &str) -> Option<usize> {
+        self.chains.index(name)
+    }
+
+    /// How many chains compiled (and so run when given a target).
+    #[must_use]
+    pub fn active_chain_count(&self) -> usize {
+        self.chains.active()
     }
 
     /// The settings in use.
@@ -346,6 +383,9 @@ impl RigIk {
             };
             // Leaves the model pose current everywhere but below the feet.
             job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet);
+        }
+        if self.chains.apply(skeleton, local, &mut ctx.model, &input.chain_targets) {
+            ctx.model.update(skeleton, local);
         }
         if let Some(chain) = self.look {
             let job = LookAtJob {

@@ -202,6 +202,46 @@ fn fixture_humanoid_is_fully_discovered() {
 }
 
 #[test]
+fn chains_say_whether_they_compile_and_why_not() {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/models/humanoid.glb"));
+    if !path.is_file() {
+        eprintln!("note: {} not generated yet; skipping", path.display());
+        return;
+    }
+    let p = path.to_str().unwrap();
+    let chains = ["--chain", "Spine..Head", "--chain", "Head..Spine", "--chain", "Spine..Tail"];
+    let out = ik(&[&[p, "--discover", "--format", "json"][..], &chains].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = cli::stdout_json(&out);
+    let got: Vec<(&str, u64, bool, Option<&str>)> = v["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (c["name"].as_str().unwrap(), c["joints"].as_u64().unwrap(), c["available"] == true, c["problem"].as_str())
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Spine..Head", 5, true, None),
+            ("Head..Spine", 0, false, Some("`Spine` does not lie below `Head`")),
+            ("Spine..Tail", 0, false, Some("the skeleton has no bone `Tail`")),
+        ]
+    );
+    assert_eq!((v["chains"][0]["root"].as_str(), v["chains"][0]["tip"].as_str()), (Some("Spine"), Some("Head")));
+    let human = ik(&[&[p, "--discover"][..], &chains].concat());
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("Spine..Head       yes (5 joints)"), "{text}");
+    assert!(text.contains("Head..Spine       no (`Spine` does not lie below `Head`)"), "{text}");
+    // Without --chain the document keeps its four keys (the contract).
+    check_shape(&discover(&path));
+    let bad = ik(&[p, "--discover", "--chain", "Spine-Head"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected ROOT..TIP"));
+}
+
+#[test]
 fn overrides_replace_discovered_bones_and_bad_ones_fail() {
     let Some(dir) = shared_assets() else { return };
     let file = dir.join("greenman.glb");

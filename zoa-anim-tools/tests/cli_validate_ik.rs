@@ -66,8 +66,10 @@ fn a_policy_the_model_cannot_run_is_an_info_note_per_enabled_behaviour() {
     assert_eq!(v["errors"], 0);
     assert_eq!(v["warnings"], 0);
     let notes = v["diagnostics"].as_array().unwrap();
-    // Foot plant and look-at are enabled and lack bones; the hand behaviours are disabled, so silent.
-    assert_eq!(notes.len(), 2, "{notes:#?}");
+    // Foot plant and look-at are enabled and lack bones; the hand behaviours
+    // are disabled, so silent; the chain `hinge` runs from the panel "down" to
+    // the frame that carries it, so it does not compile on the door.
+    assert_eq!(notes.len(), 3, "{notes:#?}");
     for (note, (field, line, missing)) in
         notes.iter().zip([("foot_plant", 8, "missing hips, left_upper_leg"), ("look_at", 9, "missing head")])
     {
@@ -82,6 +84,11 @@ fn a_policy_the_model_cannot_run_is_an_info_note_per_enabled_behaviour() {
             assert!(message.contains(part), "{message:?} lacks {part:?}");
         }
     }
+    let hinge = &notes[2];
+    assert_eq!((hinge["code"].as_str(), hinge["field"].as_str()), (Some("I004"), Some("chains[0]")));
+    assert_eq!((hinge["line"].as_u64(), hinge["column"].as_u64()), (Some(22), Some(8)), "at the chain's name");
+    let message = hinge["message"].as_str().unwrap();
+    assert!(message.contains("chain `hinge`") && message.contains("`Frame` does not lie below `Panel`"), "{message}");
     insta::assert_snapshot!(
         notes
             .iter()

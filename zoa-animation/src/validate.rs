@@ -3,10 +3,12 @@
 //! The folder's own diagnostics come from the loader
 //! ([`zoa_anim_assets::defs::load_folder`]); on top, for every rig policy and
 //! every model the folder animates, one I004 note per enabled IK behaviour
-//! whose bones bone discovery does not find on that model, and one I006 note
-//! per clip that binds to the character's skeleton by bone role. Those checks
-//! live here, above the loader, because they run the IK crate's discovery and
-//! the runtime's binding rule, and loaders do not depend on evaluators.
+//! whose bones bone discovery does not find on that model, one per declared
+//! chain that does not compile on it (its bones missing there, not one line
+//! from root to tip, too long), and one I006 note per clip that binds to the
+//! character's skeleton by bone role. Those checks live here, above the
+//! loader, because they run the IK crate's discovery and the runtime's binding
+//! rule, and loaders do not depend on evaluators.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::{Code, DefinitionSet, Diagnostic, Severity, load_folder_with_overlay, render_human};
 use zoa_anim_core::{ClipBinding, RigPolicy};
 use zoa_anim_ik::roles::describe_missing;
-use zoa_anim_ik::{BoneRoles, PolicyAvailability};
+use zoa_anim_ik::{BoneRoles, ChainAvailability, ChainProblem, PolicyAvailability, chain_availability};
 use zoa_anim_runtime::pose::plan_binding;
 
 /// A checked definition folder: its definitions and every diagnostic
@@ -114,6 +116,7 @@ fn ik_policy_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
                 }
                 notes.push(note(dir, &loaded.file, policy, model, skin, best));
             }
+            chain_notes(dir, set, &loaded.file, policy, (model, &asset.skeletons), &mut notes);
         }
     }
     notes
@@ -163,6 +166,80 @@ fn clip_binding_notes(dir: &Path, set: &DefinitionSet) -> Vec<Diagnostic> {
         });
     }
     notes
+}
+
+/// I004 notes for the chains of `policy` that compile on no skin of the
+/// model. A chain bone that no model of the folder has is left to the
+/// loader's E015.
+fn chain_notes(
+    dir: &Path,
+    set: &DefinitionSet,
+    file: &Path,
+    policy: &RigPolicy,
+    (model, skins): (&str, &[zoa_anim_core::Skeleton]),
+    notes: &mut Vec<Diagnostic>,
+) {
+    let per_skin: Vec<(&str, Vec<ChainAvailability>)> =
+        skins.iter().map(|s| (s.name(), chain_availability(s, policy))).collect();
+    for (i, chain) in policy.chains.iter().enumerate() {
+        let mut runs = per_skin.iter().map(|(skin, a)| (*skin, &a[i]));
+        if runs.clone().any(|(_, a)| a.is_available()) {
+            continue;
+        }
+        let Some((skin, a)) = runs.next() else { continue };
+        let Some(problem) = &a.problem else { continue };
+        if let ChainProblem::UnknownBone(bone) = problem
+            && !folder_has_bone(dir, set, bone)
+        {
+            continue;
+        }
+        let (line, column, span) = locate_chain(&dir.join(file), &chain.name).unwrap_or((1, 1, 0..0));
+        notes.push(Diagnostic {
+            severity: Severity::Info,
+            code: Code::IkPolicyUnavailable.id(),
+            file: file.to_path_buf(),
+            line,
+            column,
+            field: format!("chains[{i}]"),
+            message: format!(
+                "rig policy `{}`: chain `{}` cannot run on model `{model}` (skin `{skin}`): {problem}; the runtime \
+                 leaves it as animated there",
+                policy.id, chain.name
+            ),
+            span,
+        });
+    }
+}
+
+/// Whether some skin of some model the folder uses has a joint called `bone`.
+fn folder_has_bone(dir: &Path, set: &DefinitionSet, bone: &str) -> bool {
+    let models = set
+        .animation_graphs
+        .iter()
+        .map(|g| g.value.model.as_str())
+        .chain(set.clips.iter().map(|c| c.value.source.as_str()));
+    models.filter_map(|m| set.model(&dir.join(m))?.ok()).any(|a| a.skeletons.iter().any(|s| s.find(bone).is_some()))
+}
+
+/// Line, column and span of the value of `name = "<name>"` (a chain's
+/// name, in a `[[chains]]` table or an inline one), when the file has it.
+fn locate_chain(path: &Path, name: &str) -> Option<(usize, usize, std::ops::Range<usize>)> {
+    let text = zoa_anim_assets::files::read_to_string(path, zoa_anim_assets::files::FileKind::Definition).ok()?;
+    let quoted = format!("\"{name}\"");
+    let mut from = 0;
+    while let Some(at) = text[from..].find(&quoted).map(|i| i + from) {
+        let before = text[..at].trim_end();
+        if let Some(key) = before.strip_suffix('=')
+            && key.trim_end().ends_with("name")
+        {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[..at].matches('\n').count() + 1;
+            let column = text[line_start..at].chars().count() + 1;
+            return Some((line, column, at..at + quoted.len()));
+        }
+        from = at + quoted.len();
+    }
+    None
 }
 
 fn note(dir: &Path, file: &Path, policy: &RigPolicy, model: &str, skin: &str, a: &PolicyAvailability) -> Diagnostic {

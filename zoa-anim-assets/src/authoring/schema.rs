@@ -98,6 +98,7 @@ fn ty_schema_flat(ty: &Ty) -> Value {
         }
         Ty::Table(t) | Ty::Nested(t, _) => table_schema(t),
         Ty::Rows(t) => json!({"type": "array", "items": table_schema(t)}),
+        Ty::RowsAtMost(t, max) => json!({"type": "array", "items": table_schema(t), "maxItems": max}),
         Ty::List(item, min) => {
             let mut s = json!({"type": "array", "items": ty_schema(item)});
             if *min > 0 {

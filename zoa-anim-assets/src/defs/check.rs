@@ -309,6 +309,7 @@ impl<'a> ReferenceCheck<'a> {
                 )
             }),
             Target::Bone(m) => self.bone(r, m),
+            Target::RigBone => self.rig_bone(r),
             Target::Animation(m) => self.animation(r, m),
             Target::NotifyTime { model, animation, time } => self.notify_time(r, model, animation, *time),
             Target::Binding(ty) => self.binding(r, *ty),
@@ -398,6 +399,25 @@ impl<'a> ReferenceCheck<'a> {
             .collect();
         let hint = if near.is_empty() { String::new() } else { format!("; similar: {}", list(&near)) };
         Some(r.at.diagnostic(Code::UnknownBone, format!("the model's skeleton has no bone `{}`{hint}", r.name)))
+    }
+
+    /// A rig policy's bone: fine when any model the folder uses has it (or
+    /// when no model with bones loaded, so there is nothing to check against).
+    fn rig_bone(&mut self, r: &Ref) -> Option<Diagnostic> {
+        if !self.all_models_ok {
+            return None; // a model that did not load may be the one with the bone
+        }
+        let mut models = self.models.loaded().filter(|(_, f)| !f.bones.is_empty()).peekable();
+        models.peek()?;
+        let mut bones: Vec<&str> = Vec::new();
+        for (_, facts) in models {
+            if facts.bones.binary_search(&r.name).is_ok() {
+                return None;
+            }
+            bones.extend(facts.bones.iter().map(String::as_str));
+        }
+        let hint = did_you_mean(&r.name, bones.iter().copied());
+        Some(r.at.diagnostic(Code::UnknownBone, format!("no model of the folder has a bone `{}`{hint}", r.name)))
     }
 
     fn animation(&mut self, r: &Ref, m: &Path) -> Option<Diagnostic> {

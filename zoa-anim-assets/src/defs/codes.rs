@@ -27,9 +27,9 @@
 //! | E012 | `unresolved-reference` | error | A reference that names nothing: parent, clip, definition id, state, parameter, layer, binding or slot, animation of a model. |
 //! | E013 | `inheritance-cycle` | error | A parent chain loops, or is deeper than 16 levels. |
 //! | E014 | `missing-file` | error | A model file (`source`, `model`) does not exist. |
-//! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have. |
+//! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have, or a rig-policy chain's `root` / `tip` that no model the folder uses has. |
 //! | E016 | `blend-tree-shape` | error | A blend tree breaks its shape rules: 1D needs ≥ 2 children, 2D children need `threshold_y` and a `parameter_y`, direct children need weights. |
-//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class). |
+//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain). |
 //! | E018 | `type-mismatch` | error | A value that does not fit the type of what it refers to: `<` on a bool parameter, a float-driven blend tree on a trigger, a shipped binding id declared with another parameter type. |
 //! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |
@@ -45,7 +45,7 @@
 //! | I001 | `custom-id` | info | A binding or slot id outside the shipped vocabulary: valid, but it will not transfer to another rig. |
 //! | I003 | `relaxable-only-row` | info | A tagged clip-table row with no locomotion tag: once fallback relaxes the dimensions it does tag, it matches every state, ahead of the untagged default (resolver rules 1 and 3). Often intended (a death row for any locomotion); noted so it is a choice. |
 //! | I002 | `too-many-problems` | info | A file had more than [`super::MAX_DIAGNOSTICS_PER_FILE`] diagnostics; the rest are counted in this note (they are not in the error and warning counts, but the folder still fails when the shown ones include an error). |
-//! | I004 | `ik-policy-unavailable` | info | An enabled rig-policy behaviour (foot plant, look-at, hand on weapon, climb hand) cannot run on a model the folder animates, because bone discovery (with the policy's overrides) did not find the bones it needs; the runtime skips it silently (a door has no feet). Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
+//! | I004 | `ik-policy-unavailable` | info | An enabled rig-policy behaviour (foot plant, look-at, hand on weapon, climb hand) cannot run on a model the folder animates, because bone discovery (with the policy's overrides) did not find the bones it needs, or a declared chain does not compile on it (its bones are not one line from root to tip there, or it is too long); the runtime skips it silently (a door has no feet). Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
 //! | I005 | `unchecked-references` | info | A file whose definition did not load at all (unreadable, not TOML, no valid `kind` or `id`): the references elsewhere that name what it declares (its `id` line, else its file stem) are listed here once instead of each being reported as unresolved (one broken file does not cascade); when it may be a binding profile, binding and slot references are not checked and this says how many. |
 //! | I006 | `clip-binds-by-role` | info | A clip of another model than the character's shares too few joint names with the character's skeleton (or says `bind = "role"`), so it binds by bone role: found by role on both rigs and baked onto the character's skeleton with rest-pose correction. The note says how many joints paired by role and by name. Reported by `zoa-anim validate`, not by [`super::load_folder`]. |
 

@@ -278,6 +278,9 @@ pub(crate) enum Target {
     SoundFile(PathBuf),
     /// A bone of the model's skeletons.
     Bone(PathBuf),
+    /// A bone a rig policy names (it names no model): some skinned model the
+    /// folder uses must have it.
+    RigBone,
     /// An animation of the model, by name or index (name holds `#<index>` for indices).
     Animation(PathBuf),
     /// A notify time that must not exceed the duration of the animation `name` of the model.

@@ -202,7 +202,7 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Enum(e) => {
             let _ = choice_of(ctx, v, field, e);
         }
-        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
+        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
     }
 }
 
@@ -392,15 +392,26 @@ impl<'a, 'i> Obj<'a, 'i> {
         bool_of(ctx, v, &self.field(key))
     }
 
-    /// An array of tables (`[[key]]` or an inline array of inline tables).
+    /// An array of tables (`[[key]]` or an inline array of inline tables);
+    /// for [`Ty::RowsAtMost`], rows past the limit are reported (E008) and
+    /// left out.
     pub(crate) fn tables(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Vec<Obj<'a, 'i>> {
         let Some((v, spec)) = self.get(ctx, key) else { return Vec::new() };
-        let Ty::Rows(rows) = spec.ty else {
-            debug_assert!(false, "`{key}` is not an array-of-tables field");
-            return Vec::new();
+        let (rows, max) = match spec.ty {
+            Ty::Rows(rows) => (rows, usize::MAX),
+            Ty::RowsAtMost(rows, max) => (rows, max),
+            _ => {
+                debug_assert!(false, "`{key}` is not an array-of-tables field");
+                return Vec::new();
+            }
         };
         let field = self.field(key);
         let Some(items) = array_of(ctx, v, &field) else { return Vec::new() };
+        if items.len() > max {
+            let msg = format!("{} rows; at most {max} are allowed (the rest are not read)", items.len());
+            ctx.report(Code::OutOfRange, v.span(), &field, msg);
+        }
+        let items = &items[..items.len().min(max)];
         items.iter().enumerate().filter_map(|(i, item)| obj_of(ctx, item, &index(&field, i), rows)).collect()
     }
 

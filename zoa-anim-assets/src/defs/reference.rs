@@ -35,6 +35,7 @@ fn range_text(ty: &Ty) -> String {
         Ty::Int(lo, hi) => format!("`{}..={}`", int_bound(*lo), int_bound(*hi)),
         Ty::List(_, min) if *min > 0 => format!("at least {min}"),
         Ty::Nested(_, limit) => format!("the same fields again, at most {} levels deep in all", limit.max),
+        Ty::RowsAtMost(_, max) => format!("at most {max}"),
         _ => String::new(),
     }
 }
@@ -66,7 +67,7 @@ fn type_name(ty: &Ty) -> String {
         }
         Ty::Table(_) => "table".into(),
         Ty::Nested(..) => "table".into(),
-        Ty::Rows(_) => "array of tables".into(),
+        Ty::Rows(_) | Ty::RowsAtMost(..) => "array of tables".into(),
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
@@ -99,7 +100,7 @@ fn rows(prefix: &str, table: &Table, out: &mut Vec<String>) {
         let rule = [range_text(&f.ty), f.about.to_owned()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>();
         let (child, joiner) = match &f.ty {
             Ty::Table(t) => (Some(*t), "."),
-            Ty::Rows(t) => (Some(*t), "[]."),
+            Ty::Rows(t) | Ty::RowsAtMost(t, _) => (Some(*t), "[]."),
             _ => (None, ""),
         };
         out.push(format!("| `{name}` | {} | {default} | {} |", type_text(f), rule.join("; ")));

@@ -88,6 +88,9 @@ pub(crate) enum Ty {
     Nested(&'static Table, &'static zoa_anim_core::budget::Limit),
     /// An array of tables (`[[key]]` or inline tables).
     Rows(&'static Table),
+    /// An array of tables with at most this many rows (a budget: the rows
+    /// past it are reported, E008, and not read).
+    RowsAtMost(&'static Table, usize),
     /// An array of values of one type, with at least `min` items.
     List(&'static Ty, usize),
     /// A table of free names to values of one type.
@@ -282,7 +285,7 @@ mod tests {
             sorted.dedup();
             assert_eq!(sorted.len(), keys.len(), "{path}: {keys:?}");
             for f in t.fields {
-                if let Ty::Table(c) | Ty::Rows(c) = f.ty {
+                if let Ty::Table(c) | Ty::Rows(c) | Ty::RowsAtMost(c, _) = f.ty {
                     check(&format!("{path}.{}", f.name), c);
                 }
             }
@@ -305,7 +308,7 @@ mod tests {
                             assert!(e.values.contains(v), "{}: alias of unknown `{v}`", f.name);
                         }
                     }
-                    Ty::Table(c) | Ty::Rows(c) => check(c),
+                    Ty::Table(c) | Ty::Rows(c) | Ty::RowsAtMost(c, _) => check(c),
                     _ => {}
                 }
             }

@@ -8,6 +8,9 @@ mod solvers;
 /// Property tests: random targets and degenerate rigs never produce NaN; lengths hold.
 mod properties;
 
+/// Chain IK: reach, limits, continuity, weight, degenerate input; chains from a rig policy.
+mod chain;
+
 /// The rig-policy pass and the IK pose service working together.
 mod rig;
 

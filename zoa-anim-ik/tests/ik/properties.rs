@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_ik::{
-    FlatGround, FootPlantJob, FootPlantState, LookAtChain, LookAtJob, LookAtState, ModelPose, TwoBoneChain,
+    FlatGround, FootPlantJob, FootPlantState, HandTarget, LookAtChain, LookAtJob, LookAtState, ModelPose, TwoBoneChain,
     TwoBoneIkJob, TwoBoneSettings, foot::PlantLeg, solve_two_bone,
 };
 
@@ -144,7 +144,11 @@ proptest! {
             .collect();
         let sk = skeleton(&rows);
         let roles = zoa_anim_ik::BoneRoles::discover(&sk);
-        let policy = zoa_anim_core::RigPolicy { climb_hand: true, ..Default::default() };
+        let policy = zoa_anim_core::RigPolicy {
+            climb_hand: true,
+            chains: vec![zoa_anim_core::RigChain::new("spine", "Spine", "Head")],
+            ..Default::default()
+        };
         let rig = zoa_anim_ik::RigIk::new(&sk, &policy, &roles, zoa_anim_ik::RigIkSettings::from_rest(&sk, &roles));
         let mut ctx = rig.new_context();
         let mut local = rest(&sk);
@@ -161,13 +165,14 @@ proptest! {
             weight: 1.0,
         };
         let ground = std::sync::Arc::new(FlatGround { height, normal });
-        let hand = zoa_anim_ik::HandTarget { position: ledge, rotation: None, weight: 1.0 };
+        let hand = HandTarget { position: ledge, rotation: None, weight: 1.0 };
         let input = zoa_anim_ik::IkInputs {
             locomotion_speed: speed,
             ground: Some(ground),
             look_target: look,
             weapon_pose: Some(weapon),
             ledge_targets: [Some(hand), Some(hand)],
+            chain_targets: [Some(HandTarget { position: look.unwrap_or(ledge), ..hand }); zoa_anim_ik::MAX_RIG_CHAINS],
         };
         for _ in 0..3 {
             rig.apply(&sk, &mut local, &mut ctx, &input, dt).unwrap();

@@ -37,6 +37,7 @@ fn rig_ik_applies_every_policy_together() {
         look_target: Some(head + Vec3::new(0.5, 0.0, 1.0)),
         weapon_pose: Some(service.current_pose().clone()),
         ledge_targets: [None, None],
+        ..IkInputs::default()
     };
     for _ in 0..30 {
         local = rest(&s);

@@ -478,7 +478,8 @@ fn compile_rig(skeleton: &RuntimeSkeleton, rig_policy: &RigPolicy, problems: &mu
     problems.extend(ik_problems.into_iter().map(SetupProblem::RigOverride));
     let any = [PolicyKind::FootPlant, PolicyKind::LookAt, PolicyKind::HandOnWeapon, PolicyKind::ClimbHand]
         .into_iter()
-        .any(|k| rig.is_active(k));
+        .any(|k| rig.is_active(k))
+        || rig.active_chain_count() > 0;
     let rig_ik = any.then(|| Arc::new(rig));
     let spine = roles.get(Role::Spine);
     let neck = roles.get(Role::Neck);

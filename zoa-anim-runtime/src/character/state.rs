@@ -470,6 +470,22 @@ impl Character {
             i.ledge_targets = targets;
         }
     }
+    /// The tip target of the rig policy's chain number `chain` (its position
+    /// in the policy's `chains`; [`Character::chain_index`] finds it by
+    /// name), model space; `None` leaves the chain as animated. A chain the
+    /// skeleton cannot run, or an index past the policy's chains, is ignored.
+    pub fn set_chain_target(&mut self, chain: usize, target: Option<HandTarget>) {
+        if let Some(slot) = self.ik_inputs_mut().and_then(|i| i.chain_targets.get_mut(chain)) {
+            *slot = target;
+        }
+    }
+    /// The index of the rig policy's chain called `name`, for
+    /// [`Character::set_chain_target`] (`None` when the policy declares no
+    /// such chain, or no IK behaviour runs on this skeleton).
+    #[must_use]
+    pub fn chain_index(&self, name: &str) -> Option<usize> {
+        self.ik.as_ref().and_then(|ik| ik.rig().chain_index(name))
+    }
     /// Whether [`update`](Self::update) also computes skinning matrices (default true).
     pub fn set_compute_skinning(&mut self, on: bool) {
         self.compute_skinning = on;

@@ -15,14 +15,19 @@
 //! rest pose). `rejected` lists joints whose names suggested a role they did
 //! not get, and why (an IK control outside the chain, hips that do not carry
 //! the legs, …). Names are the joints' names (`node<N>` for unnamed joints).
+//! With `--chain ROOT..TIP` (repeatable: a rig policy's `[[chains]]` entry to
+//! try), the document also has
+//! `"chains":[{"name":"ROOT..TIP","root":NAME,"tip":NAME,"joints":N,"available":BOOL,"problem":TEXT|null}…]`,
+//! where `joints` counts root to tip (0 when the chain does not compile) and
+//! `problem` says why it would be compiled out.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use zoa_anim_assets::gltf::load_gltf;
-use zoa_anim_core::{RigPolicy, Skeleton};
-use zoa_anim_ik::{BoneRoles, Role, Side, TipSource};
+use zoa_anim_core::{RigChain, RigPolicy, Skeleton};
+use zoa_anim_ik::{BoneRoles, ChainAvailability, Role, Side, TipSource, chain_availability};
 
 use super::Format;
 
@@ -41,6 +46,10 @@ pub struct Args {
     /// would (`--override left_foot=foot_l`); repeatable.
     #[arg(long = "override", value_name = "ROLE=BONE")]
     overrides: Vec<String>,
+    /// Check an IK chain from bone ROOT down to bone TIP, as a rig policy's
+    /// `[[chains]]` entry would (`--chain Spine..Head`); repeatable.
+    #[arg(long = "chain", value_name = "ROOT..TIP")]
+    chains: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -67,16 +76,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         policy.bone_overrides.push((role.trim().to_owned(), bone.trim().to_owned()));
     }
+    for c in &args.chains {
+        let Some((root, tip)) = c.split_once("..") else {
+            bail!("--chain `{c}`: expected ROOT..TIP");
+        };
+        policy.chains.push(RigChain::new(c.as_str(), root.trim(), tip.trim()));
+    }
     let (roles, problems) = BoneRoles::discover_with_overrides(skeleton, &policy);
     if !problems.is_empty() {
         let problems = problems.iter().map(ToString::to_string).collect();
         return Err(crate::output::fail_all(2, "usage", problems).into());
     }
+    let chains = chain_availability(skeleton, &policy);
     match args.format {
         Format::Json => {
-            crate::output::json_document(serde_json::to_string_pretty(&crate::reports::ik_roles(skeleton, &roles))?)?;
+            let mut doc = crate::reports::ik_roles(skeleton, &roles);
+            if !chains.is_empty() {
+                doc["chains"] = chains.iter().map(chain_json).collect();
+            }
+            crate::output::json_document(serde_json::to_string_pretty(&doc)?)?;
         }
-        Format::Human => out!("{}", to_human(&file.to_string(), args.skin, skeleton, &roles)),
+        Format::Human => {
+            let mut text = to_human(&file.to_string(), args.skin, skeleton, &roles);
+            if !chains.is_empty() {
+                text.push_str(&chains_human(&chains));
+            }
+            out!("{text}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -124,6 +150,29 @@ fn to_human(file: &str, skin: usize, s: &Skeleton, roles: &BoneRoles) -> String 
             let role = x.role.map_or_else(String::new, |r| format!(" as {r}"));
             let _ = writeln!(out, "  `{}`{role}: {}", s.display_name(x.joint as usize), x.reason);
         }
+    }
+    out
+}
+
+fn chain_json(c: &ChainAvailability) -> serde_json::Value {
+    serde_json::json!({
+        "name": c.name,
+        "root": c.root,
+        "tip": c.tip,
+        "joints": c.joints,
+        "available": c.is_available(),
+        "problem": c.problem.as_ref().map(ToString::to_string),
+    })
+}
+
+fn chains_human(chains: &[ChainAvailability]) -> String {
+    use std::fmt::Write;
+    let mut out = format!("\n{:<17} available\n", "chain");
+    for c in chains {
+        let _ = match &c.problem {
+            None => writeln!(out, "{:<17} yes ({} joints)", c.name, c.joints),
+            Some(p) => writeln!(out, "{:<17} no ({p})", c.name),
+        };
     }
     out
 }
