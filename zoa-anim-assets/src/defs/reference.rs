@@ -34,6 +34,7 @@ fn range_text(ty: &Ty) -> String {
         },
         Ty::Int(lo, hi) => format!("`{}..={}`", int_bound(*lo), int_bound(*hi)),
         Ty::List(_, min) if *min > 0 => format!("at least {min}"),
+        Ty::Vector(n) => format!("exactly {n}"),
         _ => String::new(),
     }
 }
@@ -66,6 +67,7 @@ fn type_name(ty: &Ty) -> String {
         Ty::Table(_) => "table".into(),
         Ty::Rows(_) => "array of tables".into(),
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
+        Ty::Vector(_) => "array of numbers".into(),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
         Ty::Tags => "tag pattern".into(),
