@@ -348,8 +348,20 @@ mod tests {
         };
         let b = PoseSnapshot {
             targets: vec![
-                PoseTargetData { target: grip, position: [2.0, 0.0, 0.0], rotation: Some([0.0, 0.0, 0.0, 1.0]), weight: 1.0, space: PoseSpace::Joint(3) },
-                PoseTargetData { target: look, position: [0.0; 3], rotation: Some([0.0, 0.0, 0.0, 1.0]), weight: 1.0, space: PoseSpace::Joint(3) },
+                PoseTargetData {
+                    target: grip,
+                    position: [2.0, 0.0, 0.0],
+                    rotation: Some([0.0, 0.0, 0.0, 1.0]),
+                    weight: 1.0,
+                    space: PoseSpace::Joint(3),
+                },
+                PoseTargetData {
+                    target: look,
+                    position: [0.0; 3],
+                    rotation: Some([0.0, 0.0, 0.0, 1.0]),
+                    weight: 1.0,
+                    space: PoseSpace::Joint(3),
+                },
             ],
             weight: 0.0,
         };

@@ -48,8 +48,11 @@ impl CompiledEquipment {
                 role: equipment.attach.clone(),
                 skeleton: skeleton.name().to_owned(),
             })?;
-        let (main_target, off_target) =
-            if equipment.main_hand_is_left() { (LEFT_HAND_GRIP, RIGHT_HAND_GRIP) } else { (RIGHT_HAND_GRIP, LEFT_HAND_GRIP) };
+        let (main_target, off_target) = if equipment.main_hand_is_left() {
+            (LEFT_HAND_GRIP, RIGHT_HAND_GRIP)
+        } else {
+            (RIGHT_HAND_GRIP, LEFT_HAND_GRIP)
+        };
         let snapshot = |g: &Grips| {
             let mut s = PoseSnapshot { targets: Vec::with_capacity(2), weight: 1.0 };
             for (target, socket) in [(main_target, g.main_hand), (off_target, g.off_hand)] {

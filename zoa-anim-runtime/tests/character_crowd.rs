@@ -12,8 +12,8 @@ mod character_common;
 use std::sync::Arc;
 
 use character_common::*;
-use zoa_anim_core::{DefaultSlots, PlayerProfileType};
 use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{DefaultSlots, PlayerProfileType};
 use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
 use zoa_anim_runtime::{Character, Crowd, Team};

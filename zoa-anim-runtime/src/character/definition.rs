@@ -518,8 +518,13 @@ fn compile_equipment(
             }
         };
         for &class in &e.classes {
-            if let Some(other) = bundle.equipment.iter().take_while(|x| !std::ptr::eq(*x, e)).find(|x| x.is_for(class)) {
-                problems.push(SetupProblem::ClassHoldsTwoItems { class, first: other.id.clone(), second: e.id.clone() });
+            if let Some(other) = bundle.equipment.iter().take_while(|x| !std::ptr::eq(*x, e)).find(|x| x.is_for(class))
+            {
+                problems.push(SetupProblem::ClassHoldsTwoItems {
+                    class,
+                    first: other.id.clone(),
+                    second: e.id.clone(),
+                });
             } else if let Some(i) = index {
                 items.class_items.push((class, i));
             }

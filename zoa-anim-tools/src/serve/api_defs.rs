@@ -340,6 +340,7 @@ pub async fn overview(State(app): State<Arc<App>>) -> ApiResult {
                 "clip": set.clips.len(),
                 "animation_graph": set.animation_graphs.len(),
                 "preview_preset": set.preview_presets.len(),
+                "equipment": set.equipment.len(),
             });
             let (errors, warnings) = diag_json::counts(&set.diagnostics);
             let problems: Vec<Value> = per_file(&set)

@@ -20,7 +20,8 @@ static ROLE: Enum = Enum { noun: "bone role", values: &BONE_ROLES, aliases: &[] 
 static CLASS_TY: Ty = Ty::Enum(&CLASS);
 
 const ROTATION_ABOUT: &str = "the hand's rotation in the item frame, quaternion `x, y, z, w` (normalised; not zero)";
-const EULER_ABOUT: &str = "the same rotation as intrinsic XYZ Euler angles (three.js's default order); not with `rotation`";
+const EULER_ABOUT: &str =
+    "the same rotation as intrinsic XYZ Euler angles (three.js's default order); not with `rotation`";
 
 /// A grip socket where the idle grips define it.
 static SOCKET: Table = Table {
@@ -111,16 +112,27 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
         }
         None => ItemOffset::default(),
     };
-    let grips = match root.obj(ctx, "grips") {
-        Some(mut g) => read_grips(ctx, &mut g, None),
-        None => Grips::default(),
+    let (grips, declared) = match root.obj(ctx, "grips") {
+        Some(mut g) => {
+            let declared = [g.has("main_hand"), g.has("off_hand")];
+            let grips = read_grips(ctx, &mut g, None);
+            g.finish(ctx);
+            (grips, declared)
+        }
+        None => (Grips::default(), [false; 2]),
     };
-    let aim = root.obj(ctx, "aim").map(|mut a| read_grips(ctx, &mut a, Some(&grips)));
+    let idle = Idle { grips: &grips, declared };
+    let aim = root.obj(ctx, "aim").map(|mut a| {
+        let aim = read_grips(ctx, &mut a, Some(&idle));
+        a.finish(ctx);
+        aim
+    });
     let mut names = Names::new("slot");
     let mut slots = Vec::new();
     for mut row in root.tables(ctx, "slots") {
         let slot = row.str(ctx, "slot");
-        let row_grips = read_grips(ctx, &mut row, Some(&grips));
+        let row_grips = read_grips(ctx, &mut row, Some(&idle));
+        row.finish(ctx);
         let Some(slot) = slot else { continue };
         let field = row.field("slot");
         let Ok(sid) = AnimationSlotId::new(slot.get_ref()) else {
@@ -161,36 +173,48 @@ fn read_classes(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: &mu
     classes
 }
 
-/// `main_hand` and `off_hand` of a grips table (or a slot row); `base` is
-/// the idle grips an override takes what it leaves out from.
-fn read_grips(ctx: &mut FileCtx<'_>, table: &mut Obj<'_, '_>, base: Option<&Grips>) -> Grips {
-    let mut hand = |key: &'static str, base: Option<Option<GripSocket>>| {
+/// The idle grips an override takes what it leaves out from, and which
+/// hands the idle `grips` table names (read or not: a hand whose idle socket
+/// has an error of its own is not reported again by its overrides).
+struct Idle<'g> {
+    grips: &'g Grips,
+    declared: [bool; 2],
+}
+
+/// `main_hand` and `off_hand` of a grips table (or a slot row); `idle` is
+/// `None` for the idle grips themselves, else what an override falls back on.
+fn read_grips(ctx: &mut FileCtx<'_>, table: &mut Obj<'_, '_>, idle: Option<&Idle<'_>>) -> Grips {
+    let mut hand = |key: &'static str, base: Option<(Option<GripSocket>, bool)>| {
         let mut o = table.obj(ctx, key)?;
         let socket = read_socket(ctx, &mut o, base);
         o.finish(ctx);
         socket
     };
-    let main_hand = hand("main_hand", base.map(|b| b.main_hand));
-    let off_hand = hand("off_hand", base.map(|b| b.off_hand));
+    let main_hand = hand("main_hand", idle.map(|i| (i.grips.main_hand, i.declared[0])));
+    let off_hand = hand("off_hand", idle.map(|i| (i.grips.off_hand, i.declared[1])));
     Grips {
-        main_hand: main_hand.or(base.and_then(|b| b.main_hand)),
-        off_hand: off_hand.or(base.and_then(|b| b.off_hand)),
+        main_hand: main_hand.or(idle.and_then(|i| i.grips.main_hand)),
+        off_hand: off_hand.or(idle.and_then(|i| i.grips.off_hand)),
     }
 }
 
 /// One socket. `base` is `None` for an idle socket (`position` required by
-/// its description) and `Some(idle)` for an override, which takes what it
-/// leaves out from the idle socket of the same hand (`position` needed when
-/// there is none).
-fn read_socket(ctx: &mut FileCtx<'_>, o: &mut Obj<'_, '_>, base: Option<Option<GripSocket>>) -> Option<GripSocket> {
-    let idle = base.flatten();
+/// its description) and, for an override, the idle socket of the same hand
+/// (it takes what it leaves out from there) and whether the idle grips name
+/// that hand; `position` is needed when they do not.
+fn read_socket(
+    ctx: &mut FileCtx<'_>,
+    o: &mut Obj<'_, '_>,
+    base: Option<(Option<GripSocket>, bool)>,
+) -> Option<GripSocket> {
+    let idle = base.and_then(|(socket, _)| socket);
     let position = o.vector::<3>(ctx, "position");
     let rotation = read_rotation(ctx, o);
     let weight = o.num(ctx, "weight");
     let position = match (position, idle, base) {
         (Some(p), _, _) => p,
         (None, Some(i), _) => i.position,
-        (None, None, Some(None)) if !o.has("position") => {
+        (None, None, Some((None, false))) if !o.has("position") => {
             o.missing(ctx, "position", "the item has no idle grip for this hand to take it from");
             return None;
         }

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use glam::Mat4;
+use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_core::graph::StateIndex;
 use zoa_anim_core::{
     AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, PlayerProfileType, StateTagSet,
 };
-use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_ik::{CompiledEquipment, EquipmentPoseService, Role};
 
 use super::{Behaviour, Character};

@@ -109,7 +109,15 @@ pub fn run(req: &Request<'_>, format: Format) -> anyhow::Result<ExitCode> {
                 req.time,
                 if req.aim { ", aiming" } else { "" }
             );
-            outln!("{:<9} {:<16} {:<14} {:>6} {:>11} {:>11}", "hand", "target", "bone", "weight", "before IK", "after IK");
+            outln!(
+                "{:<9} {:<16} {:<14} {:>6} {:>11} {:>11}",
+                "hand",
+                "target",
+                "bone",
+                "weight",
+                "before IK",
+                "after IK"
+            );
             for h in &hands {
                 outln!(
                     "{:<9} {:<16} {:<14} {:>6.3} {:>9.4} m {:>9.4} m",
