@@ -201,18 +201,29 @@ fn set_socket(
         grips.insert(hand, fresh);
     }
     let t = grips.get_mut(hand).and_then(toml_edit::Item::as_table_like_mut).ok_or("not a table")?;
-    t.insert("position", toml_edit::Item::Value(numbers(&s.position)));
+    put(t, "position", toml_edit::Item::Value(numbers(&s.position)));
     t.remove("rotation");
-    t.remove("euler");
-    if let Some(e) = &s.euler {
-        t.insert("euler", toml_edit::Item::Value(numbers(e)));
+    match &s.euler {
+        Some(e) => put(t, "euler", toml_edit::Item::Value(numbers(e))),
+        None => drop(t.remove("euler")),
     }
     if s.weight == 1.0 {
         t.remove("weight");
     } else {
-        t.insert("weight", toml_edit::value(s.weight));
+        put(t, "weight", toml_edit::value(s.weight));
     }
     Ok(())
+}
+
+/// Sets `key` in `t`, keeping the key (and the comment lines before it)
+/// when it is there already.
+fn put(t: &mut dyn toml_edit::TableLike, key: &str, item: toml_edit::Item) {
+    match t.get_mut(key) {
+        Some(old) => *old = item,
+        None => {
+            t.insert(key, item);
+        }
+    }
 }
 
 /// `text` with its idle grips replaced by `grips` (the rest of the file kept).
