@@ -19,7 +19,7 @@
 //! is boxed); a frame does not: the snapshot is copied into the IK inputs'
 //! storage, which keeps the capacity of the largest pose it has held.
 
-use zoa_anim_core::contracts::{IkPoseProvider, IkPoseService};
+use zoa_anim_core::contracts::{IkPoseProvider, IkPoseService, PoseSnapshot};
 use zoa_anim_core::{AnimationSlotId, PlayerProfileType};
 use zoa_anim_ik::{EquipmentPoseService, IkInputs};
 
@@ -43,7 +43,11 @@ pub(crate) struct EquipmentIk {
 impl EquipmentIk {
     /// The state of a character of `def` spawned holding `class`'s item, if
     /// any, already in hand (no hand-over). `None` when nothing can use it.
-    pub(crate) fn new(def: &CharacterDefinition, class: Option<PlayerProfileType>) -> Option<EquipmentIk> {
+    pub(crate) fn new(
+        def: &CharacterDefinition,
+        class: Option<PlayerProfileType>,
+        inputs: &mut IkInputs,
+    ) -> Option<EquipmentIk> {
         let runs = def.rig_ik.as_ref().is_some_and(|r| r.is_active(zoa_anim_ik::PolicyKind::HandOnWeapon));
         if !runs || def.equipment.is_empty() {
             return None;
@@ -52,7 +56,7 @@ impl EquipmentIk {
         service.set_switch_time(def.settings.loadout_crossfade);
         let mut e = EquipmentIk { service, held: None, game_pose: false };
         if let Some(class) = class {
-            e.equip(def, class);
+            e.equip(def, class, inputs);
         }
         e.service.finish_switch();
         e.service.tick(0.0);
@@ -61,10 +65,17 @@ impl EquipmentIk {
 
     /// Holds `class`'s item (none: empty hands), handing over from the one
     /// held before. May allocate.
-    pub(crate) fn equip(&mut self, def: &CharacterDefinition, class: PlayerProfileType) {
+    pub(crate) fn equip(&mut self, def: &CharacterDefinition, class: PlayerProfileType, inputs: &mut IkInputs) {
         let next = def.item_index(class);
         if next == self.held {
             return;
+        }
+        if !self.game_pose {
+            // The frames of the hand-over copy the pose into the IK input's
+            // storage: an item's targets are the two hand grips, and a
+            // hand-over holds their union, so two fit.
+            let pose = inputs.weapon_pose.get_or_insert_with(PoseSnapshot::default);
+            pose.targets.reserve(2usize.saturating_sub(pose.targets.len()));
         }
         if let Some(old) = self.held.take() {
             self.service.unregister_provider(def.equipment[old].equipment_id());

@@ -191,7 +191,7 @@ impl Character {
         };
         let selector = table.map(|t| Self::new_selector(def, t, tags));
         let selector_frame = selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
-        let ik = match &def.rig_ik {
+        let mut ik = match &def.rig_ik {
             Some(rig) => Some(IkStage::new(Arc::clone(rig), &def.skeleton)?),
             None => None,
         };
@@ -199,7 +199,7 @@ impl Character {
             Behaviour::Loadout(s) => Some(s.class()),
             Behaviour::Plain(_) => None,
         };
-        let equipment = ik.as_ref().and_then(|_| EquipmentIk::new(def, class));
+        let equipment = ik.as_mut().and_then(|ik| EquipmentIk::new(def, class, ik.inputs_mut()));
         let root_motion = if settings.root_motion {
             let ctx = RootMotionContext::new(def.skeleton.rest(), &def.animations, def.root)?;
             Some((ctx, RootMotion::default()))
@@ -359,8 +359,8 @@ impl Character {
     pub fn equip(&mut self, class: PlayerProfileType) -> Option<LoadoutChange> {
         let Behaviour::Loadout(s) = &mut self.behaviour else { return None };
         let change = s.equip(class);
-        if let Some(e) = &mut self.equipment {
-            e.equip(&self.def, change.class);
+        if let (Some(e), Some(ik)) = (&mut self.equipment, &mut self.ik) {
+            e.equip(&self.def, change.class, ik.inputs_mut());
         }
         if change.graph_changed {
             self.previous_graph = self.graph;

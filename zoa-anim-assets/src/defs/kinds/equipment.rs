@@ -243,7 +243,7 @@ fn read_rotation(ctx: &mut FileCtx<'_>, o: &mut Obj<'_, '_>) -> Option<[f32; 4]>
     }
     if let Some(q) = quat {
         let q = Quat::from_array(q);
-        if !(q.length_squared() > 1e-12) {
+        if q.length_squared() <= 1e-12 {
             let span = o.table.iter().find(|(k, _)| k.get_ref().as_ref() == "rotation").map(|(_, v)| v.span());
             let field = o.field("rotation");
             ctx.report(Code::InvalidValue, span.unwrap_or(o.span.clone()), &field, "a rotation quaternion is not zero");
