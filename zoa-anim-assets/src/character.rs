@@ -129,6 +129,7 @@ pub fn load_character(
         animation_profile: choice.animation_profile.map(str::to_owned),
         state_graph: state_graphs.first().map(|s| (*s).clone()),
         rig_policy: rigs.first().map(|r| (*r).clone()),
+        equipment: set.equipment.iter().map(|e| e.value.clone()).collect(),
         sound_profiles: set.sound_profiles.iter().map(|p| p.value.clone()).collect(),
         sound_profile,
     })

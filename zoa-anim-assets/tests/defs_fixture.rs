@@ -26,7 +26,8 @@ fn humanoid_folder_validates_clean_and_uses_every_kind() {
     assert_eq!(set.player_profile_sets.len(), 1);
     assert_eq!(set.clips.len(), 14);
     assert_eq!(set.animation_graphs.len(), 2);
-    assert_eq!(set.preview_presets.len(), 5);
+    assert_eq!(set.preview_presets.len(), 6);
+    assert_eq!(set.equipment.len(), 2);
     // Lists are in sorted file order.
     let files: Vec<_> = set.clips.iter().map(|c| c.file.clone()).collect();
     let mut sorted = files.clone();
@@ -96,6 +97,32 @@ fn bindings_timing_rig_and_player_set() {
         player.resolve_profile(PlayerProfileType::Rifle).unwrap().animation_graph.as_deref(),
         Some("humanoid_rifle")
     );
+}
+
+#[test]
+fn equipment_grips_with_their_overrides() {
+    let set = load();
+    let rifle = set.equipment_for(PlayerProfileType::Rifle).unwrap();
+    assert_eq!(rifle.id, "rifle");
+    assert_eq!(rifle.attach, "right_hand");
+    let idle = rifle.grips.off_hand.unwrap();
+    assert_eq!((idle.position, idle.rotation, idle.weight), ([-0.06, -0.10, 0.0], None, 1.0));
+    let aim = rifle.aim.unwrap().off_hand.unwrap();
+    assert_eq!(aim.position, [-0.18, -0.13, 0.03]);
+    // `euler = [45, 0, 180]` degrees, intrinsic XYZ.
+    let want = zoa_anim_core::glam::Quat::from_euler(
+        zoa_anim_core::glam::EulerRot::XYZ,
+        45f32.to_radians(),
+        0.0,
+        180f32.to_radians(),
+    );
+    let got = zoa_anim_core::glam::Quat::from_array(aim.rotation.unwrap());
+    assert!(got.abs_diff_eq(want, 1e-6), "{got} vs {want}");
+    let reload = rifle.slot_grips(zoa_anim_core::DefaultSlots::RELOAD_MAGAZINE).unwrap().off_hand.unwrap();
+    assert_eq!((reload.position, reload.weight), (idle.position, 0.0), "the slot takes what it leaves out from idle");
+    let pistol = set.equipment_for(PlayerProfileType::Pistol).unwrap();
+    assert_eq!(pistol.grips.off_hand.unwrap().weight, 0.9);
+    assert!(set.equipment_for(PlayerProfileType::Shotgun).is_none());
 }
 
 #[test]

@@ -7,8 +7,8 @@
 //! definitions: the runtime's compilation reports every mismatch at once.
 
 use crate::{
-    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, MorphNode, PlayerProfileSet, RigPolicy,
-    Skeleton, SoundProfile, StateGraph,
+    AnimationGraph, AnimationProfile, BindingProfile, Clip, ClipAsset, Equipment, MorphNode, PlayerProfileSet,
+    RigPolicy, Skeleton, SoundProfile, StateGraph,
 };
 
 /// One playable clip: its definition (name, rate, loop hint, notifies) and
@@ -56,6 +56,8 @@ pub struct CharacterBundle {
     pub state_graph: Option<StateGraph>,
     /// IK behaviours and the procedural fallback (defaults when `None`).
     pub rig_policy: Option<RigPolicy>,
+    /// Held items: each class's grips for hand on weapon (a class at most one item).
+    pub equipment: Vec<Equipment>,
     /// Sound profiles (the character's and their ancestors); `sound_profile` names the character's.
     pub sound_profiles: Vec<SoundProfile>,
     /// The character's sound profile id.
@@ -77,6 +79,7 @@ impl CharacterBundle {
             animation_profile: None,
             state_graph: None,
             rig_policy: None,
+            equipment: Vec::new(),
             sound_profiles: Vec::new(),
             sound_profile: None,
         }

@@ -14,43 +14,82 @@ use crate::bindings::{AnimationBindingProfile, AnimationParameterType};
 use crate::preview::PreviewPreset;
 use crate::{AnimationBindingId, AnimationSlotId, IKTargetId, StanceId};
 
+/// The space a [`PoseTargetData`] is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PoseSpace {
+    /// The character's model space.
+    #[default]
+    Model,
+    /// The model-space frame of joint `n` of the character's skeleton, read
+    /// when the target is used (after the IK behaviours that run before it),
+    /// so a grip follows the hand holding the item.
+    Joint(u16),
+}
+
 /// One IK target at a moment in time, as plain floats so the contract layer
 /// stays engine-free.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PoseTargetData {
     /// Which target (`left_hand_grip`, `look_target`, …).
     pub target: IKTargetId,
-    /// Position in the character's model space, metres.
+    /// Position in [`PoseTargetData::space`], metres.
     pub position: [f32; 3],
-    /// Rotation quaternion `x, y, z, w` (unit length).
-    pub rotation: [f32; 4],
+    /// Rotation quaternion `x, y, z, w` (unit length) in
+    /// [`PoseTargetData::space`]; `None` keeps the animated orientation.
+    pub rotation: Option<[f32; 4]>,
     /// How strongly the solver should reach it, 0 ..= 1.
     pub weight: f32,
+    /// What `position` and `rotation` are relative to.
+    pub space: PoseSpace,
 }
 
 impl PoseTargetData {
-    /// Interpolates towards `other` by `t` (lerp position and weight, shortest-path slerp rotation).
+    /// Interpolates towards `other` by `t`: position and weight lerp,
+    /// rotations slerp on the shortest path. A rotation present on one side
+    /// only is kept as it is (the other side has no opinion); the numbers of
+    /// targets in two different spaces are interpolated as they are and the
+    /// space switches half way, so blend those only between items held alike.
     #[must_use]
     pub fn lerp(&self, other: &PoseTargetData, t: f32) -> PoseTargetData {
         let p = Vec3::from_array(self.position).lerp(Vec3::from_array(other.position), t);
-        let r = Quat::from_array(self.rotation).normalize().slerp(Quat::from_array(other.rotation).normalize(), t);
+        let rotation = match (self.rotation, other.rotation) {
+            (Some(a), Some(b)) => {
+                Some(Quat::from_array(a).normalize().slerp(Quat::from_array(b).normalize(), t).to_array())
+            }
+            (a, b) => a.or(b),
+        };
         PoseTargetData {
             target: self.target,
             position: p.to_array(),
-            rotation: r.to_array(),
+            rotation,
             weight: self.weight + (other.weight - self.weight) * t,
+            space: if t < 0.5 { self.space } else { other.space },
         }
     }
 }
 
 /// IK target positions and weights at a moment in time; blended when
 /// switching weapons or entering a stance.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct PoseSnapshot {
     /// Targets, at most one per id.
     pub targets: Vec<PoseTargetData>,
     /// Overall weight of the snapshot, 0 ..= 1.
     pub weight: f32,
+}
+
+impl Clone for PoseSnapshot {
+    fn clone(&self) -> Self {
+        PoseSnapshot { targets: self.targets.clone(), weight: self.weight }
+    }
+
+    /// Reuses `self`'s storage: copying a snapshot into one that has held as
+    /// many targets before allocates nothing (the per-frame copy into the IK
+    /// inputs relies on it).
+    fn clone_from(&mut self, source: &Self) {
+        self.targets.clone_from(&source.targets);
+        self.weight = source.weight;
+    }
 }
 
 impl Default for PoseSnapshot {
@@ -76,9 +115,9 @@ impl PoseSnapshot {
 
     /// Blends `a` towards `b` by `t` into `out`, reusing its storage.
     ///
-    /// Targets present in both are interpolated; a target present in only one
-    /// side keeps its transform and has its weight faded (out of `a`, into
-    /// `b`), so switching weapons never pops a hand.
+    /// Targets present in both are interpolated ([`PoseTargetData::lerp`]);
+    /// a target present in only one side keeps its transform and has its
+    /// weight faded (out of `a`, into `b`), so switching weapons never pops a hand.
     pub fn blend_into(a: &PoseSnapshot, b: &PoseSnapshot, t: f32, out: &mut PoseSnapshot) {
         let t = t.clamp(0.0, 1.0);
         out.targets.clear();
@@ -224,6 +263,21 @@ pub trait IkPoseProvider {
     fn aim_pose(&self) -> PoseSnapshot;
     /// Pose while `slot` plays; `None` to keep the idle/aim blend.
     fn slot_pose(&self, slot: AnimationSlotId) -> Option<PoseSnapshot>;
+    /// [`IkPoseProvider::slot_pose`] written into `out` (its storage
+    /// reused); `false`, leaving `out` alone, when the slot has no pose. The
+    /// service asks this when a slot starts, which may happen between any
+    /// two frames: a provider that keeps its poses should override it so it
+    /// allocates nothing once `out` has held a pose that large (the default
+    /// goes through `slot_pose`, which allocates).
+    fn write_slot_pose(&self, slot: AnimationSlotId, out: &mut PoseSnapshot) -> bool {
+        match self.slot_pose(slot) {
+            Some(pose) => {
+                *out = pose;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Resolves the current IK pose from whatever is equipped.
@@ -286,15 +340,28 @@ mod tests {
             targets: vec![PoseTargetData {
                 target: grip,
                 position: [0.0; 3],
-                rotation: [0.0, 0.0, 0.0, 1.0],
+                rotation: None,
                 weight: 1.0,
+                space: PoseSpace::Model,
             }],
             weight: 1.0,
         };
         let b = PoseSnapshot {
             targets: vec![
-                PoseTargetData { target: grip, position: [2.0, 0.0, 0.0], rotation: [0.0, 0.0, 0.0, 1.0], weight: 1.0 },
-                PoseTargetData { target: look, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], weight: 1.0 },
+                PoseTargetData {
+                    target: grip,
+                    position: [2.0, 0.0, 0.0],
+                    rotation: Some([0.0, 0.0, 0.0, 1.0]),
+                    weight: 1.0,
+                    space: PoseSpace::Joint(3),
+                },
+                PoseTargetData {
+                    target: look,
+                    position: [0.0; 3],
+                    rotation: Some([0.0, 0.0, 0.0, 1.0]),
+                    weight: 1.0,
+                    space: PoseSpace::Joint(3),
+                },
             ],
             weight: 0.0,
         };
@@ -302,5 +369,27 @@ mod tests {
         assert_eq!(mid.target(grip).unwrap().position, [1.0, 0.0, 0.0]);
         assert_eq!(mid.target(look).unwrap().weight, 0.5);
         assert_eq!(mid.weight, 0.5);
+        let grip_mid = mid.target(grip).unwrap();
+        assert_eq!(grip_mid.rotation, Some([0.0, 0.0, 0.0, 1.0]), "a rotation on one side only is kept");
+        assert_eq!(grip_mid.space, PoseSpace::Joint(3), "the space switches half way");
+        assert_eq!(PoseSnapshot::blend(&a, &b, 0.25).target(grip).unwrap().space, PoseSpace::Model);
+    }
+
+    #[test]
+    fn copying_into_a_used_snapshot_reuses_its_storage() {
+        let grip = IKTargetId::from_static("left_hand_grip");
+        let one = PoseTargetData {
+            target: grip,
+            position: [1.0, 2.0, 3.0],
+            rotation: None,
+            weight: 0.5,
+            space: PoseSpace::Joint(1),
+        };
+        let source = PoseSnapshot { targets: vec![one], weight: 0.75 };
+        let mut out = PoseSnapshot { targets: Vec::with_capacity(4), weight: 1.0 };
+        let before = out.targets.as_ptr();
+        out.clone_from(&source);
+        assert_eq!(out, source);
+        assert_eq!(out.targets.as_ptr(), before, "no new buffer");
     }
 }

@@ -34,6 +34,7 @@ pub mod character;
 pub mod clip;
 pub mod clip_asset;
 pub mod contracts;
+pub mod equipment;
 mod error;
 pub mod fallback;
 pub mod graph;
@@ -59,6 +60,7 @@ pub use bindings::{
 pub use character::{BundledClip, CharacterBundle};
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
 pub use clip_asset::{AnimationSelector, ClipAsset, ClipBinding, ClipNotify};
+pub use equipment::{Equipment, GripSocket, Grips, ItemOffset, SlotGrips};
 pub use error::CoreError;
 pub use graph::AnimationGraph;
 pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name, SoundEventId, StanceId};

@@ -6,8 +6,8 @@ use thiserror::Error;
 ///
 /// Solvers never fail: degenerate input leaves the pose unchanged. Errors
 /// describe bad *set-up data*: a bone override that names an unknown role or
-/// a bone the skeleton does not have, or a context built for another
-/// skeleton.
+/// a bone the skeleton does not have, an item held by a bone the skeleton
+/// lacks, or a context built for another skeleton.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum IkError {
@@ -32,6 +32,20 @@ pub enum IkError {
         role: String,
         /// The bone name as written.
         bone: String,
+        /// Skeleton name.
+        skeleton: String,
+    },
+    /// An equipment's attach role names no bone of the skeleton (not a role,
+    /// or bone discovery did not find that bone).
+    #[error(
+        "equipment `{equipment}`: no bone of skeleton `{skeleton}` plays its attach role `{role}`, so its grips \
+         cannot be placed"
+    )]
+    AttachNotFound {
+        /// Equipment id.
+        equipment: String,
+        /// The attach role as written.
+        role: String,
         /// Skeleton name.
         skeleton: String,
     },

@@ -9,7 +9,9 @@
 //! is silently skipped when the rig lacks its bones; a door with foot
 //! planting enabled is not a bug. The crate also ships the IK pose service
 //! that turns equipped items' pose providers into the current
-//! [`PoseSnapshot`](zoa_anim_core::contracts::PoseSnapshot) ([`service`]).
+//! [`PoseSnapshot`](zoa_anim_core::contracts::PoseSnapshot) ([`service`]),
+//! and the provider an `equipment` definition compiles into ([`equipment`]):
+//! grips in the frame of the hand holding the item.
 //!
 //! **Key design decision:** solvers are ozz-style jobs over borrowed slices:
 //! a local pose (`&mut [Transform]`), a caller-owned model-space scratch
@@ -35,6 +37,7 @@
 
 pub mod aim;
 pub mod chain;
+pub mod equipment;
 mod error;
 pub mod foot;
 pub mod pose;
@@ -45,12 +48,13 @@ pub mod two_bone;
 
 pub use aim::{LookAtChain, LookAtJob, LookAtState};
 pub use chain::{ChainIkJob, ChainProblem, ChainSettings, JointChain, JointLimit};
+pub use equipment::CompiledEquipment;
 pub use error::IkError;
 pub use foot::{FlatGround, FootPlantJob, FootPlantState, GroundHit, GroundProbe, foot_plant_weight};
 pub use pose::{ModelPose, ModelTransform};
 pub use rig::{
     ChainAvailability, HandTarget, IkContext, IkInputs, LEFT_HAND_GRIP, MAX_RIG_CHAINS, RIGHT_HAND_GRIP, RigIk,
-    RigIkSettings, chain_availability,
+    RigIkSettings, chain_availability, hand_target,
 };
 pub use roles::{
     ArmBones, BoneRoles, LegBones, LimbTip, PolicyAvailability, PolicyKind, Rejected, Role, Side, TipSource,

@@ -31,7 +31,7 @@
 use std::f32::consts::PI;
 use std::sync::Arc;
 
-use zoa_anim_core::contracts::PoseSnapshot;
+use zoa_anim_core::contracts::{PoseSnapshot, PoseSpace, PoseTargetData};
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::{IKTargetId, RigPolicy, Skeleton, Transform};
 
@@ -157,9 +157,12 @@ pub struct IkInputs {
     /// Look target, model space; `None` (default) returns the head to neutral.
     pub look_target: Option<Vec3>,
     /// IK pose of the equipped item (from the IK pose service); its
-    /// [`LEFT_HAND_GRIP`] / [`RIGHT_HAND_GRIP`] targets drive hand on weapon.
-    /// Default `None`. Update it in place (`PoseSnapshot::set_target`,
-    /// `blend_into`) to stay allocation-free.
+    /// [`LEFT_HAND_GRIP`] / [`RIGHT_HAND_GRIP`] targets drive hand on weapon
+    /// (a target in a joint's frame, such as a grip in the frame of the hand
+    /// holding the item, is placed by that joint after foot plant and
+    /// look-at, see [`hand_target`]). Default `None`. Update it in place
+    /// (`clone_from`, `PoseSnapshot::set_target`, `blend_into`) to stay
+    /// allocation-free.
     pub weapon_pose: Option<PoseSnapshot>,
     /// Ledge targets for climb hand, model space, indexed by [`Side::index`];
     /// default none.
@@ -220,6 +223,24 @@ fn leg_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBo
         }
         _ => None,
     }
+}
+
+/// A pose target as a hand target in model space: a target in a joint's
+/// frame ([`PoseSpace::Joint`]) is placed by that joint's transform in
+/// `model`, and its weight is scaled by the snapshot's `weight`. `None` for a
+/// joint out of range. Allocates nothing.
+#[must_use]
+pub fn hand_target(t: &PoseTargetData, weight: f32, model: &ModelPose) -> Option<HandTarget> {
+    let position = Vec3::from_array(t.position);
+    let rotation = t.rotation.map(Quat::from_array);
+    let (position, rotation) = match t.space {
+        PoseSpace::Model => (position, rotation),
+        PoseSpace::Joint(j) => {
+            let frame = model.as_slice().get(usize::from(j))?;
+            (frame.position + frame.rotation * (frame.scale * position), rotation.map(|r| frame.rotation * r))
+        }
+    };
+    Some(HandTarget { position, rotation, weight: t.weight * weight })
 }
 
 fn arm_chain(skeleton: &Skeleton, roles: &BoneRoles, side: Side) -> Option<TwoBoneChain> {
@@ -406,13 +427,12 @@ impl RigIk {
         if self.hand_on_weapon
             && let Some(pose) = &input.weapon_pose
         {
-            for (side, id) in [(Side::Left, LEFT_HAND_GRIP), (Side::Right, RIGHT_HAND_GRIP)] {
-                if let Some(t) = pose.target(id) {
-                    let target = HandTarget {
-                        position: Vec3::from_array(t.position),
-                        rotation: Some(Quat::from_array(t.rotation)),
-                        weight: t.weight * pose.weight,
-                    };
+            // Both targets before either hand moves: a grip in the frame of
+            // the hand holding the item is read from the pose as it is now.
+            let targets = [LEFT_HAND_GRIP, RIGHT_HAND_GRIP]
+                .map(|id| pose.target(id).and_then(|t| hand_target(t, pose.weight, &ctx.model)));
+            for (side, target) in Side::BOTH.into_iter().zip(targets) {
+                if let Some(target) = target {
                     self.reach(skeleton, local, &mut ctx.model, side, &target);
                 }
             }

@@ -13,8 +13,9 @@
 //! - **stance modifier**: a [`PoseSnapshot`] from the [`StanceProvider`] whose
 //!   targets are *offsets*: each shifts (position added, rotation applied
 //!   first) the same-id target of the blended pose, scaled by the modifier's
-//!   and the target's weight. A crouch stance can lower the grip by 10 cm
-//!   without knowing the weapon.
+//!   and the target's weight, in that target's own space (a grip in the
+//!   frame of the hand holding the item moves in that frame). A crouch
+//!   stance can lower a model-space grip by 10 cm without knowing the weapon.
 //!
 //! ```text
 //!  idle ─┐
@@ -22,6 +23,11 @@
 //!  aim ──┘                     ├─ blend(slot weight) ─► + stance offsets ─► blend from the
 //!  slot pose ──────────────────┘                                           previous item ─► current
 //! ```
+//!
+//! - **switch time**: how long the hand-over from one item to the next (or
+//!   to nothing) takes; by default the blend time, and a character sets it
+//!   to its loadout cross-fade, so the grips blend in over the equip
+//!   cross-fade and out on holster.
 //!
 //! Providers are asked for poses only on events (equip, slot start), never in
 //! [`EquipmentPoseService::tick`]; after the first ticks (which size the
@@ -56,6 +62,7 @@ pub struct EquipmentPoseService {
     switch_from: PoseSnapshot,
     switch_t: f32,
     blend_time: f32,
+    switch_time: f32,
     scratch: PoseSnapshot,
     scratch2: PoseSnapshot,
     current: PoseSnapshot,
@@ -80,6 +87,11 @@ impl Default for EquipmentPoseService {
     fn default() -> Self {
         EquipmentPoseService::new(0.15)
     }
+}
+
+/// A duration: `>= 0`, not finite counts as 0.
+fn duration(t: f32) -> f32 {
+    if t.is_finite() { t.max(0.0) } else { 0.0 }
 }
 
 fn approach(value: f32, target: f32, step: f32) -> f32 {
@@ -107,11 +119,36 @@ impl EquipmentPoseService {
             stance_mix: PoseSnapshot::default(),
             switch_from: PoseSnapshot::default(),
             switch_t: 1.0,
-            blend_time: if blend_time.is_finite() { blend_time.max(0.0) } else { 0.0 },
+            blend_time: duration(blend_time),
+            switch_time: duration(blend_time),
             scratch: PoseSnapshot::default(),
             scratch2: PoseSnapshot::default(),
             current: PoseSnapshot::default(),
         }
+    }
+
+    /// Sets how long handing over from one item to the next (or to none)
+    /// takes, seconds (`>= 0`; 0 = instant; not finite counts as 0).
+    pub fn set_switch_time(&mut self, seconds: f32) {
+        self.switch_time = duration(seconds);
+    }
+
+    /// Ends any hand-over at once: the pose jumps to the item in hand on the
+    /// next tick (an item equipped at spawn is already held).
+    pub fn finish_switch(&mut self) {
+        self.switch_t = 1.0;
+    }
+
+    /// Progress of the hand-over between items, `0 ..= 1` (1 when none runs).
+    #[must_use]
+    pub fn switch_progress(&self) -> f32 {
+        self.switch_t
+    }
+
+    /// The slot the service has been told is playing.
+    #[must_use]
+    pub fn active_slot(&self) -> Option<AnimationSlotId> {
+        self.slot
     }
 
     /// Equipment ids of the registered providers, oldest first.
@@ -164,9 +201,19 @@ impl EquipmentPoseService {
         self.stance
     }
 
+    /// Sizes every snapshot for providers of `n` targets (blends hold the
+    /// union of two sides), so a slot or a blend starting later need not
+    /// allocate (see `IkPoseProvider::write_slot_pose`).
+    fn reserve(&mut self, n: usize) {
+        self.slot_pose.targets.reserve(n);
+        for s in [&mut self.scratch, &mut self.scratch2, &mut self.current, &mut self.switch_from] {
+            s.targets.reserve(2 * n);
+        }
+    }
+
     fn begin_switch(&mut self) {
         self.switch_from.clone_from(&self.current);
-        self.switch_t = if self.blend_time > 0.0 { 0.0 } else { 1.0 };
+        self.switch_t = if self.switch_time > 0.0 { 0.0 } else { 1.0 };
     }
 
     /// Advances the blends by `dt` seconds and recomputes the current pose.
@@ -178,7 +225,8 @@ impl EquipmentPoseService {
         let slot_target = if self.slot.is_some() && !self.slot_pose.targets.is_empty() { 1.0 } else { 0.0 };
         self.slot_weight = approach(self.slot_weight, slot_target, step);
         self.stance_t = approach(self.stance_t, 1.0, step);
-        self.switch_t = approach(self.switch_t, 1.0, step);
+        let switch_step = if self.switch_time > 0.0 { dt / self.switch_time } else { 1.0 };
+        self.switch_t = approach(self.switch_t, 1.0, switch_step);
 
         match self.equipped.last() {
             Some(e) => PoseSnapshot::blend_into(&e.idle, &e.aim, self.aim_weight, &mut self.scratch),
@@ -197,10 +245,13 @@ impl EquipmentPoseService {
                 let k = (m.weight * self.stance_mix.weight).clamp(0.0, 1.0);
                 if let Some(t) = self.scratch.targets.iter_mut().find(|t| t.target == m.target) {
                     let p = Vec3::from_array(t.position) + Vec3::from_array(m.position) * k;
-                    let r = Quat::IDENTITY.slerp(Quat::from_array(m.rotation).normalize(), k)
-                        * Quat::from_array(t.rotation).normalize();
                     t.position = p.to_array();
-                    t.rotation = r.normalize().to_array();
+                    // A target without a rotation keeps the animated orientation: nothing to turn.
+                    if let (Some(mr), Some(tr)) = (m.rotation, t.rotation) {
+                        let r = Quat::IDENTITY.slerp(Quat::from_array(mr).normalize(), k)
+                            * Quat::from_array(tr).normalize();
+                        t.rotation = Some(r.normalize().to_array());
+                    }
                 }
             }
         }
@@ -221,6 +272,7 @@ impl IkPoseService for EquipmentPoseService {
         self.begin_switch();
         self.equipped.retain(|e| e.provider.equipment_id() != provider.equipment_id());
         let (idle, aim) = (provider.idle_pose(), provider.aim_pose());
+        self.reserve(idle.targets.len().max(aim.targets.len()));
         self.equipped.push(Equipped { provider, idle, aim });
         if let Some(slot) = self.slot {
             self.set_active_slot(slot);
@@ -244,9 +296,9 @@ impl IkPoseService for EquipmentPoseService {
 
     fn set_active_slot(&mut self, slot: AnimationSlotId) {
         self.slot = Some(slot);
-        match self.equipped.last().and_then(|e| e.provider.slot_pose(slot)) {
-            Some(pose) => self.slot_pose = pose,
-            None => self.slot_pose.targets.clear(),
+        let written = self.equipped.last().is_some_and(|e| e.provider.write_slot_pose(slot, &mut self.slot_pose));
+        if !written {
+            self.slot_pose.targets.clear();
         }
     }
 
@@ -260,7 +312,7 @@ impl IkPoseService for EquipmentPoseService {
 mod tests {
     use super::*;
     use zoa_anim_core::IKTargetId;
-    use zoa_anim_core::contracts::PoseTargetData;
+    use zoa_anim_core::contracts::{PoseSpace, PoseTargetData};
 
     const GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
 
@@ -269,8 +321,9 @@ mod tests {
             targets: vec![PoseTargetData {
                 target: GRIP,
                 position: [x, 0.0, 0.0],
-                rotation: [0.0, 0.0, 0.0, 1.0],
+                rotation: None,
                 weight: 1.0,
+                space: PoseSpace::Model,
             }],
             weight: 1.0,
         }
@@ -314,8 +367,9 @@ mod tests {
                     targets: vec![PoseTargetData {
                         target: GRIP,
                         position: [0.0, -0.1, 0.0],
-                        rotation: [0.0, 0.0, 0.0, 1.0],
+                        rotation: None,
                         weight: 1.0,
+                        space: PoseSpace::Model,
                     }],
                     weight: 1.0,
                 }

@@ -250,8 +250,9 @@ impl Rig {
         weapon.set_target(PoseTargetData {
             target: zoa_anim_ik::LEFT_HAND_GRIP,
             position: [0.2, 1.2, 0.35],
-            rotation: [0.0, 0.0, 0.0, 1.0],
+            rotation: Some([0.0, 0.0, 0.0, 1.0]),
             weight: 1.0,
+            space: zoa_anim_core::contracts::PoseSpace::Model,
         });
         inputs.weapon_pose = Some(weapon);
         stage

@@ -124,6 +124,16 @@ pub enum SetupProblem {
         /// Profile id.
         profile: String,
     },
+    /// Two items are for the same weapon class (a class holds one item).
+    #[error("class {class}: equipment `{first}` and `{second}` are both for it (a class holds one item)")]
+    ClassHoldsTwoItems {
+        /// The class.
+        class: PlayerProfileType,
+        /// The first item for it.
+        first: String,
+        /// The second.
+        second: String,
+    },
     /// A class (or the character) names an animation profile the bundle does not have.
     #[error("{}: animation profile `{profile}` is not in the bundle", class.map_or("the character".to_owned(), |c| format!("class {c}")))]
     UnknownAnimationProfile {

@@ -1,6 +1,7 @@
 //! A crowd of fixture humanoids driven by the runtime's crowd workload (the
 //! one `zoa-anim bench --defs` measures: varied tags, bindings, slots and IK
-//! inputs) plus loadout switches: the parallel pass equals the serial one bit
+//! inputs) plus loadout switches (the rifle's `equipment` grips blend in and
+//! its reload slot lets the left hand go): the parallel pass equals the serial one bit
 //! for bit (pose, model and skinning matrices, events) for 1, 2 and 3
 //! threads, and neither allocates after warm-up (counting allocator, every
 //! thread counted). Its own test binary, so no other test's allocations are
@@ -11,8 +12,8 @@ mod character_common;
 use std::sync::Arc;
 
 use character_common::*;
-use zoa_anim_core::PlayerProfileType;
 use zoa_anim_core::glam::Vec3;
+use zoa_anim_core::{DefaultSlots, PlayerProfileType};
 use zoa_anim_ik::FlatGround;
 use zoa_anim_runtime::character::{CharacterEventReceiver, CrowdWorkload, Event};
 use zoa_anim_runtime::{Character, Crowd, Team};
@@ -25,7 +26,8 @@ const DT: f32 = 1.0 / 60.0;
 
 /// The crowd of [`CrowdWorkload`] (what `zoa-anim bench --defs` runs), except
 /// that every character spawns unarmed and every third one equips the rifle
-/// afterwards, every third the pistol, so the first frames cross-fade loadouts.
+/// afterwards, every third the pistol (both hold their `equipment`), so the
+/// first frames cross-fade loadouts.
 fn crowd(n: usize, workload: &CrowdWorkload) -> Crowd<Character> {
     let def = definition(&fixture_bundle());
     let ground = Arc::new(FlatGround { height: 0.02, normal: Vec3::Y });
@@ -127,6 +129,21 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
         on_team.deliver_events(&mut sink);
     }
     let before = sink.0;
+    let holding = serial.members().iter().filter(|c| c.held_item().is_some()).count();
+    assert_eq!(holding, 2 * N / 3, "every rifle and pistol holds its item: grips are part of the counted frames");
+    // Equipping may allocate, the frames of its hand-over may not: some
+    // characters pick the pistol up just before the count.
+    for crowd in [&mut serial, &mut par, &mut on_team] {
+        for c in crowd.members_mut().iter_mut().step_by(3) {
+            c.equip(PlayerProfileType::Pistol);
+        }
+    }
+    // Starting a slot whose grips the item has copies them into storage sized at equip.
+    let reload = |crowd: &mut Crowd<Character>| {
+        for c in crowd.members_mut().iter_mut().filter(|c| c.held_item().is_some()) {
+            c.play_slot(DefaultSlots::RELOAD_MAGAZINE);
+        }
+    };
     // Counted inside the pool: frames are what must not allocate (a call from
     // outside a rayon pool also injects a job into its global queue, which
     // allocates one queue block per 63 injections).
@@ -136,6 +153,11 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
                 workload.drive(&mut serial, f);
                 workload.drive(&mut par, f);
                 workload.drive(&mut on_team, f);
+                if f == FRAMES + 30 {
+                    reload(&mut serial);
+                    reload(&mut par);
+                    reload(&mut on_team);
+                }
                 serial.update(DT).unwrap();
                 par.update_parallel(DT).unwrap();
                 on_team.update_on(&mut team, DT).unwrap();

@@ -97,8 +97,9 @@ pub fn ik_humanoid_instance(k: usize) -> zoa_anim_runtime::pose::ClipPlayer {
     weapon.set_target(PoseTargetData {
         target: LEFT_HAND_GRIP,
         position: [0.3, 1.2 + 0.01 * (k % 5) as f32, 0.3],
-        rotation: Quat::IDENTITY.to_array(),
+        rotation: Some(Quat::IDENTITY.to_array()),
         weight: 1.0,
+        space: zoa_anim_core::contracts::PoseSpace::Model,
     });
     inputs.weapon_pose = Some(weapon);
     ClipPlayer::new(rs, layers).unwrap().with_ik(stage).unwrap()

@@ -390,7 +390,7 @@ fn schema_writes_one_file_per_kind_and_matches_the_committed_copy() {
     let dir = tmp.path();
     let out = zoa(&["schema", "--out", arg(dir), "--format", "json"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout_json(&out)["written"].as_array().unwrap().len(), 10);
+    assert_eq!(stdout_json(&out)["written"].as_array().unwrap().len(), 11);
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let text = std::fs::read_to_string(e.path()).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();

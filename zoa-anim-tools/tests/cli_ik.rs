@@ -1,6 +1,8 @@
 //! `zoa-anim ik --discover`: the JSON contract, discovery on every skinned
 //! shared asset and on the fixture humanoid, overrides, and exit code 2 on
-//! usage / IO errors.
+//! usage / IO errors. `zoa-anim ik --defs --class`: the grip report's
+//! contract on the fixture humanoid's rifle (the off hand lands on its grip)
+//! and its refusals.
 //!
 //! What the shared assets yield (snapshotted below):
 //! - CesiumMan, RiggedFigure: full humanoids by their `torso/neck/arm/leg_joint`
@@ -273,4 +275,66 @@ fn usage_and_io_errors_exit_2() {
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("no skin 3"));
     }
+}
+
+/// The fixture humanoid's definition folder.
+const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humanoid");
+
+fn grips(args: &[&str]) -> Output {
+    ik(&[&["--defs", DEFS], args].concat())
+}
+
+#[test]
+fn grips_report_the_off_hands_distance_before_and_after_ik() {
+    let out = grips(&["--class", "rifle", "--time", "1", "--format", "json"]);
+    assert!(out.status.success(), "{}", cli::stderr(&out));
+    let v = cli::stdout_json(&out);
+    assert_eq!(cli::keys(&v), ["aiming", "attach", "class", "defs", "equipment", "hands", "time"]);
+    assert_eq!((v["class"].as_str(), v["equipment"].as_str()), (Some("rifle"), Some("rifle")));
+    assert_eq!(v["attach"], serde_json::json!({ "role": "right_hand", "bone": "RightHand" }));
+    assert_eq!((v["time"].as_f64(), v["aiming"].as_bool()), (Some(1.0), Some(false)));
+    let hands = v["hands"].as_array().unwrap();
+    assert_eq!(hands.len(), 1, "the rifle has an off-hand grip only: {hands:?}");
+    let h = &hands[0];
+    assert_eq!(cli::keys(h), ["bone", "distance_after", "distance_before", "grip", "hand", "target", "weight"]);
+    assert_eq!(
+        (h["hand"].as_str(), h["target"].as_str(), h["bone"].as_str()),
+        (Some("off_hand"), Some("left_hand_grip"), Some("LeftHand"))
+    );
+    assert_eq!(h["weight"], 1.0);
+    assert_eq!(h["grip"].as_array().unwrap().len(), 3);
+    let (before, after) = (h["distance_before"].as_f64().unwrap(), h["distance_after"].as_f64().unwrap());
+    assert!(before > 0.1, "the low-ready animation leaves the left hand {before} m from the grip");
+    assert!(after < 0.002, "hand on weapon puts it there: {after} m");
+
+    // Aiming: the item's aim grip (the handguard), elsewhere in model space.
+    let aim = cli::stdout_json(&grips(&["--class", "rifle", "--time", "1", "--aim", "--format", "json"]));
+    assert_eq!(aim["aiming"], true);
+    assert_ne!(aim["hands"][0]["grip"], h["grip"]);
+
+    let human = grips(&["--class", "rifle", "--time", "1"]);
+    let text = cli::stdout(&human);
+    assert!(text.contains("class `rifle` holds `rifle` (attach right_hand = `RightHand`), t = 1.000 s"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("off_hand") && l.contains("LeftHand") && l.ends_with(" m")), "{text}");
+}
+
+#[test]
+fn grips_refuse_classes_without_an_item_and_bad_arguments() {
+    let out = grips(&["--class", "shotgun", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = cli::stdout_json(&out);
+    assert_eq!(v["error"]["code"], "not-found");
+    assert!(v["error"]["message"].as_str().unwrap().contains("classes that do: pistol, rifle"), "{v}");
+    let out = grips(&["--class", "sword"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(cli::stderr(&out).contains("expected one of unarmed, pistol, rifle"), "{}", cli::stderr(&out));
+    let out = grips(&["--class", "rifle", "--time", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = ik(&["--defs", DEFS]);
+    assert_eq!(out.status.code(), Some(2), "--defs needs --class");
+    let out = ik(&["x.glb", "--discover", "--defs", DEFS, "--class", "rifle"]);
+    assert_eq!(out.status.code(), Some(2), "one mode at a time");
+    let out = ik(&["--defs", "/nonexistent/defs", "--class", "rifle", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(cli::stdout_json(&out)["error"]["code"], "io");
 }

@@ -6,8 +6,10 @@
 //! flagged in the Binding Browser, run a preview
 //! preset and see the skeleton move (two screenshots of the 3D view differ),
 //! and approve an auto-binding (changing one pick, leaving one slot out,
-//! then confirming an overwrite), save an IK bone override, and write a
-//! binding profile with the wizard (its issue tray flagging a wrong type).
+//! then confirming an overwrite), save an IK bone override, move the rifle's
+//! off-hand grip (its marker follows the numbers on the skeleton) and save
+//! it, and write a binding profile with the wizard (its issue tray flagging
+//! a wrong type).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`/usr/bin/chromium`,
 //! `/usr/bin/chromedriver`, or `ZOA_CHROMIUM` / `ZOA_CHROMEDRIVER`). Without
@@ -176,6 +178,7 @@ fn the_workbench_in_headless_chromium() {
             preview_moves_the_skeleton(&c, shots.path()).await;
             approve_an_auto_binding(&c, &server, shots.path()).await;
             edit_ik_overrides(&c, &server, shots.path()).await;
+            edit_grips(&c, &server, shots.path()).await;
             run_the_wizard(&c, &server, shots.path()).await;
             overview_links_and_new_files(&c, &server).await;
         })
@@ -431,7 +434,7 @@ async fn binding_browser_flags_inert(c: &Client, shots: &Path) {
 
 async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     css(c, "#tab-preview").await.click().await.unwrap();
-    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 5").await;
+    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 6").await;
     css(c, "#preset-select").await.select_by_value("locomotion_ramp").await.unwrap();
     css(c, "#btn-run").await.click().await.unwrap();
     until(c, "the run", "document.body.dataset.labRun === 'locomotion_ramp' && document.body.dataset.labTick === '0'")
@@ -552,6 +555,59 @@ async fn edit_ik_overrides(c: &Client, s: &Server, shots: &Path) {
     let text = text.expect("the override is saved");
     assert!(text.contains("left_foot = \"LeftFoot\"") && text.contains("head = \"Head\""), "{text}");
     until(c, "the saved state", "document.querySelector('#ik-save').disabled").await;
+}
+
+async fn edit_grips(c: &Client, s: &Server, shots: &Path) {
+    let markers = "JSON.parse(document.querySelector('#ik-canvas').dataset.grips || '{}')";
+    until(c, "the rifle's grip marker", &format!("{markers}.off_hand")).await;
+    assert_eq!(css(c, "#ik-item").await.prop("value").await.unwrap().as_deref(), Some("pistol"), "the first item");
+    css(c, "#ik-item").await.select_by_value("rifle").await.unwrap();
+    until(c, "the rifle's sockets", "document.querySelector('#ik-grips .note')?.textContent.startsWith('rifle')").await;
+    let at = |v: Value| -> Vec<f64> { v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect() };
+    let before = at(until(c, "the marker", &format!("{markers}.off_hand")).await);
+    assert!(
+        until(c, "no main-hand marker", &format!("!{markers}.main_hand")).await.as_bool().unwrap(),
+        "the rifle has no main-hand socket"
+    );
+    let canvas = css(c, "#ik-canvas").await;
+    let into_view = "document.querySelector('#ik-canvas').scrollIntoView({ block: 'start' });";
+    c.execute(into_view, vec![]).await.unwrap();
+    let first = canvas.screenshot().await.unwrap();
+    let save = css(c, "#ik-grips-save").await;
+    assert!(save.attr("disabled").await.unwrap().is_some(), "nothing to save yet");
+    // Move the off-hand socket 26 cm along +X: the marker follows as the number is typed.
+    let x = css(c, "#ik-grips input[data-hand='off_hand'][data-field='position.0']").await;
+    x.clear().await.unwrap();
+    x.send_keys("0.2").await.unwrap();
+    until(c, "the marker to move", &format!("{markers}.off_hand?.[0] > {}", before[0] + 0.2)).await;
+    let moved = at(c.execute(&format!("return {markers}.off_hand;"), vec![]).await.unwrap());
+    assert!(
+        (moved[0] - before[0] - 0.26).abs() < 1e-3 && (moved[1] - before[1]).abs() < 1e-6,
+        "{before:?} → {moved:?}"
+    );
+    c.execute(into_view, vec![]).await.unwrap();
+    let later = canvas.screenshot().await.unwrap();
+    save_shot("ik-grips-before.png", &first, shots);
+    save_shot("ik-grips.png", &later, shots);
+    let (a, _, channels) = pixels(&first);
+    let (b, _, _) = pixels(&later);
+    let differing = a.chunks(channels).zip(b.chunks(channels)).filter(|(p, q)| p != q).count();
+    let total = a.len() / channels;
+    assert!(differing > 20, "the grip marker moved on the canvas: {differing} pixels differ");
+    assert!(differing < total / 20, "only the marker changed, not the view: {differing} of {total}");
+    save_shot("ik-grips-page.png", &c.screenshot().await.unwrap(), shots);
+    until(c, "the save button", "!document.querySelector('#ik-grips-save').disabled").await;
+    save.click().await.unwrap();
+    let item = s.defs().join("equipment/rifle.toml");
+    let text = serve_support::eventually(30, || {
+        std::fs::read_to_string(&item).ok().filter(|t| t.contains("position = [0.2, -0.1, 0.0]"))
+    });
+    let text = text.expect("the socket is saved");
+    assert!(text.contains("[aim.off_hand]") && text.starts_with("# The rifle"), "the rest of the file stays: {text}");
+    // Round trip: the form shows what the file now says, with nothing left to save.
+    until(c, "the saved state", "document.querySelector('#ik-grips-save').disabled").await;
+    let shown = css(c, "#ik-grips input[data-hand='off_hand'][data-field='position.0']").await;
+    assert_eq!(shown.prop("value").await.unwrap().as_deref(), Some("0.2"));
 }
 
 async fn run_the_wizard(c: &Client, s: &Server, shots: &Path) {

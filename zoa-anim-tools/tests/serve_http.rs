@@ -103,6 +103,8 @@ fn api_calls_need_the_token_and_writes_need_the_origin() {
         "/api/preview/export",
         "/api/autobind/scan",
         "/api/ik/discover",
+        "/api/ik/grips",
+        "/api/ik/grips/save",
         "/api/wizard/preview",
     ] {
         let r = s.raw("POST", path, &[("x-zoa-token", &s.token), ct], Some(&body));
@@ -124,7 +126,7 @@ fn definitions_are_listed_by_kind_with_their_problem_counts() {
     assert_eq!(session["roots"][0]["label"], "defs");
     assert_eq!(session["roots"][1]["label"], "assets");
     assert_eq!(session["roots"][1]["writable"], false);
-    assert_eq!(session["kinds"].as_array().unwrap().len(), 9);
+    assert_eq!(session["kinds"].as_array().unwrap().len(), 10);
     let list = ok(&s.get("/api/defs"));
     let files = list["files"].as_array().unwrap();
     let on_disk = walk(&s.defs());
@@ -216,6 +218,7 @@ fn traversal_absolute_paths_and_symlink_escapes_are_refused() {
             ("/api/duplicate", json!({ "path": "defs/bindings/rifle.toml", "new_path": p, "new_id": "x" })),
             ("/api/duplicate", json!({ "path": p, "new_path": "defs/copy.toml", "new_id": "x" })),
             ("/api/ik/save", json!({ "path": p, "version": "x", "overrides": [] })),
+            ("/api/ik/grips/save", json!({ "path": p, "version": "x", "grips": {} })),
             ("/api/wizard/write", json!({ "path": p, "draft": { "id": "x" } })),
             ("/api/validate", json!({ "path": p, "text": "x" })),
         ] {
@@ -386,7 +389,8 @@ fn coverage_and_overview_agree_with_the_cli() {
     assert_eq!(cov["files"]["humanoid_base"], "defs/profiles/humanoid_base.toml");
     let o = ok(&s.get("/api/overview"));
     assert_eq!(o["counts"]["binding_profile"], 2);
-    assert_eq!(o["counts"]["preview_preset"], 5);
+    assert_eq!(o["counts"]["preview_preset"], 6);
+    assert_eq!(o["counts"]["equipment"], 2);
     assert_eq!(o["errors"], cli["errors"]);
     assert_eq!(o["profile_sets"][0]["id"], "player");
     assert_eq!(o["coverage"].as_array().unwrap().len(), cli["coverage"]["profiles"].as_array().unwrap().len());
@@ -659,6 +663,82 @@ fn ik_targets_show_roles_on_the_skeleton_and_save_overrides() {
     assert_eq!(s.post("/api/ik/discover", &json!({ "model": "assets/humanoid.glb", "skin": 9 })).status, 422);
 }
 
+#[test]
+fn ik_targets_show_equipment_grips_on_the_skeleton_and_save_them() {
+    let s = Server::start();
+    let m = ok(&s.get("/api/ik/models"));
+    let items: Vec<(&str, &str)> = m["equipment"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["id"].as_str().unwrap(), e["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(items, [("pistol", "defs/equipment/pistol.toml"), ("rifle", "defs/equipment/rifle.toml")]);
+    let body = json!({ "model": "assets/humanoid.glb", "policy": "humanoid", "equipment": "rifle" });
+    let g = ok(&s.post("/api/ik/grips", &body));
+    let d = ok(&s.post("/api/ik/discover", &json!({ "model": "assets/humanoid.glb", "policy": "humanoid" })));
+    let joint = |name: &str| d["joint_names"].as_array().unwrap().iter().position(|n| n == name).unwrap();
+    assert_eq!(g["attach"]["bone"], "RightHand");
+    assert_eq!(g["attach"]["joint"], joint("RightHand"));
+    assert_eq!(g["attach"]["position"], d["positions"][joint("RightHand")], "the drawn skeleton's rest pose");
+    assert_eq!(g["hands"], json!({ "main_hand": joint("RightHand"), "off_hand": joint("LeftHand") }));
+    let e = &g["equipment"];
+    assert_eq!((e["path"].as_str(), e["attach"].as_str()), (Some("defs/equipment/rifle.toml"), Some("right_hand")));
+    assert_eq!(e["grips"]["main_hand"], Value::Null);
+    assert_eq!(
+        e["grips"]["off_hand"],
+        json!({ "position": [-0.06, -0.1, 0.0], "rotation": null, "euler": null, "weight": 1.0 })
+    );
+    assert_eq!((e["aim"].as_bool(), e["slots"].as_u64()), (Some(true), Some(1)));
+    // The fixture's rest rotations are the identity: the socket sits at hand + position.
+    let hand: Vec<f64> = g["attach"]["position"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let at: Vec<f64> = g["markers"]["off_hand"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    for (k, socket) in [-0.06, -0.1, 0.0].into_iter().enumerate() {
+        assert!((at[k] - (hand[k] + socket)).abs() < 2e-4, "axis {k}: {at:?} vs {hand:?}");
+    }
+    assert_eq!(g["markers"]["main_hand"], Value::Null);
+
+    // Saving rewrites the idle sockets only; comments, aim and slots stay.
+    let (path, version) = (e["path"].as_str().unwrap(), e["version"].as_str().unwrap().to_owned());
+    let before = read(&s, "equipment/rifle.toml");
+    let grips = json!({ "off_hand": { "position": [-0.05, -0.1, 0.01], "euler": [10.0, 0.0, 0.0], "weight": 0.8 } });
+    let saved = ok(&s.post("/api/ik/grips/save", &json!({ "path": path, "version": version, "grips": grips })));
+    let text = read(&s, "equipment/rifle.toml");
+    assert!(
+        text.contains("[grips.off_hand]\nposition = [-0.05, -0.1, 0.01]\neuler = [10.0, 0.0, 0.0]\nweight = 0.8\n"),
+        "{text}"
+    );
+    assert!(text.starts_with(before.split("[grips.off_hand]").next().unwrap()), "the head of the file is kept: {text}");
+    assert!(text.contains("[aim.off_hand]") && text.contains("slot = \"reload_magazine\""), "{text}");
+    assert_eq!(saved["diagnostics"].as_array().unwrap().len(), 0, "{saved}");
+    let again = ok(&s.post("/api/ik/grips", &body));
+    let off = &again["equipment"]["grips"]["off_hand"];
+    assert_eq!(off["position"], json!([-0.05, -0.1, 0.01]));
+    assert_eq!((off["euler"][0].as_f64(), off["weight"].as_f64()), (Some(10.0), Some(0.8)));
+    // The version the page had is stale now: refused, nothing written.
+    let r = s.post("/api/ik/grips/save", &json!({ "path": path, "version": version, "grips": {} }));
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!(read(&s, "equipment/rifle.toml"), text);
+    // Grips go into an equipment definition only; unknown items and bad numbers are refused.
+    let rig = file(&s, "defs/rig/humanoid.toml");
+    let r = s.post(
+        "/api/ik/grips/save",
+        &json!({ "path": "defs/rig/humanoid.toml", "version": rig["version"], "grips": grips }),
+    );
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("grip sockets go into an equipment definition"),
+        "{}",
+        r.text()
+    );
+    let v = saved["version"].as_str().unwrap();
+    let bad = json!({ "off_hand": { "position": [0.0, 0.0, 0.0], "weight": 3.0 } });
+    assert_eq!(s.post("/api/ik/grips/save", &json!({ "path": path, "version": v, "grips": bad })).status, 422);
+    assert_eq!(read(&s, "equipment/rifle.toml"), text);
+    let unknown = json!({ "model": "assets/humanoid.glb", "equipment": "sword" });
+    assert_eq!(s.post("/api/ik/grips", &unknown).status, 404);
+}
+
 // ---------------------------------------------------------------- wizard
 
 #[test]
@@ -711,7 +791,7 @@ fn the_preview_lab_runs_presets_and_exports_the_capture() {
     let s = Server::start();
     let p = ok(&s.get("/api/presets"));
     let ids: Vec<&str> = p["presets"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["chooser", "force_state", "hit_and_die", "locomotion_ramp", "rifle_fire_cycle"]);
+    assert_eq!(ids, ["chooser", "force_state", "hit_and_die", "locomotion_ramp", "rifle_equip", "rifle_fire_cycle"]);
     assert_eq!(p["profile_sets"], json!(["player"]));
     let ramp = &p["presets"][3];
     assert!(ramp["steps"].as_array().unwrap().iter().any(|s| s == "wait 1 s"), "{ramp}");

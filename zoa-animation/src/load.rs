@@ -227,6 +227,7 @@ fn setup_problem(set: &DefinitionSet, dir: &Path, p: &SetupProblem) -> Diagnosti
         SetupProblem::UnknownAnimationProfile { class: Some(_), .. } => player(),
         SetupProblem::AnimationProfile { profile, .. } => file_of(&set.animation_profiles, profile, |x| &x.id),
         SetupProblem::RigOverride(_) => set.rig_policies.first().map_or_else(PathBuf::new, |r| r.file.clone()),
+        SetupProblem::ClassHoldsTwoItems { second, .. } => file_of(&set.equipment, second, |x| &x.id),
         _ => PathBuf::new(),
     };
     at_file(&file, Some(dir), p.to_string())

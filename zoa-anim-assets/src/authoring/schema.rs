@@ -27,8 +27,8 @@ pub const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 /// Regex of the core id syntax (lowercase dotted segments).
 pub const ID_PATTERN: &str = "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$";
 
-/// The nine kinds, in documentation order.
-pub const KINDS: [&str; 9] = [
+/// The ten kinds, in documentation order.
+pub const KINDS: [&str; 10] = [
     "binding_profile",
     "animation_profile",
     "state_graph",
@@ -38,6 +38,7 @@ pub const KINDS: [&str; 9] = [
     "clip",
     "animation_graph",
     "preview_preset",
+    "equipment",
 ];
 
 /// The schema of a value of type `ty`.
@@ -106,6 +107,7 @@ fn ty_schema_flat(ty: &Ty) -> Value {
             }
             s
         }
+        Ty::Vector(n) => json!({"type": "array", "items": {"type": "number"}, "minItems": n, "maxItems": n}),
         Ty::Map(item) => json!({"type": "object", "additionalProperties": ty_schema(item)}),
         Ty::Either(tys) => json!({"anyOf": tys.iter().map(ty_schema).collect::<Vec<_>>()}),
         Ty::Tags => json!({"type": "string"}),
@@ -187,6 +189,14 @@ fn table_schema_at(t: &Table, levels: Option<u64>) -> Value {
             }
             Constraint::AnyOf(keys) => {
                 json!({"anyOf": keys.iter().map(|k| json!({"required": [k]})).collect::<Vec<_>>()})
+            }
+            Constraint::AtMostOne(keys) => {
+                let pairs: Vec<Value> = keys
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, a)| keys[i + 1..].iter().map(move |b| json!({"required": [a, b]})))
+                    .collect();
+                json!({"not": {"anyOf": pairs}})
             }
         });
     }
@@ -290,6 +300,6 @@ mod tests {
         assert!(kind_schema("nope").is_none());
         let described: Vec<&str> = all_specs().map(|s| s.kind.name()).collect();
         assert_eq!(described, KINDS);
-        assert_eq!(schema_files().len(), 10);
+        assert_eq!(schema_files().len(), 11);
     }
 }

@@ -50,8 +50,32 @@ pub(crate) fn cross_file(set: &mut DefinitionSet, sh: &mut Shared) {
     apply_loop_hints(set, sh);
     clip_table_coverage(set, sh, &mut out);
     binding_parameters(set, sh, &mut out);
+    item_classes(sh, &mut out);
 
     set.diagnostics.append(&mut out);
+}
+
+/// A weapon class holds one item: the second `equipment` claiming a class is
+/// an E017 at its `classes` entry (files in path order, so the first file wins).
+fn item_classes(sh: &Shared, out: &mut Vec<Diagnostic>) {
+    let mut first: HashMap<zoa_anim_core::PlayerProfileType, (&str, &Location)> = HashMap::new();
+    for (class, id, at) in &sh.item_classes {
+        match first.get(class) {
+            Some((other, was)) if *other != id.as_str() => out.push(at.diagnostic(
+                Code::DuplicateName,
+                format!(
+                    "weapon class `{class}` already holds equipment `{other}` ({}:{}:{}); a class holds one item",
+                    slash_path(&was.file),
+                    was.line,
+                    was.column
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                first.insert(*class, (id.as_str(), at));
+            }
+        }
+    }
 }
 
 /// Unique ids per kind; the first declaration wins. Returns (kind, id) → index

@@ -16,7 +16,7 @@
 //! | E001 | `io-error` | error | A file or a folder could not be read, a file is not UTF-8, or a `*.toml` path is not a regular file (a FIFO, a device: never opened for reading, so it cannot hang the load). |
 //! | E002 | `file-too-large` | error | A definition file is larger than [`MAX_FILE_BYTES`]; it is not parsed. |
 //! | E003 | `toml-syntax` | error | The file is not valid TOML (position from the parser; every recoverable error is listed). |
-//! | E004 | `unknown-kind` | error | `kind` is missing or not one of the nine kinds. |
+//! | E004 | `unknown-kind` | error | `kind` is missing or not one of the ten kinds. |
 //! | E005 | `unknown-field` | error | A field that the kind does not define (the message lists the valid ones). |
 //! | E006 | `missing-field` | error | A required field is absent (`id`, `clip`, `event`, …). |
 //! | E007 | `wrong-type` | error | A value of the wrong TOML type (a string where a number belongs, …). |
@@ -29,7 +29,7 @@
 //! | E014 | `missing-file` | error | A model file (`source`, `model`) does not exist. |
 //! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have, or a rig-policy chain's `root` / `tip` that no model the folder uses has. |
 //! | E016 | `blend-tree-shape` | error | A blend tree breaks its shape rules: 1D needs ≥ 2 children, 2D children need `threshold_y` and a `parameter_y`, direct children need weights. |
-//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain). |
+//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain), or a weapon class that two `equipment` definitions claim (a class holds one item). |
 //! | E018 | `type-mismatch` | error | A value that does not fit the type of what it refers to: `<` on a bool parameter, a float-driven blend tree on a trigger, a shipped binding id declared with another parameter type. |
 //! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |

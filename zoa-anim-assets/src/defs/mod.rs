@@ -17,8 +17,8 @@ use std::path::{Component, Path, PathBuf};
 use toml::de::DeTable;
 use zoa_anim_core::preview::PreviewPreset;
 use zoa_anim_core::{
-    AnimationBindingProfile, AnimationGraph, AnimationProfile, BindingProfile, ClipAsset, PlayerProfileSet, RigPolicy,
-    SoundProfile, StateGraph,
+    AnimationBindingProfile, AnimationGraph, AnimationProfile, BindingProfile, ClipAsset, Equipment, PlayerProfileSet,
+    PlayerProfileType, RigPolicy, SoundProfile, StateGraph,
 };
 
 pub use codes::{Code, MAX_FILE_BYTES};
@@ -61,6 +61,8 @@ pub struct DefinitionSet {
     pub animation_graphs: Vec<Loaded<AnimationGraph>>,
     /// `preview_preset` definitions.
     pub preview_presets: Vec<Loaded<PreviewPreset>>,
+    /// `equipment` definitions.
+    pub equipment: Vec<Loaded<Equipment>>,
     /// Every problem, sorted by file, line, column and code.
     pub diagnostics: Vec<Diagnostic>,
     /// The model files the definitions name, decoded once by the load (see [`DefinitionSet::model`]).
@@ -151,6 +153,17 @@ impl DefinitionSet {
     pub fn preview_preset(&self, id: &str) -> Option<&PreviewPreset> {
         find(&self.preview_presets, id, |v| &v.id)
     }
+    /// The equipment `id`.
+    #[must_use]
+    pub fn equipment(&self, id: &str) -> Option<&Equipment> {
+        find(&self.equipment, id, |v| &v.id)
+    }
+    /// The equipment weapon class `class` holds (the first by file order;
+    /// a class claimed twice is an E017).
+    #[must_use]
+    pub fn equipment_for(&self, class: PlayerProfileType) -> Option<&Equipment> {
+        self.equipment.iter().map(|l| &l.value).find(|e| e.is_for(class))
+    }
 
     /// The model at `path` (the loaded folder joined with the folder-relative
     /// path a definition names, as [`ClipAsset::source`] holds it), as the
@@ -187,7 +200,7 @@ impl DefinitionSet {
     }
 }
 
-/// The nine definition kinds.
+/// The ten definition kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Kind {
     BindingProfile,
@@ -199,10 +212,11 @@ pub(crate) enum Kind {
     Clip,
     AnimationGraph,
     PreviewPreset,
+    Equipment,
 }
 
 impl Kind {
-    pub(crate) const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 10] = [
         Kind::BindingProfile,
         Kind::AnimationProfile,
         Kind::StateGraph,
@@ -212,6 +226,7 @@ impl Kind {
         Kind::Clip,
         Kind::AnimationGraph,
         Kind::PreviewPreset,
+        Kind::Equipment,
     ];
     pub(crate) const fn name(self) -> &'static str {
         match self {
@@ -224,6 +239,7 @@ impl Kind {
             Kind::Clip => "clip",
             Kind::AnimationGraph => "animation_graph",
             Kind::PreviewPreset => "preview_preset",
+            Kind::Equipment => "equipment",
         }
     }
     fn from_name(s: &str) -> Option<Kind> {
@@ -379,6 +395,8 @@ pub(crate) struct Shared {
     /// Binding profile id → per binding row (in file order): binding id and
     /// the locations of its `parameter` and `type` values (first file wins).
     pub binding_rows: HashMap<String, Vec<BindingRowAt>>,
+    /// Every weapon class an equipment definition claims: class, equipment id, where.
+    pub item_classes: Vec<(PlayerProfileType, String, Location)>,
 }
 
 /// Where one binding row of a binding profile sits (for checks against graphs).

@@ -202,8 +202,35 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Enum(e) => {
             let _ = choice_of(ctx, v, field, e);
         }
+        Ty::Vector(n) => {
+            let _ = numbers_of(ctx, v, field, *n);
+        }
         Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
     }
+}
+
+/// The value as an array of exactly `n` finite numbers (a count other than
+/// `n` is E008, each item is checked as a number).
+pub(crate) fn numbers_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, n: usize) -> Option<Vec<f32>> {
+    let items = match v.get_ref() {
+        DeValue::Array(a) => a,
+        _ => {
+            wrong_type(ctx, v, field, &format!("an array of {n} numbers"));
+            return None;
+        }
+    };
+    if items.len() != n {
+        ctx.report(
+            Code::OutOfRange,
+            v.span(),
+            field,
+            format!("expected an array of exactly {n} numbers, found {} item(s)", items.len()),
+        );
+        return None;
+    }
+    let numbers: Vec<Option<f32>> =
+        items.iter().enumerate().map(|(i, item)| num_of(ctx, item, &index(field, i), Rule::Any)).collect();
+    numbers.into_iter().collect()
 }
 
 /// ` (did you mean `x`?)` when a candidate is within a small edit distance of
@@ -385,6 +412,14 @@ impl<'a, 'i> Obj<'a, 'i> {
             }
         };
         int_of(ctx, v, &self.field(key), lo, hi)
+    }
+
+    /// An array of exactly `N` finite numbers (a [`Ty::Vector`] field).
+    pub(crate) fn vector<const N: usize>(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<[f32; N]> {
+        let (v, spec) = self.get(ctx, key)?;
+        debug_assert!(matches!(spec.ty, Ty::Vector(n) if n == N), "`{key}` is not a vector of {N}");
+        let numbers = numbers_of(ctx, v, &self.field(key), N)?;
+        numbers.try_into().ok()
     }
 
     pub(crate) fn bool(&mut self, ctx: &mut FileCtx<'_>, key: &'static str) -> Option<bool> {

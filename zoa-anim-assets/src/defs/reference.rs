@@ -36,6 +36,7 @@ fn range_text(ty: &Ty) -> String {
         Ty::List(_, min) if *min > 0 => format!("at least {min}"),
         Ty::Nested(_, limit) => format!("the same fields again, at most {} levels deep in all", limit.max),
         Ty::RowsAtMost(_, max) => format!("at most {max}"),
+        Ty::Vector(n) => format!("exactly {n}"),
         _ => String::new(),
     }
 }
@@ -69,6 +70,7 @@ fn type_name(ty: &Ty) -> String {
         Ty::Nested(..) => "table".into(),
         Ty::Rows(_) | Ty::RowsAtMost(..) => "array of tables".into(),
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
+        Ty::Vector(_) => "array of numbers".into(),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
         Ty::Tags => "tag pattern".into(),

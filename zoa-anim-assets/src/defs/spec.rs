@@ -93,6 +93,8 @@ pub(crate) enum Ty {
     RowsAtMost(&'static Table, usize),
     /// An array of values of one type, with at least `min` items.
     List(&'static Ty, usize),
+    /// An array of exactly `n` finite numbers (a position, a quaternion).
+    Vector(usize),
     /// A table of free names to values of one type.
     Map(&'static Ty),
     /// Any one of several forms (the reader tells them apart).
@@ -218,6 +220,8 @@ pub(crate) enum Constraint {
     OneOf(&'static [&'static [&'static str]]),
     /// At least one of the fields is written (`parent` or `entries`).
     AnyOf(&'static [&'static str]),
+    /// At most one of the fields is written (`rotation` or `euler`).
+    AtMostOne(&'static [&'static str]),
 }
 
 /// The fields of one table and the rules across them.
@@ -263,7 +267,7 @@ pub(crate) struct KindSpec {
 
 /// `kind` and `id`, which every definition starts with.
 pub(crate) static COMMON: Table = Table::of(&[
-    Field::req("kind", Ty::Text, "one of the nine definition kinds", "definition kind"),
+    Field::req("kind", Ty::Text, "one of the ten definition kinds", "definition kind"),
     Field::req(
         "id",
         Ty::Id,

@@ -159,8 +159,9 @@ proptest! {
             targets: vec![zoa_anim_core::contracts::PoseTargetData {
                 target: zoa_anim_ik::LEFT_HAND_GRIP,
                 position: grip.to_array(),
-                rotation: [0.0, 0.0, 0.0, 1.0],
+                rotation: Some([0.0, 0.0, 0.0, 1.0]),
                 weight: 1.0,
+                space: zoa_anim_core::contracts::PoseSpace::Model,
             }],
             weight: 1.0,
         };

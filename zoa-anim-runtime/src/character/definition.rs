@@ -9,7 +9,7 @@ use zoa_anim_core::{
     AnimationBindingProfile, AnimationProfile, BundledClip, CharacterBundle, PlayerProfileSet, PlayerProfileType,
     RigPolicy, SoundProfile, StateGraph,
 };
-use zoa_anim_ik::{BoneRoles, PolicyKind, RigIk, Role};
+use zoa_anim_ik::{BoneRoles, CompiledEquipment, IkError, PolicyKind, RigIk, Role};
 
 use crate::character::driver::SlotBlend;
 use crate::character::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
@@ -97,6 +97,12 @@ pub struct CharacterDefinition {
     pub(crate) rig_policy: RigPolicy,
     pub(crate) rig_ik: Option<Arc<RigIk>>,
     pub(crate) roles: BoneRoles,
+    /// Held items compiled for the skeleton (those whose attach bone it has).
+    pub(crate) equipment: Vec<CompiledEquipment>,
+    /// Per weapon class, its item (index into `equipment`).
+    pub(crate) class_items: Vec<(PlayerProfileType, usize)>,
+    /// Items left out because the skeleton has no bone for their attach role.
+    pub(crate) equipment_skipped: Vec<IkError>,
     pub(crate) procedural: ProceduralJoints,
     /// `ANIMATES_*` bits of the procedural fallback's additive pose.
     pub(crate) procedural_animated: Vec<u8>,
@@ -162,6 +168,8 @@ impl CharacterDefinition {
             problems.push(SetupProblem::UnknownSoundProfile(id.clone()));
         }
         let loadout = compile_loadout(bundle, &graphs, &bindings, &tables, &mut problems);
+        let Items { equipment, class_items, skipped: equipment_skipped } =
+            compile_equipment(bundle, skeleton.skeleton(), &roles, &mut problems);
         let zero = Pose::identity(n);
         let root = (0..n).find(|&j| bundle.skeleton.parent(j).is_none()).unwrap_or(0);
 
@@ -183,6 +191,9 @@ impl CharacterDefinition {
             rig_policy,
             rig_ik,
             roles,
+            equipment,
+            class_items,
+            equipment_skipped,
             procedural,
             procedural_animated,
             procedural_reference: ReferencePose::from_pose(&zero),
@@ -253,6 +264,27 @@ impl CharacterDefinition {
     #[must_use]
     pub fn roles(&self) -> &BoneRoles {
         &self.roles
+    }
+    /// The held items, compiled for the skeleton (the `equipment`
+    /// definitions whose attach bone it has), in bundle order.
+    #[must_use]
+    pub fn equipment(&self) -> &[CompiledEquipment] {
+        &self.equipment
+    }
+    /// The item weapon class `class` holds, if any.
+    #[must_use]
+    pub fn equipment_for(&self, class: PlayerProfileType) -> Option<&CompiledEquipment> {
+        self.item_index(class).map(|i| &self.equipment[i])
+    }
+    pub(crate) fn item_index(&self, class: PlayerProfileType) -> Option<usize> {
+        self.class_items.iter().find(|(c, _)| *c == class).map(|&(_, i)| i)
+    }
+    /// The items left out because the skeleton has no bone for their attach
+    /// role (their classes then hold nothing; like an IK behaviour whose
+    /// bones are missing, this is not a set-up error).
+    #[must_use]
+    pub fn equipment_skipped(&self) -> &[IkError] {
+        &self.equipment_skipped
     }
     /// Joints the procedural fallback moves.
     #[must_use]
@@ -494,6 +526,51 @@ fn compile_rig(skeleton: &RuntimeSkeleton, rig_policy: &RigPolicy, problems: &mu
         procedural_animated[usize::from(h)] |= ANIMATES_TRANSLATION;
     }
     Rig { roles, rig_ik, procedural, procedural_animated }
+}
+
+/// The definition's held items.
+#[derive(Debug, Default)]
+struct Items {
+    equipment: Vec<CompiledEquipment>,
+    class_items: Vec<(PlayerProfileType, usize)>,
+    skipped: Vec<IkError>,
+}
+
+/// Compiles each item for the skeleton: one whose attach role names no bone
+/// is skipped (and listed); a class two items claim is a set-up problem (the
+/// loader reports it as E017 first).
+fn compile_equipment(
+    bundle: &CharacterBundle,
+    skeleton: &zoa_anim_core::Skeleton,
+    roles: &BoneRoles,
+    problems: &mut Vec<SetupProblem>,
+) -> Items {
+    let mut items = Items::default();
+    for e in &bundle.equipment {
+        let index = match CompiledEquipment::new(e, skeleton, roles) {
+            Ok(c) => {
+                items.equipment.push(c);
+                Some(items.equipment.len() - 1)
+            }
+            Err(error) => {
+                items.skipped.push(error);
+                None
+            }
+        };
+        for &class in &e.classes {
+            if let Some(other) = bundle.equipment.iter().take_while(|x| !std::ptr::eq(*x, e)).find(|x| x.is_for(class))
+            {
+                problems.push(SetupProblem::ClassHoldsTwoItems {
+                    class,
+                    first: other.id.clone(),
+                    second: e.id.clone(),
+                });
+            } else if let Some(i) = index {
+                items.class_items.push((class, i));
+            }
+        }
+    }
+    items
 }
 
 fn table_of<'a>(

@@ -58,6 +58,7 @@
 mod definition;
 mod delivery;
 pub mod driver;
+mod equipment;
 pub mod events;
 mod explain;
 pub mod fade;

@@ -15,6 +15,7 @@ use zoa_anim_core::{
 use zoa_anim_ik::{GroundProbe, HandTarget};
 
 use super::definition::CharacterDefinition;
+use super::equipment::EquipmentIk;
 use super::pose_stage::{PoseStage, SelectorLayer, Stack};
 use crate::character::driver::GraphDriver;
 use crate::character::events::{BindingPhase, EventKind, EventQueue, NotifySource};
@@ -129,6 +130,8 @@ pub struct Character {
     selector_frame: FrameOutput,
     pose: PoseStage,
     ik: Option<IkStage>,
+    /// The held item's grips (when the definition has items and hand on weapon runs).
+    equipment: Option<EquipmentIk>,
     root_motion: Option<(RootMotionContext, RootMotion)>,
     events: EventQueue,
     watches: [Option<Watch>; MAX_BINDING_WATCHES],
@@ -190,10 +193,15 @@ impl Character {
         };
         let selector = table.map(|t| Self::new_selector(def, t, tags));
         let selector_frame = selector.as_ref().map(TagSelector::new_output).unwrap_or_default();
-        let ik = match &def.rig_ik {
+        let mut ik = match &def.rig_ik {
             Some(rig) => Some(IkStage::new(Arc::clone(rig), &def.skeleton)?),
             None => None,
         };
+        let class = match &behaviour {
+            Behaviour::Loadout(s) => Some(s.class()),
+            Behaviour::Plain(_) => None,
+        };
+        let equipment = ik.as_mut().and_then(|ik| EquipmentIk::new(def, class, ik.inputs_mut()));
         let root_motion = if settings.root_motion {
             let ctx = RootMotionContext::new(def.skeleton.rest(), &def.animations, def.root)?;
             Some((ctx, RootMotion::default()))
@@ -213,6 +221,7 @@ impl Character {
             selector,
             selector_frame,
             ik,
+            equipment,
             root_motion,
             events: EventQueue::with_capacity(settings.event_capacity),
             watches: [None; MAX_BINDING_WATCHES],
@@ -227,6 +236,10 @@ impl Character {
             random_seed: 0,
             def: Arc::clone(def),
         };
+        if let (Some(e), Some(ik)) = (&mut c.equipment, &mut c.ik) {
+            // Spawned holding the item: its grips are in the first pose already.
+            e.tick(0.0, false, ik.inputs_mut());
+        }
         c.evaluate_pose(0.0, None)?;
         Ok(c)
     }
@@ -281,6 +294,12 @@ impl Character {
         self.send_tag_event(tag_event_dimensions(binding));
         self.note_unbound_as(binding, AnimationParameterType::Bool);
         self.behaviour.driver_mut().set_bool(binding, value);
+        if binding == DefaultBindings::IS_AIMING
+            && let Some(e) = &mut self.equipment
+        {
+            // The held item's aim grips follow whether the character aims.
+            e.set_aiming(value);
+        }
     }
     /// Sets a float binding (no-op when unbound). The tag table's chooser
     /// columns over `binding` (`ranges = ["aim_yaw in -45..45"]`) read it too,
@@ -338,19 +357,31 @@ impl Character {
     /// Plays a slot of the active binding profile in the override slot
     /// (`false` when the profile has no such slot or its clip does not resolve).
     pub fn play_slot(&mut self, slot: AnimationSlotId) -> bool {
-        self.behaviour.driver_mut().play_slot(slot)
+        let played = self.behaviour.driver_mut().play_slot(slot);
+        if played && let Some(e) = &mut self.equipment {
+            // The held item's grips for the slot (a reload lets the off hand go).
+            e.slot_started(slot);
+        }
+        played
     }
     /// Fades the override slot out over `blend_out` seconds (0 stops at once).
     pub fn stop_slot(&mut self, blend_out: f32) {
         self.behaviour.driver_mut().instance_mut().stop_with(blend_out);
+        if let Some(e) = &mut self.equipment {
+            e.slot_stopped();
+        }
     }
     /// Equips a weapon class: its binding profile, graph (cross-faded over
-    /// the definition's loadout cross-fade, each graph with its own masks)
-    /// and tag table. May allocate (a new graph instance); frames do not.
-    /// Without a player set nothing changes.
+    /// the definition's loadout cross-fade, each graph with its own masks),
+    /// tag table and held item (its grips blend in over the same cross-fade
+    /// while the old item's blend out). May allocate (a new graph instance);
+    /// frames do not. Without a player set nothing changes.
     pub fn equip(&mut self, class: PlayerProfileType) -> Option<LoadoutChange> {
         let Behaviour::Loadout(s) = &mut self.behaviour else { return None };
         let change = s.equip(class);
+        if let (Some(e), Some(ik)) = (&mut self.equipment, &mut self.ik) {
+            e.equip(&self.def, change.class, ik.inputs_mut());
+        }
         if change.graph_changed {
             self.previous_graph = self.graph;
             self.graph = s.graph_index();
@@ -458,8 +489,14 @@ impl Character {
             i.look_target = target;
         }
     }
-    /// IK pose of the equipped item (hand grips).
+    /// IK pose of the equipped item (hand grips), set by the game: it
+    /// replaces the grips of the definition's `equipment` until cleared
+    /// with `None`, which hands the hands back to them (or to nothing when
+    /// the definition has no items).
     pub fn set_weapon_pose(&mut self, pose: Option<PoseSnapshot>) {
+        if let Some(e) = &mut self.equipment {
+            e.set_game_pose(pose.is_some());
+        }
         if let Some(i) = self.ik_inputs_mut() {
             i.weapon_pose = pose;
         }
@@ -533,6 +570,10 @@ impl Character {
         // A few events a frame: kept in delivery order, so `events()` reads them as delivered.
         self.events.sort();
         self.time += f64::from(dt);
+        if let (Some(e), Some(ik)) = (&mut self.equipment, &mut self.ik) {
+            let instance = self.behaviour.driver().instance();
+            e.tick(dt * instance.speed(), instance.slot_status().is_some(), ik.inputs_mut());
+        }
         self.evaluate_pose(dt, lent)
     }
 

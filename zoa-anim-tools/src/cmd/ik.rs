@@ -1,5 +1,8 @@
 //! `zoa-anim ik FILE [--skin N] --discover`: which bone of a glTF skin plays
 //! which IK role, and which rig-policy behaviours it can therefore run.
+//! `zoa-anim ik --defs DIR --class CLASS [--time T] [--aim]`: how far each
+//! hand of a character holding the class's `equipment` is from its grip
+//! before and after the rig IK (see [`grips`]).
 //!
 //! The JSON shape is a contract for outside scripts:
 //! `{"roles":{"hips":NAME|null,"spine":[NAME…],"neck":…,"head":…,
@@ -31,40 +34,61 @@ use zoa_anim_ik::{BoneRoles, ChainAvailability, Role, Side, TipSource, chain_ava
 
 use super::Format;
 
+pub mod grips;
+
 /// Arguments of `zoa-anim ik`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A `.glb` or `.gltf` file.
-    file: PathBuf,
+    /// A `.glb` or `.gltf` file (with `--discover`).
+    #[arg(required_unless_present = "defs", conflicts_with = "defs")]
+    file: Option<PathBuf>,
     /// Which skin (index in the file's skin order).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "defs")]
     skin: usize,
-    /// Discover bone roles and policy availability (the only mode so far).
-    #[arg(long, required = true)]
+    /// Discover bone roles and policy availability of FILE.
+    #[arg(long, required_unless_present = "defs", conflicts_with = "defs")]
     discover: bool,
     /// Map a role to a bone explicitly, as a rig policy's `bone_overrides`
     /// would (`--override left_foot=foot_l`); repeatable.
-    #[arg(long = "override", value_name = "ROLE=BONE")]
+    #[arg(long = "override", value_name = "ROLE=BONE", conflicts_with = "defs")]
     overrides: Vec<String>,
     /// Check an IK chain from bone ROOT down to bone TIP, as a rig policy's
     /// `[[chains]]` entry would (`--chain Spine..Head`); repeatable.
     #[arg(long = "chain", value_name = "ROOT..TIP")]
     chains: Vec<String>,
+    /// A definition folder: report each hand's distance to the grips of the
+    /// `equipment` that `--class` holds, before and after IK.
+    #[arg(long, requires = "class")]
+    defs: Option<PathBuf>,
+    /// With `--defs`: the weapon class to equip (`rifle`, `pistol`, …).
+    #[arg(long, requires = "defs")]
+    class: Option<String>,
+    /// With `--defs`: seconds to play after spawning (0 ..= 600, steps of 1/30 s).
+    #[arg(long, requires = "defs", default_value_t = 0.0)]
+    time: f32,
+    /// With `--defs`: the character aims (the item's aim grips).
+    #[arg(long, requires = "defs")]
+    aim: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
 }
 
-/// Loads the file, discovers the roles of one skin and prints them. A file
-/// that cannot be read, a missing skin or a bad override is a usage / IO
-/// error (exit 2).
+/// Runs the mode the arguments ask for. Discovery: loads the file,
+/// discovers the roles of one skin and prints them; a file that cannot be
+/// read, a missing skin or a bad override is a usage / IO error (exit 2).
+/// Grips: see [`grips::run`].
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let (Some(dir), Some(class)) = (&args.defs, &args.class) {
+        return grips::run(&grips::Request { dir, class, time: args.time, aim: args.aim }, args.format);
+    }
+    let Some(path) = &args.file else { bail!("give a glTF file with --discover, or --defs DIR --class CLASS") };
     debug_assert!(args.discover);
-    let asset = load_gltf(&args.file)?;
+    let asset = load_gltf(path)?;
     for w in &asset.warnings {
         errln!("warning: {w}");
     }
-    let file = args.file.display();
+    let file = path.display();
     let skeleton = asset
         .skeletons
         .get(args.skin)

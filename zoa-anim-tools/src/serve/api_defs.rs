@@ -325,22 +325,28 @@ pub async fn coverage(State(app): State<Arc<App>>) -> ApiResult {
     Ok(Json(out))
 }
 
+/// How many definitions of each kind the folder holds (those that loaded).
+fn kind_counts(set: &zoa_anim_assets::defs::DefinitionSet) -> Value {
+    json!({
+        "binding_profile": set.binding_profiles.len(),
+        "animation_profile": set.animation_profiles.len(),
+        "state_graph": set.state_graphs.len(),
+        "rig_policy": set.rig_policies.len(),
+        "sound_profile": set.sound_profiles.len(),
+        "player_profile_set": set.player_profile_sets.len(),
+        "clip": set.clips.len(),
+        "animation_graph": set.animation_graphs.len(),
+        "preview_preset": set.preview_presets.len(),
+        "equipment": set.equipment.len(),
+    })
+}
+
 /// `GET /api/overview`.
 pub async fn overview(State(app): State<Arc<App>>) -> ApiResult {
     let out = app
         .blocking(|app| {
             let set = load(app, &[]);
-            let counts = json!({
-                "binding_profile": set.binding_profiles.len(),
-                "animation_profile": set.animation_profiles.len(),
-                "state_graph": set.state_graphs.len(),
-                "rig_policy": set.rig_policies.len(),
-                "sound_profile": set.sound_profiles.len(),
-                "player_profile_set": set.player_profile_sets.len(),
-                "clip": set.clips.len(),
-                "animation_graph": set.animation_graphs.len(),
-                "preview_preset": set.preview_presets.len(),
-            });
+            let counts = kind_counts(&set);
             let (errors, warnings) = diag_json::counts(&set.diagnostics);
             let problems: Vec<Value> = per_file(&set)
                 .into_iter()

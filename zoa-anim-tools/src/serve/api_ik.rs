@@ -1,7 +1,8 @@
 //! IK Targets.
 //!
 //! - `GET /api/ik/models`: the models the definitions animate and the glTF files under the
-//!   asset folders (inside the roots only), and the folder's rig policies.
+//!   asset folders (inside the roots only), the folder's rig policies and its `equipment`
+//!   items (whose grips `api_grips` shows and saves).
 //! - `POST /api/ik/discover {model, skin, policy, overrides}`: bone discovery on one skin, as
 //!   `zoa-anim ik --discover` runs it, with the rig policy's `bone_overrides` (or the
 //!   `overrides` given, to try edits before saving): the joints with their rest positions
@@ -81,7 +82,12 @@ pub async fn models(State(app): State<Arc<App>>) -> ApiResult {
                 .iter()
                 .map(|p| json!({ "id": p.value.id, "path": defs_virtual(app, &p.file) }))
                 .collect();
-            Ok(json!({ "models": all, "policies": policies }))
+            let equipment: Vec<Value> = set
+                .equipment
+                .iter()
+                .map(|e| json!({ "id": e.value.id, "path": defs_virtual(app, &e.file), "attach": e.value.attach }))
+                .collect();
+            Ok(json!({ "models": all, "policies": policies, "equipment": equipment }))
         })
         .await?;
     Ok(Json(out))
@@ -99,8 +105,8 @@ pub struct DiscoverBody {
     overrides: Option<Vec<(String, String)>>,
 }
 
-/// Rest positions in model space (joint rest transforms composed down the tree).
-fn rest_positions(s: &Skeleton) -> Vec<[f32; 3]> {
+/// Rest transforms in model space (joint rest transforms composed down the tree).
+pub(super) fn rest_world(s: &Skeleton) -> Vec<Mat4> {
     let mut world = vec![Mat4::IDENTITY; s.joint_count()];
     for &j in s.eval_order() {
         let j = usize::from(j);
@@ -110,7 +116,12 @@ fn rest_positions(s: &Skeleton) -> Vec<[f32; 3]> {
             None => local,
         };
     }
-    world.iter().map(|m| m.w_axis.truncate().to_array()).collect()
+    world
+}
+
+/// Rest positions in model space.
+fn rest_positions(s: &Skeleton) -> Vec<[f32; 3]> {
+    rest_world(s).iter().map(|m| m.w_axis.truncate().to_array()).collect()
 }
 
 fn discovery_json(s: &Skeleton, roles: &BoneRoles, policy: &RigPolicy) -> Value {

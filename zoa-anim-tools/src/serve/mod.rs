@@ -32,6 +32,7 @@
 mod api_autobind;
 mod api_bindings;
 mod api_defs;
+mod api_grips;
 mod api_ik;
 mod api_preview;
 mod api_wizard;
@@ -318,6 +319,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/ik/models", get(api_ik::models))
         .route("/api/ik/discover", post(api_ik::discover))
         .route("/api/ik/save", post(api_ik::save))
+        .route("/api/ik/grips", post(api_grips::grips))
+        .route("/api/ik/grips/save", post(api_grips::save))
         .route("/api/vocabulary", get(api_wizard::vocabulary))
         .route("/api/wizard/preview", post(api_wizard::preview))
         .route("/api/wizard/write", post(api_wizard::write))

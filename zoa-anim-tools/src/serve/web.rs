@@ -21,6 +21,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("autobind.js", JS, include_str!("web/autobind.js")),
     ("bindings.js", JS, include_str!("web/bindings.js")),
     ("ik.js", JS, include_str!("web/ik.js")),
+    ("grips.js", JS, include_str!("web/grips.js")),
     ("preview.js", JS, include_str!("web/preview.js")),
     ("overview.js", JS, include_str!("web/overview.js")),
     ("wizard.js", JS, include_str!("web/wizard.js")),

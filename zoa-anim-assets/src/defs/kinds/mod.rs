@@ -9,6 +9,7 @@ pub(crate) mod animation_graph;
 pub(crate) mod animation_profile;
 pub(crate) mod binding_profile;
 pub(crate) mod clip;
+pub(crate) mod equipment;
 pub(crate) mod player_profile_set;
 pub(crate) mod preview_preset;
 pub(crate) mod rig_policy;
@@ -91,6 +92,7 @@ pub(crate) fn read_definition(
         Kind::Clip => read!(clip::read, clips),
         Kind::AnimationGraph => read!(animation_graph::read, animation_graphs),
         Kind::PreviewPreset => read!(preview_preset::read, preview_presets),
+        Kind::Equipment => read!(equipment::read, equipment),
     }
 }
 
@@ -106,6 +108,7 @@ pub(crate) fn spec_of(kind: Kind) -> &'static KindSpec {
         Kind::Clip => &clip::SPEC,
         Kind::AnimationGraph => &animation_graph::SPEC,
         Kind::PreviewPreset => &preview_preset::SPEC,
+        Kind::Equipment => &equipment::SPEC,
     }
 }
 

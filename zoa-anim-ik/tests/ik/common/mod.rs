@@ -3,7 +3,7 @@
 
 #![allow(dead_code, unused_imports)]
 
-use zoa_anim_core::contracts::{IkPoseProvider, PoseSnapshot, PoseTargetData};
+use zoa_anim_core::contracts::{IkPoseProvider, PoseSnapshot, PoseSpace, PoseTargetData};
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::{AnimationSlotId, Skeleton, Transform};
 use zoa_anim_ik::LEFT_HAND_GRIP;
@@ -49,8 +49,9 @@ impl Rifle {
             targets: vec![PoseTargetData {
                 target: LEFT_HAND_GRIP,
                 position: at.to_array(),
-                rotation: [0.0, 0.0, 0.0, 1.0],
+                rotation: Some([0.0, 0.0, 0.0, 1.0]),
                 weight: 1.0,
+                space: PoseSpace::Model,
             }],
             weight: 1.0,
         }

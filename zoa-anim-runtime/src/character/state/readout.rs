@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use glam::Mat4;
+use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_core::graph::StateIndex;
 use zoa_anim_core::{
     AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, PlayerProfileType, StateTagSet,
 };
-use zoa_anim_ik::Role;
+use zoa_anim_ik::{CompiledEquipment, EquipmentPoseService, Role};
 
 use super::{Behaviour, Character};
 use crate::character::definition::CharacterDefinition;
@@ -168,6 +169,27 @@ impl Character {
     #[must_use]
     pub fn ik(&self) -> Option<&IkStage> {
         self.ik.as_ref()
+    }
+    /// The item in hand: the `equipment` the current class holds, compiled
+    /// for the skeleton (`None` with empty hands, or when the definition has
+    /// no items or hand on weapon cannot run on the skeleton).
+    #[must_use]
+    pub fn held_item(&self) -> Option<&CompiledEquipment> {
+        let i = self.equipment.as_ref()?.held()?;
+        self.def.equipment.get(i)
+    }
+    /// The IK pose service the held items register with (`None` when the
+    /// definition has no items or hand on weapon cannot run): its hand-over
+    /// progress, aim and slot weights and current pose.
+    #[must_use]
+    pub fn equipment_service(&self) -> Option<&EquipmentPoseService> {
+        self.equipment.as_ref().map(super::EquipmentIk::service)
+    }
+    /// The weapon pose the rig IK used in the last frame (the held item's
+    /// grips, or the game's own, see [`Character::set_weapon_pose`]).
+    #[must_use]
+    pub fn weapon_pose(&self) -> Option<&PoseSnapshot> {
+        self.ik.as_ref()?.inputs().weapon_pose.as_ref()
     }
     /// The value of a bound parameter (`None` when the binding is not live).
     #[must_use]

@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { $, el, toast, failed } from './ui.js';
 import { SkeletonView } from './skeleton_view.js';
+import { initGrips, showGrips } from './grips.js';
 
 let view;
 let data = null; // last discovery
@@ -28,6 +29,7 @@ export async function start() {
   $('#ik-try').addEventListener('click', () => discover(false));
   $('#ik-reset').addEventListener('click', () => discover(true));
   $('#ik-save').addEventListener('click', save);
+  initGrips(view, res.data.equipment || []);
   if (res.data.models.length) await discover(true);
   else $('#ik-behaviours').textContent = 'No model inside the Workbench folders (pass --assets DIR).';
 }
@@ -46,6 +48,7 @@ async function discover(reset) {
   data = res.data;
   if (reset) edits = new Map(data.policy.overrides.map(([r, b]) => [r, b]));
   render();
+  await showGrips({ model: body.model, skin: body.skin, policy: body.policy });
 }
 
 function render() {

@@ -12,6 +12,7 @@ export class SkeletonView {
     this.names = [];
     this.points = [];
     this.marks = new Map(); // joint → {color, label}
+    this.extras = []; // points that are not joints: [{at: [x, y, z], from: [x, y, z] | null, color, label}]
     this.yaw = 0.6;
     this.pitch = 0.25;
     this.distance = 4;
@@ -122,12 +123,32 @@ export class SkeletonView {
       ctx.arc(p[0], p[1], m ? 5 : 2.5, 0, Math.PI * 2);
       ctx.fill();
     });
+    // Extra points (grip sockets): a ring, joined to the point they belong to by a dashed line.
+    ctx.lineWidth = 2;
+    for (const x of this.extras) {
+      const p = this.project(x.at, cam);
+      const q = x.from && this.project(x.from, cam);
+      if (!p) continue;
+      ctx.strokeStyle = x.color;
+      if (q) {
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(q[0], q[1]);
+        ctx.lineTo(p[0], p[1]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], 7, 0, Math.PI * 2);
+      ctx.stroke();
+    }
     // Labels where they do not cover another: try four corners around the joint.
     ctx.font = '11px sans-serif';
     const placed = [];
     const free = (b) => placed.every((o) => b[0] > o[2] || b[2] < o[0] || b[1] > o[3] || b[3] < o[1]);
-    for (const [j, m] of this.marks) {
-      const p = pts[j];
+    const labelled = [...this.marks].map(([j, m]) => [pts[j], m])
+      .concat(this.extras.map((x) => [this.project(x.at, cam), x]));
+    for (const [p, m] of labelled) {
       if (!p || !m.label) continue;
       const w = ctx.measureText(m.label).width;
       const spots = [[p[0] + 7, p[1] - 5], [p[0] - 7 - w, p[1] - 5], [p[0] + 7, p[1] + 13], [p[0] - 7 - w, p[1] + 13]];
