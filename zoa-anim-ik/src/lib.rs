@@ -44,7 +44,10 @@ pub use aim::{LookAtChain, LookAtJob, LookAtState};
 pub use error::IkError;
 pub use foot::{FlatGround, FootPlantJob, FootPlantState, GroundHit, GroundProbe, foot_plant_weight};
 pub use pose::{ModelPose, ModelTransform};
-pub use rig::{HandTarget, IkContext, IkInputs, LEFT_HAND_GRIP, RIGHT_HAND_GRIP, RigIk, RigIkSettings};
+pub use rig::{
+    HandTarget, IkContext, IkGoal, IkInputs, IkReport, LEFT_HAND_GRIP, MAX_IK_GOALS, RIGHT_HAND_GRIP, RigIk,
+    RigIkSettings,
+};
 pub use roles::{
     ArmBones, BoneRoles, LegBones, LimbTip, PolicyAvailability, PolicyKind, Rejected, Role, Side, TipSource,
 };

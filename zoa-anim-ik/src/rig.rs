@@ -40,6 +40,9 @@ use crate::pose::ModelPose;
 use crate::roles::{BoneRoles, PolicyKind, Side};
 use crate::two_bone::{TwoBoneChain, TwoBoneIkJob, TwoBoneSettings};
 
+mod report;
+pub use report::{IkGoal, IkReport, MAX_IK_GOALS};
+
 /// Grip target of the left hand in an IK pose snapshot.
 pub const LEFT_HAND_GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
 /// Grip target of the right hand in an IK pose snapshot.

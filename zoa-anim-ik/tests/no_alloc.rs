@@ -56,7 +56,9 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         ledge_targets: [Some(HandTarget { position: Vec3::new(0.4, 1.8, 0.3), rotation: None, weight: 1.0 }), None],
         ..IkInputs::default()
     };
+    let matrices = vec![zoa_anim_core::glam::Mat4::IDENTITY; s.joint_count()];
     let before = alloc::total();
+    let mut goals = 0;
     for frame in 0..100 {
         flocal.copy_from_slice(&frest);
         frig.apply(&fs, &mut flocal, &mut fctx, &footless_input, 1.0 / 60.0).unwrap();
@@ -69,9 +71,11 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
             zoa_anim_core::contracts::PoseSnapshot::blend_into(current, current, 1.0, pose);
         }
         rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 60.0).unwrap();
+        goals += rig.report(&ctx, &input, &matrices).goals().len();
         let sol = solve_two_bone(Vec3::Y, Vec3::ZERO, Vec3::NEG_Y, Vec3::X, &TwoBoneSettings::default());
         assert!(sol.is_some());
     }
     let after = alloc::total();
-    assert_eq!(after - before, 0, "allocations in the per-frame path");
+    assert_eq!(after - before, 0, "allocations in the per-frame path (the IK report included)");
+    assert!(goals > 100, "the report saw the goals: {goals}");
 }
