@@ -234,6 +234,9 @@ pub struct VoiceInfo {
     pub emitter: Option<EmitterId>,
     /// Fading out.
     pub releasing: bool,
+    /// The voice's own gain, fixed when it started: the entry's volume
+    /// times its volume jitter draw (linear).
+    pub gain: f32,
     /// Current gain before panning and master (volume × envelope × distance × bus).
     pub level: f32,
     /// Frames rendered since the voice started.
@@ -568,6 +571,7 @@ impl Player {
             variant: v.variant as usize,
             emitter: (v.emitter != NONE).then_some(EmitterId { slot: v.emitter, generation: v.emitter_generation }),
             releasing: v.release_total > 0,
+            gain: v.gain,
             level: self.level_of(v),
             played_frames: v.played,
         })

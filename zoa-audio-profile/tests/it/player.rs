@@ -596,3 +596,25 @@ fn throttle_declarations_are_validated() {
         table.warnings()
     );
 }
+
+#[test]
+fn a_voice_reports_its_own_gain_volume_times_its_jitter_draw() {
+    let mut loud = entry("footstep", "", None, "dc");
+    loud.volume = 1.2;
+    let mut jittered = entry("vocal", "", None, "dc");
+    jittered.volume = 0.8;
+    jittered.volume_jitter = 0.25;
+    let mut p = player(vec![loud, jittered], PlayerConfig::default());
+    assert!(started(p.trigger(None, id("footstep"), StateTagSet::EMPTY, None)));
+    let gains: Vec<f32> = p.voices().map(|v| v.gain).collect();
+    assert_eq!(gains, [1.2]);
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        assert!(started(p.trigger(None, id("vocal"), StateTagSet::EMPTY, None)));
+        seen.extend(p.voices().filter(|v| v.entry == 1).map(|v| v.gain));
+        p.stop_all();
+        render(&mut p, 0.05);
+    }
+    assert!(seen.iter().all(|g| (0.8 * 0.75..=0.8).contains(g)), "jitter only lowers the volume: {seen:?}");
+    assert!(seen.windows(2).any(|w| w[0] != w[1]), "the jitter draws differ: {seen:?}");
+}
