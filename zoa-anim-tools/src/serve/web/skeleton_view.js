@@ -1,6 +1,7 @@
 // A skeleton drawn on a 2D canvas with a perspective orbit camera: drag to
 // orbit, wheel to zoom, double-click to re-frame. Joints are points in model
-// space (metres, y up); bones join each joint to its parent.
+// space (metres, y up); bones join each joint to its parent. Targets (IK
+// goals) are free points in the same space, drawn as labelled diamonds.
 
 const GRID = 0.5; // ground grid spacing, metres
 
@@ -12,6 +13,7 @@ export class SkeletonView {
     this.names = [];
     this.points = [];
     this.marks = new Map(); // joint → {color, label}
+    this.targets = []; // [{p: [x, y, z], color, label}]
     this.yaw = 0.6;
     this.pitch = 0.25;
     this.distance = 4;
@@ -49,6 +51,11 @@ export class SkeletonView {
       points = out;
     }
     this.points = points;
+  }
+
+  /// Free points to mark (IK targets): [{p: [x, y, z], color, label}].
+  setTargets(targets) {
+    this.targets = targets || [];
   }
 
   /// Centres the camera on the current pose.
@@ -122,12 +129,27 @@ export class SkeletonView {
       ctx.arc(p[0], p[1], m ? 5 : 2.5, 0, Math.PI * 2);
       ctx.fill();
     });
-    // Labels where they do not cover another: try four corners around the joint.
+    // Targets: an outlined diamond each.
+    const targets = this.targets.map((t) => ({ ...t, q: this.project(t.p, cam) }));
+    ctx.lineWidth = 1.5;
+    for (const t of targets) {
+      if (!t.q) continue;
+      const [x, y] = t.q;
+      ctx.strokeStyle = t.color;
+      ctx.beginPath();
+      ctx.moveTo(x, y - 6);
+      ctx.lineTo(x + 6, y);
+      ctx.lineTo(x, y + 6);
+      ctx.lineTo(x - 6, y);
+      ctx.closePath();
+      ctx.stroke();
+    }
+    // Labels where they do not cover another: try four corners around the joint or target.
     ctx.font = '11px sans-serif';
     const placed = [];
     const free = (b) => placed.every((o) => b[0] > o[2] || b[2] < o[0] || b[1] > o[3] || b[3] < o[1]);
-    for (const [j, m] of this.marks) {
-      const p = pts[j];
+    const labelled = [...this.marks].map(([j, m]) => [pts[j], m]).concat(targets.map((t) => [t.q, t]));
+    for (const [p, m] of labelled) {
       if (!p || !m.label) continue;
       const w = ctx.measureText(m.label).width;
       const spots = [[p[0] + 7, p[1] - 5], [p[0] - 7 - w, p[1] - 5], [p[0] + 7, p[1] + 13], [p[0] - 7 - w, p[1] + 13]];
