@@ -133,21 +133,18 @@ impl CueSink {
         let mut player = Player::new(sound.table.clone(), sound.bank.clone(), PlayerConfig::default())
             .map_err(|e| format!("the sound player: {e}"))?;
         let notifies = NotifyMap::with_defaults();
-        let emitter = SoundEmitter::new(&mut player, Vec3::ZERO, notifies).map_err(|e| e.to_string())?;
         let bindings: Vec<(AnimationBindingId, SoundEventId)> = EVENTS
             .iter()
             .filter_map(|(binding, _, _, sound)| Some((binding.parse().ok()?, sound.parse().ok()?)))
             .collect();
-        let mut names = Vec::new();
-        for row in sound.table.rows() {
-            names.push((row.row.event, capture.intern(row.row.event.as_str())));
+        // Every event a cue can carry: a notify's, a binding's.
+        let mut names: Vec<(SoundEventId, NameId)> = Vec::new();
+        for event in notifies.events().chain(bindings.iter().map(|(_, e)| *e)) {
+            if !names.iter().any(|(e, _)| *e == event) {
+                names.push((event, capture.intern(event.as_str())));
+            }
         }
-        for (_, event) in &bindings {
-            names.push((*event, capture.intern(event.as_str())));
-        }
-        for event in ["footstep", "land", "jump"].iter().filter_map(|e| e.parse::<SoundEventId>().ok()) {
-            names.push((event, capture.intern(event.as_str())));
-        }
+        let emitter = SoundEmitter::new(&mut player, Vec3::ZERO, notifies).map_err(|e| e.to_string())?;
         let sink = CueSink {
             player,
             emitters: [emitter],

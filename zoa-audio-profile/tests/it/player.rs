@@ -422,6 +422,8 @@ fn notifies_and_driver_events_trigger_with_state_and_surface() {
     let mut p = player(entries, PlayerConfig::default());
     let mut map = NotifyMap::with_defaults();
     map.insert("MuzzleFlash", id("weapon.fire"));
+    let events: Vec<String> = map.events().map(|e| e.as_str().to_owned()).collect();
+    assert_eq!(events, ["footstep", "footstep", "footstep", "footstep", "footstep", "land", "jump", "weapon.fire"]);
     let em = SoundEmitter::new(&mut p, Vec3::ZERO, map).unwrap();
     let o = em.on_notify(&mut p, "Footstep", tags("locomotion=run"), Some("grass")).unwrap();
     assert!(matches!(o, TriggerOutcome::Started { entry: 2, .. }), "{o:?}");
