@@ -184,9 +184,12 @@ pub struct PreviewSetup {
 
 impl PreviewSetup {
     /// The set-up of a definition folder (`set`, loaded from `dir`): the
-    /// character [`load_character`] makes of it, at `rate` Hz. Every problem
-    /// at once; a folder without a player profile set is one (the preview
-    /// takes each class's graph and binding profile from it).
+    /// character [`load_character`] makes of it, at `rate` Hz, with its
+    /// sound profile's files decoded ([`PreviewSound::from_bundle`]; when
+    /// they cannot be, the preview plays without sound and
+    /// [`PreviewSetup::sound_problem`] says why). Every problem at once; a
+    /// folder without a player profile set is one (the preview takes each
+    /// class's graph and binding profile from it).
     pub fn from_folder(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
         if set.player_profile_sets.is_empty() {
             return Err(vec![
@@ -224,8 +227,9 @@ impl PreviewSetup {
         }
     }
 
-    /// `bundle` at `rate` Hz with the default settings and the preview's
-    /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]).
+    /// `bundle` at `rate` Hz with the default settings, the preview's
+    /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]) and ground
+    /// ([`DEFAULT_GROUND`]), without sound.
     #[must_use]
     pub fn new(bundle: CharacterBundle, rate: f32) -> PreviewSetup {
         let settings =

@@ -58,12 +58,24 @@ pub(crate) fn load_clip_bank(table: &SoundTable, dir: &Path, max_samples: u64) -
 
 /// A character's sounds for the preview: its sound profile flattened and
 /// its clips decoded.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PreviewSound {
     /// The flattened profile.
     pub table: SoundTable,
     /// Every clip it names, decoded.
     pub bank: ClipBank,
+}
+
+impl std::fmt::Debug for PreviewSound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the samples.
+        f.debug_struct("PreviewSound")
+            .field("profile", &self.table.profile_id())
+            .field("entries", &self.table.len())
+            .field("clips", &self.bank.len())
+            .field("samples", &self.samples())
+            .finish()
+    }
 }
 
 impl PreviewSound {
