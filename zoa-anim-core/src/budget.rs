@@ -16,12 +16,16 @@
 //!
 //! A preview (CLI `preview`, the Workbench's Preview Lab) records one tick
 //! per `1 / rate` seconds; each tick keeps a fixed record, one value per
-//! binding, a few states per graph layer and one position per joint, and the
-//! exports (JSON, CSV, the Lab's page data) write each of those as text.
-//! [`PreviewWork::bytes`] is that sum with the per-item costs measured on the
-//! fixture humanoid (about 1.3 KiB a tick with 2 bindings and 24 joints,
-//! exports included) and on a 1,000-joint rig in the Lab (about 44 bytes a
-//! joint a tick: the capture's 12 and the page's text).
+//! binding, a few states per graph layer, every input of the composed pose
+//! (at most [`PreviewWork::contributions`]), its sound cues and IK goals (a
+//! few each) and one position per joint, and the exports (JSON, CSV, the
+//! Lab's page data) write each of those as text. [`PreviewWork::bytes`] is
+//! that sum with the per-item costs measured on the fixture humanoid (about
+//! 1.3 KiB a tick with 2 bindings and 24 joints before the pose inputs,
+//! sounds and IK were recorded; a pose input costs about 300 bytes of JSON
+//! and CSV, an IK goal about 200, exports included) and on a 1,000-joint rig
+//! in the Lab (about 44 bytes a joint a tick: the capture's 12 and the
+//! page's text), plus the decoded sound bank (4 bytes a sample) once.
 
 use std::fmt;
 
@@ -102,6 +106,11 @@ pub const CHOOSER_COLUMNS: Limit = Limit { name: "chooser.columns", max: 8, unit
 /// (a child of a tree may be a tree in turn; `validate` and the runtime's set-up).
 pub const BLEND_TREE_DEPTH: Limit = Limit { name: "blend_tree.depth", max: 4, unit: "levels" };
 
+/// Most decoded sound samples a preview loads to play the character's sound
+/// profile (the sound files of a folder over it play no sound in the
+/// preview, which says why).
+pub const PREVIEW_SOUND_SAMPLES: Limit = Limit { name: "preview.sound_samples", max: 8 << 20, unit: "samples" };
+
 /// Most children of one blend tree (checked by `validate` and by the
 /// runtime's set-up; a 2D gradient-band tree's set-up is quadratic in it,
 /// its evaluation linear).
@@ -140,28 +149,51 @@ pub struct PreviewWork {
     pub bindings: u64,
     /// Each tick also records the local transform of every joint.
     pub local: bool,
+    /// Most inputs the composed pose can have in one tick (every graph
+    /// layer's active states × their blend-tree children, twice during a
+    /// loadout switch, the selector's clips, the slot, the procedural layer).
+    pub contributions: u64,
+    /// Decoded samples of the sound bank the preview plays (0 without sound).
+    pub sound_samples: u64,
 }
 
+/// Bytes one recorded pose input costs a tick, exports included.
+const CONTRIBUTION_BYTES: u64 = 320;
+/// Bytes a tick's sound cues and IK goals cost (at most seven goals of about
+/// 200 bytes, a cue or two), exports included.
+const SOUND_AND_IK_BYTES: u64 = 1792;
+
 impl PreviewWork {
-    /// Estimated bytes of the capture and its exports (see the module docs).
+    /// Estimated bytes of the capture and its exports, and of the decoded
+    /// sound bank (see the module docs).
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        self.ticks.saturating_mul(self.bytes_per_tick())
+        self.ticks.saturating_mul(self.bytes_per_tick()).saturating_add(self.sound_bytes())
     }
 
     /// Estimated bytes one tick costs in the capture and its exports.
     #[must_use]
     pub fn bytes_per_tick(&self) -> u64 {
         let local = if self.local { 256 * self.joints } else { 0 };
-        1024 + 16 * (self.bindings + self.joints) + 64 * self.layers + local
+        let inputs = CONTRIBUTION_BYTES.saturating_mul(self.contributions);
+        (1024 + SOUND_AND_IK_BYTES + 16 * (self.bindings + self.joints) + 64 * self.layers + local)
+            .saturating_add(inputs)
     }
 
-    /// Estimated bytes of a Preview Lab run: the capture and the page's data
-    /// (per tick about 32 bytes of text a joint, 48 a binding, 96 a layer).
+    /// Bytes of the decoded sound bank (4 a sample).
+    #[must_use]
+    pub fn sound_bytes(&self) -> u64 {
+        self.sound_samples.saturating_mul(4)
+    }
+
+    /// Estimated bytes of a Preview Lab run: the capture, the page's data
+    /// (per tick about 32 bytes of text a joint, 48 a binding, 96 a layer,
+    /// 96 a pose input) and the sound bank.
     #[must_use]
     pub fn lab_bytes(&self) -> u64 {
-        let page = 512 + 32 * self.joints + 48 * self.bindings + 96 * self.layers;
-        self.ticks.saturating_mul(self.bytes_per_tick().saturating_add(page))
+        let page = (512 + 32 * self.joints + 48 * self.bindings + 96 * self.layers)
+            .saturating_add(96u64.saturating_mul(self.contributions));
+        self.ticks.saturating_mul(self.bytes_per_tick().saturating_add(page)).saturating_add(self.sound_bytes())
     }
 
     /// Checks a `zoa-anim preview` run against [`PREVIEW_TICKS`] and
@@ -186,16 +218,17 @@ impl PreviewWork {
     /// The most ticks that fit `limit` (bytes) with this rig, for messages.
     #[must_use]
     pub fn ticks_within(&self, limit: &Limit, lab: bool) -> u64 {
-        let one = PreviewWork { ticks: 1, ..*self };
+        let one = PreviewWork { ticks: 1, sound_samples: 0, ..*self };
         let per = if lab { one.lab_bytes() } else { one.bytes() };
-        limit.max / per.max(1)
+        limit.max.saturating_sub(self.sound_bytes()) / per.max(1)
     }
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 12] = [
+pub const ALL: [&Limit; 13] = [
     &PREVIEW_TICKS,
     &PREVIEW_CAPTURE_BYTES,
+    &PREVIEW_SOUND_SAMPLES,
     &LAB_RUN_BYTES,
     &LAB_TICKS,
     &BLEND_TREE_CHILDREN,
@@ -214,14 +247,14 @@ mod tests {
 
     #[test]
     fn an_over_budget_error_names_the_limit_its_value_and_the_need() {
-        let work = PreviewWork { ticks: 3_000_001, joints: 24, layers: 2, bindings: 2, local: false };
+        let work = PreviewWork { ticks: 3_000_001, joints: 24, layers: 2, bindings: 2, ..PreviewWork::default() };
         let e = work.check_cli("preset `long` at 1000 Hz").unwrap_err();
         assert_eq!(e.limit.name, "preview.ticks");
         assert_eq!(
             e.to_string(),
             "preset `long` at 1000 Hz needs 3000001 ticks; the budget `preview.ticks` is 200000 ticks"
         );
-        let work = PreviewWork { ticks: 20_000, joints: 1000, layers: 2, bindings: 2, local: false };
+        let work = PreviewWork { ticks: 20_000, joints: 1000, layers: 2, bindings: 2, ..PreviewWork::default() };
         let e = work.check_lab("preset `p`").unwrap_err();
         assert!(e.to_string().contains("MiB; the budget `lab.run_bytes` is 128 MiB"), "{e}");
         assert!(work.ticks_within(&LAB_RUN_BYTES, true) < 20_000);
@@ -230,12 +263,34 @@ mod tests {
     #[test]
     fn the_fixture_humanoid_fits_both_budgets_at_the_default_rate() {
         // hit_and_die-like: a few seconds at 30 Hz on 24 joints.
-        let work = PreviewWork { ticks: 300, joints: 24, layers: 2, bindings: 6, local: true };
+        let work = PreviewWork {
+            ticks: 300,
+            joints: 24,
+            layers: 2,
+            bindings: 6,
+            local: true,
+            contributions: 40,
+            sound_samples: 200_000,
+        };
         assert!(work.check_cli("p").is_ok() && work.check_lab("p").is_ok());
         let names: Vec<&str> = ALL.iter().map(|l| l.name).collect();
         let mut sorted = names.clone();
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len(), "names are unique");
+    }
+
+    #[test]
+    fn pose_inputs_and_the_sound_bank_count_against_the_budgets() {
+        let plain = PreviewWork { ticks: 10_000, joints: 60, layers: 4, bindings: 4, ..PreviewWork::default() };
+        assert!(plain.check_lab("p").is_ok(), "{}", plain.lab_bytes() >> 20);
+        // A graph whose blend trees can weight thousands of clips at once records each every tick.
+        let wide = PreviewWork { contributions: 4_096, ..plain };
+        assert_eq!(wide.check_lab("p").unwrap_err().limit.name, "lab.run_bytes");
+        assert_eq!(wide.bytes() - plain.bytes(), 10_000 * 4_096 * CONTRIBUTION_BYTES);
+        // The decoded sound bank counts once, not per tick.
+        let loud = PreviewWork { sound_samples: 1 << 20, ..plain };
+        assert_eq!(loud.bytes() - plain.bytes(), 4 << 20);
+        assert!(loud.ticks_within(&LAB_RUN_BYTES, true) < plain.ticks_within(&LAB_RUN_BYTES, true));
     }
 }

@@ -83,11 +83,17 @@ pub fn foot_plant_weight(speed: f32, blend_in_speed: f32) -> f32 {
     (1.0 - speed / blend_in_speed).clamp(0.0, 1.0)
 }
 
-/// Frame-to-frame foot-plant state of one character.
+/// Frame-to-frame foot-plant state of one character, and what its last
+/// step aimed at (read by [`crate::RigIk::report`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FootPlantState {
     /// Current hips drop along -up, model units (smoothed).
     pub hips_drop: f32,
+    /// Where the last step placed each foot's effector, model space, indexed
+    /// by [`crate::roles::Side::index`]; `None` where the probe found no ground.
+    pub targets: [Option<Vec3>; 2],
+    /// Engagement of the last step, 0 ..= 1 (0: the feet were left as animated).
+    pub weight: f32,
 }
 
 /// One leg for foot planting.
@@ -136,6 +142,7 @@ impl FootPlantJob {
         state: &mut FootPlantState,
     ) -> bool {
         let Some(up) = self.up.try_normalize() else {
+            (state.targets, state.weight) = ([None; 2], 0.0);
             return false;
         };
         let w = if self.weight.is_finite() { self.weight.clamp(0.0, 1.0) } else { 0.0 };
@@ -164,6 +171,8 @@ impl FootPlantJob {
                 wanted_drop = wanted_drop.max(need);
             }
         }
+        state.targets = targets.map(|t| t.map(|(position, _)| position));
+        state.weight = w;
         let max_drop = if self.max_hips_drop.is_finite() { self.max_hips_drop.max(0.0) } else { 0.0 };
         let desired = wanted_drop.clamp(0.0, max_drop) * w;
         state.hips_drop = if self.hips_smoothing > 0.0 && self.hips_smoothing.is_finite() {

@@ -47,6 +47,9 @@ mod chains;
 use chains::RigChains;
 pub use chains::{ChainAvailability, MAX_RIG_CHAINS, chain_availability};
 
+mod report;
+pub use report::{IkGoal, IkReport, MAX_IK_GOALS};
+
 /// Grip target of the left hand in an IK pose snapshot.
 pub const LEFT_HAND_GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");
 /// Grip target of the right hand in an IK pose snapshot.
@@ -196,6 +199,10 @@ pub struct IkContext {
     pub look: LookAtState,
     /// Smoothed hips drop.
     pub feet: FootPlantState,
+    /// The weapon grips (left, right) the last apply reached for, in model
+    /// space: a grip in a joint's frame is placed where that joint was before
+    /// the hands moved, so [`RigIk::report`] measures against what was aimed at.
+    pub grips: [Option<HandTarget>; 2],
 }
 
 /// The rig policy's IK, compiled for one skeleton.
@@ -368,6 +375,7 @@ impl RigIk {
             model: ModelPose::new(self.joint_count),
             look: LookAtState::default(),
             feet: FootPlantState::default(),
+            grips: [None; 2],
         }
     }
 
@@ -424,6 +432,7 @@ impl RigIk {
                 ctx.model.update(skeleton, local);
             }
         }
+        ctx.grips = [None; 2];
         if self.hand_on_weapon
             && let Some(pose) = &input.weapon_pose
         {
@@ -431,6 +440,7 @@ impl RigIk {
             // the hand holding the item is read from the pose as it is now.
             let targets = [LEFT_HAND_GRIP, RIGHT_HAND_GRIP]
                 .map(|id| pose.target(id).and_then(|t| hand_target(t, pose.weight, &ctx.model)));
+            ctx.grips = targets;
             for (side, target) in Side::BOTH.into_iter().zip(targets) {
                 if let Some(target) = target {
                     self.reach(skeleton, local, &mut ctx.model, side, &target);

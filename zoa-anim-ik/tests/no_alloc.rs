@@ -79,7 +79,9 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         ledge_targets: [Some(HandTarget { position: Vec3::new(0.4, 1.8, 0.3), rotation: None, weight: 1.0 }), None],
         ..IkInputs::default()
     };
+    let matrices = vec![zoa_anim_core::glam::Mat4::IDENTITY; s.joint_count()];
     let before = alloc::total();
+    let mut goals = 0;
     for frame in 0..100 {
         flocal.copy_from_slice(&frest);
         frig.apply(&fs, &mut flocal, &mut fctx, &footless_input, 1.0 / 60.0).unwrap();
@@ -92,6 +94,7 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
             zoa_anim_core::contracts::PoseSnapshot::blend_into(current, current, 1.0, pose);
         }
         rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 60.0).unwrap();
+        goals += rig.report(&ctx, &input, &matrices).goals().len();
         clocal.copy_from_slice(&rest);
         cinput.chain_targets[0].as_mut().unwrap().position.x = frame as f32 * 0.002;
         crig.apply(&s, &mut clocal, &mut cctx, &cinput, 1.0 / 60.0).unwrap();
@@ -108,5 +111,6 @@ fn solvers_and_the_rig_pass_allocate_nothing() {
         assert!(sol.is_some());
     }
     let after = alloc::total();
-    assert_eq!(after - before, 0, "allocations in the per-frame path");
+    assert_eq!(after - before, 0, "allocations in the per-frame path (the IK report included)");
+    assert!(goals > 100, "the report saw the goals: {goals}");
 }

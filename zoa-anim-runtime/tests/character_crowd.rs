@@ -144,6 +144,7 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
             c.play_slot(DefaultSlots::RELOAD_MAGAZINE);
         }
     };
+    let (mut inputs, mut goals) = (0usize, 0usize);
     // Counted inside the pool: frames are what must not allocate (a call from
     // outside a rayon pool also injects a job into its global queue, which
     // allocates one queue block per 63 injections).
@@ -164,11 +165,20 @@ fn parallel_equals_serial_bit_for_bit_and_frames_allocate_nothing() {
                 serial.deliver_events(&mut sink);
                 par.deliver_events(&mut sink);
                 on_team.deliver_events(&mut sink);
+                // What a tool reads after a frame: the composed inputs and the IK goals.
+                for c in serial.members() {
+                    inputs += c.contributions().filter(|k| k.weight > 0.0).count();
+                    goals += c.ik_report().map_or(0, |r| r.goals().len());
+                }
             }
         })
     });
+    assert!(inputs >= N * FRAMES && goals > 0, "the readouts saw {inputs} inputs and {goals} IK goals");
     assert!(sink.0 > before, "events were delivered while counting");
-    assert_eq!(n, 0, "allocations during {FRAMES} serial, rayon and team frames with IK, events, slots and tags");
+    assert_eq!(
+        n, 0,
+        "allocations during {FRAMES} serial, rayon and team frames with IK, events, slots and tags (and the readouts)"
+    );
     // The counter does count.
     assert!(allocations_during(|| drop(crowd(1, &workload))) > 0);
 }

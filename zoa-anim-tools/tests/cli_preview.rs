@@ -77,12 +77,28 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
             serde_json::from_str(&std::fs::read_to_string(out.join("capture.json")).unwrap()).unwrap();
         assert_eq!(json["preset"], id.as_str());
         assert_eq!(json["rate"], 30.0);
+        let top: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(top, ["ground", "joints", "masks", "preset", "rate", "sound", "ticks"], "{id}");
+        assert_eq!(json["sound"]["profile"], "human");
+        let joints = json["joints"].as_array().unwrap().len();
+        for (mask, weights) in json["masks"].as_object().unwrap() {
+            assert!(mask.starts_with("layer:") || mask.starts_with("state:"), "{mask}");
+            assert_eq!(weights.as_array().unwrap().len(), joints, "{mask}: a weight per joint");
+        }
         let ticks = json["ticks"].as_array().unwrap().clone();
         assert!(!ticks.is_empty());
         for t in &ticks {
             let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys.len(), 6, "{keys:?}");
-            for k in ["time", "step", "states", "bindings", "events", "root_motion"] {
+            assert_eq!(keys.len(), 12, "{keys:?}");
+            // The contract's first keys, then the ones added with the pose, sound and IK records.
+            for k in ["time", "step", "states", "bindings", "events", "root_motion"].into_iter().chain([
+                "contributions",
+                "selector",
+                "sounds",
+                "ik",
+                "switch_alpha",
+                "inertializing",
+            ]) {
                 assert!(t.get(k).is_some(), "{id}: tick lacks {k}");
             }
             assert_eq!(t["root_motion"].as_array().unwrap().len(), 4);
@@ -90,6 +106,28 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
                 for k in ["layer", "state", "weight", "clip_time"] {
                     assert!(s.get(k).is_some(), "{id}: state lacks {k}");
                 }
+            }
+            let inputs = t["contributions"].as_array().unwrap();
+            assert!(!inputs.is_empty(), "{id}: something plays");
+            for k in inputs {
+                let keys: Vec<&str> = k.as_object().unwrap().keys().map(String::as_str).collect();
+                assert_eq!(keys.len(), 13, "{keys:?}");
+                let w = k["weight"].as_f64().unwrap();
+                assert!(w > 0.0 && w <= 1.0 + 1e-6, "{id}: {k}");
+                assert!(["current", "outgoing"].contains(&k["stack"].as_str().unwrap()));
+                assert!(["override", "additive"].contains(&k["mode"].as_str().unwrap()));
+                if let Some(mask) = k["mask"].as_str() {
+                    assert!(json["masks"].get(mask).is_some(), "{id}: mask {mask} is in the mask table");
+                }
+            }
+            for s in t["sounds"].as_array().unwrap() {
+                for k in ["time", "event", "outcome", "entry", "entry_event", "variant", "clip", "bus", "gain"] {
+                    assert!(s.get(k).is_some(), "{id}: sound cue lacks {k}");
+                }
+            }
+            for g in t["ik"].as_array().unwrap() {
+                assert_eq!(g["target"].as_array().unwrap().len(), 3);
+                assert!(g["error"].as_f64().unwrap() >= 0.0);
             }
         }
         let times: Vec<f64> = ticks.iter().map(|t| t["time"].as_f64().unwrap()).collect();
@@ -113,7 +151,11 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
             n
         };
         assert!(lines[0].starts_with("tick,time,step,root_x,root_y,root_z,root_yaw,"), "{}", lines[0]);
-        assert!(lines[0].ends_with(",selector,events"), "{}", lines[0]);
+        assert!(
+            lines[0].ends_with(",selector,events,contributions,sounds,ik,switch_alpha,inertializing"),
+            "{}",
+            lines[0]
+        );
         let width = cells(lines[0]);
         for l in &lines[1..] {
             assert_eq!(cells(l), width, "{id}: row `{l}`");

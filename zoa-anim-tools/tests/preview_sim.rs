@@ -1,16 +1,20 @@
 //! The preview simulator on the fixture humanoid: ticks allocate nothing after
 //! `play` (a thread-local counting allocator in its own test binary), the
 //! capture is bit-identical run to run, waits split ticks at exact step times,
-//! and the `PreviewSimulator` contract (pause, resume, stop, step index) holds.
+//! the `PreviewSimulator` contract (pause, resume, stop, step index) holds, a
+//! pose is rebuilt from the capture's contributions alone, and the sound cues
+//! and IK goals are what the sound profile and the ground say.
 
 use std::path::Path;
 
-use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::load_folder;
 use zoa_anim_core::contracts::PreviewSimulator;
 use zoa_anim_core::preview::{PreviewPreset, PreviewStep};
 use zoa_anim_core::{AnimationSlotId, StateTagSet};
-use zoa_anim_tools::preview::{Capture, PreviewSetup, PreviewSim, Recorded, SLOT_LAYER_NAME, StepKind};
+use zoa_anim_runtime::CharacterDefinition;
+use zoa_anim_tools::preview::{
+    Capture, NameId, PartRecord, PreviewSetup, PreviewSim, Recorded, SLOT_LAYER_NAME, SoundRecord, StepKind,
+};
 use zoa_test_support::alloc::{CountingAllocator, thread_allocations_during};
 
 #[global_allocator]
@@ -20,8 +24,8 @@ const DEFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/defs/humano
 
 fn setup(rate: f32) -> (PreviewSetup, Vec<PreviewPreset>) {
     let set = load_folder(Path::new(DEFS));
-    let bundle = load_character(&set, Path::new(DEFS), CharacterChoice::default()).expect("the fixture loads");
-    let mut setup = PreviewSetup::new(bundle, rate);
+    let mut setup = PreviewSetup::from_folder(&set, Path::new(DEFS), rate).expect("the fixture loads");
+    assert!(setup.sound.is_some(), "the fixture's sounds load: {:?}", setup.sound_problem);
     setup.record_local = true;
     let presets = set.preview_presets.iter().map(|p| p.value.clone()).collect();
     (setup, presets)
@@ -36,7 +40,10 @@ fn fingerprint(c: &Capture) -> String {
         .chain(c.joint_locals.iter().flatten())
         .map(|v| v.to_bits())
         .collect();
-    format!("{:?}{:?}{:?}{:?}{:?}{bits:?}", c.ticks, c.states, c.rows, c.events, c.names)
+    format!(
+        "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{bits:?}",
+        c.ticks, c.states, c.rows, c.events, c.contributions, c.sounds, c.ik, c.names
+    )
 }
 
 #[test]
@@ -299,4 +306,236 @@ fn binding_sub_phases_are_recorded_with_the_graph_events_that_cause_them() {
     assert_eq!(equip.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["binding_start", "binding_cancel"]);
     assert_eq!(equip[0].1, 0.0);
     assert!(same(equip[1].1, aim_at), "the raise is cut short when aiming starts: {equip:?}");
+}
+
+/// The local pose of tick `i` rebuilt from the capture alone: its
+/// contributions (clip by name, clip time, final weight, blend mode, mask by
+/// id from `c.masks`) composed by the runtime's public `ComposeJob`, each
+/// stack layer at weight 1 (the weights are final), the outgoing stack of a
+/// loadout switch cross-faded by the tick's `switch_alpha`. Only the clips
+/// come from the definition.
+fn recompose(def: &CharacterDefinition, c: &Capture, i: usize) -> Vec<[f32; 10]> {
+    use zoa_anim_runtime::pose::{
+        Animation, BlendMode, ComposeJob, Composition, PoseScratch, PoseStack, ReferencePose, SamplingContext,
+        StackInput, StackSources, blend_into,
+    };
+    struct Sources<'a> {
+        animations: &'a [std::sync::Arc<Animation>],
+        references: Vec<ReferencePose>,
+        masks: &'a [(NameId, Vec<f32>)],
+    }
+    impl StackSources for Sources<'_> {
+        fn animation(&self, i: u32) -> &Animation {
+            &self.animations[i as usize]
+        }
+        fn mask(&self, m: u32) -> Option<&[f32]> {
+            self.masks.get(m as usize).map(|(_, w)| w.as_slice())
+        }
+        fn reference(&self, r: u32) -> Option<&ReferencePose> {
+            self.references.get(r as usize)
+        }
+    }
+    let rest = def.skeleton().rest();
+    let sources = Sources {
+        animations: def.animations(),
+        references: def
+            .animations()
+            .iter()
+            .map(|a| ReferencePose::from_pose(&a.sample_to_new(0.0, rest).unwrap()))
+            .collect(),
+        masks: &c.masks,
+    };
+    let compose = |outgoing: bool| {
+        let mut stack = PoseStack::default();
+        let mut open = None;
+        for k in c.tick_contributions(i).iter().filter(|k| k.outgoing == outgoing) {
+            assert_ne!(k.part, PartRecord::Procedural, "tick {i}: a procedural layer is computed, not sampled");
+            let mode = if k.additive { BlendMode::Additive } else { BlendMode::Override };
+            if open != Some(k.stack_layer) {
+                stack.layer(mode, 1.0);
+                open = Some(k.stack_layer);
+            }
+            let clip = def.clips().index_of(c.name(k.clip.unwrap())).unwrap().index() as u32;
+            let mask = k.mask.map_or(u32::MAX, |m| c.masks.iter().position(|(n, _)| *n == m).unwrap() as u32);
+            let reference = if k.additive { clip } else { u32::MAX };
+            stack.push(StackInput {
+                animation: clip,
+                cursor: clip,
+                time: k.clip_time,
+                weight: k.weight,
+                mask,
+                reference,
+            });
+        }
+        let mut contexts: Vec<SamplingContext> =
+            def.animations().iter().map(|a| SamplingContext::for_animation(a)).collect();
+        let mut out = rest.clone();
+        ComposeJob {
+            composition: Composition::Layered,
+            skeleton: def.skeleton(),
+            stack: &stack,
+            sources: &sources,
+            contexts: &mut contexts,
+            extra: None,
+            scratch: &mut PoseScratch::for_rest(rest),
+            output: &mut out,
+            morphs: None,
+        }
+        .run()
+        .unwrap();
+        out
+    };
+    let mut pose = compose(false);
+    if c.tick_contributions(i).iter().any(|k| k.outgoing) {
+        blend_into(&mut pose, &compose(true), 1.0 - c.ticks[i].switch_alpha);
+    }
+    (0..pose.len())
+        .map(|j| {
+            let t = pose.get(j);
+            let (p, r, s) = (t.translation, t.rotation, t.scale);
+            [p.x, p.y, p.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z]
+        })
+        .collect()
+}
+
+/// Whether tick `i`'s pose is its contributions' alone (no IK goal, no
+/// inertialization, no procedural layer): what [`recompose`] can rebuild.
+fn composed_only(c: &Capture, i: usize) -> bool {
+    c.tick_ik(i).is_empty()
+        && !c.ticks[i].inertializing
+        && c.tick_contributions(i).iter().all(|k| k.part != PartRecord::Procedural)
+}
+
+#[test]
+fn a_pose_is_rebuilt_from_the_capture_alone_mid_cross_fade_through_masks_and_a_loadout_switch() {
+    let (mut setup, presets) = setup(30.0);
+    setup.ground = None; // no foot planting: the local pose is what blending produced
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let def = sim.definition().clone();
+    let rearm = PreviewPreset {
+        id: "rearm".into(),
+        name: "rearm".into(),
+        steps: vec![
+            PreviewStep::SetTags { tags: "locomotion=idle combat=unarmed".parse().unwrap() },
+            PreviewStep::Wait { seconds: 0.5 },
+            PreviewStep::SetTags { tags: "locomotion=idle combat=armed_rifle".parse().unwrap() },
+            PreviewStep::Wait { seconds: 0.6 },
+        ],
+    };
+    let mut checked = std::collections::BTreeMap::new();
+    for preset in presets.iter().chain([&rearm]) {
+        let c = sim.run(preset).unwrap().clone();
+        for i in 0..c.ticks.len() {
+            let inputs = c.tick_contributions(i);
+            assert!(!inputs.is_empty(), "{} tick {i}: something plays", preset.id);
+            // Per stack layer, the override weights are a share of the layer: at most 1 in all.
+            for side in [false, true] {
+                for layer in 0..16u16 {
+                    let of = inputs.iter().filter(|k| k.outgoing == side && k.stack_layer == layer && !k.additive);
+                    let sum: f32 = of.map(|k| k.weight).sum();
+                    assert!(sum <= 1.0 + 1e-5, "{} tick {i}: stack layer {layer} sums to {sum}", preset.id);
+                }
+            }
+            // The graph's base layer is all of it: its states' weights sum to 1.
+            let base: f32 = inputs
+                .iter()
+                .filter(|k| !k.outgoing && matches!(k.part, PartRecord::State { layer_index: 0, .. }))
+                .map(|k| k.weight)
+                .sum();
+            assert!((base - 1.0).abs() < 1e-5, "{} tick {i}: the base layer's weights sum to {base}", preset.id);
+            if !composed_only(&c, i) {
+                continue;
+            }
+            let want = c.tick_locals(i);
+            for (j, (got, want)) in recompose(&def, &c, i).iter().zip(want).enumerate() {
+                let diff = got.iter().zip(want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+                assert!(diff < 1e-5, "{} tick {i} joint {j}: rebuilt {got:?}, recorded {want:?}", preset.id);
+            }
+            let cross_fade = inputs.iter().any(|k| !k.additive && k.weight > 0.01 && k.weight < 0.99);
+            let masked = inputs.iter().any(|k| k.mask.is_some());
+            let switching = inputs.iter().any(|k| k.outgoing);
+            for (what, yes) in
+                [("all", true), ("cross-fade", cross_fade), ("mask", masked), ("loadout switch", switching)]
+            {
+                *checked.entry(what).or_insert(0) += usize::from(yes);
+            }
+        }
+    }
+    for what in ["cross-fade", "mask", "loadout switch"] {
+        assert!(checked.get(what).is_some_and(|n| *n >= 3), "ticks rebuilt with a {what}: {checked:?}");
+    }
+    assert!(checked["all"] > 300, "{checked:?}");
+}
+
+#[test]
+fn footsteps_sound_through_the_profile_and_the_feet_plant_on_the_ground() {
+    let (setup, presets) = setup(30.0);
+    let preset = presets.iter().find(|p| p.id == "locomotion_ramp").unwrap();
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let c = sim.run(preset).unwrap().clone();
+    // Every footstep notify sounds, at its time, through the surface-less footstep entry.
+    let notifies: Vec<f64> = c
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, Recorded::Event(zoa_anim_runtime::EventKind::Notify { .. })))
+        .filter(|e| c.name(e.name) == "Footstep")
+        .map(|e| e.time)
+        .collect();
+    let footsteps: Vec<&SoundRecord> = c.sounds.iter().filter(|s| c.name(s.event) == "footstep").collect();
+    assert!(notifies.len() >= 6, "{notifies:?}");
+    assert_eq!(footsteps.iter().map(|s| s.time).collect::<Vec<_>>(), notifies);
+    for s in &footsteps {
+        let (entry, clip) = c.sound_entry(s).expect("resolved");
+        assert_eq!(s.outcome.name(), "started");
+        assert_eq!((c.name(entry.event), c.name(entry.profile), c.name(entry.bus)), ("footstep", "human", "sfx"));
+        assert!(c.name(clip.unwrap()).ends_with("footstep_concrete_1.wav"));
+        assert_eq!(s.gain, 1.0, "the entry's volume, no jitter");
+    }
+    // `jump` (the binding's start) and `land` (the notify) have no entry in `human`: recorded as no match.
+    for event in ["jump", "land"] {
+        let s = c.sounds.iter().find(|s| c.name(s.event) == event).unwrap_or_else(|| panic!("{event} cue"));
+        assert_eq!((s.outcome.name(), c.sound_entry(s)), ("no_match", None));
+    }
+    // Foot planting: both feet while slow (weight fading with speed), none at a sprint.
+    for i in 0..c.ticks.len() {
+        let goals = c.tick_ik(i);
+        let speed = c.tick_bindings(i)[0];
+        let feet = goals.iter().filter(|g| g.behaviour == zoa_anim_ik::PolicyKind::FootPlant).count();
+        match speed {
+            0.0 => assert_eq!((feet, goals[0].weight), (2, 1.0), "tick {i}"),
+            6.5 => assert_eq!(feet, 0, "tick {i}: no planting at a sprint"),
+            _ => {}
+        }
+        for g in goals {
+            // Flat ground at 0: the target is the animated foot, which the solve keeps.
+            assert!(g.error < 1e-4, "tick {i}: {g:?}");
+            assert!(g.target[1] > 0.05, "the ankle's target is above the ground: {g:?}");
+        }
+    }
+    assert_eq!(c.binding_columns.first().map(|b| c.name(*b)), Some("speed"));
+}
+
+#[test]
+fn a_folder_whose_sound_files_are_missing_previews_without_sound_and_says_why() {
+    use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
+    let tmp = temp_dir("preview-no-sound");
+    let dir = tmp.path().join("defs/humanoid");
+    copy_dir(&fixture("defs/humanoid"), &dir);
+    copy_dir(&fixture("sounds"), &tmp.path().join("sounds"));
+    std::fs::create_dir_all(tmp.path().join("models")).unwrap();
+    std::fs::copy(fixture("models/humanoid.glb"), tmp.path().join("models/humanoid.glb")).unwrap();
+    // One variant names a file that is not there.
+    let human = dir.join("sounds/human.toml");
+    let text = std::fs::read_to_string(&human).unwrap().replace("footstep_concrete_1.wav", "no_such.wav");
+    std::fs::write(&human, text).unwrap();
+    let set = load_folder(&dir);
+    let setup = PreviewSetup::from_folder(&set, &dir, 30.0).unwrap();
+    assert!(setup.sound.is_none());
+    let problem = setup.sound_problem.clone().unwrap();
+    assert!(problem.contains("no_such.wav") && problem.contains("human"), "{problem}");
+    let preset = set.preview_preset("locomotion_ramp").unwrap().clone();
+    let mut sim = PreviewSim::new(setup).unwrap();
+    let c = sim.run(&preset).unwrap();
+    assert!(c.sounds.is_empty() && c.sound_profile.is_none());
+    assert_eq!(c.sound_problem.as_deref(), Some(problem.as_str()));
 }

@@ -4,7 +4,8 @@
 //! disk meanwhile is never replaced without a choice), duplicate and delete
 //! (after a confirmation) a file, show the coverage, see an inert binding
 //! flagged in the Binding Browser, run a preview
-//! preset and see the skeleton move (two screenshots of the 3D view differ),
+//! preset and see the skeleton move (two screenshots of the 3D view differ)
+//! and a tick's pose inputs, sound cue and IK goals (drawn on the skeleton),
 //! and approve an auto-binding (changing one pick, leaving one slot out,
 //! then confirming an overwrite), save an IK bone override, move the rifle's
 //! off-hand grip (its marker follows the numbers on the skeleton) and save
@@ -477,6 +478,53 @@ async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
         .await
         .unwrap();
     assert!(rows.as_str().unwrap().contains("selectorsprint"), "{rows}");
+    tick_inputs_sounds_and_ik(c, shots).await;
+}
+
+/// The rows of the Lab's table `class` at the current tick, as text.
+async fn lab_rows(c: &Client, class: &str) -> Vec<String> {
+    let js =
+        format!("return [...document.querySelectorAll('#lab-tick table.{class} tbody tr')].map(r => r.textContent);");
+    let v = c.execute(&js, vec![]).await.unwrap();
+    v.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_owned()).collect()
+}
+
+async fn tick_inputs_sounds_and_ik(c: &Client, shots: &Path) {
+    // At the sprint (tick 75): the base layer's sprint child and the selector's sprint row make the pose;
+    // no foot is planted at that speed.
+    let inputs = lab_rows(c, "contributions").await;
+    assert!(inputs.iter().any(|r| r.contains("base/locomotion") && r.contains("sprint")), "{inputs:?}");
+    assert!(inputs.iter().any(|r| r.contains("selector row") && r.contains("sprint")), "{inputs:?}");
+    assert!(lab_rows(c, "ik").await.is_empty());
+    // Tick 33 (1.1 s, walking): a footstep sounds and both feet are planted, their targets drawn.
+    let scrub = css(c, "#scrub").await;
+    scrub.send_keys(&key(Key::Home)).await.unwrap();
+    scrub.send_keys(&key(Key::Right).repeat(33)).await.unwrap();
+    until(c, "the footstep tick", "document.body.dataset.labTick === '33'").await;
+    let sounds = lab_rows(c, "sounds").await;
+    assert_eq!(sounds.len(), 1, "{sounds:?}");
+    for part in ["footstep", "footstep / footstep_concrete_1", "sfx", "started"] {
+        assert!(sounds[0].contains(part), "{part}: {sounds:?}");
+    }
+    let goals = lab_rows(c, "ik").await;
+    assert_eq!(goals.len(), 2, "{goals:?}");
+    assert!(goals[0].starts_with("foot_plant leftLeftFoot") && goals[0].ends_with(" mm"), "{goals:?}");
+    assert!(goals[1].starts_with("foot_plant rightRightFoot"), "{goals:?}");
+    let into_view = "document.querySelector('#skeleton-canvas').scrollIntoView({ block: 'start' });";
+    c.execute(into_view, vec![]).await.unwrap();
+    let shot = css(c, "#skeleton-canvas").await.screenshot().await.unwrap();
+    save_shot("preview-ik.png", &shot, shots);
+    let (px, _, channels) = pixels(&shot);
+    let near = |p: &[u8], rgb: [u8; 3]| p.iter().zip(rgb).all(|(a, b)| a.abs_diff(b) < 24);
+    for (side, rgb) in [("left", [0x6f, 0xb1, 0xff]), ("right", [0xff, 0x8a, 0x80])] {
+        let n = px.chunks(channels).filter(|p| near(p, rgb)).count();
+        assert!(n > 10, "the {side} foot's target is drawn: {n} pixels");
+    }
+    c.set_window_size(1400, 1300).await.unwrap();
+    c.execute("window.scrollTo(0, 0); document.querySelector('#toast').hidden = true;", vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    save_shot("workbench-preview-tick33.png", &c.screenshot().await.unwrap(), shots);
+    c.set_window_size(1400, 900).await.unwrap();
 }
 
 async fn approve_an_auto_binding(c: &Client, s: &Server, shots: &Path) {

@@ -837,6 +837,53 @@ fn the_preview_lab_runs_presets_and_exports_the_capture() {
 }
 
 #[test]
+fn the_lab_shows_each_ticks_pose_inputs_sound_cues_and_ik_goals_as_the_capture_records_them() {
+    let s = Server::start();
+    let run = ok(&s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp", "rate": 30 })));
+    assert_eq!(run["sound"], json!({ "profile": "human", "problem": null }));
+    assert_eq!(run["ground"], 0.0);
+    let cli = Command::new(env!("CARGO_BIN_EXE_zoa-anim"))
+        .args(["preview", "--preset", "locomotion_ramp", "--format", "json", "--defs"])
+        .arg(s.defs())
+        .output()
+        .unwrap();
+    let capture: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let (lab, cap) = (run["ticks"].as_array().unwrap(), capture["ticks"].as_array().unwrap());
+    assert_eq!(lab.len(), cap.len());
+    let r4 = |v: &Value| (v.as_f64().unwrap() * 1e4).round() / 1e4;
+    let (mut inputs, mut cues, mut goals) = (0, 0, 0);
+    for (l, c) in lab.iter().zip(cap) {
+        // Pose inputs: [stack, stack_layer, part, layer, state or row, clip, weight, clip_time, mode, mask].
+        let ks = c["contributions"].as_array().unwrap();
+        assert_eq!(l["contributions"].as_array().unwrap().len(), ks.len());
+        for (a, k) in l["contributions"].as_array().unwrap().iter().zip(ks) {
+            let what = if k["part"] == "state" { k["state"].clone() } else { k["row"].clone() };
+            let want = json!([k["stack"], k["stack_layer"], k["part"], k["layer"], what, k["clip"]]);
+            assert_eq!(a.as_array().unwrap()[..6], want.as_array().unwrap()[..], "{a} vs {k}");
+            assert_eq!((r4(&a[6]), r4(&a[7])), (r4(&k["weight"]), r4(&k["clip_time"])), "{a} vs {k}");
+            assert_eq!((&a[8], &a[9]), (&k["mode"], &k["mask"]));
+            inputs += 1;
+        }
+        // Sound cues: [time, event, outcome, entry_event, variant_file, bus, gain].
+        for (a, k) in l["sounds"].as_array().unwrap().iter().zip(c["sounds"].as_array().unwrap()) {
+            let want = json!([k["time"], k["event"], k["outcome"], k["entry_event"], k["clip"], k["bus"]]);
+            assert_eq!(a.as_array().unwrap()[..6], want.as_array().unwrap()[..]);
+            cues += 1;
+        }
+        assert_eq!(l["sounds"].as_array().unwrap().len(), c["sounds"].as_array().unwrap().len());
+        // IK goals: [behaviour, side, joint, [x, y, z], weight, error].
+        for (a, k) in l["ik"].as_array().unwrap().iter().zip(c["ik"].as_array().unwrap()) {
+            assert_eq!((&a[0], &a[1], &a[2]), (&k["behaviour"], &k["side"], &k["joint"]));
+            assert!((a[5].as_f64().unwrap() - k["error"].as_f64().unwrap()).abs() < 1e-9);
+            goals += 1;
+        }
+        assert_eq!(l["tags"], c["selector"]["tags"]);
+        assert_eq!(l["switch_alpha"], c["switch_alpha"]);
+    }
+    assert!(inputs > lab.len() && cues >= 8 && goals > 100, "{inputs} inputs, {cues} cues, {goals} goals");
+}
+
+#[test]
 fn presets_too_long_for_the_lab_are_refused_before_running() {
     let s = Server::start();
     let long = "kind = \"preview_preset\"\nid = \"long\"\nname = \"Long\"\nsteps = [ { wait = 3000.0 } ]\n";

@@ -47,6 +47,11 @@ impl NotifyMap {
         }
     }
 
+    /// Every sound event a notify maps to, in mapping order (repeats included).
+    pub fn events(&self) -> impl Iterator<Item = SoundEventId> + '_ {
+        self.pairs.iter().map(|(_, e)| *e)
+    }
+
     /// The event `notify` maps to. Allocation-free.
     #[must_use]
     pub fn event_for(&self, notify: &str) -> Option<SoundEventId> {

@@ -105,3 +105,85 @@ fn shared_rig_and_per_character_state_cross_threads() {
     send_sync::<zoa_anim_ik::IkContext>();
     send_sync::<EquipmentPoseService>();
 }
+
+/// Model-space matrices of `local` (what a runtime's local-to-model job gives).
+fn matrices(s: &zoa_anim_core::Skeleton, local: &[zoa_anim_core::Transform]) -> Vec<zoa_anim_core::glam::Mat4> {
+    let mut model = zoa_anim_ik::ModelPose::new(s.joint_count());
+    model.update(s, local);
+    (0..s.joint_count())
+        .map(|j| {
+            let m = model.get(j);
+            zoa_anim_core::glam::Mat4::from_scale_rotation_translation(m.scale, m.rotation, m.position)
+        })
+        .collect()
+}
+
+#[test]
+fn the_report_names_each_goal_with_its_target_weight_and_reach_error() {
+    use zoa_anim_ik::Side;
+    let s = humanoid();
+    let rig = RigIk::for_policy(&s, &everything_on()).0;
+    let rest_pos = positions(&s, &rest(&s));
+    let grip = rest_pos[17] + Vec3::new(-0.2, -0.1, 0.3);
+    let mut service = EquipmentPoseService::new(0.0);
+    service.register_provider(Box::new(Rifle { grip, aim: grip }));
+    service.tick(0.016);
+    let look = rest_pos[5] + Vec3::new(0.5, 0.0, 1.0);
+    let mut input = IkInputs {
+        locomotion_speed: 0.0,
+        ground: Some(std::sync::Arc::new(FlatGround { height: 0.05, normal: Vec3::Y })),
+        look_target: Some(look),
+        weapon_pose: Some(service.current_pose().clone()),
+        ledge_targets: [None, None],
+        ..IkInputs::default()
+    };
+    let mut ctx = rig.new_context();
+    let mut local = rest(&s);
+    // Nothing applied yet: the feet have no target, so they are not reported.
+    assert!(
+        rig.report(&ctx, &input, &matrices(&s, &local)).goals().iter().all(|g| g.behaviour != PolicyKind::FootPlant)
+    );
+    for _ in 0..30 {
+        local = rest(&s);
+        rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 30.0).unwrap();
+    }
+    let report = rig.report(&ctx, &input, &matrices(&s, &local));
+    let kinds: Vec<(PolicyKind, Option<Side>)> = report.goals().iter().map(|g| (g.behaviour, g.side)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (PolicyKind::FootPlant, Some(Side::Left)),
+            (PolicyKind::FootPlant, Some(Side::Right)),
+            (PolicyKind::LookAt, None),
+            (PolicyKind::HandOnWeapon, Some(Side::Left)),
+        ],
+        "the right grip has no target in this weapon pose"
+    );
+    let p = positions(&s, &local);
+    for g in report.goals() {
+        assert!(g.error.is_finite() && g.error >= 0.0 && g.weight > 0.0, "{g:?}");
+    }
+    let left_foot = report.goals()[0];
+    assert_eq!(left_foot.joint, 8);
+    assert!(
+        (left_foot.target.y - (rest_pos[8].y + 0.05)).abs() < 1e-4,
+        "the foot's target is on the ground: {left_foot:?}"
+    );
+    assert!(left_foot.error < 1e-3 && (p[8] - left_foot.target).length() - left_foot.error < 1e-5);
+    assert_eq!(report.goals()[2].target, look);
+    assert!(report.goals()[2].error < 0.05, "30 frames turn the head onto the target: {:?}", report.goals()[2]);
+    assert_eq!((report.goals()[3].target, report.goals()[3].joint), (grip, 17));
+    assert!(report.goals()[3].error < 1e-3);
+
+    // A ledge out of reach: the hand stops short, and the report says by how much.
+    input = IkInputs::default();
+    let far = rest_pos[17] + Vec3::new(-3.0, 0.0, 0.0);
+    input.ledge_targets[0] = Some(HandTarget { position: far, rotation: None, weight: 0.5 });
+    let mut local = rest(&s);
+    rig.apply(&s, &mut local, &mut ctx, &input, 0.0).unwrap();
+    let report = rig.report(&ctx, &input, &matrices(&s, &local));
+    let [hand] = report.goals() else { panic!("one goal: {report:?}") };
+    assert_eq!((hand.behaviour, hand.side, hand.weight), (PolicyKind::ClimbHand, Some(Side::Left), 0.5));
+    let p = positions(&s, &local);
+    assert!((hand.error - (p[17] - far).length()).abs() < 1e-5 && hand.error > 2.0, "{hand:?}");
+}

@@ -76,6 +76,7 @@ pub use delivery::{CharacterEventReceiver, ToEventReceiver};
 pub use events::{BindingPhase, Event, EventKind, NotifySource};
 pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};
 pub use loadout::LoadoutChange;
+pub use pose_stage::{PoseContribution, PosePart};
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};

@@ -15,13 +15,19 @@
 //! additive ones (against each clip's first frame) a second one above it.
 //! A contribution's weight already carries its layer's, so every stack layer
 //! of a graph has weight 1 (the selector and procedural layers carry theirs).
+//!
+//! Beside each stack input the stage keeps where it came from (a
+//! [`PosePart`]) and the mask it was given, so the stacks of the last frame
+//! can be read back as [`PoseContribution`]s (`Character::contributions`):
+//! what the blender was given, not a second computation of it.
 
 use glam::{Mat4, Quat, Vec3, Vec3A};
 use zoa_anim_core::Transform;
 
 use super::definition::CharacterDefinition;
 use crate::character::graph::{
-    ClipContribution, ContributionSource, FrameOutput, GraphMasks, MaskRef, PoseLayer, SLOT_LAYER, inertialize_quintic,
+    ClipContribution, ClipId, ContributionSource, FrameOutput, GraphMasks, MaskRef, PoseLayer, SLOT_LAYER,
+    inertialize_quintic,
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
 use crate::error::RuntimeError;
@@ -51,6 +57,115 @@ pub(crate) struct Stack<'a> {
     pub procedural: Option<(ProceduralMotion, f32)>,
 }
 
+/// What decided one input of a character's pose stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PosePart {
+    /// Graph layer `layer` ([`SLOT_LAYER`] for the override slot): a
+    /// state's clip or blend-tree child, or the slot's clip.
+    Graph {
+        /// Graph layer index, or [`SLOT_LAYER`].
+        layer: u16,
+        /// The state and child, or [`ContributionSource::Slot`].
+        source: ContributionSource,
+    },
+    /// The tag selector's full-body layer.
+    Selector {
+        /// Row index in the selector's flattened table ([`u32::MAX`] for the default idle clip).
+        row: u32,
+    },
+    /// The procedural fallback (breath and head bob): an additive pose on the
+    /// spine, chest and head, computed rather than sampled (it has no clip).
+    Procedural,
+}
+
+/// One input of the pose a character composed in its last update: what the
+/// blender was given, read back from the frame's [`PoseStack`] (see
+/// [`crate::Character::contributions`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoseContribution {
+    /// Whether it belongs to the outgoing graph's stack of a loadout switch,
+    /// whose pose is blended over the current stack's by `1 − switch_alpha`.
+    pub outgoing: bool,
+    /// Its layer in its stack, bottom to top: the inputs of one stack layer
+    /// accumulate (three.js), stack layers compose over one another
+    /// ([`crate::pose::Composition::Layered`]).
+    pub stack_layer: u16,
+    /// What decided it.
+    pub part: PosePart,
+    /// The clip (`None` for [`PosePart::Procedural`]).
+    pub clip: Option<ClipId>,
+    /// Sample time, clip seconds (0 for the procedural layer).
+    pub time: f32,
+    /// The weight the blender accumulates it with, `0..=1`, before the mask:
+    /// its stack layer's weight times its own (for a graph: layer weight ×
+    /// state weight × blend-tree child weight, with the slot's envelope for
+    /// the slot; for the selector: the layer's weight × the row's fade).
+    pub weight: f32,
+    /// Override or additive (an additive clip adds its difference from its own first frame).
+    pub mode: BlendMode,
+    /// The bone mask the blender applied ([`MaskRef::None`]: every bone; a
+    /// graph layer or state that has no mask is reported as `None`).
+    pub mask: MaskRef,
+}
+
+/// One stack of a frame, and beside each input where it came from and the mask it was given.
+#[derive(Debug, Clone, Default)]
+struct StackRecord {
+    stack: PoseStack,
+    parts: Vec<(PosePart, MaskRef)>,
+}
+
+impl StackRecord {
+    fn with_capacity(layers: usize, inputs: usize) -> StackRecord {
+        StackRecord { stack: PoseStack::with_capacity(layers, inputs), parts: Vec::with_capacity(inputs) }
+    }
+
+    fn reserve(&mut self, layers: usize, inputs: usize) {
+        let s = &mut self.stack;
+        s.layers.reserve(layers.saturating_sub(s.layers.len()));
+        s.inputs.reserve(inputs.saturating_sub(s.inputs.len()));
+        self.parts.reserve(inputs.saturating_sub(self.parts.len()));
+    }
+
+    fn clear(&mut self) {
+        self.stack.clear();
+        self.parts.clear();
+    }
+
+    fn push(&mut self, input: StackInput, part: PosePart, mask: MaskRef) {
+        self.stack.push(input);
+        self.parts.push((part, mask));
+    }
+
+    /// The stack's inputs as contributions (the procedural layer as one of its own).
+    fn contributions(&self, outgoing: bool) -> impl Iterator<Item = PoseContribution> + '_ {
+        self.stack.layers.iter().enumerate().filter(|(_, l)| l.weight > 0.0).flat_map(move |(k, layer)| {
+            let base = PoseContribution {
+                outgoing,
+                stack_layer: k as u16,
+                part: PosePart::Procedural,
+                clip: None,
+                time: 0.0,
+                weight: layer.weight,
+                mode: layer.mode,
+                mask: MaskRef::None,
+            };
+            let range = if layer.extra { 0..0 } else { layer.inputs.start as usize..layer.inputs.end as usize };
+            let inputs = self.stack.inputs[range.clone()].iter().zip(&self.parts[range]);
+            layer.extra.then_some(base).into_iter().chain(inputs.filter(|(i, _)| i.weight > 0.0).map(
+                move |(input, &(part, mask))| PoseContribution {
+                    part,
+                    clip: Some(ClipId(input.animation)),
+                    time: input.time,
+                    weight: layer.weight * input.weight,
+                    mask,
+                    ..base
+                },
+            ))
+        })
+    }
+}
+
 /// Buffers of one character's pose stage.
 #[derive(Debug, Clone)]
 pub(crate) struct PoseStage {
@@ -59,7 +174,10 @@ pub(crate) struct PoseStage {
     /// Allocated at the first evaluation without a lender (a crowd run's
     /// first character lends its own to the others).
     scratch: Option<Box<PoseScratch>>,
-    stack: PoseStack,
+    /// The stacks of the last frame: the current graph's, and the outgoing
+    /// graph's during a loadout switch (`outgoing` says whether it was composed).
+    stacks: [StackRecord; 2],
+    outgoing: bool,
     /// The procedural fallback's additive pose (only its flagged joints are read).
     procedural: Option<Pose>,
     pub(crate) local: Pose,
@@ -124,7 +242,8 @@ impl PoseStage {
         PoseStage {
             contexts: def.animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
             scratch: None,
-            stack: PoseStack::with_capacity(2 * layers + 2, contributions),
+            stacks: [0; 2].map(|_| StackRecord::with_capacity(2 * layers + 2, contributions)),
+            outgoing: false,
             procedural,
             local: rest.clone(),
             previous: rest.clone(),
@@ -141,9 +260,16 @@ impl PoseStage {
     /// Makes room for frames of up to `layers` layers and `contributions`
     /// contributions (after a loadout change; may allocate).
     pub(crate) fn reserve(&mut self, layers: usize, contributions: usize) {
-        let s = &mut self.stack;
-        s.layers.reserve((2 * layers + 2).saturating_sub(s.layers.len()));
-        s.inputs.reserve(contributions.saturating_sub(s.inputs.len()));
+        for s in &mut self.stacks {
+            s.reserve(2 * layers + 2, contributions);
+        }
+    }
+
+    /// The inputs of the last frame's stacks (the current graph's, then the
+    /// outgoing graph's while a loadout switch blends). Allocation-free.
+    pub(crate) fn contributions(&self) -> impl Iterator<Item = PoseContribution> + '_ {
+        let outgoing = self.stacks[1].contributions(true).filter(|_| self.outgoing);
+        self.stacks[0].contributions(false).chain(outgoing)
     }
 
     /// The scratch lent to the next characters of a crowd run.
@@ -162,19 +288,32 @@ impl PoseStage {
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
         let n = def.skeleton.joint_count();
-        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, morphs, .. } = self;
+        let PoseStage {
+            contexts,
+            scratch,
+            stacks,
+            outgoing: composed_outgoing,
+            procedural,
+            local,
+            previous: before,
+            morphs,
+            ..
+        } = self;
+        let [current_stack, outgoing_stack] = stacks;
         let scratch = match lent {
             Some(s) if s.fits(n) => s,
             _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
         };
-        let mut parts = Parts { def, stack, contexts, procedural, scratch };
+        let mut parts = Parts { def, contexts, procedural, scratch };
         let (mut morph_now, mut morph_before) = match morphs.as_deref_mut() {
             Some([now, before]) => (Some(now), Some(before)),
             None => (None, None),
         };
-        parts.compose(current, local, morph_now.as_deref_mut())?;
+        *composed_outgoing = false;
+        parts.compose(current, current_stack, local, morph_now.as_deref_mut())?;
         if let Some((outgoing, alpha)) = previous {
-            parts.compose(outgoing, before, morph_before.as_deref_mut())?;
+            parts.compose(outgoing, outgoing_stack, before, morph_before.as_deref_mut())?;
+            *composed_outgoing = true;
             blend_into(local, before, 1.0 - alpha);
             if let (Some(now), Some(before)) = (morph_now, morph_before) {
                 now.blend_toward(before, 1.0 - alpha);
@@ -187,7 +326,6 @@ impl PoseStage {
 /// What composing one stack borrows from a [`PoseStage`].
 struct Parts<'a> {
     def: &'a CharacterDefinition,
-    stack: &'a mut PoseStack,
     contexts: &'a mut [SamplingContext],
     procedural: &'a mut Option<Pose>,
     scratch: &'a mut PoseScratch,
@@ -197,11 +335,12 @@ impl Parts<'_> {
     fn compose(
         &mut self,
         stack: &Stack<'_>,
+        record: &mut StackRecord,
         output: &mut Pose,
         morphs: Option<&mut MorphPose>,
     ) -> Result<(), RuntimeError> {
         let def = self.def;
-        write_stack(def, stack, self.stack);
+        write_stack(def, stack, record);
         if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {
             write_procedural(def, motion, pose);
         }
@@ -213,7 +352,7 @@ impl Parts<'_> {
         ComposeJob {
             composition: Composition::Layered,
             skeleton: &def.skeleton,
-            stack: self.stack,
+            stack: &record.stack,
             sources: &Sources { def, masks: stack.masks },
             contexts: self.contexts,
             extra,
@@ -226,7 +365,7 @@ impl Parts<'_> {
 }
 
 /// Writes `stack`'s layers in stack order (see the module docs).
-fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
+fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut StackRecord) {
     out.clear();
     let frame = stack.frame;
     let has_base = frame.layers.first().is_some_and(|l| l.layer != SLOT_LAYER);
@@ -239,9 +378,12 @@ fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack
             if !cs.iter().any(|c| c.blend_mode == mode && c.weight > 0.0) {
                 continue;
             }
-            out.layer(mode, 1.0);
+            out.stack.layer(mode, 1.0);
             for c in cs.iter().filter(|c| c.blend_mode == mode && c.weight > 0.0) {
-                push_contribution(def, c, pack_mask(c.mask), mode == BlendMode::Additive, out);
+                // The mask as the blender sees it: a layer or state without one masks nothing.
+                let mask = if stack.masks.and_then(|m| m.get(c.mask)).is_some() { c.mask } else { MaskRef::None };
+                let part = PosePart::Graph { layer: layer.layer, source: c.source };
+                push_contribution(def, c, (part, mask), mode == BlendMode::Additive, out);
             }
         }
         if i == 0 && has_base {
@@ -251,36 +393,44 @@ fn write_stack(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack
 }
 
 /// The selector's layer and the procedural fallback's, when they show.
-fn write_selector(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut PoseStack) {
+fn write_selector(def: &CharacterDefinition, stack: &Stack<'_>, out: &mut StackRecord) {
     if let Some(sel) = stack.selector.filter(|s| s.weight > 0.0) {
-        out.layer(BlendMode::Override, sel.weight);
+        out.stack.layer(BlendMode::Override, sel.weight);
         for c in &sel.frame.contributions {
             let ContributionSource::Selector { row } = c.source else { continue };
             if c.weight <= 0.0 || (sel.tagged_only && !sel.table.is_tagged(row)) {
                 continue;
             }
-            push_contribution(def, c, NONE, false, out);
+            push_contribution(def, c, (PosePart::Selector { row }, MaskRef::None), false, out);
         }
     }
     if let Some((_, weight)) = stack.procedural.filter(|(_, w)| *w > 0.0) {
-        out.extra_layer(BlendMode::Additive, weight);
+        out.stack.extra_layer(BlendMode::Additive, weight);
     }
 }
 
-fn push_contribution(def: &CharacterDefinition, c: &ClipContribution, mask: u32, additive: bool, out: &mut PoseStack) {
+/// Adds `c` to the open layer of `out`, recording where it came from and its mask.
+fn push_contribution(
+    def: &CharacterDefinition,
+    c: &ClipContribution,
+    (part, mask): (PosePart, MaskRef),
+    additive: bool,
+    out: &mut StackRecord,
+) {
     let i = c.clip.index();
     if i >= def.animations.len() {
         return;
     }
     let i = i as u32;
-    out.push(StackInput {
+    let input = StackInput {
         animation: i,
         cursor: i,
         time: c.time,
         weight: c.weight,
-        mask,
+        mask: pack_mask(mask),
         reference: if additive { i } else { NONE },
-    });
+    };
+    out.push(input, part, mask);
 }
 
 /// The procedural fallback's pose: breath pitch on the spine (and chest),

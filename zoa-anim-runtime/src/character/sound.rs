@@ -103,16 +103,28 @@ pub struct AudioOut<'a> {
 }
 
 #[cfg(feature = "audio")]
+impl AudioOut<'_> {
+    /// Triggers `cue` on character `character`'s emitter: the sound event it
+    /// played and what the player did with it (resolution, variant, caps).
+    /// `None` when the character has no emitter or the notify maps to no
+    /// sound event. Allocation-free.
+    pub fn play(
+        &mut self,
+        character: usize,
+        cue: &SoundCue<'_>,
+    ) -> Option<(SoundEventId, zoa_audio_profile::TriggerOutcome)> {
+        let emitter = self.emitters.get(character)?;
+        let event = match cue.kind {
+            SoundCueKind::Notify(name) => emitter.notifies().event_for(name)?,
+            SoundCueKind::Event(event) => event,
+        };
+        Some((event, emitter.on_event(self.player, event, cue.tags, cue.surface)))
+    }
+}
+
+#[cfg(feature = "audio")]
 impl SoundCueSink for AudioOut<'_> {
     fn on_sound_cue(&mut self, character: usize, cue: &SoundCue<'_>) {
-        let Some(emitter) = self.emitters.get(character) else { return };
-        match cue.kind {
-            SoundCueKind::Notify(name) => {
-                emitter.on_notify(self.player, name, cue.tags, cue.surface);
-            }
-            SoundCueKind::Event(event) => {
-                emitter.on_event(self.player, event, cue.tags, cue.surface);
-            }
-        }
+        self.play(character, cue);
     }
 }

@@ -17,8 +17,9 @@
 
 use std::sync::Arc;
 
+use glam::Mat4;
 use zoa_anim_core::Transform;
-use zoa_anim_ik::{IkContext, IkInputs, RigIk};
+use zoa_anim_ik::{IkContext, IkInputs, IkReport, RigIk};
 
 use crate::error::RuntimeError;
 use crate::pose::{Pose, RuntimeSkeleton};
@@ -74,6 +75,13 @@ impl IkStage {
     #[must_use]
     pub fn context(&self) -> &IkContext {
         &self.context
+    }
+
+    /// What the last application aimed at, measured on `model` (the
+    /// model-space matrices of the pose it returned): [`RigIk::report`].
+    #[must_use]
+    pub fn report(&self, model: &[Mat4]) -> IkReport {
+        self.rig.report(&self.context, &self.inputs, model)
     }
 
     /// Joints the stage was sized for.

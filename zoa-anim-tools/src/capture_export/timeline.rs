@@ -1,6 +1,7 @@
 //! `timeline.png`: binding values and state weights over time as line
-//! charts, the preset's steps and the animation's events as labelled markers,
-//! a seconds axis and a legend.
+//! charts, the preset's steps, the animation's events and the sound cues as
+//! labelled markers, the IK goals' weights and reach errors, a seconds axis
+//! and a legend.
 //!
 //! ```text
 //! title                                            ┌ legend ┐
@@ -9,12 +10,14 @@
 //! layer/state ▇▇▇▇▇▆▄▂    (one lane per graph state, slot clip and selector
 //!                          clip; bar height = weight 0..1)
 //! EVENTS     • footstep  • > walk  • reload start
+//! SOUNDS     • footstep/footstep_concrete_1  • jump: no_match
+//! IK goal    ▇▇▇▆▄▂__ (bar height = weight 0..1; red line = reach error)
 //! 0s ─────── 1s ─────── 2s
 //! ```
 
 use zoa_anim_runtime::character::EventKind;
 
-use crate::preview::{Capture, EventRecord, Recorded, StepKind};
+use crate::preview::{Capture, Recorded, SoundRecord, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
 use super::{SELECTOR_LAYER, num};
@@ -100,9 +103,11 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let axis = TimeAxis { t_end: c.ticks.last().map_or(0.0, |t| t.time).max(1e-3) };
     let bindings = binding_series(c);
     let states = weight_series(c, bindings.len());
-    let steps = Markers::new(c, &axis, |k| k.is_step(), 3, 1, 4, 8);
-    let anim = Markers::new(c, &axis, marked, 4, 0, 6, 6);
-    let l = Layout::new(&steps, &anim, bindings.len(), states.len());
+    let ik = ik_series(c, bindings.len() + states.len());
+    let steps = Markers::events(c, &axis, |k| k.is_step(), Placement { gap: 3, extra: 1, pad: 4, max_rows: 8 });
+    let anim = Markers::events(c, &axis, marked, Placement { gap: 4, extra: 0, pad: 6, max_rows: 6 });
+    let sounds = Markers::sounds(c, &axis, Placement { gap: 4, extra: 0, pad: 6, max_rows: 4 });
+    let l = Layout::new(&steps, &anim, &sounds, (bindings.len(), states.len(), ik.len()));
     let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
     // Title.
@@ -120,13 +125,14 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         MUTED,
     );
     draw_panels(&mut cv, &l, &bindings, &states);
+    draw_sound_and_ik_panels(&mut cv, c, &l, &ik);
     draw_time_axis(&mut cv, &l, &axis);
 
     // Step markers: dashed lines through every panel, labels in the steps lane.
     // Lines first, then the labels on a background of their own, so a marker
     // line never runs through a label of an earlier row.
-    for (e, row) in steps.events.iter().zip(&steps.rows) {
-        cv.dashed_vline(axis.x(e.time), l.steps_y + *row as i32 * ROW_H, l.axis_y, MUTED);
+    for (t, row) in steps.times.iter().zip(&steps.rows) {
+        cv.dashed_vline(axis.x(*t), l.steps_y + *row as i32 * ROW_H, l.axis_y, MUTED);
     }
     for ((label, row), x) in steps.labels.iter().zip(&steps.rows).zip(&steps.left) {
         let y = l.steps_y + *row as i32 * ROW_H;
@@ -135,24 +141,84 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     }
 
     draw_series(&mut cv, c, &l, &axis, &bindings, &states);
-
-    // Animation events.
-    for (((e, label), row), tx) in anim.events.iter().zip(&anim.labels).zip(&anim.rows).zip(&anim.left) {
-        let x = axis.x(e.time);
-        let y = l.anim_y + *row as i32 * ROW_H;
-        let color = match e.kind {
-            Recorded::Event(EventKind::Notify { .. }) => series_color(1),
-            Recorded::Event(EventKind::StateEntered { .. }) => series_color(2),
-            Recorded::Event(EventKind::Binding { .. }) => series_color(3),
-            _ => series_color(4),
-        };
-        cv.rect(x, l.anim_y - 10, 1, 6, color);
-        cv.dot(x, y + 2, 2, color);
-        cv.text(*tx, y, label, 1, INK);
-    }
-
-    draw_legend(&mut cv, &l, &bindings, &states);
+    draw_ik(&mut cv, c, &l, &axis, &ik);
+    draw_markers(&mut cv, &axis, &anim, l.anim_y);
+    draw_markers(&mut cv, &axis, &sounds, l.sound_y);
+    draw_legend(&mut cv, &l, &bindings, &states, &ik);
     cv.to_png()
+}
+
+/// A lane of markers at `y`: a tick above the lane, a dot and the label on its row.
+fn draw_markers(cv: &mut Canvas, axis: &TimeAxis, m: &Markers, y: i32) {
+    for ((((t, color), label), row), tx) in m.times.iter().zip(&m.colors).zip(&m.labels).zip(&m.rows).zip(&m.left) {
+        let x = axis.x(*t);
+        let ly = y + *row as i32 * ROW_H;
+        cv.rect(x, y - 10, 1, 6, *color);
+        if label.is_empty() {
+            // Unlabelled (a repeat of the label before): a dot on the tick, clear of the labels' rows.
+            cv.dot(x, y - 7, 2, *color);
+            continue;
+        }
+        cv.dot(x, ly + 2, 2, *color);
+        cv.text(*tx, ly, label, 1, INK);
+    }
+}
+
+/// The sounds lane's title (and why it is empty), the IK lanes: background and
+/// label per goal, the error scale in the title.
+fn draw_sound_and_ik_panels(cv: &mut Canvas, c: &Capture, l: &Layout, ik: &[IkSeries]) {
+    cv.text(12, l.sound_y, "sounds", 2, INK);
+    if c.sounds.is_empty() {
+        let note = match (&c.sound_problem, c.sound_profile) {
+            (Some(problem), _) => format!("no sound: {problem}"),
+            (None, None) => "no sound profile".to_owned(),
+            (None, Some(_)) => "no sound cue".to_owned(),
+        };
+        cv.text(LEFT + 8, l.sound_y, &note.chars().take(150).collect::<String>(), 1, MUTED);
+    }
+    let scale = ik_scale(ik);
+    cv.text(
+        12,
+        l.ik_y - 16,
+        &format!("ik (bar: weight 0..1; line: reach error 0..{} mm)", num(scale * 1000.0)),
+        2,
+        INK,
+    );
+    if ik.is_empty() {
+        let note = if c.ground.is_none() { "no IK goal (no ground given)" } else { "no IK goal" };
+        cv.text(LEFT + 8, l.ik_y - 14, note, 1, MUTED);
+    }
+    for (j, s) in ik.iter().enumerate() {
+        let y = l.ik_y + j as i32 * LANE_H;
+        cv.rect(LEFT, y, PLOT_W + 1, LANE_H - 2, PANEL);
+        cv.text(LEFT - 6 - text_width(&s.label, 1), y + LANE_H / 2 - 3, &s.label, 1, INK);
+    }
+}
+
+/// Each IK goal's weight as bars and its reach error as a line in its lane.
+fn draw_ik(cv: &mut Canvas, c: &Capture, l: &Layout, axis: &TimeAxis, ik: &[IkSeries]) {
+    let scale = ik_scale(ik);
+    for (j, s) in ik.iter().enumerate() {
+        let base = l.ik_y + j as i32 * LANE_H + LANE_H - 3;
+        let mut prev: Option<(i32, i32)> = None;
+        for (i, (w, e)) in s.weights.iter().zip(&s.errors).enumerate() {
+            let x0 = axis.x(c.ticks[i].time);
+            if let Some(w) = w.filter(|w| *w > 0.0) {
+                let x1 = c.ticks.get(i + 1).map_or(x0 + 1, |t| axis.x(t.time)).max(x0 + 1);
+                let h = ((w.min(1.0) * (LANE_H - 4) as f32).round() as i32).max(1);
+                cv.rect(x0, base - h + 1, x1 - x0, h, s.color);
+            }
+            let Some(e) = e else {
+                prev = None;
+                continue;
+            };
+            let p = (x0, base - ((e / scale).clamp(0.0, 1.0) * (LANE_H - 4) as f32).round() as i32);
+            if let Some(q) = prev {
+                cv.line(q.0, q.1, p.0, p.1, 1, IK_ERROR);
+            }
+            prev = Some(p);
+        }
+    }
 }
 
 /// Seconds to plot x: 0 s at the plot's left edge, the capture's end at its right.
@@ -212,47 +278,171 @@ fn weight_series(c: &Capture, binding_count: usize) -> Vec<Series> {
     states
 }
 
-/// The capture's events of some kinds with their labels: where each label's
-/// text starts (kept inside the plot) and its row (staggered by where it is drawn).
-struct Markers<'a> {
-    events: Vec<&'a EventRecord>,
+/// Labelled markers on the time axis (steps, events or sound cues): where
+/// each label's text starts (kept inside the plot) and its row (staggered by
+/// where it is drawn); an empty label draws the marker alone.
+struct Markers {
+    times: Vec<f64>,
+    colors: Vec<u8>,
     labels: Vec<String>,
     left: Vec<i32>,
     rows: Vec<usize>,
 }
 
-impl<'a> Markers<'a> {
-    /// `gap`: label distance from its marker; `extra`: pixels added to the
-    /// label's width when placing it; `pad`: the label's width in a row
-    /// beyond its text; at most `max_rows` rows.
-    fn new(
-        c: &'a Capture,
-        axis: &TimeAxis,
-        keep: impl Fn(Recorded) -> bool,
-        gap: i32,
-        extra: i32,
-        pad: i32,
-        max_rows: usize,
-    ) -> Self {
-        let events: Vec<&EventRecord> = c.events.iter().filter(|e| keep(e.kind)).collect();
-        let labels: Vec<String> = events.iter().map(|e| event_label(e.kind, c.name(e.name))).collect();
+/// Placement of a kind of marker's labels: `gap`, the label's distance from
+/// its marker; `extra`, pixels added to its width when placing it; `pad`,
+/// its width in a row beyond its text; at most `max_rows` rows.
+#[derive(Clone, Copy)]
+struct Placement {
+    gap: i32,
+    extra: i32,
+    pad: i32,
+    max_rows: usize,
+}
+
+impl Markers {
+    /// The capture's events of the kinds `keep` accepts.
+    fn events(c: &Capture, axis: &TimeAxis, keep: impl Fn(Recorded) -> bool, place: Placement) -> Self {
+        let items = c
+            .events
+            .iter()
+            .filter(|e| keep(e.kind))
+            .map(|e| (e.time, event_color(e.kind), event_label(e.kind, c.name(e.name))))
+            .collect();
+        Markers::new(items, axis, place)
+    }
+
+    /// The capture's sound cues: `entry event/variant file` when a voice
+    /// started, else `event: outcome`. A label equal to the last one drawn
+    /// and too close to it to be read is left out (the marker stays).
+    fn sounds(c: &Capture, axis: &TimeAxis, place: Placement) -> Self {
+        let mut last: Option<(i32, String)> = None;
+        let items = c
+            .sounds
+            .iter()
+            .map(|s| {
+                let label = sound_label(c, s);
+                let x = axis.x(s.time);
+                let repeat = last.as_ref().is_some_and(|(lx, l)| *l == label && x - lx < text_width(l, 1) + 24);
+                if !repeat {
+                    last = Some((x, label.clone()));
+                }
+                (s.time, sound_color(s), if repeat { String::new() } else { label })
+            })
+            .collect();
+        Markers::new(items, axis, place)
+    }
+
+    fn new(items: Vec<(f64, u8, String)>, axis: &TimeAxis, p: Placement) -> Self {
         let right = LEFT + PLOT_W;
-        let left: Vec<i32> = events
+        let (mut times, mut colors, mut labels) = (Vec::new(), Vec::new(), Vec::new());
+        for (t, c, l) in items {
+            times.push(t);
+            colors.push(c);
+            labels.push(l);
+        }
+        let left: Vec<i32> = times
             .iter()
             .zip(&labels)
-            .map(|(e, l)| label_left(axis.x(e.time), text_width(l, 1) + extra, gap, right))
+            .map(|(t, l)| label_left(axis.x(*t), text_width(l, 1) + p.extra, p.gap, right))
             .collect();
-        let rows = stagger(
-            &left.iter().zip(&labels).map(|(x, l)| (x - gap, text_width(l, 1) + pad)).collect::<Vec<_>>(),
-            max_rows,
-        );
-        Markers { events, labels, left, rows }
+        let placed: Vec<(i32, i32)> = left
+            .iter()
+            .zip(&labels)
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(x, l)| (x - p.gap, text_width(l, 1) + p.pad))
+            .collect();
+        let mut placed_rows = stagger(&placed, p.max_rows).into_iter();
+        let rows = labels.iter().map(|l| if l.is_empty() { 0 } else { placed_rows.next().unwrap_or(0) }).collect();
+        Markers { times, colors, labels, left, rows }
     }
 
     /// Height of the lane the labels need.
     fn lane(&self) -> i32 {
         (self.rows.iter().max().map_or(0, |r| r + 1) as i32) * ROW_H + 8
     }
+}
+
+/// The colour of an animation event's marker.
+fn event_color(kind: Recorded) -> u8 {
+    match kind {
+        Recorded::Event(EventKind::Notify { .. }) => series_color(1),
+        Recorded::Event(EventKind::StateEntered { .. }) => series_color(2),
+        Recorded::Event(EventKind::Binding { .. }) => series_color(3),
+        _ => series_color(4),
+    }
+}
+
+/// A sound cue's label (see [`Markers::sounds`]).
+fn sound_label(c: &Capture, s: &SoundRecord) -> String {
+    match c.sound_entry(s) {
+        Some((entry, Some(clip))) => {
+            let file = c.name(clip);
+            let stem = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+            format!("{}/{stem}", c.name(entry.event))
+        }
+        _ => format!("{}: {}", c.name(s.event), s.outcome.name()),
+    }
+}
+
+/// Green when a voice started, red when nothing answers the event, orange
+/// when a cooldown, throttle or cap refused it.
+fn sound_color(s: &SoundRecord) -> u8 {
+    match s.outcome.name() {
+        "started" => SOUND_STARTED,
+        "no_match" | "unknown_emitter" => SOUND_NO_MATCH,
+        _ => SOUND_REFUSED,
+    }
+}
+
+const SOUND_STARTED: u8 = 17;
+const SOUND_NO_MATCH: u8 = 8;
+const SOUND_REFUSED: u8 = 6;
+/// Colour of the reach-error line in the IK lanes.
+const IK_ERROR: u8 = INK;
+
+/// One IK goal over time: its weight per tick (`None` when it did not run)
+/// and its reach error, metres.
+struct IkSeries {
+    label: String,
+    color: u8,
+    weights: Vec<Option<f32>>,
+    errors: Vec<Option<f32>>,
+}
+
+/// One series per (behaviour, side) that ran, in first-seen order; colours
+/// continue after `first_color` series.
+fn ik_series(c: &Capture, first_color: usize) -> Vec<IkSeries> {
+    let n = c.ticks.len();
+    let mut keys = Vec::new();
+    for g in &c.ik {
+        if !keys.contains(&(g.behaviour, g.side)) {
+            keys.push((g.behaviour, g.side));
+        }
+    }
+    keys.iter()
+        .enumerate()
+        .map(|(k, &(behaviour, side))| {
+            let find = |i: usize| c.tick_ik(i).iter().find(|g| g.behaviour == behaviour && g.side == side);
+            let label = match side {
+                Some(s) => format!("{}.{}", behaviour.name(), s.name()),
+                None => behaviour.name().to_owned(),
+            };
+            IkSeries {
+                label,
+                color: series_color(first_color + k),
+                weights: (0..n).map(|i| find(i).map(|g| g.weight)).collect(),
+                errors: (0..n).map(|i| find(i).map(|g| g.error)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The reach error at a lane's full height, metres: the largest error seen,
+/// at least 1 cm (so a lane of sub-millimetre errors stays flat).
+fn ik_scale(ik: &[IkSeries]) -> f32 {
+    ik.iter().flat_map(|s| s.errors.iter().flatten()).fold(0.01f32, |a, &e| a.max(e))
 }
 
 /// Vertical positions of the chart's parts and the image height.
@@ -263,22 +453,27 @@ struct Layout {
     state_y: i32,
     state_h: i32,
     anim_y: i32,
+    sound_y: i32,
+    ik_y: i32,
     axis_y: i32,
     height: i32,
 }
 
 impl Layout {
-    fn new(steps: &Markers<'_>, anim: &Markers<'_>, bindings: usize, states: usize) -> Self {
+    /// `lanes`: the numbers of binding series, state lanes and IK lanes.
+    fn new(steps: &Markers, anim: &Markers, sounds: &Markers, (bindings, states, ik): (usize, usize, usize)) -> Self {
         let top = 56;
         let steps_y = top + 16;
         let bind_y = steps_y + steps.lane() + 14;
         let state_y = bind_y + BIND_H + 26;
         let state_h = (states.max(1) as i32) * LANE_H;
         let anim_y = state_y + state_h + 14;
-        let axis_y = anim_y + anim.lane() + 4;
-        let legend_rows = bindings + states + 10;
+        let sound_y = anim_y + anim.lane() + 14;
+        let ik_y = sound_y + sounds.lane() + 20;
+        let axis_y = ik_y + ik as i32 * LANE_H + 4;
+        let legend_rows = bindings + states + ik + 17;
         let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
-        Layout { top, steps_y, bind_y, state_y, state_h, anim_y, axis_y, height }
+        Layout { top, steps_y, bind_y, state_y, state_h, anim_y, sound_y, ik_y, axis_y, height }
     }
 }
 
@@ -371,8 +566,9 @@ fn draw_series(
     }
 }
 
-/// The legend right of the plot: bindings, state weights and the event kinds.
-fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series]) {
+/// The legend right of the plot: bindings, state weights, the event kinds,
+/// the sound outcomes and the IK goals.
+fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series], ik: &[IkSeries]) {
     let lx = LEFT + PLOT_W + 24;
     let mut ly = l.top;
     cv.frame(lx - 8, ly - 8, LEGEND_W - 8, l.height - ly - 4, GRID);
@@ -401,4 +597,16 @@ fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], sta
             ("slot ended", series_color(4)),
         ],
     );
+    legend(
+        cv,
+        "sounds (entry event / variant file)",
+        &[
+            ("voice started", SOUND_STARTED),
+            ("no entry answers", SOUND_NO_MATCH),
+            ("cooldown, throttle or cap", SOUND_REFUSED),
+        ],
+    );
+    let mut goals: Vec<(&str, u8)> = ik.iter().map(|s| (s.label.as_str(), s.color)).collect();
+    goals.push(("reach error", IK_ERROR));
+    legend(cv, "ik goals", &goals);
 }

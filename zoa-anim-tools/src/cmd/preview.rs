@@ -14,12 +14,77 @@
 //! `zoa_anim_core::budget` at the chosen rate) is refused before it plays; a
 //! preset with errors is refused with its own diagnostics. The paths written are
 //! printed. With `--format json` (or `csv`) and no `--out`, the capture is
-//! printed to stdout instead and no file is written. JSON shape:
-//! `{"preset":"…","rate":HZ,"ticks":[{"time":S,"step":N,"states":[{"layer":"…",
-//! "state":"…","weight":W,"clip_time":S}],"bindings":{"…":V},"events":[{"kind":"…",
-//! "name":"…","time":S}],"root_motion":[x,y,z,yaw]}]}`. With `--local` each tick
-//! also carries its local joint transforms after IK:
-//! `"local":[{"name":"…","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (skeleton order).
+//! printed to stdout instead and no file is written.
+//!
+//! # capture.json
+//!
+//! One object; keys are only ever added (a script reading the first
+//! version's keys keeps working). Times are seconds, lengths metres, weights
+//! `0..=1`, model space is glTF's (+Y up).
+//!
+//! - `preset`, `rate` (Hz).
+//! - `joints`: joint names in skeleton order (the order of `local` and of
+//!   each mask's weights).
+//! - `masks`: `{id: [weight per joint]}` for every bone mask a contribution
+//!   can name; ids are `layer:<graph layer>` and `state:<state>`.
+//! - `ground`: the flat ground's height the character stands on (foot
+//!   planting's probe; default 0), or `null` for none.
+//! - `sound`: `{"profile": id|null, "problem": text|null}`: the sound profile
+//!   played, or why the folder's profile could not be (a file missing, or
+//!   over the `preview.sound_samples` budget: no cue is recorded then).
+//! - `ticks`: one object per tick, in time order:
+//!   - `time`, `step` (index of the step being played), `states`
+//!     (`[{"layer","state","weight","clip_time"}]`: each graph layer's active
+//!     states, then the slot's clips under layer `slot` and the selector's
+//!     under `selector`), `bindings` (`{id: value}` for the preset's
+//!     bindings the class binds), `events` (`[{"kind","name","time"}]`),
+//!     `root_motion` (`[x, y, z, yaw]` over the tick); with `--local`,
+//!     `local` (`[{"name","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]`, after IK).
+//!   - `contributions`: every input of the pose the character composed, as
+//!     its blender used it, bottom to top: `stack` (`current`, or `outgoing`
+//!     for the outgoing graph of a loadout switch, whose pose is blended over
+//!     the current one by `1 − switch_alpha`), `stack_layer` (inputs of one
+//!     stack layer accumulate, three.js; stack layers compose over one
+//!     another), `part` (`state`, `slot`, `selector`, `procedural`),
+//!     `layer` (the graph layer's name, or `slot` / `selector` /
+//!     `procedural`), `layer_index` (graph layer, else `null`), `state` and
+//!     `child` (the state and its blend-tree child, else `null`), `row` (the
+//!     selector's row, `null` for the default idle clip and other parts),
+//!     `clip` (`null` for the procedural layer, which is computed), `weight`
+//!     (final: layer × state × blend-tree child, × the selector layer's
+//!     weight or the slot's envelope, before the mask), `clip_time`, `mode`
+//!     (`override` or `additive`; additive clips add their difference from
+//!     their first frame), `mask` (an id of `masks`, `null` for every bone).
+//!     The pose before inertialization and IK is these composed (the
+//!     Workbench's and the tests' check: rebuilt from them alone it matches
+//!     `local` within 1e-5 where no IK goal and no inertialization act).
+//!   - `selector`: `null` without a tag table, else `{"tags", "rows":
+//!     [{"row","pattern","clip","weight","clip_time","fallback_step"}]}`: the
+//!     applied tags, and per playing row its index (`null`: default idle),
+//!     its tag pattern and how the resolution was reached (0 exact, k
+//!     fallback step k, -1 default).
+//!   - `sounds`: the cues of the tick, as a game's `SoundBridge` and audio
+//!     player handle them: `time`, `event` (the sound event requested: a
+//!     notify's through the shipped notify map, a binding's at its action's
+//!     start through the shipped mapping of `validate --coverage`),
+//!     `outcome` (`sound render`'s names: `started`, `no_match`,
+//!     `dropped_cooldown`, …), `entry` (index in the flattened profile) and
+//!     `entry_event`, `profile` (the profile that authored the entry),
+//!     `variant` (index) and `clip` (its file, relative to the definition
+//!     folder) when a voice started, `bus`, `gain` (the voice's own gain:
+//!     volume × jitter; 0 when nothing started).
+//!   - `ik`: the IK goals that ran: `behaviour` (`foot_plant`, `look_at`,
+//!     `hand_on_weapon`, `climb_hand`), `side` (`left`/`right`, `null` for
+//!     look-at), `joint` (the effector's), `target` (`[x, y, z]`), `weight`,
+//!     `error` (the reach error after the frame: effector to target, metres;
+//!     for look-at, target to the gaze ray).
+//!   - `switch_alpha` (loadout switch progress, 1 when none blends),
+//!     `inertializing` (an inertialized transition's offset was decaying).
+//!
+//! capture.csv is one row per tick with the same content in cells (its
+//! columns: `capture_export::to_csv`); the timeline PNG charts bindings, state
+//! weights, steps, events, sound cues (labelled `entry event/variant file`)
+//! and each IK goal's weight and reach error.
 //!
 //! What plays: one character of the public character API
 //! (`zoa_anim_runtime::Character`), built from the folder: the player profile
@@ -29,6 +94,9 @@
 //! skin; clips from other files bind by joint name). Selector timing and the rig
 //! policy are the folder's first state graph and rig policy (defaults when it has
 //! none). Selector clips appear among the states under the layer `selector`.
+//! The character stands on flat ground at height 0 (foot planting runs); its
+//! sounds are the folder's sound profile (the first by id) played by the audio
+//! crate's player.
 //!
 //! Exit codes: 0 ok; 1 the folder lacks what the preview needs (no player
 //! profile set, a clip whose model or animation is missing, definitions the
@@ -88,8 +156,9 @@ pub const MAX_RATE: f32 = 1000.0;
 
 /// Largest capture the preview builds in memory, bytes (256 MiB): the budget
 /// [`zoa_anim_core::budget::PREVIEW_CAPTURE_BYTES`], estimated before playing
-/// by [`zoa_anim_core::budget::PreviewWork::bytes`] (ticks × joints, layers and
-/// bindings; the model the Preview Lab checks with its own budget).
+/// by [`zoa_anim_core::budget::PreviewWork::bytes`] (ticks × joints, layers,
+/// bindings and pose inputs, and the sound bank; the model the Preview Lab
+/// checks with its own budget).
 pub const MAX_CAPTURE_BYTES: u64 = zoa_anim_core::budget::PREVIEW_CAPTURE_BYTES.max;
 
 /// Refuses a preset whose capture would exceed its budgets at `rate`.

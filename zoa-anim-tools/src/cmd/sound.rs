@@ -31,15 +31,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde::Serialize;
-use zoa_anim_assets::AssetError;
 use zoa_anim_assets::defs::{DefinitionSet, Severity, load_folder};
 use zoa_anim_assets::files::{self, FileKind};
 use zoa_anim_assets::sound_script::parse_sound_script;
 use zoa_anim_core::{SoundEventId, StateTagSet};
 use zoa_audio_profile::fixtures::{fixture_sounds, write_fixtures};
 use zoa_audio_profile::{
-    AudioError, CapKind, ClipBank, ClipData, Listener, Player, PlayerConfig, RenderReport, ResolveOptions, Script,
-    SoundTable, ThrottleLimit, TriggerOutcome, render_script, wav::wav_bytes,
+    Listener, Player, PlayerConfig, RenderReport, ResolveOptions, Script, SoundTable, TriggerOutcome, render_script,
+    wav::wav_bytes,
 };
 
 use super::Format;
@@ -248,15 +247,6 @@ fn resolve(a: ResolveArgs) -> anyhow::Result<ExitCode> {
 // ----- render ----------------------------------------------------------------
 
 /// A guarded-read failure without the path (the decode error names it).
-fn read_reason(e: &AssetError) -> String {
-    match e {
-        AssetError::Io { source, .. } => format!("cannot read the file: {source}"),
-        AssetError::NotAFile { what, .. } => format!("is {what}, not a regular file"),
-        AssetError::FileTooLarge { max, .. } => format!("is larger than the {} MiB sound file limit", max >> 20),
-        other => other.to_string(),
-    }
-}
-
 /// The script file's content as the audio crate's `Script`, with its
 /// sample rate and seed.
 fn parse_script(text: &str) -> Result<(Script, Option<u32>, Option<u64>), Vec<String>> {
@@ -310,21 +300,7 @@ struct EventJson<'a> {
 }
 
 fn outcome_json(o: Option<TriggerOutcome>) -> (&'static str, Option<usize>, Option<usize>) {
-    match o {
-        None => ("stopped", None, None),
-        Some(TriggerOutcome::Started { entry, variant, .. }) => ("started", Some(entry), Some(variant)),
-        Some(TriggerOutcome::DroppedCooldown { entry }) => ("dropped_cooldown", Some(entry), None),
-        Some(TriggerOutcome::Throttled { entry, limit, .. }) => match limit {
-            ThrottleLimit::Cooldown => ("throttled_cooldown", Some(entry), None),
-            ThrottleLimit::Rate => ("throttled_rate", Some(entry), None),
-            ThrottleLimit::Voices => ("throttled_voices", Some(entry), None),
-        },
-        Some(TriggerOutcome::Rejected { entry, cap: CapKind::Entry }) => ("rejected_entry_cap", Some(entry), None),
-        Some(TriggerOutcome::Rejected { entry, cap: CapKind::Bus }) => ("rejected_bus_cap", Some(entry), None),
-        Some(TriggerOutcome::Rejected { entry, cap: _ }) => ("rejected_voice_pool", Some(entry), None),
-        Some(TriggerOutcome::NoMatch) => ("no_match", None, None),
-        Some(TriggerOutcome::UnknownEmitter) => ("unknown_emitter", None, None),
-    }
+    o.map_or(("stopped", None, None), |o| (o.name(), o.entry(), o.variant()))
 }
 
 fn render(a: RenderArgs) -> anyhow::Result<ExitCode> {
@@ -371,12 +347,8 @@ fn script_player(a: &RenderArgs) -> anyhow::Result<(Script, Player)> {
         }
     };
     let (_defs, table) = load_table(&a.defs, &a.profile)?;
-    let bank = match ClipBank::load_for_table_with(&table, |clip| {
-        let path = a.defs.join(clip);
-        let bytes = files::read(&path, FileKind::Sound)
-            .map_err(|e| AudioError::Decode { path: path.display().to_string(), reason: read_reason(&e) })?;
-        ClipData::decode(bytes, &path.display().to_string())
-    }) {
+    // The bank's own budget (`MAX_BANK_SAMPLES`) bounds it.
+    let bank = match crate::preview::sound::load_clip_bank(&table, &a.defs, u64::MAX) {
         Ok(b) => b,
         Err(e) => {
             return Err(fail(1, "invalid-input", format!("{e}")).into());

@@ -2,14 +2,18 @@
 //!
 //! Flat, structure-of-arrays storage so recording a tick only pushes plain
 //! values onto vectors reserved for the whole preset: per tick a
-//! [`TickRecord`] holds ranges into [`Capture::states`], [`Capture::rows`] and
-//! [`Capture::events`]; binding values and joint positions are dense
+//! [`TickRecord`] holds ranges into [`Capture::states`], [`Capture::rows`],
+//! [`Capture::events`], [`Capture::contributions`], [`Capture::sounds`] and
+//! [`Capture::ik`]; binding values and joint positions are dense
 //! `ticks × columns` / `ticks × joints` arrays. Every string is interned once
 //! in [`Capture::names`] and referenced by index, so a tick records no string.
 
 use std::ops::Range;
 
+use zoa_anim_core::StateTagSet;
+use zoa_anim_ik::{PolicyKind, Side};
 use zoa_anim_runtime::character::{BindingPhase, EventKind};
+use zoa_audio_profile::TriggerOutcome;
 
 /// Index into [`Capture::names`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,11 +133,111 @@ pub struct StateRecord {
     pub clip_time: f32,
 }
 
+/// What decided one input of the pose ([`ContributionRecord::part`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartRecord {
+    /// A graph layer's state (its clip or blend-tree child `child`).
+    State {
+        /// Graph layer index.
+        layer_index: u16,
+        /// Layer name.
+        layer: NameId,
+        /// State name.
+        state: NameId,
+        /// Child of the state's motion (0 for a clip state).
+        child: u16,
+    },
+    /// The override slot (its layer is named [`super::SLOT_LAYER_NAME`]).
+    Slot,
+    /// The tag selector's layer: row `row` of the class's flattened table
+    /// ([`u32::MAX`] = the default idle clip).
+    Selector {
+        /// Row index.
+        row: u32,
+    },
+    /// The procedural fallback (breath, head bob): additive, no clip.
+    Procedural,
+}
+
+/// One input of the pose composed at the end of a tick, as the character's
+/// blender used it (`Character::contributions`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContributionRecord {
+    /// From the outgoing graph's stack of a loadout switch (blended by
+    /// `1 − TickRecord::switch_alpha` over the current stack's pose).
+    pub outgoing: bool,
+    /// Its layer in its stack, bottom to top (inputs of one layer accumulate,
+    /// layers compose over one another).
+    pub stack_layer: u16,
+    /// What decided it.
+    pub part: PartRecord,
+    /// Clip name (`None` for the procedural layer).
+    pub clip: Option<NameId>,
+    /// Final weight `0..=1`: layer × state × blend-tree child (× the
+    /// selector layer's weight, × the slot's envelope), before the mask.
+    pub weight: f32,
+    /// Sample time, clip seconds.
+    pub clip_time: f32,
+    /// Additive (against the clip's first frame) rather than override.
+    pub additive: bool,
+    /// Bone mask id (`layer:<layer>` or `state:<state>`, weights in
+    /// [`Capture::masks`]); `None` for every bone.
+    pub mask: Option<NameId>,
+}
+
+/// One sound cue of a tick: what the character's sound bridge asked for and
+/// what the audio player did with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SoundRecord {
+    /// Character time of the cue, seconds.
+    pub time: f64,
+    /// The sound event id requested.
+    pub event: NameId,
+    /// The player's answer (resolved entry and variant, or why nothing played).
+    pub outcome: TriggerOutcome,
+    /// The voice's own gain (the entry's volume × its jitter draw) when a
+    /// voice started, else 0.
+    pub gain: f32,
+}
+
+/// One IK goal of a tick (`zoa_anim_ik::IkGoal`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkRecord {
+    /// The behaviour.
+    pub behaviour: PolicyKind,
+    /// The limb (`None` for look-at).
+    pub side: Option<Side>,
+    /// The joint aiming at the target.
+    pub joint: NameId,
+    /// Target, model space, metres.
+    pub target: [f32; 3],
+    /// Weight `0..=1`.
+    pub weight: f32,
+    /// Distance from the effector to the target after the frame, metres
+    /// (look-at: from the target to the gaze ray).
+    pub error: f32,
+}
+
+/// Names of one entry of the flattened sound table (what a [`SoundRecord`]'s entry index means).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundEntryNames {
+    /// The entry's event id.
+    pub event: NameId,
+    /// The profile that authored it.
+    pub profile: NameId,
+    /// Its bus.
+    pub bus: NameId,
+    /// Its variants' sound files (relative to the definition folder).
+    pub variants: Vec<NameId>,
+}
+
 /// One clip the tag selector plays at the end of a tick.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RowRecord {
     /// Row index in the flattened animation profile ([`u32::MAX`] = default idle clip).
     pub row: u32,
+    /// The row's tag pattern (empty for the default idle clip and untagged rows).
+    pub pattern: StateTagSet,
     /// Clip name.
     pub clip: NameId,
     /// Blend weight `0..=1`.
@@ -161,6 +265,19 @@ pub struct TickRecord {
     /// Root motion over the tick: translation `x, y, z` (metres, model space)
     /// and yaw (radians about +Y).
     pub root_motion: [f32; 4],
+    /// Range into [`Capture::contributions`].
+    pub contributions: Range<usize>,
+    /// Range into [`Capture::sounds`].
+    pub sounds: Range<usize>,
+    /// Range into [`Capture::ik`].
+    pub ik: Range<usize>,
+    /// The tags in effect in the selector (`None` without a tag table).
+    pub applied_tags: Option<StateTagSet>,
+    /// Loadout switch progress `0..=1` (1 when none blends).
+    pub switch_alpha: f32,
+    /// An inertialized transition was decaying: the pose is the
+    /// contributions' plus a decaying offset.
+    pub inertializing: bool,
 }
 
 /// Everything one preview run recorded.
@@ -188,6 +305,23 @@ pub struct Capture {
     pub rows: Vec<RowRecord>,
     /// Events of every tick.
     pub events: Vec<EventRecord>,
+    /// Pose inputs of every tick.
+    pub contributions: Vec<ContributionRecord>,
+    /// Sound cues of every tick.
+    pub sounds: Vec<SoundRecord>,
+    /// IK goals of every tick.
+    pub ik: Vec<IkRecord>,
+    /// Every bone mask a contribution can name, with its weight per joint
+    /// (skeleton order), in first-seen order of the graphs.
+    pub masks: Vec<(NameId, Vec<f32>)>,
+    /// The sound profile played (`None`: no sound profile, or it could not be loaded).
+    pub sound_profile: Option<NameId>,
+    /// Why no sound was played when the folder has a sound profile.
+    pub sound_problem: Option<String>,
+    /// The flattened sound table's entries (a [`SoundRecord`]'s entry indexes it).
+    pub sound_entries: Vec<SoundEntryNames>,
+    /// Flat ground height under the character (foot planting), metres; `None`: no ground.
+    pub ground: Option<f32>,
     /// `ticks × binding_columns` values (bool 0/1, int as float, trigger 1 while
     /// set); NaN when the active binding profile lacks the binding.
     pub binding_values: Vec<f32>,
@@ -224,6 +358,27 @@ impl Capture {
     #[must_use]
     pub fn tick_events(&self, i: usize) -> &[EventRecord] {
         &self.events[self.ticks[i].events.clone()]
+    }
+    /// Pose inputs of tick `i`.
+    #[must_use]
+    pub fn tick_contributions(&self, i: usize) -> &[ContributionRecord] {
+        &self.contributions[self.ticks[i].contributions.clone()]
+    }
+    /// Sound cues of tick `i`.
+    #[must_use]
+    pub fn tick_sounds(&self, i: usize) -> &[SoundRecord] {
+        &self.sounds[self.ticks[i].sounds.clone()]
+    }
+    /// IK goals of tick `i`.
+    #[must_use]
+    pub fn tick_ik(&self, i: usize) -> &[IkRecord] {
+        &self.ik[self.ticks[i].ik.clone()]
+    }
+    /// The entry and variant a cue played: (entry names, variant file), when it resolved.
+    #[must_use]
+    pub fn sound_entry(&self, cue: &SoundRecord) -> Option<(&SoundEntryNames, Option<NameId>)> {
+        let names = self.sound_entries.get(cue.outcome.entry()?)?;
+        Some((names, cue.outcome.variant().and_then(|v| names.variants.get(v).copied())))
     }
     /// Binding values of tick `i`, one per [`Capture::binding_columns`].
     #[must_use]

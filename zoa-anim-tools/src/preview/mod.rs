@@ -21,8 +21,11 @@
 //!  steps ─► Character (set_tags, fire, set_*, play_slot, equip, entity speed)
 //!                │ update(dt)
 //!                ├─► graph states, slot, selector rows, binding values ─► Capture
+//!                ├─► pose inputs (contributions), IK goals ────────────► Capture
 //!                ├─► events (deliver_events; binding start/complete/cancel
 //!                │   of fired triggers included) ─────────────────────► Capture
+//!                │   └─► SoundBridge ─► AudioOut ─► Player (entry, variant,
+//!                │       bus, gain) ─────────────────────────────────► Capture
 //!                └─► local pose, model matrices, root motion ──────────► Capture
 //! ```
 //!
@@ -40,6 +43,14 @@
 //! - **Speed.** A `set` of the `speed` binding is the character's speed
 //!   ([`Character::set_speed`]): the gaits of locomotion's
 //!   `OnInputThreshold` changes, every class's `speed` binding and IK follow it.
+//! - **Ground.** The character stands on flat ground at
+//!   [`PreviewSetup::ground`] (default height 0, the model's ground plane), the
+//!   ground probe a game on flat ground gives: foot planting runs, and its
+//!   targets and reach errors are recorded with the other IK goals.
+//! - **Sound** is the game's path ([`sound`]): the runtime's `SoundBridge`
+//!   over the folder's sound profile played by a `zoa_audio_profile::Player`,
+//!   so each cue records the entry the resolver chose, the variant the player
+//!   picked, its bus and gain.
 //! - **Root motion** is the character's own ([`CharacterSettings::root_motion`]
 //!   on the skeleton's first root joint), summed over the sub-steps of a tick.
 //! - **Determinism.** Everything runs on one thread in a fixed order with no
@@ -52,12 +63,17 @@
 
 mod capture;
 mod record;
+pub mod sound;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use capture::{Capture, EventRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, TickRecord};
+pub use capture::{
+    Capture, ContributionRecord, EventRecord, IkRecord, NameId, PartRecord, Recorded, RowRecord, SoundEntryNames,
+    SoundRecord, StateRecord, StepKind, TickRecord,
+};
+pub use sound::PreviewSound;
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};
@@ -65,11 +81,15 @@ use zoa_anim_core::preview::{BindingValue, PreviewPreset, PreviewStep};
 use zoa_anim_core::{
     AnimationBindingId, CharacterBundle, CombatTag, DefaultBindings, Name, PlayerProfileType, StateTagSet,
 };
+use zoa_anim_ik::FlatGround;
 
 use record::EventSink;
+use sound::CueSink;
 use zoa_anim_runtime::RuntimeError;
+use zoa_anim_runtime::character::SoundBridge;
 use zoa_anim_runtime::character::driver::GraphDriver;
-use zoa_anim_runtime::character::graph::GraphInstance;
+use zoa_anim_runtime::character::graph::{GraphInstance, GraphMasks, MAX_ACTIVE_STATES, MaskRef};
+use zoa_anim_runtime::character::selector::MAX_SELECTOR_CLIPS;
 use zoa_anim_runtime::{Character, CharacterDefinition, CharacterSettings};
 
 /// [`RuntimeError::InvalidJob`] for `job` when `reasons` is not empty.
@@ -113,6 +133,10 @@ pub const SLOT_LAYER_NAME: &str = "slot";
 /// Default tick rate, Hz.
 pub const DEFAULT_RATE: f32 = 30.0;
 
+/// Default ground under the previewed character: flat at height 0 (metres,
+/// model space), the plane glTF characters stand on.
+pub const DEFAULT_GROUND: Option<f32> = Some(0.0);
+
 /// Default loadout-switch cross-fade, seconds.
 pub const DEFAULT_LOADOUT_CROSSFADE: f32 = 0.25;
 
@@ -147,13 +171,25 @@ pub struct PreviewSetup {
     pub rate: f32,
     /// Record each tick's local joint transforms ([`Capture::joint_locals`]).
     pub record_local: bool,
+    /// Flat ground under the character at this height, metres along +Y in
+    /// model space (foot planting's ground probe); `None`: no ground, so
+    /// foot planting does not run. Default [`DEFAULT_GROUND`].
+    pub ground: Option<f32>,
+    /// The character's sounds (`None`: no sound profile, or see `sound_problem`).
+    pub sound: Option<PreviewSound>,
+    /// Why the folder's sound profile does not play (a file missing or over
+    /// the sound budget): the preview then records no sound cues and says so.
+    pub sound_problem: Option<String>,
 }
 
 impl PreviewSetup {
     /// The set-up of a definition folder (`set`, loaded from `dir`): the
-    /// character [`load_character`] makes of it, at `rate` Hz. Every problem
-    /// at once; a folder without a player profile set is one (the preview
-    /// takes each class's graph and binding profile from it).
+    /// character [`load_character`] makes of it, at `rate` Hz, with its
+    /// sound profile's files decoded ([`PreviewSound::from_bundle`]; when
+    /// they cannot be, the preview plays without sound and
+    /// [`PreviewSetup::sound_problem`] says why). Every problem at once; a
+    /// folder without a player profile set is one (the preview takes each
+    /// class's graph and binding profile from it).
     pub fn from_folder(set: &DefinitionSet, dir: &Path, rate: f32) -> Result<PreviewSetup, Vec<String>> {
         if set.player_profile_sets.is_empty() {
             return Err(vec![
@@ -164,13 +200,19 @@ impl PreviewSetup {
         }
         let bundle = load_character(set, dir, CharacterChoice::default())
             .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        Ok(PreviewSetup::new(bundle, rate))
+        let (sound, sound_problem) = match PreviewSound::from_bundle(&bundle, dir) {
+            Ok(sound) => (sound, None),
+            Err(problem) => (None, Some(problem)),
+        };
+        Ok(PreviewSetup { sound, sound_problem, ..PreviewSetup::new(bundle, rate) })
     }
 
     /// The work of playing `preset` with this set-up, for the budget checks
     /// ([`zoa_anim_core::budget::PreviewWork`]): its ticks, the skeleton's
     /// joints, the graph layers that record states (the two graphs of a
-    /// loadout cross-fade, the selector and the slot), the preset's bindings.
+    /// loadout cross-fade, the selector and the slot), the preset's bindings,
+    /// the most pose inputs a tick can have ([`most_contributions`]) and the
+    /// decoded sound bank.
     #[must_use]
     pub fn work(&self, preset: &PreviewPreset) -> zoa_anim_core::budget::PreviewWork {
         let layers = self.bundle.graphs.iter().map(|g| g.layers.len() as u64).max().unwrap_or(0);
@@ -180,24 +222,110 @@ impl PreviewSetup {
             layers: 2 * layers + 2,
             bindings: preset.bindings().len() as u64,
             local: self.record_local,
+            contributions: most_contributions(&self.bundle),
+            sound_samples: self.sound.as_ref().map_or(0, PreviewSound::samples),
         }
     }
 
-    /// `bundle` at `rate` Hz with the default settings and the preview's
-    /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]).
+    /// `bundle` at `rate` Hz with the default settings, the preview's
+    /// loadout cross-fade ([`DEFAULT_LOADOUT_CROSSFADE`]) and ground
+    /// ([`DEFAULT_GROUND`]), without sound.
     #[must_use]
     pub fn new(bundle: CharacterBundle, rate: f32) -> PreviewSetup {
         let settings =
             CharacterSettings { loadout_crossfade: DEFAULT_LOADOUT_CROSSFADE, ..CharacterSettings::default() };
-        PreviewSetup { bundle, settings, rate, record_local: false }
+        PreviewSetup {
+            bundle,
+            settings,
+            rate,
+            record_local: false,
+            ground: DEFAULT_GROUND,
+            sound: None,
+            sound_problem: None,
+        }
     }
 }
 
-/// Interned names of one graph's layers and states.
+/// Most inputs a character of `bundle` can compose in one tick: per graph
+/// layer [`MAX_ACTIVE_STATES`] states, each weighting at most its motion's
+/// clips (a 1D blend tree interpolates between the two children bracketing
+/// its parameter; the other kinds weight every child; a nested tree counts
+/// its own clips the same way; a state holding a machine plays through its
+/// inner states, which are counted themselves), plus the slot; twice for the
+/// two graphs of a loadout switch; plus the selector's clips and the
+/// procedural layer.
+#[must_use]
+pub fn most_contributions(bundle: &CharacterBundle) -> u64 {
+    use zoa_anim_core::graph::{BlendTreeKind, Motion};
+    fn weighted(m: &Motion) -> u64 {
+        match m {
+            Motion::Clip(_) => 1,
+            Motion::Machine(_) => 0,
+            Motion::BlendTree(t) => {
+                let mut counts: Vec<u64> = t.children.iter().map(|c| weighted(&c.motion)).collect();
+                if t.kind == BlendTreeKind::OneD {
+                    counts.sort_unstable_by(|a, b| b.cmp(a));
+                    counts.truncate(2);
+                }
+                counts.iter().sum()
+            }
+        }
+    }
+    let graph = |g: &zoa_anim_core::graph::AnimationGraph| -> u64 {
+        let per_layer = (0..g.layers.len()).map(|l| {
+            let widest = g.states.iter().filter(|s| s.layer == l).map(|s| weighted(&s.motion)).max().unwrap_or(0);
+            MAX_ACTIVE_STATES as u64 * widest
+        });
+        per_layer.sum::<u64>() + 1
+    };
+    let widest = bundle.graphs.iter().map(graph).max().unwrap_or(1);
+    2 * widest + MAX_SELECTOR_CLIPS as u64 + 2
+}
+
+/// Interned names of one graph's layers and states, and of its masks
+/// (`layer:<name>`, `state:<name>`; `None` where there is no mask).
 #[derive(Debug, Clone)]
 struct GraphNames {
     layers: Vec<NameId>,
     states: Vec<NameId>,
+    layer_masks: Vec<Option<NameId>>,
+    state_masks: Vec<Option<NameId>>,
+}
+
+impl GraphNames {
+    /// The names of `def`'s graph `graph`, and each of its masks with its
+    /// weights per joint added to `capture.masks`.
+    fn new(
+        def: &CharacterDefinition,
+        graph: &zoa_anim_runtime::character::graph::GraphDefinition,
+        capture: &mut Capture,
+    ) -> Result<GraphNames, RuntimeError> {
+        let g = graph.graph();
+        let masks = GraphMasks::new(graph, def.skeleton())?;
+        let mask = |m: MaskRef, id: String, capture: &mut Capture| {
+            let weights = masks.get(m)?;
+            let name = capture.intern(&id);
+            if !capture.masks.iter().any(|(n, _)| *n == name) {
+                capture.masks.push((name, weights.to_vec()));
+            }
+            Some(name)
+        };
+        let layer_masks =
+            (0..g.layers.len()).map(|l| mask(MaskRef::Layer(l as u16), format!("layer:{}", g.layers[l].name), capture));
+        let layer_masks = layer_masks.collect();
+        let state_masks = (0..g.states.len())
+            .map(|s| {
+                let index = zoa_anim_core::graph::StateIndex(s as u16);
+                mask(MaskRef::State(index), format!("state:{}", g.states[s].name), capture)
+            })
+            .collect();
+        Ok(GraphNames {
+            layers: g.layers.iter().map(|l| capture.intern(&l.name)).collect(),
+            states: g.states.iter().map(|s| capture.intern(&s.name)).collect(),
+            layer_masks,
+            state_masks,
+        })
+    }
 }
 
 /// Per-tick accumulation while sub-steps run.
@@ -213,6 +341,10 @@ pub struct PreviewSim {
     def: Arc<CharacterDefinition>,
     rate: f32,
     record_local: bool,
+    ground: Option<f32>,
+    sound: Option<PreviewSound>,
+    /// The run's sound bridge (rebuilt by each play).
+    bridge: Option<SoundBridge<CueSink>>,
     graph_names: Vec<GraphNames>,
     clip_names: Vec<NameId>,
     slot_layer_name: NameId,
@@ -289,15 +421,20 @@ impl PreviewSim {
         let settings = CharacterSettings { root_motion: true, ..setup.settings };
         let def = CharacterDefinition::new(&setup.bundle, settings)?;
 
-        let mut template = Capture { rate: setup.rate, ..Capture::default() };
+        let mut template = Capture {
+            rate: setup.rate,
+            ground: setup.ground,
+            sound_problem: setup.sound_problem.clone(),
+            ..Capture::default()
+        };
         let graph_names = def
             .graph_ids()
             .filter_map(|id| def.graph(id))
-            .map(|d| GraphNames {
-                layers: d.graph().layers.iter().map(|l| template.intern(&l.name)).collect(),
-                states: d.graph().states.iter().map(|s| template.intern(&s.name)).collect(),
-            })
-            .collect();
+            .map(|d| GraphNames::new(&def, d, &mut template))
+            .collect::<Result<_, _>>()?;
+        if let Some(sound) = &setup.sound {
+            sound.intern(&mut template);
+        }
         let slot_layer_name = template.intern(SLOT_LAYER_NAME);
         let clips = def.clips().clips();
         let clip_names = clips.iter().map(|c| template.intern(&c.name)).collect();
@@ -316,6 +453,9 @@ impl PreviewSim {
             def,
             rate: setup.rate,
             record_local: setup.record_local,
+            ground: setup.ground,
+            sound: setup.sound,
+            bridge: None,
             graph_names,
             clip_names,
             slot_layer_name,
@@ -435,8 +575,15 @@ impl PreviewSim {
         }
         check("preview preset", reasons)?;
         self.driver_touched = false;
-        self.character = Character::new(&self.def)?;
+        self.character = self.spawn(None, StateTagSet::EMPTY)?;
         let mut capture = self.template.clone();
+        self.bridge = match &self.sound {
+            Some(sound) => Some(
+                CueSink::bridge(sound, &mut capture)
+                    .map_err(|e| RuntimeError::InvalidJob { job: "preview sound", reasons: vec![e] })?,
+            ),
+            None => None,
+        };
         capture.preset = preset.id.clone();
         capture.preset_name = preset.name.clone();
         self.columns.clear();
@@ -468,6 +615,9 @@ impl PreviewSim {
         capture.states.reserve(ticks * 8);
         capture.rows.reserve(ticks * 4);
         capture.events.reserve(ticks * 8 + preset.steps.len());
+        capture.contributions.reserve(ticks * 8);
+        capture.sounds.reserve(ticks);
+        capture.ik.reserve(ticks * 2);
         capture.binding_values.reserve(ticks * self.columns.len());
         capture.joint_positions.reserve(ticks * joints);
         if self.record_local {
@@ -575,8 +725,8 @@ impl PreviewSim {
                     let class = class_of(*tags).filter(|k| Some(*k) != c.class());
                     if self.capture.ticks.is_empty() && !self.driver_touched {
                         // Leading tags are the character's starting state: it spawns there (no fades).
-                        let speed = c.speed();
-                        *c = Character::spawn(&self.def, class.or(c.class()), *tags)?;
+                        let (speed, class) = (c.speed(), class.or(c.class()));
+                        *c = Self::spawn_on(&self.def, self.ground, class, *tags)?;
                         c.set_speed(speed);
                     } else {
                         if let Some(class) = class {
@@ -603,6 +753,24 @@ impl PreviewSim {
         Ok(())
     }
 
+    /// A character of the definition in `class` and `tags`, on the set-up's ground.
+    fn spawn(&self, class: Option<PlayerProfileType>, tags: StateTagSet) -> Result<Character, RuntimeError> {
+        Self::spawn_on(&self.def, self.ground, class, tags)
+    }
+
+    fn spawn_on(
+        def: &Arc<CharacterDefinition>,
+        ground: Option<f32>,
+        class: Option<PlayerProfileType>,
+        tags: StateTagSet,
+    ) -> Result<Character, RuntimeError> {
+        let mut c = Character::spawn(def, class, tags)?;
+        if let Some(height) = ground {
+            c.set_ground(Some(Arc::new(FlatGround { height, normal: zoa_anim_core::glam::Vec3::Y })));
+        }
+        Ok(c)
+    }
+
     /// Advances the character by `dt` seconds (0 = evaluate without time passing).
     fn advance(&mut self, dt: f32) -> Result<(), RuntimeError> {
         self.character.update(dt)?;
@@ -613,9 +781,14 @@ impl PreviewSim {
         }
         self.time += f64::from(dt);
         let first = self.capture.events.len();
-        let mut sink =
+        let events =
             EventSink { events: &mut self.capture.events, names: &self.event_names, binding_names: &self.columns };
+        let mut sink = record::Deliver { events, sound: self.bridge.as_mut() };
         self.character.deliver_events(0, &mut sink);
+        if let Some(bridge) = &mut self.bridge {
+            // The player's clock follows the preview even when nothing sounds.
+            bridge.sink_mut().advance_to(self.character.time());
+        }
         // Delivery order: time, then kind, then name (a total order, so the sort is deterministic).
         self.capture.events[first..].sort_unstable_by(|a, b| {
             a.time.total_cmp(&b.time).then(a.kind.order().cmp(&b.kind.order())).then(a.name.cmp(&b.name))

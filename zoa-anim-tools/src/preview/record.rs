@@ -1,21 +1,26 @@
 //! Recording: what the character shows after an update becomes one
 //! [`TickRecord`] of the capture (active states with their weights, the
-//! override slot, the selector's rows, binding values, joint positions and
-//! optionally local transforms), and its events become [`EventRecord`]s. Every
-//! name is interned before the preset runs, so recording never allocates
-//! beyond the capture's reserved vectors.
+//! override slot, the selector's rows, every input of the composed pose, the
+//! IK goals, binding values, joint positions and optionally local
+//! transforms), and its events become [`EventRecord`]s and, through the
+//! sound bridge, sound cues. Every name is interned before the preset runs,
+//! so recording never allocates beyond the capture's reserved vectors.
 
 use std::ops::Range;
 
 use std::collections::HashMap;
 
-use zoa_anim_core::{AnimationBindingId, Name};
-use zoa_anim_runtime::character::graph::{ContributionSource, ParamValue, SLOT_LAYER};
-use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind};
+use zoa_anim_core::{AnimationBindingId, Name, StateTagSet};
+use zoa_anim_runtime::character::graph::{ContributionSource, MaskRef, ParamValue, SLOT_LAYER};
+use zoa_anim_runtime::character::{CharacterEventReceiver, Event, EventKind, PoseContribution, PosePart, SoundBridge};
+use zoa_anim_runtime::pose::BlendMode;
 use zoa_anim_runtime::{Character, RuntimeError};
 
-use super::capture::{EventRecord, NameId, Recorded, RowRecord, StateRecord, TickRecord};
-use super::{Pending, PreviewSim};
+use super::capture::{
+    ContributionRecord, EventRecord, IkRecord, NameId, PartRecord, Recorded, RowRecord, StateRecord, TickRecord,
+};
+use super::sound::CueSink;
+use super::{GraphNames, Pending, PreviewSim};
 
 impl PreviewSim {
     /// Appends a tick record for the state now.
@@ -25,10 +30,30 @@ impl PreviewSim {
         let events = events_start..self.capture.events.len();
         let states = self.record_states();
         let rows = self.record_rows();
+        let contributions = self.record_contributions();
+        let ik = self.record_ik();
+        let sounds_start = self.capture.sounds.len();
+        if let Some(bridge) = &mut self.bridge {
+            self.capture.sounds.append(&mut bridge.sink_mut().cues);
+        }
         self.record_values();
+        let c = &self.character;
+        let tick = TickRecord {
+            time: self.time,
+            step: self.step.min(u32::MAX as usize) as u32,
+            states,
+            rows,
+            events,
+            root_motion: self.pending.root,
+            contributions,
+            sounds: sounds_start..self.capture.sounds.len(),
+            ik,
+            applied_tags: c.applied_tags(),
+            switch_alpha: c.switch_alpha(),
+            inertializing: c.is_inertializing(),
+        };
         let cap = &mut self.capture;
-        let step = self.step.min(u32::MAX as usize) as u32;
-        cap.ticks.push(TickRecord { time: self.time, step, states, rows, events, root_motion: self.pending.root });
+        cap.ticks.push(tick);
         self.pending = Pending { events_start: cap.events.len(), root: [0.0; 4] };
         Ok(())
     }
@@ -85,8 +110,10 @@ impl PreviewSim {
             let step = sel.resolution().and_then(|r| r.step()).map_or(-1, |s| s as i32);
             for k in &c.selector_frame().contributions {
                 if let ContributionSource::Selector { row } = k.source {
+                    let pattern = sel.rows().get(row as usize).map_or(StateTagSet::EMPTY, |r| r.pattern);
                     cap.rows.push(RowRecord {
                         row,
+                        pattern,
                         clip: self.clip_names[k.clip.index()],
                         weight: k.weight,
                         clip_time: k.time,
@@ -96,6 +123,39 @@ impl PreviewSim {
             }
         }
         rows_start..cap.rows.len()
+    }
+
+    /// Every input of the pose the character composed (`Character::contributions`), named.
+    fn record_contributions(&mut self) -> Range<usize> {
+        let c = &self.character;
+        let start = self.capture.contributions.len();
+        let current = c.graph_index().and_then(|g| self.graph_names.get(g));
+        let outgoing = c.previous_graph_index().and_then(|g| self.graph_names.get(g));
+        for k in c.contributions() {
+            let names = if k.outgoing { outgoing } else { current };
+            let record = contribution_record(&k, names, &self.clip_names);
+            self.capture.contributions.push(record);
+        }
+        start..self.capture.contributions.len()
+    }
+
+    /// The IK goals of the tick (`Character::ik_report`), their joints named.
+    fn record_ik(&mut self) -> Range<usize> {
+        let start = self.capture.ik.len();
+        if let Some(report) = self.character.ik_report() {
+            for g in report.goals() {
+                let Some(&joint) = self.capture.joint_names.get(usize::from(g.joint)) else { continue };
+                self.capture.ik.push(IkRecord {
+                    behaviour: g.behaviour,
+                    side: g.side,
+                    joint,
+                    target: g.target.to_array(),
+                    weight: g.weight,
+                    error: g.error,
+                });
+            }
+        }
+        start..self.capture.ik.len()
     }
 
     /// Binding values (one column per preset binding; NaN when unbound),
@@ -123,6 +183,60 @@ impl PreviewSim {
                 let (p, r, s) = (t.translation, t.rotation, t.scale);
                 cap.joint_locals.push([p.x, p.y, p.z, r.x, r.y, r.z, r.w, s.x, s.y, s.z]);
             }
+        }
+    }
+}
+
+/// A pose input with its names (`names`: the interned names of its graph).
+fn contribution_record(k: &PoseContribution, names: Option<&GraphNames>, clips: &[NameId]) -> ContributionRecord {
+    let part = match k.part {
+        PosePart::Graph { layer: SLOT_LAYER, .. } => PartRecord::Slot,
+        PosePart::Graph { layer, source } => {
+            let (state, child) = match source {
+                ContributionSource::State { state, child } => (Some(state.index()), child),
+                _ => (None, 0),
+            };
+            let layer_name = names.and_then(|n| n.layers.get(usize::from(layer)));
+            let state_name = names.zip(state).and_then(|(n, s)| n.states.get(s));
+            match (layer_name, state_name) {
+                (Some(&layer_name), Some(&state)) => {
+                    PartRecord::State { layer_index: layer, layer: layer_name, state, child }
+                }
+                _ => PartRecord::Slot,
+            }
+        }
+        PosePart::Selector { row } => PartRecord::Selector { row },
+        PosePart::Procedural => PartRecord::Procedural,
+    };
+    let mask = match k.mask {
+        MaskRef::None => None,
+        MaskRef::Layer(l) => names.and_then(|n| n.layer_masks.get(usize::from(l)).copied().flatten()),
+        MaskRef::State(s) => names.and_then(|n| n.state_masks.get(s.index()).copied().flatten()),
+    };
+    ContributionRecord {
+        outgoing: k.outgoing,
+        stack_layer: k.stack_layer,
+        part,
+        clip: k.clip.and_then(|c| clips.get(c.index()).copied()),
+        weight: k.weight,
+        clip_time: k.time,
+        additive: k.mode == BlendMode::Additive,
+        mask,
+    }
+}
+
+/// Delivers a character's events to the capture and, when the preview plays
+/// sound, to its sound bridge.
+pub(super) struct Deliver<'a> {
+    pub(super) events: EventSink<'a>,
+    pub(super) sound: Option<&'a mut SoundBridge<CueSink>>,
+}
+
+impl CharacterEventReceiver for Deliver<'_> {
+    fn on_character_event(&mut self, character: usize, source: &Character, e: &Event) {
+        self.events.on_character_event(character, source, e);
+        if let Some(bridge) = self.sound.as_deref_mut() {
+            bridge.on_character_event(character, source, e);
         }
     }
 }

@@ -3,7 +3,9 @@
 //! - `GET /api/presets`: the folder's preview presets (id, name, steps, duration) and profile sets.
 //! - `POST /api/preview/run {preset, rate, profile_set}`: runs it through the pipeline with that
 //!   player profile set (default: the first by id, as `zoa-anim preview`); per tick the states,
-//!   selector rows, binding values, events, root motion and joint positions.
+//!   selector rows, binding values, events, root motion, joint positions, the pose's inputs
+//!   (`contributions`), the sound cues (`sounds`) and the IK goals (`ik`), with the sound
+//!   profile played (or why none) and the ground (the shapes: `pipeline::LabRun::to_json`).
 //! - `POST /api/preview/export {preset, rate, format}`: `json` / `csv` (the capture files of
 //!   `zoa-anim preview`) or `timeline` / `frames` (its PNGs), as a download.
 

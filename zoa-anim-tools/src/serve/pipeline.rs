@@ -206,14 +206,69 @@ pub fn run_preset(
     Ok(Some(LabRun { capture, warnings }))
 }
 
+/// The pose inputs of tick `i` for the page (see `LabRun::tick_json`).
+fn contributions_json(c: &Capture, i: usize) -> Vec<Value> {
+    c.tick_contributions(i)
+        .iter()
+        .map(|k| {
+            let (part, layer, _, state, _, row) = capture_export::part_names(c, k.part);
+            let what = state.map(Value::from).or(row.map(Value::from)).unwrap_or(Value::Null);
+            json!([
+                if k.outgoing { "outgoing" } else { "current" },
+                k.stack_layer,
+                part,
+                layer,
+                what,
+                k.clip.map(|n| c.name(n)),
+                r4(k.weight),
+                r4(k.clip_time),
+                if k.additive { "additive" } else { "override" },
+                k.mask.map(|n| c.name(n)),
+            ])
+        })
+        .collect()
+}
+
+/// The sound cues of tick `i` for the page.
+fn sounds_json(c: &Capture, i: usize) -> Vec<Value> {
+    c.tick_sounds(i)
+        .iter()
+        .map(|s| {
+            let entry = c.sound_entry(s);
+            json!([
+                capture_export::secs(s.time),
+                c.name(s.event),
+                s.outcome.name(),
+                entry.map(|(e, _)| c.name(e.event)),
+                entry.and_then(|(_, v)| v).map(|v| c.name(v)),
+                entry.map(|(e, _)| c.name(e.bus)),
+                r4(s.gain),
+            ])
+        })
+        .collect()
+}
+
+/// The IK goals of tick `i` for the page (the error at full precision: it is often sub-millimetre).
+fn ik_json(c: &Capture, i: usize) -> Vec<Value> {
+    c.tick_ik(i)
+        .iter()
+        .map(|g| {
+            let side = g.side.map(zoa_anim_ik::Side::name);
+            json!([g.behaviour.name(), side, c.name(g.joint), g.target.map(r4), r4(g.weight), g.error])
+        })
+        .collect()
+}
+
 fn r4(x: f32) -> f64 {
     if x.is_finite() { (f64::from(x) * 1e4).round() / 1e4 } else { 0.0 }
 }
 
 impl LabRun {
-    /// The page's form: names once, then per tick states, selector rows,
-    /// binding values (null where the active profile lacks the binding),
-    /// events, root motion, and model-space joint positions (flat `x, y, z`).
+    /// The page's form: names once (with the sound profile played, or why
+    /// none, and the ground), then per tick states, selector rows, binding
+    /// values (null where the active profile lacks the binding), events, root
+    /// motion, model-space joint positions (flat `x, y, z`), the pose's
+    /// inputs, the sound cues and the IK goals (see [`LabRun::tick_json`]).
     /// Written as text one tick at a time, so a long run never holds the
     /// whole document as a JSON tree (about 100 bytes a number).
     pub fn to_json(&self) -> String {
@@ -226,6 +281,8 @@ impl LabRun {
             "joint_parents": c.joint_parents,
             "binding_names": c.binding_columns.iter().map(|n| c.name(*n)).collect::<Vec<_>>(),
             "warnings": self.warnings,
+            "sound": { "profile": c.sound_profile.map(|p| c.name(p)), "problem": c.sound_problem },
+            "ground": c.ground,
         });
         let mut out = head.to_string();
         out.pop(); // the closing brace: the ticks follow
@@ -240,6 +297,14 @@ impl LabRun {
         out
     }
 
+    /// One tick of the page's form. Beside the states, rows, bindings,
+    /// events, root motion and joints: `contributions`, each
+    /// `[stack, stack_layer, part, layer, state or row, clip, weight,
+    /// clip_time, mode, mask]` (`stack` is `current` or `outgoing`);
+    /// `sounds`, each `[time, event, outcome, entry_event, variant_file, bus,
+    /// gain]`; `ik`, each `[behaviour, side, joint, [x, y, z], weight,
+    /// error]` (model space, metres); `tags` (the selector's applied tags)
+    /// and `switch_alpha`.
     fn tick_json(&self, i: usize) -> Value {
         let c = &self.capture;
         let t = &c.ticks[i];
@@ -258,6 +323,7 @@ impl LabRun {
             .map(|e| json!([e.kind.as_str(), c.name(e.name), capture_export::secs(e.time)]))
             .collect();
         let joints: Vec<f64> = c.tick_joints(i).iter().flat_map(|p| p.map(r4)).collect();
+        let (contributions, sounds, ik) = (contributions_json(c, i), sounds_json(c, i), ik_json(c, i));
         json!({
             "time": capture_export::secs(t.time),
             "step": t.step,
@@ -267,6 +333,11 @@ impl LabRun {
             "events": events,
             "root": t.root_motion.map(r4),
             "joints": joints,
+            "contributions": contributions,
+            "sounds": sounds,
+            "ik": ik,
+            "tags": t.applied_tags.map(|tags| tags.to_string()),
+            "switch_alpha": r4(t.switch_alpha),
         })
     }
 

@@ -198,6 +198,49 @@ pub enum TriggerOutcome {
     UnknownEmitter,
 }
 
+impl TriggerOutcome {
+    /// Stable snake-case name: `started`, `dropped_cooldown`,
+    /// `throttled_cooldown`, `throttled_rate`, `throttled_voices`,
+    /// `rejected_entry_cap`, `rejected_bus_cap`, `rejected_voice_pool`,
+    /// `no_match` or `unknown_emitter` (the `outcome` of the tools' JSON).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            TriggerOutcome::Started { .. } => "started",
+            TriggerOutcome::DroppedCooldown { .. } => "dropped_cooldown",
+            TriggerOutcome::Throttled { limit: ThrottleLimit::Cooldown, .. } => "throttled_cooldown",
+            TriggerOutcome::Throttled { limit: ThrottleLimit::Rate, .. } => "throttled_rate",
+            TriggerOutcome::Throttled { limit: ThrottleLimit::Voices, .. } => "throttled_voices",
+            TriggerOutcome::Rejected { cap: CapKind::Entry, .. } => "rejected_entry_cap",
+            TriggerOutcome::Rejected { cap: CapKind::Bus, .. } => "rejected_bus_cap",
+            TriggerOutcome::Rejected { cap: CapKind::Pool, .. } => "rejected_voice_pool",
+            TriggerOutcome::NoMatch => "no_match",
+            TriggerOutcome::UnknownEmitter => "unknown_emitter",
+        }
+    }
+
+    /// The entry the event resolved to (`None` for no match or a stale emitter).
+    #[must_use]
+    pub const fn entry(&self) -> Option<usize> {
+        match *self {
+            TriggerOutcome::Started { entry, .. }
+            | TriggerOutcome::DroppedCooldown { entry }
+            | TriggerOutcome::Throttled { entry, .. }
+            | TriggerOutcome::Rejected { entry, .. } => Some(entry),
+            TriggerOutcome::NoMatch | TriggerOutcome::UnknownEmitter => None,
+        }
+    }
+
+    /// The variant that started (`None` unless a voice started).
+    #[must_use]
+    pub const fn variant(&self) -> Option<usize> {
+        match *self {
+            TriggerOutcome::Started { variant, .. } => Some(variant),
+            _ => None,
+        }
+    }
+}
+
 /// Running counters; never reset except by [`Player::reset_stats`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PlayerStats {
@@ -234,6 +277,9 @@ pub struct VoiceInfo {
     pub emitter: Option<EmitterId>,
     /// Fading out.
     pub releasing: bool,
+    /// The voice's own gain, fixed when it started: the entry's volume
+    /// times its volume jitter draw (linear).
+    pub gain: f32,
     /// Current gain before panning and master (volume × envelope × distance × bus).
     pub level: f32,
     /// Frames rendered since the voice started.
@@ -568,6 +614,7 @@ impl Player {
             variant: v.variant as usize,
             emitter: (v.emitter != NONE).then_some(EmitterId { slot: v.emitter, generation: v.emitter_generation }),
             releasing: v.release_total > 0,
+            gain: v.gain,
             level: self.level_of(v),
             played_frames: v.played,
         })

@@ -422,6 +422,8 @@ fn notifies_and_driver_events_trigger_with_state_and_surface() {
     let mut p = player(entries, PlayerConfig::default());
     let mut map = NotifyMap::with_defaults();
     map.insert("MuzzleFlash", id("weapon.fire"));
+    let events: Vec<String> = map.events().map(|e| e.as_str().to_owned()).collect();
+    assert_eq!(events, ["footstep", "footstep", "footstep", "footstep", "footstep", "land", "jump", "weapon.fire"]);
     let em = SoundEmitter::new(&mut p, Vec3::ZERO, map).unwrap();
     let o = em.on_notify(&mut p, "Footstep", tags("locomotion=run"), Some("grass")).unwrap();
     assert!(matches!(o, TriggerOutcome::Started { entry: 2, .. }), "{o:?}");
@@ -596,4 +598,26 @@ fn throttle_declarations_are_validated() {
         "{:?}",
         table.warnings()
     );
+}
+
+#[test]
+fn a_voice_reports_its_own_gain_volume_times_its_jitter_draw() {
+    let mut loud = entry("footstep", "", None, "dc");
+    loud.volume = 1.2;
+    let mut jittered = entry("vocal", "", None, "dc");
+    jittered.volume = 0.8;
+    jittered.volume_jitter = 0.25;
+    let mut p = player(vec![loud, jittered], PlayerConfig::default());
+    assert!(started(p.trigger(None, id("footstep"), StateTagSet::EMPTY, None)));
+    let gains: Vec<f32> = p.voices().map(|v| v.gain).collect();
+    assert_eq!(gains, [1.2]);
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        assert!(started(p.trigger(None, id("vocal"), StateTagSet::EMPTY, None)));
+        seen.extend(p.voices().filter(|v| v.entry == 1).map(|v| v.gain));
+        p.stop_all();
+        render(&mut p, 0.05);
+    }
+    assert!(seen.iter().all(|g| (0.8 * 0.75..=0.8).contains(g)), "jitter only lowers the volume: {seen:?}");
+    assert!(seen.windows(2).any(|w| w[0] != w[1]), "the jitter draws differ: {seen:?}");
 }

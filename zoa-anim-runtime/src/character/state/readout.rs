@@ -10,13 +10,14 @@ use zoa_anim_core::graph::StateIndex;
 use zoa_anim_core::{
     AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, PlayerProfileType, StateTagSet,
 };
-use zoa_anim_ik::{CompiledEquipment, EquipmentPoseService, Role};
+use zoa_anim_ik::{CompiledEquipment, EquipmentPoseService, IkReport, Role};
 
 use super::{Behaviour, Character};
 use crate::character::definition::CharacterDefinition;
 use crate::character::driver::GraphDriver;
 use crate::character::events::{Event, EventQueue};
 use crate::character::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
+use crate::character::pose_stage::PoseContribution;
 use crate::character::selector::TagSelector;
 use crate::pose::ik_stage::IkStage;
 use crate::pose::{MorphPose, Pose};
@@ -96,6 +97,12 @@ impl Character {
     pub fn graph_instance(&self) -> &GraphInstance {
         self.behaviour.driver().instance()
     }
+    /// Index of the outgoing graph among the definition's graphs while a
+    /// loadout switch blends (`None` otherwise, or when the outgoing class had no graph).
+    #[must_use]
+    pub fn previous_graph_index(&self) -> Option<usize> {
+        self.behaviour.previous_instance().and(self.previous_graph)
+    }
     /// The outgoing graph instance while a loadout switch blends.
     #[must_use]
     pub fn previous_graph_instance(&self) -> Option<&GraphInstance> {
@@ -160,6 +167,19 @@ impl Character {
     pub fn root_motion(&self) -> Option<RootMotion> {
         self.root_motion.as_ref().map(|(_, m)| *m)
     }
+    /// Every input of the pose the last update composed, bottom to top: the
+    /// graph's base layer, the selector's rows, the procedural fallback, the
+    /// graph's upper layers and the override slot; during a loadout switch
+    /// then the outgoing graph's stack ([`PoseContribution::outgoing`]).
+    /// Each carries what decided it, its clip and clip time, the weight the
+    /// blender used (layer × state × blend-tree child), its blend mode and
+    /// mask: the pose before inertialization and IK is these, composed by
+    /// [`crate::pose::ComposeJob`] (and cross-faded by
+    /// [`Character::switch_alpha`]). Read back from the frame's stack, not
+    /// recomputed; allocation-free.
+    pub fn contributions(&self) -> impl Iterator<Item = PoseContribution> + '_ {
+        self.pose.contributions()
+    }
     /// Whether an inertialized transition is decaying.
     #[must_use]
     pub fn is_inertializing(&self) -> bool {
@@ -190,6 +210,14 @@ impl Character {
     #[must_use]
     pub fn weapon_pose(&self) -> Option<&PoseSnapshot> {
         self.ik.as_ref()?.inputs().weapon_pose.as_ref()
+    }
+    /// What IK aimed at in the last update: per behaviour that ran, its
+    /// target, weight and reach error measured on the final model pose
+    /// ([`zoa_anim_ik::RigIk::report`]; true of the last update while the IK
+    /// inputs are unchanged). `None` without IK. Allocation-free.
+    #[must_use]
+    pub fn ik_report(&self) -> Option<IkReport> {
+        self.ik.as_ref().map(|ik| ik.report(&self.pose.model))
     }
     /// The value of a bound parameter (`None` when the binding is not live).
     #[must_use]

@@ -1,5 +1,7 @@
 // Preview Lab: run a preset through the pipeline, scrub the timeline, watch
-// the skeleton in sync with binding curves, state weights and events, export.
+// the skeleton in sync with binding curves, state weights, events and sound
+// cues, read each tick's pose inputs, sounds and IK goals (drawn on the
+// skeleton), export.
 import { api } from './api.js';
 import { $, el, toast, failed } from './ui.js';
 import { SkeletonView } from './skeleton_view.js';
@@ -12,6 +14,7 @@ let playing = false;
 let series = []; // chart lanes
 const LANE = 18;
 const EVENTS_H = 44;
+const SOUNDS_H = 26;
 const LABEL_W = 170;
 
 export async function start(session) {
@@ -69,7 +72,8 @@ async function run() {
   lab = res.data;
   $('#lab-warnings').replaceChildren(lab.warnings.length ? el('details.warnings', {},
     el('summary', { text: `${lab.warnings.length} inert binding(s): the driver ignores them for their class (see the Binding Browser)` }),
-    ...lab.warnings.map((w) => el('div', { text: w }))) : '');
+    ...lab.warnings.map((w) => el('div', { text: w }))) : '',
+  lab.sound.problem ? el('div.warnings', { text: `No sound: ${lab.sound.problem}` }) : '');
   view.setSkeleton(lab.joint_parents, lab.joint_names);
   // Frame the whole run so root motion stays in view.
   view.setPose(lab.ticks.flatMap((t) => t.joints));
@@ -112,6 +116,12 @@ export function setTick(i) {
   $('#scrub').value = tick;
   $('#lab-time').textContent = `${t.time.toFixed(3)} s · tick ${tick}/${lab.ticks.length - 1} · step ${t.step}`;
   view.setPose(t.joints);
+  view.setTargets(t.ik.map(([behaviour, side, , target, weight, error]) => ({
+    p: target,
+    color: behaviour === 'look_at' ? '#ffd166' : side === 'left' ? '#6fb1ff' : '#ff8a80',
+    label: `${side || behaviour} ${(error * 1000).toFixed(1)} mm`,
+    weight,
+  })));
   view.draw();
   showSteps(t.step);
   drawChart();
@@ -119,22 +129,43 @@ export function setTick(i) {
   document.body.dataset.labTick = String(tick);
 }
 
+const cells = (...texts) => texts.map((x) => el('td', { text: x === null || x === undefined ? '—' : String(x) }));
+const table = (cls, heads, rows) => el(`table.grid.compact.tick-table.${cls}`, {},
+  el('thead', {}, el('tr', {}, ...heads.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows));
+const fileStem = (f) => (f || '').split(/[\\/]/).pop().replace(/\.[^.]*$/, '');
+
 function renderTick(t) {
   const rows = [];
-  for (const [layer, state, w, ct] of t.states) rows.push(el('tr', {}, el('td', { text: layer }), el('td', { text: state }), el('td', { text: w.toFixed(3) }), el('td', { text: `${ct.toFixed(2)} s` })));
-  for (const [clip, w, step] of t.rows) rows.push(el('tr', {}, el('td', { text: 'selector' }), el('td', { text: clip }), el('td', { text: w.toFixed(3) }), el('td', { text: step < 0 ? 'default' : step === 0 ? 'exact' : `fallback ${step}` })));
-  const binds = lab.binding_names.map((n, k) => el('tr', {}, el('td', { text: n }), el('td', { text: t.bindings[k] === null ? '—' : t.bindings[k] })));
+  for (const [layer, state, w, ct] of t.states) rows.push(el('tr', {}, ...cells(layer, state, w.toFixed(3), `${ct.toFixed(2)} s`)));
+  for (const [clip, w, step] of t.rows) rows.push(el('tr', {}, ...cells('selector', clip, w.toFixed(3), step < 0 ? 'default' : step === 0 ? 'exact' : `fallback ${step}`)));
+  const binds = lab.binding_names.map((n, k) => el('tr', {}, ...cells(n, t.bindings[k])));
+  // Every input of the composed pose, as the blender used it.
+  const inputs = t.contributions.map(([stack, layer, part, name, what, clip, w, ct, mode, mask]) => el(`tr${stack === 'outgoing' ? '.outgoing' : ''}`, {},
+    ...cells(`${stack === 'outgoing' ? 'out ' : ''}${layer}`, part === 'state' ? `${name}/${what}` : part === 'selector' ? `selector row ${what ?? 'default'}` : part, clip, w.toFixed(3), `${ct.toFixed(2)} s`, mode, mask)));
+  const sounds = t.sounds.map(([time, event, outcome, entry, variant, bus, gain]) => el(`tr${outcome === 'started' ? '' : '.refused'}`, {},
+    ...cells(time.toFixed(3), event, entry ? `${entry} / ${fileStem(variant) || '—'}` : '—', bus, outcome === 'started' ? gain.toFixed(2) : null, outcome)));
+  const goals = t.ik.map(([behaviour, side, joint, p, w, err]) => el('tr', {},
+    ...cells(side ? `${behaviour} ${side}` : behaviour, joint, p.map((x) => x.toFixed(3)).join(', '), w.toFixed(2), `${(err * 1000).toFixed(2)} mm`)));
+  const note = (text) => el('div.muted', { text });
   const box = $('#lab-tick');
   box.replaceChildren(
-    el('table.grid.compact.tick-table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Layer' }), el('th', { text: 'State / clip' }), el('th', { text: 'Weight' }), el('th', { text: 'Time' }))), el('tbody', {}, ...rows)),
-    el('table.grid.compact.tick-table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Binding' }), el('th', { text: 'Value' }))), el('tbody', {}, ...binds)),
+    table('states', ['Layer', 'State / clip', 'Weight', 'Time'], rows),
+    el('h4', { text: `Pose inputs${t.switch_alpha < 1 ? ` (loadout switch at ${t.switch_alpha.toFixed(2)})` : ''}` }),
+    table('contributions', ['Stack layer', 'From', 'Clip', 'Weight', 'Time', 'Mode', 'Mask'], inputs),
+    el('h4', { text: 'Sound cues' }),
+    sounds.length ? table('sounds', ['Time', 'Event', 'Entry / variant', 'Bus', 'Gain', 'Outcome'], sounds)
+      : note(lab.sound.profile ? 'no cue this tick' : `no sound${lab.sound.problem ? `: ${lab.sound.problem}` : ' profile'}`),
+    el('h4', { text: 'IK goals' }),
+    goals.length ? table('ik', ['Goal', 'Joint', 'Target (m)', 'Weight', 'Reach error'], goals)
+      : note(lab.ground === null ? 'no IK goal (no ground given)' : 'no IK goal this tick'),
+    table('bindings', ['Binding', 'Value'], binds),
     t.events.length ? el('div', {}, el('b', { text: 'Events: ' }), ...t.events.map(([k, n, time]) => el('span.chip', { text: `${k} ${n} @${time}` }))) : '');
 }
 
 function drawChart() {
   const c = $('#lab-chart');
   c.width = Math.max(600, c.clientWidth || 1100);
-  c.height = EVENTS_H + series.length * LANE + 8;
+  c.height = EVENTS_H + SOUNDS_H + series.length * LANE + 8;
   const ctx = c.getContext('2d');
   const w = c.width - LABEL_W - 10;
   const n = lab.ticks.length;
@@ -157,8 +188,25 @@ function drawChart() {
       }
     }
   });
+  // Sounds row: a mark per cue (green: a voice started; red: no entry answers; orange: refused),
+  // labelled with the variant played on two rows, a label left out where it would cover another.
+  ctx.fillStyle = '#444';
+  ctx.fillText('sounds', 6, EVENTS_H + 14);
+  const ends = [-1e9, -1e9];
+  lab.ticks.forEach((t, i) => {
+    for (const [, event, outcome, , variant] of t.sounds) {
+      const x = xOf(i);
+      ctx.fillStyle = outcome === 'started' ? '#2e7d32' : outcome === 'no_match' ? '#c62828' : '#e07b00';
+      ctx.fillRect(x - 1, EVENTS_H + 2, 2, SOUNDS_H - 6);
+      const label = outcome === 'started' ? fileStem(variant) : `${event}: ${outcome}`;
+      const row = ends.findIndex((end) => x + 3 > end + 6);
+      if (row < 0) continue;
+      ctx.fillText(label, x + 3, EVENTS_H + 11 + row * 11);
+      ends[row] = x + 3 + ctx.measureText(label).width;
+    }
+  });
   series.forEach((s, k) => {
-    const y0 = EVENTS_H + k * LANE;
+    const y0 = EVENTS_H + SOUNDS_H + k * LANE;
     ctx.fillStyle = k % 2 ? '#f7f8fa' : '#fff';
     ctx.fillRect(0, y0, c.width, LANE);
     const vals = s.values.filter((v) => v !== null);

@@ -1,6 +1,7 @@
 // A skeleton drawn on a 2D canvas with a perspective orbit camera: drag to
 // orbit, wheel to zoom, double-click to re-frame. Joints are points in model
-// space (metres, y up); bones join each joint to its parent.
+// space (metres, y up); bones join each joint to its parent. Targets (IK
+// goals) are free points in the same space, drawn as labelled diamonds.
 
 const GRID = 0.5; // ground grid spacing, metres
 
@@ -13,6 +14,7 @@ export class SkeletonView {
     this.points = [];
     this.marks = new Map(); // joint → {color, label}
     this.extras = []; // points that are not joints: [{at: [x, y, z], from: [x, y, z] | null, color, label}]
+    this.targets = []; // [{p: [x, y, z], color, label}]
     this.yaw = 0.6;
     this.pitch = 0.25;
     this.distance = 4;
@@ -50,6 +52,11 @@ export class SkeletonView {
       points = out;
     }
     this.points = points;
+  }
+
+  /// Free points to mark (IK targets): [{p: [x, y, z], color, label}].
+  setTargets(targets) {
+    this.targets = targets || [];
   }
 
   /// Centres the camera on the current pose.
@@ -142,12 +149,28 @@ export class SkeletonView {
       ctx.arc(p[0], p[1], 7, 0, Math.PI * 2);
       ctx.stroke();
     }
-    // Labels where they do not cover another: try four corners around the joint.
+    // Targets: an outlined diamond each.
+    const targets = this.targets.map((t) => ({ ...t, q: this.project(t.p, cam) }));
+    ctx.lineWidth = 1.5;
+    for (const t of targets) {
+      if (!t.q) continue;
+      const [x, y] = t.q;
+      ctx.strokeStyle = t.color;
+      ctx.beginPath();
+      ctx.moveTo(x, y - 6);
+      ctx.lineTo(x + 6, y);
+      ctx.lineTo(x, y + 6);
+      ctx.lineTo(x - 6, y);
+      ctx.closePath();
+      ctx.stroke();
+    }
+    // Labels where they do not cover another: try four corners around the joint, point or target.
     ctx.font = '11px sans-serif';
     const placed = [];
     const free = (b) => placed.every((o) => b[0] > o[2] || b[2] < o[0] || b[1] > o[3] || b[3] < o[1]);
     const labelled = [...this.marks].map(([j, m]) => [pts[j], m])
-      .concat(this.extras.map((x) => [this.project(x.at, cam), x]));
+      .concat(this.extras.map((x) => [this.project(x.at, cam), x]))
+      .concat(targets.map((t) => [t.q, t]));
     for (const [p, m] of labelled) {
       if (!p || !m.label) continue;
       const w = ctx.measureText(m.label).width;
