@@ -97,6 +97,11 @@ pub const LAB_TICKS: Limit = Limit { name: "lab.ticks", max: 20_000, unit: "tick
 /// its evaluation linear).
 pub const BLEND_TREE_CHILDREN: Limit = Limit { name: "blend_tree.children", max: 4096, unit: "children" };
 
+/// Most notify windows one clip carries (checked by `validate` and the
+/// runtime's set-up): a playing clip's open windows are one 64-bit set, so
+/// following them costs no allocation and one word per notify source.
+pub const CLIP_WINDOWS: Limit = Limit { name: "clip.windows", max: 64, unit: "windows" };
+
 /// Largest speed multiplier (a state's `speed`, a slot's `speed`, a clip's
 /// `rate`, a profile row's `speed`): above it one frame of a character's
 /// clock would step over whole clips, and at `3.4e38` it overflows to
@@ -169,8 +174,15 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 6] =
-    [&PREVIEW_TICKS, &PREVIEW_CAPTURE_BYTES, &LAB_RUN_BYTES, &LAB_TICKS, &BLEND_TREE_CHILDREN, &RETARGET_KEYS];
+pub const ALL: [&Limit; 7] = [
+    &PREVIEW_TICKS,
+    &PREVIEW_CAPTURE_BYTES,
+    &LAB_RUN_BYTES,
+    &LAB_TICKS,
+    &BLEND_TREE_CHILDREN,
+    &RETARGET_KEYS,
+    &CLIP_WINDOWS,
+];
 
 #[cfg(test)]
 mod tests {

@@ -58,7 +58,9 @@ pub use bindings::{
 };
 pub use character::{BundledClip, CharacterBundle};
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
-pub use clip_asset::{AnimationSelector, ClipAsset, ClipBinding, ClipNotify};
+pub use clip_asset::{
+    AnimationSelector, ClipAsset, ClipBinding, ClipNotify, FloatCurve, NotifyPayload, PayloadValue, SyncMarker,
+};
 pub use error::CoreError;
 pub use graph::AnimationGraph;
 pub use ids::{AnimationBindingId, AnimationSlotId, AudioBusId, IKTargetId, Name, SoundEventId, StanceId};

@@ -137,7 +137,7 @@ pub struct HandTarget {
 /// What the game tells one character's IK each frame: the one IK input
 /// type (the runtime's characters own one each and expose it as it is).
 /// Sized once; write it in place between frames.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct IkInputs {
     /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest); default 0.
     /// Foot planting fades out as it reaches the policy's
@@ -156,6 +156,23 @@ pub struct IkInputs {
     /// Ledge targets for climb hand, model space, indexed by [`Side::index`];
     /// default none.
     pub ledge_targets: [Option<HandTarget>; 2],
+    /// Scales hand on weapon, `0..=1` (clamped; default 1): an animation lets
+    /// go of the weapon with it (a runtime character writes its clips' float
+    /// curve `ik.hand_on_weapon` here every frame when they carry one).
+    pub hand_on_weapon_weight: f32,
+}
+
+impl Default for IkInputs {
+    fn default() -> Self {
+        IkInputs {
+            locomotion_speed: 0.0,
+            ground: None,
+            look_target: None,
+            weapon_pose: None,
+            ledge_targets: [None; 2],
+            hand_on_weapon_weight: 1.0,
+        }
+    }
 }
 
 impl std::fmt::Debug for IkInputs {
@@ -166,6 +183,7 @@ impl std::fmt::Debug for IkInputs {
             .field("look_target", &self.look_target)
             .field("weapon_pose", &self.weapon_pose)
             .field("ledge_targets", &self.ledge_targets)
+            .field("hand_on_weapon_weight", &self.hand_on_weapon_weight)
             .finish()
     }
 }
@@ -371,7 +389,7 @@ impl RigIk {
                     let target = HandTarget {
                         position: Vec3::from_array(t.position),
                         rotation: Some(Quat::from_array(t.rotation)),
-                        weight: t.weight * pose.weight,
+                        weight: t.weight * pose.weight * input.hand_on_weapon_weight.clamp(0.0, 1.0),
                     };
                     self.reach(skeleton, local, &mut ctx.model, side, &target);
                 }

@@ -85,6 +85,13 @@ fn ty_schema(ty: &Ty) -> Value {
             s
         }
         Ty::Map(item) => json!({"type": "object", "additionalProperties": ty_schema(item)}),
+        Ty::Tuple(items) => json!({
+            "type": "array",
+            "items": items.iter().map(ty_schema).collect::<Vec<_>>(),
+            "minItems": items.len(),
+            "maxItems": items.len(),
+            "additionalItems": false,
+        }),
         Ty::Either(tys) => json!({"anyOf": tys.iter().map(ty_schema).collect::<Vec<_>>()}),
         Ty::Tags => json!({"type": "string"}),
     }

@@ -202,7 +202,7 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Enum(e) => {
             let _ = choice_of(ctx, v, field, e);
         }
-        Ty::Table(_) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
+        Ty::Table(_) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tuple(_) | Ty::Tags => {}
     }
 }
 

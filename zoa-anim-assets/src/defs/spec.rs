@@ -87,6 +87,8 @@ pub(crate) enum Ty {
     List(&'static Ty, usize),
     /// A table of free names to values of one type.
     Map(&'static Ty),
+    /// A fixed-length array, one type per position (`[time, value]`).
+    Tuple(&'static [Ty]),
     /// Any one of several forms (the reader tells them apart).
     Either(&'static [Ty]),
     /// A tag pattern: `tags = "text"` or one flag list per state dimension

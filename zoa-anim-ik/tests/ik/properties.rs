@@ -168,6 +168,7 @@ proptest! {
             look_target: look,
             weapon_pose: Some(weapon),
             ledge_targets: [Some(hand), Some(hand)],
+            hand_on_weapon_weight: 1.0,
         };
         for _ in 0..3 {
             rig.apply(&sk, &mut local, &mut ctx, &input, dt).unwrap();

@@ -25,8 +25,9 @@ use crate::character::graph::{
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
 use crate::error::RuntimeError;
-use crate::pose::MorphPose;
 use crate::pose::Pose;
+use crate::pose::curves::{CurvePose, blend_curves};
+use crate::pose::MorphPose;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
@@ -70,6 +71,9 @@ pub(crate) struct PoseStage {
     /// The blended morph weights (current, and the outgoing loadout's),
     /// when the model has morphed nodes (boxed: most have none).
     pub(crate) morphs: Option<Box<[MorphPose; 2]>>,
+    /// The blended float curves (current, and the outgoing loadout's), when
+    /// the clips carry any (boxed: most have none).
+    pub(crate) curves: Option<Box<[CurvePose; 2]>>,
 }
 
 /// A character definition's clips, references and one graph's masks, as a
@@ -135,6 +139,10 @@ impl PoseStage {
                 let m = MorphPose::new(def.skeleton.morphs());
                 Box::new([m.clone(), m])
             }),
+            curves: (!def.clips.curves().is_empty()).then(|| {
+                let c = CurvePose::new(def.clips.curves());
+                Box::new([c.clone(), c])
+            }),
         }
     }
 
@@ -162,7 +170,7 @@ impl PoseStage {
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
         let n = def.skeleton.joint_count();
-        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, morphs, .. } = self;
+        let PoseStage { contexts, scratch, stack, procedural, local, previous: before, morphs, curves, .. } = self;
         let scratch = match lent {
             Some(s) if s.fits(n) => s,
             _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
@@ -172,11 +180,20 @@ impl PoseStage {
             Some([now, before]) => (Some(now), Some(before)),
             None => (None, None),
         };
+        let (mut curves_now, mut curves_before) = match curves.as_deref_mut() {
+            Some([now, before]) => (Some(now), Some(before)),
+            None => (None, None),
+        };
         parts.compose(current, local, morph_now.as_deref_mut())?;
+        parts.blend_curves(curves_now.as_deref_mut());
         if let Some((outgoing, alpha)) = previous {
             parts.compose(outgoing, before, morph_before.as_deref_mut())?;
+            parts.blend_curves(curves_before.as_deref_mut());
             blend_into(local, before, 1.0 - alpha);
             if let (Some(now), Some(before)) = (morph_now, morph_before) {
+                now.blend_toward(before, 1.0 - alpha);
+            }
+            if let (Some(now), Some(before)) = (curves_now, curves_before) {
                 now.blend_toward(before, 1.0 - alpha);
             }
         }
@@ -222,6 +239,16 @@ impl Parts<'_> {
             morphs,
         }
         .run()
+    }
+}
+
+impl Parts<'_> {
+    /// Blends the float curves of the stack [`Parts::compose`] wrote last.
+    fn blend_curves(&self, out: Option<&mut CurvePose>) {
+        if let Some(out) = out {
+            let clips = &self.def.clips;
+            blend_curves(clips.curves(), self.stack, clips.curve_tracks(), out);
+        }
     }
 }
 

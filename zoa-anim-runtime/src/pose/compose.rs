@@ -25,7 +25,8 @@ use std::ops::Range;
 use crate::error::RuntimeError;
 use crate::pose::animation::{Animation, SamplingContext, SamplingJob};
 use crate::pose::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
-use crate::pose::morph::{MorphBlend, MorphPose, MorphSet};
+use crate::pose::morph::{MorphPose, MorphSet};
+use crate::pose::scalars::{ScalarInput, blend_stack};
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// No mask, or no additive reference, in a [`StackInput`].
@@ -303,29 +304,16 @@ fn blend_morphs<S: StackSources>(
     sources: &S,
     out: &mut MorphPose,
 ) {
-    let Some(mut blend) = MorphBlend::begin(set, out, composition == Composition::Mixer) else { return };
-    for layer in &stack.layers {
-        blend.layer(layer.mode);
-        let layer_weight = if layer.weight.is_finite() { layer.weight.max(0.0) } else { 0.0 };
-        if layer_weight <= 0.0 || layer.extra {
-            continue;
+    blend_stack(set, composition == Composition::Mixer, stack, &mut out.0, |input, mode| {
+        let tracks = sources.animation(input.animation).morphs();
+        if tracks.is_empty() {
+            return None;
         }
-        for input in stack.inputs_of(layer) {
-            let weight = layer_weight * input.weight;
-            let channels = sources.animation(input.animation).morphs();
-            if weight.is_nan() || weight <= 0.0 || channels.is_empty() {
-                continue;
-            }
-            let reference = match layer.mode {
-                BlendMode::Override => None,
-                BlendMode::Additive => match sources.reference(input.reference).and_then(ReferencePose::morph) {
-                    Some(r) => Some(r),
-                    // No reference weights: the input adds nothing to them.
-                    None => continue,
-                },
-            };
-            blend.add(channels, input.time, weight, sources.mask(input.mask), reference);
-        }
-    }
-    blend.finish();
+        let reference = match mode {
+            BlendMode::Override => None,
+            // No reference weights: the input adds nothing to them.
+            BlendMode::Additive => Some(sources.reference(input.reference).and_then(ReferencePose::morph)?),
+        };
+        Some(ScalarInput { tracks, mask: sources.mask(input.mask), reference })
+    });
 }

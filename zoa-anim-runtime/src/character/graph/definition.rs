@@ -29,6 +29,8 @@ pub(crate) struct CompiledState {
     pub x: Option<ParameterIndex>,
     /// Secondary blend parameter.
     pub y: Option<ParameterIndex>,
+    /// The sync group it joins (an index into the definition's group names).
+    pub sync_group: Option<u16>,
 }
 
 /// An [`AnimationGraph`] compiled against a [`ClipTable`].
@@ -43,6 +45,8 @@ pub struct GraphDefinition {
     max_children: usize,
     /// Each state's name, interned for the events that carry it.
     state_names: Vec<Name>,
+    /// Sync group names, in first-use order.
+    sync_groups: Vec<Name>,
 }
 
 impl GraphDefinition {
@@ -62,8 +66,9 @@ impl GraphDefinition {
     ) -> Result<GraphDefinition, RuntimeError> {
         let mut reasons = Vec::new();
         check_shape(&graph, &mut reasons);
-        let states: Vec<CompiledState> =
+        let mut states: Vec<CompiledState> =
             graph.states.iter().map(|s| compile_state(&graph, s, &clips, resolver, &mut reasons)).collect();
+        let sync_groups = compile_sync_groups(&graph, &mut states);
         for (i, t) in graph.transitions.iter().enumerate() {
             check_transition(&graph, i, t, &mut reasons);
         }
@@ -71,7 +76,7 @@ impl GraphDefinition {
         let outgoing = outgoing_transitions(&graph);
         let max_children = states.iter().map(|s| s.clips.len()).max().unwrap_or(1).max(1);
         let state_names = graph.states.iter().map(|s| Name::new(&s.name)).collect();
-        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, state_names })
+        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, state_names, sync_groups })
     }
 
     /// The source graph.
@@ -98,6 +103,21 @@ impl GraphDefinition {
     #[must_use]
     pub fn state_name(&self, state: StateIndex) -> Name {
         self.state_names.get(state.index()).copied().unwrap_or(Name::EMPTY)
+    }
+    /// Whether some state joins a sync group.
+    #[must_use]
+    pub fn has_sync_groups(&self) -> bool {
+        !self.sync_groups.is_empty()
+    }
+    /// The sync group `state` joins (an index for [`GraphDefinition::sync_group_name`]).
+    #[must_use]
+    pub fn sync_group(&self, state: StateIndex) -> Option<u16> {
+        self.states.get(state.index()).and_then(|s| s.sync_group)
+    }
+    /// The name of sync group `group` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn sync_group_name(&self, group: u16) -> Name {
+        self.sync_groups.get(usize::from(group)).copied().unwrap_or(Name::EMPTY)
     }
     /// Transitions that may leave `state` (indices into the graph's transitions).
     #[must_use]
@@ -162,7 +182,9 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
         }
     };
     let t = match &s.motion {
-        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None, x: None, y: None },
+        Motion::Clip(r) => {
+            return CompiledState { clips: vec![resolve(r, reasons)], tree: None, x: None, y: None, sync_group: None };
+        }
         Motion::BlendTree(t) => t,
     };
     let ids: Vec<ClipId> = t.children.iter().map(|c| resolve(&c.clip, reasons)).collect();
@@ -187,7 +209,22 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
     if t.kind == BlendTreeKind::TwoD && (t.parameter_y.is_none() || !number_param(t.parameter_y)) {
         reasons.push(format!("state `{}`: the second blend parameter is missing or not a number", s.name));
     }
-    CompiledState { clips: ids, tree, x: t.parameter, y: t.parameter_y }
+    CompiledState { clips: ids, tree, x: t.parameter, y: t.parameter_y, sync_group: None }
+}
+
+/// Numbers the sync groups in first-use order and notes each state's.
+fn compile_sync_groups(graph: &AnimationGraph, states: &mut [CompiledState]) -> Vec<Name> {
+    let mut names: Vec<Name> = Vec::new();
+    for (s, cs) in graph.states.iter().zip(states.iter_mut()) {
+        let Some(group) = s.sync_group.as_deref() else { continue };
+        let name = Name::new(group);
+        let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+            names.push(name);
+            names.len() - 1
+        });
+        cs.sync_group = Some(i.min(usize::from(u16::MAX)) as u16);
+    }
+    names
 }
 
 /// Per state, the transitions that may leave it: its own in authored order,

@@ -8,6 +8,8 @@ use zoa_anim_core::graph::{BlendMode, GraphState, Interruption, StateIndex, Tran
 use super::definition::GraphDefinition;
 use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, clip_span};
 use super::params::Parameters;
+use super::sync::{SyncNotes, sync_layer};
+use super::windows::{Lead, WindowState, follow_windows};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::character::events::{EventKind, EventQueue, NotifySource};
 use crate::character::fade::crossfade_weight;
@@ -60,6 +62,26 @@ pub(super) struct LayerRuntime {
     pub(super) running: Option<Running>,
     pub(super) inertial: Option<Inertialization>,
     pub(super) weight: f32,
+    /// Notify windows open on the layer's leading clip.
+    pub(super) windows: WindowState,
+    /// Who leads and follows each sync group after the last frame.
+    pub(super) sync: SyncNotes,
+}
+
+impl LayerRuntime {
+    /// A layer playing `entry` alone, at `weight`.
+    pub(super) fn new(entry: Active, weight: f32) -> LayerRuntime {
+        let mut active = Vec::with_capacity(MAX_ACTIVE_STATES + 1);
+        active.push(entry);
+        LayerRuntime {
+            active,
+            running: None,
+            inertial: None,
+            weight,
+            windows: WindowState::default(),
+            sync: [None; MAX_ACTIVE_STATES + 1],
+        }
+    }
 }
 
 pub(super) struct LayerCtx<'a> {
@@ -161,7 +183,8 @@ pub(super) fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy
             i.elapsed = r.elapsed.min(r.duration);
         }
     }
-    // 3. Notifies.
+    // 3. Sync groups, then notifies.
+    sync_layer(def, ctx.params, ctx.scratch, lr);
     emit_layer_notifies(ctx, lr, policy);
     for a in lr.active.iter_mut() {
         a.fresh = false;
@@ -399,7 +422,7 @@ pub(super) fn write_layer(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, out: &mut F
     }
 }
 
-pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, policy: NotifyPolicy) {
+pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPolicy) {
     let def = ctx.def;
     let graph = def.graph();
     let clips = def.clips();
@@ -427,19 +450,23 @@ pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, pol
                         ctx.events,
                     );
                 }
-                NotifyPolicy::HighestWeight => {
-                    if best.is_none_or(|(bw, _, _)| w > bw) {
-                        best = Some((w, k, i));
-                    }
-                }
+                NotifyPolicy::HighestWeight => {}
+            }
+            if best.is_none_or(|(bw, _, _)| w > bw) {
+                best = Some((w, k, i));
             }
         }
     }
-    if let Some((_, k, i)) = best {
+    let source = NotifySource::Graph { layer: ctx.layer };
+    let lead = best.map(|(_, k, i)| {
         let a = &lr.active[k];
         let looping = graph.states[a.state.index()].looping;
         let clip = def.states[a.state.index()].clips[i];
-        let source = NotifySource::Graph { layer: ctx.layer };
-        emit_clip_notifies(clips, clip, a.prev_total, a.total, looping, a.fresh, source, ctx.frame, ctx.events);
+        let owner = (u64::from(a.id) << 16) | i as u64;
+        Lead { owner, clip, lo: a.prev_total, hi: a.total, looping, fresh: a.fresh }
+    });
+    if let (Some(l), NotifyPolicy::HighestWeight) = (lead, policy) {
+        emit_clip_notifies(clips, l.clip, l.lo, l.hi, l.looping, l.fresh, source, ctx.frame, ctx.events);
     }
+    follow_windows(clips, lead, &mut lr.windows, source, ctx.frame, ctx.events);
 }

@@ -57,6 +57,8 @@ mod output;
 mod params;
 mod root_motion;
 mod slot;
+mod sync;
+mod windows;
 
 pub use clips::{ClipId, ClipInfo, ClipTable};
 pub use definition::GraphDefinition;
@@ -69,6 +71,8 @@ pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertializat
 pub use params::{ParamValue, Parameters};
 pub use root_motion::{RootMotion, RootMotionContext, RootMotionJob, remove_root_motion};
 pub use slot::{PlayOptions, SlotStatus};
+pub use sync::SyncMemberView;
+pub(crate) use windows::{Lead, WindowState, follow_windows};
 pub use zoa_anim_core::graph::Interruption;
 
 use crate::character::events::{EventKind, EventQueue, NotifySource};
@@ -110,12 +114,13 @@ impl FrameClock {
 /// looping clip at high speed would otherwise flood the queue).
 const MAX_WRAPS_PER_FRAME: i64 = 8;
 
-/// Queues the notifies of `clip` crossed while its normalized clock moved
-/// from `lo` to `hi` (unwrapped cycles). The interval is `(lo, hi]`, or
+/// Queues the instant notifies of `clip` crossed while its normalized clock
+/// moved from `lo` to `hi` (unwrapped cycles). The interval is `(lo, hi]`, or
 /// `[lo, hi]` on the first frame after the clip started (`fresh`), so a notify
 /// at time 0 fires on entry. Looping clocks report every crossing (one per
 /// loop wrap, up to [`MAX_WRAPS_PER_FRAME`]); each at its interpolated time
-/// within the frame.
+/// within the frame. Windows are followed on the source's leading clip
+/// instead ([`follow_windows`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_clip_notifies(
     clips: &ClipTable,
@@ -135,7 +140,7 @@ pub(crate) fn emit_clip_notifies(
     }
     let span = hi - lo;
     let frac = |x: f64| if span > 0.0 { (x - lo) / span } else { 0.0 };
-    for (n, notify) in info.notifies.iter().enumerate() {
+    for (n, notify) in info.notifies.iter().enumerate().filter(|(_, n)| !n.is_window()) {
         let nu = f64::from(notify.time) / d;
         if looping {
             // Crossings k + nu in (lo, hi] (or [lo, hi] when fresh).

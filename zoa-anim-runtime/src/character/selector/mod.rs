@@ -49,7 +49,9 @@ use table::{SWITCHED_TAGGED_ROW, SWITCHED_UNTAGGED_ROW};
 
 use crate::character::events::{Event, EventKind, EventQueue, NotifySource};
 use crate::character::fade::{Fade, crossfade_weight};
-use crate::character::graph::{ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, MaskRef};
+use crate::character::graph::{
+    ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, Lead, MaskRef, WindowState, follow_windows,
+};
 use crate::error::RuntimeError;
 
 /// Row id used in [`ContributionSource::Selector`] for the default idle clip.
@@ -113,6 +115,8 @@ struct Playing {
     weight: f32,
     weight0: f32,
     fresh: bool,
+    /// Unique within the selector (notify windows follow the leading clip by it).
+    id: u32,
 }
 
 /// A tag-driven selector for one entity.
@@ -141,6 +145,8 @@ pub struct TagSelector {
     procedural_weight: f32,
     procedural_fade: f32,
     events: EventQueue,
+    /// Notify windows open on the leading clip, and the next entry's id.
+    windows: (WindowState, u32),
 }
 
 impl TagSelector {
@@ -197,6 +203,7 @@ impl TagSelector {
             procedural_weight: 0.0,
             procedural_fade: 0.0,
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
+            windows: (WindowState::default(), 0),
         };
         s.switch(0.0, false);
         s
@@ -342,11 +349,15 @@ impl TagSelector {
     pub fn clear_events(&mut self) {
         self.events.clear();
     }
-    /// Delivers queued notifies (time order) and clears the queue.
+    /// `(clip, notify)` of the notify windows open on the leading clip.
+    pub(crate) fn open_windows(&self) -> impl Iterator<Item = (ClipId, u16)> + '_ {
+        self.windows.0.open(&self.table.clips)
+    }
+    /// Delivers queued notifies and window begins (time order) and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
         for e in self.events.events() {
-            if let EventKind::Notify { .. } = e.kind {
+            if let EventKind::Notify { .. } | EventKind::NotifyBegin { .. } = e.kind {
                 receiver.on_notify(e.name.as_str());
             }
         }
@@ -391,15 +402,18 @@ impl TagSelector {
                 self.playing.truncate(keep);
             }
         }
-        // Notifies of the dominant clip.
+        // Notifies and notify windows of the dominant clip.
+        let mut lead = None;
         if let Some(p) = self.playing.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).copied() {
             let d = f64::from(self.table.clips.get(p.clip).duration);
             if d > 0.0 && p.weight > 0.0 {
+                let (lo, hi) = (p.prev_time / d, p.time / d);
+                lead = Some(Lead { owner: u64::from(p.id), clip: p.clip, lo, hi, looping: p.looping, fresh: p.fresh });
                 crate::character::graph::emit_clip_notifies(
                     &self.table.clips,
                     p.clip,
-                    p.prev_time / d,
-                    p.time / d,
+                    lo,
+                    hi,
                     p.looping,
                     p.fresh,
                     NotifySource::Selector,
@@ -408,6 +422,8 @@ impl TagSelector {
                 );
             }
         }
+        let source = NotifySource::Selector;
+        follow_windows(&self.table.clips, lead, &mut self.windows.0, source, frame, &mut self.events);
         for p in self.playing.iter_mut() {
             p.fresh = false;
         }

@@ -38,6 +38,14 @@ pub(crate) static TABLE: Table = Table {
         Field::opt("weight", Ty::Num(Rule::Unit), "the layer's", ""),
         Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "the layer's", ""),
         Field::opt("bone_mask", Ty::Table(&BONE_MASK), "the layer's", "as for layers"),
+        Field::opt(
+            "sync_group",
+            Ty::Text,
+            "none",
+            "a sync group: of the group's states playing on the layer, the heaviest leads and the others \
+             follow its position between the sync markers their clips share (a blend tree by its heaviest \
+             child), else its normalized time; only looping states follow",
+        ),
     ],
     constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]])],
 };
@@ -84,6 +92,11 @@ pub(crate) fn read(
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
         let motion = motion(ctx, &mut s, params, model, sh);
+        let sync_group = s.str(ctx, "sync_group");
+        if let (Some(g), Some(false)) = (&sync_group, looping) {
+            let m = "a state that plays once (`loop = false`) cannot follow a sync group";
+            ctx.report(Code::ConflictingFields, g.span(), &s.field("sync_group"), m);
+        }
         s.finish(ctx);
         let Some(name) = name else { continue };
         if *name.get_ref() == "any" {
@@ -137,6 +150,7 @@ pub(crate) fn read(
             weight,
             blend_mode: mode,
             bone_mask: mask,
+            sync_group: sync_group.map(|g| (*g.get_ref()).to_owned()),
         });
     }
     out
