@@ -160,6 +160,9 @@ fn table_schema(t: &Table) -> Value {
             Constraint::AnyOf(keys) => {
                 json!({"anyOf": keys.iter().map(|k| json!({"required": [k]})).collect::<Vec<_>>()})
             }
+            Constraint::NotWith(field, other, flag) => {
+                json!({"not": {"required": [field, other], "properties": {*other: {"const": flag}}}})
+            }
         });
     }
     let mut schema =

@@ -212,6 +212,9 @@ pub(crate) enum Constraint {
     OneOf(&'static [&'static [&'static str]]),
     /// At least one of the fields is written (`parent` or `entries`).
     AnyOf(&'static [&'static str]),
+    /// The first field is not written together with the second set to the
+    /// flag (`sync_group` with `loop = false`).
+    NotWith(&'static str, &'static str, bool),
 }
 
 /// The fields of one table and the rules across them.

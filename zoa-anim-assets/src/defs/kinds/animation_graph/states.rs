@@ -47,7 +47,7 @@ pub(crate) static TABLE: Table = Table {
              child), else its normalized time; only looping states follow",
         ),
     ],
-    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]])],
+    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]]), Constraint::NotWith("sync_group", "loop", false)],
 };
 
 /// The states, what the other parts of the reader need to know about each,
