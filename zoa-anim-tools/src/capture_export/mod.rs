@@ -9,10 +9,11 @@
 mod frames;
 mod raster;
 mod timeline;
+mod timeline_clips;
 
 use std::fmt::Write as _;
 
-use crate::preview::Capture;
+use crate::preview::{Capture, SyncRecord};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
@@ -47,6 +48,19 @@ struct JsonTick<'a> {
     root_motion: [f64; 4],
     #[serde(skip_serializing_if = "Option::is_none")]
     local: Option<Vec<JsonLocal<'a>>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    sync: Vec<JsonSync<'a>>,
+}
+
+/// One state of a syncing group.
+#[derive(Serialize)]
+struct JsonSync<'a> {
+    group: &'a str,
+    state: &'a str,
+    leader: bool,
+    clip: &'a str,
+    clip_time: f64,
+    phase: f64,
 }
 
 /// One joint's local transform (`--local`).
@@ -94,7 +108,10 @@ pub(crate) const SELECTOR_LAYER: &str = "selector";
 /// `{"preset","rate","ticks":[{"time","step","states":[{"layer","state","weight","clip_time"}],
 /// "bindings":{id:value},"events":[{"kind","name","time"}],"root_motion":[x,y,z,yaw]}]}`;
 /// when local transforms were recorded each tick also has
-/// `"local":[{"name","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (joints in skeleton order).
+/// `"local":[{"name","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (joints in skeleton order);
+/// a tick in which a sync group syncs (two or more of its states play) has
+/// `"sync":[{"group","state","leader","clip","clip_time","phase"}]` (`clip`: the clip
+/// whose markers the state follows by).
 pub(crate) fn to_json(c: &Capture) -> String {
     let ticks = (0..c.ticks.len())
         .map(|i| {
@@ -141,6 +158,20 @@ pub(crate) fn to_json(c: &Capture) -> String {
                     })
                     .collect()
             });
+            let members = c.tick_sync(i);
+            let syncing = |r: &&SyncRecord| members.iter().filter(|o| o.group == r.group).count() > 1;
+            let sync = members
+                .iter()
+                .filter(syncing)
+                .map(|r| JsonSync {
+                    group: c.name(r.group),
+                    state: c.name(r.state),
+                    leader: r.leader,
+                    clip: c.name(r.clip),
+                    clip_time: num(r.clip_time),
+                    phase: num(r.phase),
+                })
+                .collect();
             JsonTick {
                 time: secs(t.time),
                 step: t.step,
@@ -149,6 +180,7 @@ pub(crate) fn to_json(c: &Capture) -> String {
                 events,
                 root_motion: t.root_motion.map(num),
                 local,
+                sync,
             }
         })
         .collect();

@@ -8,6 +8,7 @@
 //! BINDINGS   ~~~~~~~~~~~~ (each scaled to its own range, shown in the legend)
 //! layer/state ▇▇▇▇▇▆▄▂    (one lane per graph state, slot clip and selector
 //!                          clip; bar height = weight 0..1)
+//! CLIP TIME  sync groups' phases and markers, notify windows (`timeline_clips`)
 //! EVENTS     • footstep  • > walk  • reload start
 //! 0s ─────── 1s ─────── 2s
 //! ```
@@ -17,13 +18,14 @@ use zoa_anim_runtime::character::EventKind;
 use crate::preview::{Capture, EventRecord, Recorded, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
+use super::timeline_clips::ClipLanes;
 use super::{SELECTOR_LAYER, num};
 
 /// Width of the timeline image, pixels (the CLI docs promise 1400).
 const TIMELINE_WIDTH: i32 = 1400;
-const LEFT: i32 = 150;
+pub(super) const LEFT: i32 = 150;
 const LEGEND_W: i32 = 330;
-const PLOT_W: i32 = TIMELINE_WIDTH - LEFT - LEGEND_W - 20;
+pub(super) const PLOT_W: i32 = TIMELINE_WIDTH - LEFT - LEGEND_W - 20;
 const BIND_H: i32 = 150;
 const LANE_H: i32 = 22;
 const ROW_H: i32 = 12;
@@ -102,7 +104,9 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let states = weight_series(c, bindings.len());
     let steps = Markers::new(c, &axis, |k| k.is_step(), 3, 1, 4, 8);
     let anim = Markers::new(c, &axis, marked, 4, 0, 6, 6);
-    let l = Layout::new(&steps, &anim, bindings.len(), states.len());
+    let clips = ClipLanes::new(c, bindings.len() + states.len());
+    let legend_extra = clips.legend(c);
+    let l = Layout::new(&steps, &anim, [bindings.len(), states.len(), legend_extra.len()], clips.height());
     let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
     // Title.
@@ -135,6 +139,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     }
 
     draw_series(&mut cv, c, &l, &axis, &bindings, &states);
+    clips.draw(&mut cv, c, &axis, l.clips_y);
 
     // Animation events.
     for (((e, label), row), tx) in anim.events.iter().zip(&anim.labels).zip(&anim.rows).zip(&anim.left) {
@@ -151,17 +156,17 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
         cv.text(*tx, y, label, 1, INK);
     }
 
-    draw_legend(&mut cv, &l, &bindings, &states);
+    draw_legend(&mut cv, &l, &bindings, &states, &legend_extra);
     cv.to_png()
 }
 
 /// Seconds to plot x: 0 s at the plot's left edge, the capture's end at its right.
-struct TimeAxis {
+pub(super) struct TimeAxis {
     t_end: f64,
 }
 
 impl TimeAxis {
-    fn x(&self, t: f64) -> i32 {
+    pub(super) fn x(&self, t: f64) -> i32 {
         LEFT + ((t / self.t_end) * f64::from(PLOT_W)).round() as i32
     }
 }
@@ -262,23 +267,29 @@ struct Layout {
     bind_y: i32,
     state_y: i32,
     state_h: i32,
+    /// Top of the clip-time lanes (sync groups, windows).
+    clips_y: i32,
     anim_y: i32,
     axis_y: i32,
     height: i32,
 }
 
 impl Layout {
-    fn new(steps: &Markers<'_>, anim: &Markers<'_>, bindings: usize, states: usize) -> Self {
+    /// `series`: the binding series, the weight series and the clip-time
+    /// lanes' legend lines; `clips_h`: the clip-time lanes' height.
+    fn new(steps: &Markers<'_>, anim: &Markers<'_>, series: [usize; 3], clips_h: i32) -> Self {
+        let [bindings, states, clip_lines] = series;
         let top = 56;
         let steps_y = top + 16;
         let bind_y = steps_y + steps.lane() + 14;
         let state_y = bind_y + BIND_H + 26;
         let state_h = (states.max(1) as i32) * LANE_H;
-        let anim_y = state_y + state_h + 14;
+        let clips_y = state_y + state_h + 14;
+        let anim_y = clips_y + clips_h;
         let axis_y = anim_y + anim.lane() + 4;
-        let legend_rows = bindings + states + 10;
+        let legend_rows = bindings + states + clip_lines + 12;
         let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
-        Layout { top, steps_y, bind_y, state_y, state_h, anim_y, axis_y, height }
+        Layout { top, steps_y, bind_y, state_y, state_h, clips_y, anim_y, axis_y, height }
     }
 }
 
@@ -371,8 +382,8 @@ fn draw_series(
     }
 }
 
-/// The legend right of the plot: bindings, state weights and the event kinds.
-fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series]) {
+/// The legend right of the plot: bindings, state weights, the clip-time lanes and the event kinds.
+fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series], clips: &[(String, u8)]) {
     let lx = LEFT + PLOT_W + 24;
     let mut ly = l.top;
     cv.frame(lx - 8, ly - 8, LEGEND_W - 8, l.height - ly - 4, GRID);
@@ -390,6 +401,10 @@ fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], sta
     legend(cv, "bindings", &b);
     let s: Vec<(&str, u8)> = states.iter().map(|s| (s.label.as_str(), s.color)).collect();
     legend(cv, "state weights", &s);
+    if !clips.is_empty() {
+        let k: Vec<(&str, u8)> = clips.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+        legend(cv, "clip time", &k);
+    }
     legend(
         cv,
         "events",

@@ -52,12 +52,15 @@
 
 mod capture;
 mod record;
+mod sync;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use capture::{Capture, EventRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, TickRecord};
+pub use capture::{
+    Capture, EventRecord, MarkerRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, SyncRecord, TickRecord,
+};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};
@@ -301,7 +304,8 @@ impl PreviewSim {
         let slot_layer_name = template.intern(SLOT_LAYER_NAME);
         let clips = def.clips().clips();
         let clip_names = clips.iter().map(|c| template.intern(&c.name)).collect();
-        let event_names = event_names(&def, &mut template);
+        let mut event_names = event_names(&def, &mut template);
+        sync::prepare(&def, &mut template, &mut event_names);
         let sk = def.skeleton().skeleton();
         template.joint_names = (0..sk.joint_count())
             .map(|j| {
@@ -467,6 +471,7 @@ impl PreviewSim {
         capture.ticks.reserve(ticks);
         capture.states.reserve(ticks * 8);
         capture.rows.reserve(ticks * 4);
+        capture.sync.reserve(ticks * 4);
         capture.events.reserve(ticks * 8 + preset.steps.len());
         capture.binding_values.reserve(ticks * self.columns.len());
         capture.joint_positions.reserve(ticks * joints);

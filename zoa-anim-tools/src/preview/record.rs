@@ -25,6 +25,7 @@ impl PreviewSim {
         let events = events_start..self.capture.events.len();
         let states = self.record_states();
         let rows = self.record_rows();
+        self.record_sync();
         self.record_values();
         let cap = &mut self.capture;
         let step = self.step.min(u32::MAX as usize) as u32;
