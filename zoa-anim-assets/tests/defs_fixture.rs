@@ -52,7 +52,8 @@ fn humanoid_uses_markers_sync_groups_windows_payloads_and_curves() {
     assert_eq!(curve.sample(0.7), 0.0);
     assert_eq!(clip("hit_react").notifies[0].payload.flag("heavy"), Some(false));
     let graph = &set.animation_graphs.iter().find(|g| g.value.id == "humanoid_locomotion").unwrap().value;
-    let groups: Vec<_> = graph.states.iter().filter_map(|s| Some((s.name.as_str(), s.sync_group.as_deref()?))).collect();
+    let groups: Vec<_> =
+        graph.states.iter().filter_map(|s| Some((s.name.as_str(), s.sync_group.as_deref()?))).collect();
     assert_eq!(groups, [("locomotion", "feet"), ("crouch", "feet")]);
     assert!(set.preview_presets.iter().any(|p| p.value.id == "crouch_walk_sync"));
 }

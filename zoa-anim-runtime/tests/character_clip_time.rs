@@ -155,7 +155,8 @@ fn windows_pair_and_in_window_follows_through_hits_fades_lead_changes_and_loadou
     assert!(c.in_window("stagger"), "the hit reaction staggers");
     // Tags make the selector lead, a rifle switch cuts the graph's windows,
     // reloads and hits come and go: every begin gets one end.
-    let steps: [(&str, f32); 6] = [("locomotion=walk", 0.3), ("", 0.2), ("locomotion=run", 0.4), ("", 0.5), ("", 0.3), ("", 0.6)];
+    let steps: [(&str, f32); 6] =
+        [("locomotion=walk", 0.3), ("", 0.2), ("locomotion=run", 0.4), ("", 0.5), ("", 0.3), ("", 0.6)];
     for (k, (tags, seconds)) in steps.into_iter().enumerate() {
         c.set_tags(if tags.is_empty() { StateTagSet::EMPTY } else { tags.parse().unwrap() });
         match k {

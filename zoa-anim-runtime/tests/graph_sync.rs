@@ -102,9 +102,7 @@ fn a_joining_state_starts_at_the_leaders_marker_position_and_the_heavier_state_l
     assert!((walk_frac - run_frac).abs() < 1e-4, "same fraction between the feet: walk {w} s, run {r} s");
     let leaders = |inst: &GraphInstance| -> Vec<(String, bool)> {
         let def = inst.definition().unwrap().clone();
-        inst.sync_members(0)
-            .map(|m| (def.graph().states[m.state.index()].name.clone(), m.leader))
-            .collect::<Vec<_>>()
+        inst.sync_members(0).map(|m| (def.graph().states[m.state.index()].name.clone(), m.leader)).collect::<Vec<_>>()
     };
     assert_eq!(leaders(&inst), [("run".to_owned(), false), ("walk".to_owned(), true)]);
     let group: Vec<_> = inst.sync_members(0).map(|m| m.group.as_str()).collect();
@@ -113,7 +111,8 @@ fn a_joining_state_starts_at_the_leaders_marker_position_and_the_heavier_state_l
     assert_eq!(leaders(&inst), [("run".to_owned(), true), ("walk".to_owned(), false)]);
     // Still in step after the lead changed.
     let (w, r) = (time_of(&out, WALK).unwrap(), time_of(&out, RUN).unwrap());
-    let frac = |t: f32, l: f32, rr: f32, len: f32| if t >= l { (t - l) / (rr - l) } else { (t + len - rr) / (l + len - rr) };
+    let frac =
+        |t: f32, l: f32, rr: f32, len: f32| if t >= l { (t - l) / (rr - l) } else { (t + len - rr) / (l + len - rr) };
     let (fw, fr) = (frac(w, 0.1, 0.6, 1.0), frac(r, 0.35, 0.6, 0.7));
     assert!((fw - fr).abs() < 1e-3, "walk {w} s ({fw}), run {r} s ({fr})");
 }
@@ -148,7 +147,12 @@ fn followers_cross_each_notify_once_and_never_run_backwards() {
         for v in inst.active_states(0) {
             let k = v.state.index();
             if let Some(t) = last_total[k] {
-                assert!(v.normalized_time >= t, "{} ran backwards: {t} → {}", def.graph().states[k].name, v.normalized_time);
+                assert!(
+                    v.normalized_time >= t,
+                    "{} ran backwards: {t} → {}",
+                    def.graph().states[k].name,
+                    v.normalized_time
+                );
             }
             last_total[k] = Some(v.normalized_time);
         }

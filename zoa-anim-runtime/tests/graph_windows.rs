@@ -76,7 +76,8 @@ fn a_window_begins_and_ends_at_its_times_on_every_loop_even_several_per_frame() 
     let (mut inst, mut out) = one_state("swing", true);
     inst.update(2.5, &mut out);
     let got = windows(inst.events());
-    let want = [(0.3, "notify_begin"), (0.6, "notify_end"), (1.3, "notify_begin"), (1.6, "notify_end"), (2.3, "notify_begin")];
+    let want =
+        [(0.3, "notify_begin"), (0.6, "notify_end"), (1.3, "notify_begin"), (1.6, "notify_end"), (2.3, "notify_begin")];
     assert_eq!(got.len(), want.len(), "{got:?}");
     for ((kind, name, t), (wt, wk)) in got.iter().zip(want) {
         assert!(*kind == wk && name == "combo" && close_to(*t, wt), "{got:?}");
@@ -161,11 +162,10 @@ fn a_cut_and_the_slot_end_their_windows_and_the_slot_follows_its_own() {
     run(&mut inst, &mut out, 0.1, 1);
     assert_paired(inst.events());
     let got = windows(inst.events());
-    assert_eq!(got.iter().map(|g| (g.0, g.1.as_str())).collect::<Vec<_>>(), [
-        ("notify_begin", "hitbox"),
-        ("notify_cut", "hitbox"),
-        ("notify_begin", "block"),
-    ]);
+    assert_eq!(
+        got.iter().map(|g| (g.0, g.1.as_str())).collect::<Vec<_>>(),
+        [("notify_begin", "hitbox"), ("notify_cut", "hitbox"), ("notify_begin", "block"),]
+    );
     // The override slot: a stop ends what is open; a clip played through ends at its end.
     let (mut inst, mut out) = one_state("guard", true);
     inst.clear_events();

@@ -25,12 +25,12 @@ use crate::character::graph::{
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
 use crate::error::RuntimeError;
-use crate::pose::Pose;
-use crate::pose::curves::{CurvePose, blend_curves};
 use crate::pose::MorphPose;
+use crate::pose::Pose;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
+use crate::pose::curves::{CurvePose, blend_curves};
 
 /// The selector's full-body layer in a stack.
 #[derive(Debug, Clone, Copy)]

@@ -383,7 +383,13 @@ fn draw_series(
 }
 
 /// The legend right of the plot: bindings, state weights, the clip-time lanes and the event kinds.
-fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series], clips: &[(String, u8)]) {
+fn draw_legend(
+    cv: &mut Canvas,
+    l: &Layout,
+    bindings: &[(Series, f32, f32)],
+    states: &[Series],
+    clips: &[(String, u8)],
+) {
     let lx = LEFT + PLOT_W + 24;
     let mut ly = l.top;
     cv.frame(lx - 8, ly - 8, LEGEND_W - 8, l.height - ly - 4, GRID);

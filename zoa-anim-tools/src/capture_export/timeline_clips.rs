@@ -166,12 +166,11 @@ fn window_bars(c: &Capture) -> Vec<(NameId, Vec<Bar>)> {
         }
         _ => None,
     };
-    let push = |lanes: &mut Vec<(NameId, Vec<Bar>)>, name: NameId, bar: Bar| {
-        match lanes.iter_mut().find(|l| l.0 == name) {
+    let push =
+        |lanes: &mut Vec<(NameId, Vec<Bar>)>, name: NameId, bar: Bar| match lanes.iter_mut().find(|l| l.0 == name) {
             Some(l) => l.1.push(bar),
             None => lanes.push((name, vec![bar])),
-        }
-    };
+        };
     for e in &c.events {
         let Recorded::Event(kind) = e.kind else { continue };
         match kind {

@@ -148,17 +148,7 @@ pub(crate) fn read(ctx: &mut FileCtx<'_>, root: &mut Obj<'_, '_>, id: &str, sh: 
     let mut notifies = notifies;
     notifies.sort_by(|a, b| a.time.total_cmp(&b.time));
     markers.sort_by(|a, b| a.time.total_cmp(&b.time));
-    Some(ClipAsset {
-        id: id.to_owned(),
-        source: rel,
-        animation,
-        rate,
-        loop_hint,
-        notifies,
-        markers,
-        curves,
-        binding,
-    })
+    Some(ClipAsset { id: id.to_owned(), source: rel, animation, rate, loop_hint, notifies, markers, curves, binding })
 }
 
 /// `animation` (a name or an index), else the id.
@@ -346,7 +336,12 @@ fn curve_keys(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, times: &mut TimeC
             continue;
         };
         let [t, x] = pair else {
-            ctx.report(Code::InvalidValue, item.span(), &f, format!("a key is [time, value], found {} items", pair.len()));
+            ctx.report(
+                Code::InvalidValue,
+                item.span(),
+                &f,
+                format!("a key is [time, value], found {} items", pair.len()),
+            );
             ok = false;
             continue;
         };

@@ -191,11 +191,7 @@ impl ClipTable {
     /// The interned name of notify `notify` of clip `id` ([`Name::EMPTY`] when out of range).
     #[must_use]
     pub fn notify_name(&self, id: ClipId, notify: u16) -> Name {
-        self.compiled
-            .get(id.index())
-            .and_then(|c| c.names.get(1 + usize::from(notify)))
-            .copied()
-            .unwrap_or(Name::EMPTY)
+        self.compiled.get(id.index()).and_then(|c| c.names.get(1 + usize::from(notify))).copied().unwrap_or(Name::EMPTY)
     }
 
     /// The payload of notify `notify` of clip `id` (`None` when out of range or empty).
@@ -293,7 +289,7 @@ fn check_clip(c: &ClipInfo, reasons: &mut Vec<String>) {
     }
     let inside = |t: f32| t.is_finite() && t >= 0.0 && t <= c.duration;
     for n in &c.notifies {
-        if !inside(n.time) || !(n.duration.is_finite() && n.duration >= 0.0 && inside(n.end())) {
+        if !(inside(n.time) && n.duration.is_finite() && n.duration >= 0.0 && inside(n.end())) {
             reasons.push(format!(
                 "clip `{}`: notify `{}` at {} s (for {} s) lies outside 0..={} s",
                 c.name, n.name, n.time, n.duration, c.duration
@@ -311,7 +307,8 @@ fn check_clip(c: &ClipInfo, reasons: &mut Vec<String>) {
         reasons.push(format!("clip `{}`: notifies or markers are not sorted by time", c.name));
     }
     for m in c.markers.iter().filter(|m| !inside(m.time)) {
-        reasons.push(format!("clip `{}`: marker `{}` at {} s lies outside 0..={} s", c.name, m.name, m.time, c.duration));
+        reasons
+            .push(format!("clip `{}`: marker `{}` at {} s lies outside 0..={} s", c.name, m.name, m.time, c.duration));
     }
     for (i, k) in c.curves.iter().enumerate() {
         let increasing = k.keys.windows(2).all(|w| w[0].0 < w[1].0);

@@ -159,7 +159,7 @@ fn marker_phase(clips: &ClipTable, lead: (ClipId, f64), fclip: ClipId, expected:
     // The leader's position between the shared markers around it.
     let t = lphase * dl;
     let prev = lm.iter().filter(in_f).rev().find(|m| f64::from(m.0) <= t).map(|m| (f64::from(m.0), m.1));
-    let prev = prev.or_else(|| lm.iter().filter(in_f).next_back().map(|m| (f64::from(m.0) - dl, m.1)))?;
+    let prev = prev.or_else(|| lm.iter().rfind(in_f).map(|m| (f64::from(m.0) - dl, m.1)))?;
     let next = lm.iter().filter(in_f).find(|m| f64::from(m.0) > t).map(|m| (f64::from(m.0), m.1));
     let next = next.or_else(|| lm.iter().find(in_f).map(|m| (f64::from(m.0) + dl, m.1)))?;
     let frac = if next.0 > prev.0 { (t - prev.0) / (next.0 - prev.0) } else { 0.0 };
@@ -183,10 +183,7 @@ fn marker_phase(clips: &ClipTable, lead: (ClipId, f64), fclip: ClipId, expected:
 }
 
 /// The layer's sync members after the last frame.
-pub(super) fn members<'a>(
-    def: &'a GraphDefinition,
-    lr: &'a LayerRuntime,
-) -> impl Iterator<Item = SyncMemberView> + 'a {
+pub(super) fn members<'a>(def: &'a GraphDefinition, lr: &'a LayerRuntime) -> impl Iterator<Item = SyncMemberView> + 'a {
     lr.sync.iter().flatten().filter_map(move |n| {
         let a = lr.active.iter().find(|a| a.id == n.id)?;
         let phase = state_phase(def, a);

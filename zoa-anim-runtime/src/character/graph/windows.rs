@@ -40,7 +40,8 @@ impl WindowState {
 /// to `hi` (unwrapped cycles), from `lo` included when `fresh`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Lead {
-    /// Which contribution leads (unique within the source while it plays).
+    /// Which contribution leads (unique within the source while it plays;
+    /// a lead that is `fresh` counts as new whatever its owner).
     pub owner: u64,
     pub clip: ClipId,
     pub lo: f64,
@@ -63,7 +64,8 @@ pub(crate) fn follow_windows(
         return;
     }
     let owner = lead.map(|l| (l.owner, l.clip));
-    if state.owner != owner {
+    // A lead that starts this frame is new even under the same owner (a row replayed).
+    if state.owner != owner || lead.is_some_and(|l| l.fresh) {
         close_windows(clips, state, source, frame.t0, events);
         state.owner = owner;
         if let Some(l) = lead {
@@ -99,7 +101,14 @@ fn span(clips: &ClipTable, clip: ClipId, notify: u16) -> Option<(f64, f64)> {
 }
 
 /// Begins at `at` the windows of a new leader whose clock starts this frame inside them.
-fn open_inside(clips: &ClipTable, l: &Lead, state: &mut WindowState, source: NotifySource, at: f64, events: &mut EventQueue) {
+fn open_inside(
+    clips: &ClipTable,
+    l: &Lead,
+    state: &mut WindowState,
+    source: NotifySource,
+    at: f64,
+    events: &mut EventQueue,
+) {
     let phase = if l.looping { l.lo - l.lo.floor() } else { l.lo.clamp(0.0, 1.0) };
     for (k, &notify) in clips.windows(l.clip).iter().enumerate() {
         if let Some((b, e)) = span(clips, l.clip, notify)
@@ -133,7 +142,8 @@ fn crossings(
         let Some((b, e)) = span(clips, l.clip, notify) else { continue };
         let name = clips.notify_name(l.clip, notify);
         // Cycles whose begin or end may lie in the frame, in clock order.
-        let (first, last) = if l.looping { ((lo - e).floor().max(0.0) as i64, (hi - b).floor() as i64) } else { (0, 0) };
+        let (first, last) =
+            if l.looping { ((lo - e).floor().max(0.0) as i64, (hi - b).floor() as i64) } else { (0, 0) };
         for c in first..=last.min(first + MAX_WRAPS_PER_FRAME) {
             let c = c as f64;
             if crossed(c + b, l.fresh) && state.open & (1 << k) == 0 {

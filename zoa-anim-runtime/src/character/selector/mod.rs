@@ -115,8 +115,6 @@ struct Playing {
     weight: f32,
     weight0: f32,
     fresh: bool,
-    /// Unique within the selector (notify windows follow the leading clip by it).
-    id: u32,
 }
 
 /// A tag-driven selector for one entity.
@@ -145,8 +143,8 @@ pub struct TagSelector {
     procedural_weight: f32,
     procedural_fade: f32,
     events: EventQueue,
-    /// Notify windows open on the leading clip, and the next entry's id.
-    windows: (WindowState, u32),
+    /// Notify windows open on the leading clip.
+    windows: WindowState,
 }
 
 impl TagSelector {
@@ -203,7 +201,7 @@ impl TagSelector {
             procedural_weight: 0.0,
             procedural_fade: 0.0,
             events: EventQueue::with_capacity(EventQueue::DEFAULT_CAPACITY),
-            windows: (WindowState::default(), 0),
+            windows: WindowState::default(),
         };
         s.switch(0.0, false);
         s
@@ -351,7 +349,7 @@ impl TagSelector {
     }
     /// `(clip, notify)` of the notify windows open on the leading clip.
     pub(crate) fn open_windows(&self) -> impl Iterator<Item = (ClipId, u16)> + '_ {
-        self.windows.0.open(&self.table.clips)
+        self.windows.open(&self.table.clips)
     }
     /// Delivers queued notifies and window begins (time order) and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
@@ -408,7 +406,9 @@ impl TagSelector {
             let d = f64::from(self.table.clips.get(p.clip).duration);
             if d > 0.0 && p.weight > 0.0 {
                 let (lo, hi) = (p.prev_time / d, p.time / d);
-                lead = Some(Lead { owner: u64::from(p.id), clip: p.clip, lo, hi, looping: p.looping, fresh: p.fresh });
+                // A row plays once at a time: the row (and clip) names the lead; a restart is fresh.
+                let owner = (u64::from(p.row) << 32) | u64::from(p.clip.0);
+                lead = Some(Lead { owner, clip: p.clip, lo, hi, looping: p.looping, fresh: p.fresh });
                 crate::character::graph::emit_clip_notifies(
                     &self.table.clips,
                     p.clip,
@@ -423,7 +423,7 @@ impl TagSelector {
             }
         }
         let source = NotifySource::Selector;
-        follow_windows(&self.table.clips, lead, &mut self.windows.0, source, frame, &mut self.events);
+        follow_windows(&self.table.clips, lead, &mut self.windows, source, frame, &mut self.events);
         for p in self.playing.iter_mut() {
             p.fresh = false;
         }

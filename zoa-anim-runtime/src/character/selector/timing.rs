@@ -168,10 +168,6 @@ impl TagSelector {
             weight: if fade > 0.0 { 0.0 } else { 1.0 },
             weight0: 0.0,
             fresh: true,
-            id: {
-                self.windows.1 = self.windows.1.wrapping_add(1);
-                self.windows.1
-            },
         };
         if fade <= 0.0 {
             self.playing.clear();

@@ -77,7 +77,6 @@ impl MorphChannels {
         self.unbound
     }
 
-
     /// glTF 2.0 sampling of one channel, as three.js's interpolants do it.
     fn sample_channel(&self, c: &Channel, t: f32, out: &mut [f32]) {
         let times = &self.times[c.time_start as usize..][..c.keys as usize];

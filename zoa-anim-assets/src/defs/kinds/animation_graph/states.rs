@@ -92,11 +92,7 @@ pub(crate) fn read(
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
         let motion = motion(ctx, &mut s, params, model, sh);
-        let sync_group = s.str(ctx, "sync_group");
-        if let (Some(g), Some(false)) = (&sync_group, looping) {
-            let m = "a state that plays once (`loop = false`) cannot follow a sync group";
-            ctx.report(Code::ConflictingFields, g.span(), &s.field("sync_group"), m);
-        }
+        let sync_group = sync_group(ctx, &mut s, looping);
         s.finish(ctx);
         let Some(name) = name else { continue };
         if *name.get_ref() == "any" {
@@ -150,10 +146,20 @@ pub(crate) fn read(
             weight,
             blend_mode: mode,
             bone_mask: mask,
-            sync_group: sync_group.map(|g| (*g.get_ref()).to_owned()),
+            sync_group,
         });
     }
     out
+}
+
+/// A state's `sync_group`, which a state that plays once cannot follow.
+fn sync_group(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, looping: Option<bool>) -> Option<String> {
+    let group = s.str(ctx, "sync_group")?;
+    if looping == Some(false) {
+        let m = "a state that plays once (`loop = false`) cannot follow a sync group";
+        ctx.report(Code::ConflictingFields, group.span(), &s.field("sync_group"), m);
+    }
+    Some((*group.get_ref()).to_owned())
 }
 
 /// A state's `clip` or `blend_tree` (exactly one of them).
