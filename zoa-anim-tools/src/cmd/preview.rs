@@ -20,6 +20,11 @@
 //! "name":"…","time":S}],"root_motion":[x,y,z,yaw]}]}`. With `--local` each tick
 //! also carries its local joint transforms after IK:
 //! `"local":[{"name":"…","t":[x,y,z],"r":[x,y,z,w],"s":[x,y,z]}]` (skeleton order).
+//! A tick in which a sync group syncs (two or more of its states play) carries
+//! `"sync":[{"group":"…","state":"…","leader":B,"clip":"…","clip_time":S,"phase":P}]`.
+//! Event kinds include `notify_begin`, `notify_end` and `notify_cut` (a notify
+//! window's begin, its end, its end cut short). The timeline draws each sync
+//! group's phase with its marker crossings, and each notify window as a bar.
 //!
 //! What plays: one character of the public character API
 //! (`zoa_anim_runtime::Character`), built from the folder: the player profile
