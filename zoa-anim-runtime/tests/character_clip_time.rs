@@ -65,6 +65,7 @@ fn walk_and_crouch_walk_keep_their_feet_in_step_through_the_fixtures_sync_group(
         if (l..r).contains(&t) { (t - l) / (r - l) } else { 1.0 + (t - r).rem_euclid(len) / (len - r + l) }
     };
     let mut checked = 0;
+    let mut explained = false;
     for _ in 0..15 {
         c.update(1.0 / 60.0).unwrap();
         let cs = c.frame().find_layer(0).unwrap().1;
@@ -73,8 +74,12 @@ fn walk_and_crouch_walk_keep_their_feet_in_step_through_the_fixtures_sync_group(
             let (a, b) = (stride(w, 0.1, 0.5, 1.0), stride(k, 0.2, 0.7, 1.2));
             assert!((a - b).abs() < 1e-3, "walk {w} s ({a}), crouch_walk {k} s ({b})");
             checked += 1;
+            let why = c.explain().to_string();
+            explained |= why.contains("sync group `feet` led by `locomotion`")
+                || why.contains("sync group `feet` led by `crouch`");
         }
     }
+    assert!(explained, "explain names the group's leader: {}", c.explain());
     assert!(checked >= 10, "the cross-fade was checked: {checked} frames");
 }
 
@@ -91,6 +96,7 @@ fn the_reload_opens_its_window_carries_its_payload_and_lets_go_of_the_weapon() {
     run_keeping(&mut c, 0.7, &mut log);
     // 0.7 s into the reload: inside `mag_swap` (0.4..1.0), the hand off the weapon.
     assert!(c.in_window("mag_swap") && !c.in_window("stagger"));
+    assert!(c.explain().to_string().contains("inside notify windows: mag_swap"), "{}", c.explain());
     assert!(c.curve_or("ik.hand_on_weapon", 1.0) < 1e-6, "{}", c.curve_or("ik.hand_on_weapon", 1.0));
     assert_eq!(c.ik().unwrap().inputs().hand_on_weapon_weight, c.curve_or_at(hand, 1.0));
     let mag_out = log.iter().find(|e| e.name == "MagOut").expect("MagOut fired");

@@ -32,12 +32,19 @@
 //!   incoming state is at scale 1 when the blend ends.
 //! - **Override slot**: one clip on top of the graph with an envelope
 //!   ([`PlayOptions`]); without a graph, the single-clip player.
+//! - **Sync group**: states of a layer that keep in step: the heaviest
+//!   leads, the others follow its position between shared sync markers, else
+//!   its normalized time (`sync`; after the blend weights, before notifies).
+//! - **Notify window**: a notify with a duration; its begin and end events
+//!   follow each notify source's leading clip, one end per begin (`windows`).
 //!
 //! ```text
-//!  params ──► per layer: advance clocks ─► blend weights ─► notifies ─► finish blend ─► try transitions ─┐
-//!                                                                                                         ▼
-//!  slot: advance ─► envelope ─► notifies/progress ──────────────────────────────────────────────► FrameOutput
-//!                                                                     (events queued per instance) ─► deliver_events
+//!  params ──► per layer: advance clocks ─► blend weights ─► sync groups ─► notifies, windows ─┐
+//!                         ┌──────────────────────────────────────────────────────────────────────┘
+//!                         └► finish blend ─► try transitions ───────────────────────────────────┐
+//!                                                                                                ▼
+//!  slot: advance ─► envelope ─► notifies, windows, progress ─────────────────────────────► FrameOutput
+//!                                                            (events queued per instance) ─► deliver_events
 //! ```
 //!
 //! Per frame: within a layer, the transitions leaving the current state, then
