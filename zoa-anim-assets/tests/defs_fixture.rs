@@ -41,7 +41,7 @@ fn humanoid_uses_markers_sync_groups_windows_payloads_and_curves() {
     let walk = clip("walk");
     let markers: Vec<(&str, f32)> = walk.markers.iter().map(|m| (m.name.as_str(), m.time)).collect();
     assert_eq!(markers, [("foot_l", 0.1), ("foot_r", 0.5)]);
-    assert_eq!(walk.notifies[0].payload.text("foot"), Some("left"));
+    assert_eq!(clip("run").notifies[0].payload.text("foot"), Some("left"));
     assert_eq!(clip("crouch_walk").notifies[1].payload.number("volume"), Some(0.4));
     let reload = clip("reload");
     let window = reload.notifies.iter().find(|n| n.is_window()).unwrap();

@@ -410,16 +410,16 @@ impl WindowTable {
     }
 }
 
-/// Hands `event` to the core's receiver contract: a notify (and a notify
-/// window's begin) to `on_notify`,
+/// Hands `event` to the core's receiver contract: a notify to `on_notify`,
 /// a state entered to `on_state_changed(from, to)` (`state_name` names the
 /// previous state), a slot's start and its played-out end to
 /// `on_slot_progress(slot, 0)` and `(slot, 1)`, a binding phase to
 /// `on_animation_event(binding, "start" | "complete" | "cancel")`. The other
-/// kinds have no receiver method.
+/// kinds have no receiver method (notify windows among them: read their
+/// begin and end as events, or [`crate::Character::in_window`]).
 pub fn deliver_to(receiver: &mut dyn AnimationEventReceiver, event: &Event, state_name: impl Fn(StateIndex) -> Name) {
     match event.kind {
-        EventKind::Notify { .. } | EventKind::NotifyBegin { .. } => receiver.on_notify(event.name.as_str()),
+        EventKind::Notify { .. } => receiver.on_notify(event.name.as_str()),
         EventKind::StateEntered { from, .. } => {
             receiver.on_state_changed(state_name(from).as_str(), event.name.as_str())
         }

@@ -45,10 +45,12 @@ pub trait SoundCueSink {
     fn on_sound_cue(&mut self, character: usize, cue: &SoundCue<'_>);
 }
 
-/// Turns character events into sound cues: every notify and notify window
-/// begin becomes [`SoundCueKind::Notify`] (with its payload, whose `surface`
-/// overrides the probed one); a binding sub-phase becomes the sound event
-/// mapped to it with [`SoundBridge::map_binding`], if any.
+/// Turns character events into sound cues: every notify becomes
+/// [`SoundCueKind::Notify`] (with its payload, whose `surface` overrides the
+/// probed one); a binding sub-phase becomes the sound event mapped to it
+/// with [`SoundBridge::map_binding`], if any. Notify windows are gameplay
+/// state, not sounds (a window that should sound has an instant notify at its
+/// time, as the fixture's reload does).
 #[derive(Debug)]
 pub struct SoundBridge<S> {
     sink: S,
@@ -82,7 +84,7 @@ impl<S: SoundCueSink> SoundBridge<S> {
 impl<S: SoundCueSink> CharacterEventReceiver for SoundBridge<S> {
     fn on_character_event(&mut self, character: usize, source: &Character, event: &Event) {
         let kind = match event.kind {
-            EventKind::Notify { .. } | EventKind::NotifyBegin { .. } => SoundCueKind::Notify(event.name.as_str()),
+            EventKind::Notify { .. } => SoundCueKind::Notify(event.name.as_str()),
             EventKind::Binding { binding, phase } => {
                 match self.bindings.iter().find(|(b, p, _)| *b == binding && *p == phase) {
                     Some((_, _, e)) => SoundCueKind::Event(*e),

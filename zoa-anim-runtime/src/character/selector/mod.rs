@@ -351,11 +351,11 @@ impl TagSelector {
     pub(crate) fn open_windows(&self) -> impl Iterator<Item = (ClipId, u16)> + '_ {
         self.windows.open(&self.table.clips)
     }
-    /// Delivers queued notifies and window begins (time order) and clears the queue.
+    /// Delivers queued notifies (time order) and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
         for e in self.events.events() {
-            if let EventKind::Notify { .. } | EventKind::NotifyBegin { .. } = e.kind {
+            if let EventKind::Notify { .. } = e.kind {
                 receiver.on_notify(e.name.as_str());
             }
         }
