@@ -172,6 +172,25 @@ impl Character {
     }
 }
 
+impl fmt::Display for GraphReport {
+    /// The graph's id, then a line per layer: its state, the transition
+    /// under way, and who leads each syncing group.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "graph `{}`:", self.id)?;
+        for l in &self.layers {
+            write!(f, "  layer `{}`: `{}`", l.name, l.state)?;
+            if let Some((to, p)) = l.transition {
+                write!(f, " (transition to `{to}`, {:.0}%)", p * 100.0)?;
+            }
+            for (group, leader) in &l.sync {
+                write!(f, "; sync group `{group}` led by `{leader}`")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Explanation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.applied {
@@ -225,17 +244,7 @@ impl fmt::Display for Explanation {
             }
         }
         if let Some(g) = &self.graph {
-            writeln!(f, "graph `{}`:", g.id)?;
-            for l in &g.layers {
-                write!(f, "  layer `{}`: `{}`", l.name, l.state)?;
-                if let Some((to, p)) = l.transition {
-                    write!(f, " (transition to `{to}`, {:.0}%)", p * 100.0)?;
-                }
-                for (group, leader) in &l.sync {
-                    write!(f, "; sync group `{group}` led by `{leader}`")?;
-                }
-                writeln!(f)?;
-            }
+            write!(f, "{g}")?;
         }
         if let Some(s) = &self.slot {
             writeln!(

@@ -5,7 +5,7 @@
 //! A [`CurveSet`] lists every curve name of a set of clips; a clip's curves
 //! bind to it once ([`CurveTracks::bind`]); each frame [`blend_curves`]
 //! blends the tracks of a [`PoseStack`]'s inputs into a [`CurvePose`] with
-//! the pose engine's one blend of numbers (`scalars`): within a layer a
+//! the pose engine's one blend of numbers (`scalars`, fed by the compose job's walk of the stack): within a layer a
 //! weighted average (three.js's property mixing), additive inputs add their
 //! change since the clip's first frame, layers compose as the joints do.
 //!
@@ -22,8 +22,8 @@ use std::ops::Range;
 use zoa_anim_core::graph::BlendMode;
 use zoa_anim_core::{FloatCurve, Name};
 
-use crate::pose::compose::PoseStack;
-use crate::pose::scalars::{ScalarInput, ScalarLayout, ScalarPose, ScalarTracks, blend_stack};
+use crate::pose::compose::{PoseStack, ScalarInput, blend_stack};
+use crate::pose::scalars::{ScalarLayout, ScalarPose, ScalarTracks};
 
 /// A curve of a [`CurveSet`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -18,14 +18,14 @@ use zoa_anim_runtime::character::EventKind;
 use crate::preview::{Capture, EventRecord, Recorded, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
-use super::timeline_clips::ClipLanes;
+use super::timeline_clips::{ClipLanes, Plot};
 use super::{SELECTOR_LAYER, num};
 
 /// Width of the timeline image, pixels (the CLI docs promise 1400).
 const TIMELINE_WIDTH: i32 = 1400;
-pub(super) const LEFT: i32 = 150;
+const LEFT: i32 = 150;
 const LEGEND_W: i32 = 330;
-pub(super) const PLOT_W: i32 = TIMELINE_WIDTH - LEFT - LEGEND_W - 20;
+const PLOT_W: i32 = TIMELINE_WIDTH - LEFT - LEGEND_W - 20;
 const BIND_H: i32 = 150;
 const LANE_H: i32 = 22;
 const ROW_H: i32 = 12;
@@ -139,7 +139,7 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     }
 
     draw_series(&mut cv, c, &l, &axis, &bindings, &states);
-    clips.draw(&mut cv, c, &axis, l.clips_y);
+    clips.draw(&mut cv, c, &Plot { left: LEFT, width: PLOT_W, x: &|t| axis.x(t) }, l.clips_y);
 
     // Animation events.
     for (((e, label), row), tx) in anim.events.iter().zip(&anim.labels).zip(&anim.rows).zip(&anim.left) {
@@ -161,12 +161,12 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
 }
 
 /// Seconds to plot x: 0 s at the plot's left edge, the capture's end at its right.
-pub(super) struct TimeAxis {
+struct TimeAxis {
     t_end: f64,
 }
 
 impl TimeAxis {
-    pub(super) fn x(&self, t: f64) -> i32 {
+    fn x(&self, t: f64) -> i32 {
         LEFT + ((t / self.t_end) * f64::from(PLOT_W)).round() as i32
     }
 }

@@ -16,7 +16,14 @@ use zoa_anim_runtime::character::EventKind;
 use crate::preview::{Capture, NameId, Recorded, SyncRecord};
 
 use super::raster::{Canvas, INK, PANEL, series_color, text_width};
-use super::timeline::{LEFT, PLOT_W, TimeAxis};
+
+/// Where the timeline's plot lies: its left edge and width, pixels, and
+/// seconds to x.
+pub(super) struct Plot<'a> {
+    pub(super) left: i32,
+    pub(super) width: i32,
+    pub(super) x: &'a dyn Fn(f64) -> i32,
+}
 
 /// Height of a sync group's lane, pixels.
 const SYNC_H: i32 = 46;
@@ -84,28 +91,28 @@ impl ClipLanes {
     }
 
     /// Draws the lanes from `top`.
-    pub(super) fn draw(&self, cv: &mut Canvas, c: &Capture, axis: &TimeAxis, top: i32) {
+    pub(super) fn draw(&self, cv: &mut Canvas, c: &Capture, plot: &Plot<'_>, top: i32) {
         if self.is_empty() {
             return;
         }
         cv.text(12, top, "clip time", 2, INK);
         let mut y = top + 20;
         for (g, members) in &self.groups {
-            cv.rect(LEFT, y, PLOT_W + 1, SYNC_H - 4, PANEL);
+            cv.rect(plot.left, y, plot.width + 1, SYNC_H - 4, PANEL);
             let label = format!("sync {}", c.name(*g));
-            cv.text(LEFT - 6 - text_width(&label, 1), y + SYNC_H / 2 - 6, &label, 1, INK);
+            cv.text(plot.left - 6 - text_width(&label, 1), y + SYNC_H / 2 - 6, &label, 1, INK);
             for (state, color) in members {
                 let records: Vec<&SyncRecord> = c.sync.iter().filter(|r| r.group == *g && r.state == *state).collect();
-                draw_member(cv, c, axis, &records, *color, y);
+                draw_member(cv, c, plot.x, &records, *color, y);
             }
             y += SYNC_H;
         }
         for (k, (w, bars)) in self.windows.iter().enumerate() {
-            cv.rect(LEFT, y, PLOT_W + 1, WINDOW_H - 3, PANEL);
+            cv.rect(plot.left, y, plot.width + 1, WINDOW_H - 3, PANEL);
             let label = format!("window {}", c.name(*w));
-            cv.text(LEFT - 6 - text_width(&label, 1), y + 2, &label, 1, INK);
+            cv.text(plot.left - 6 - text_width(&label, 1), y + 2, &label, 1, INK);
             for b in bars {
-                let (x0, x1) = (axis.x(b.from), axis.x(b.to).max(axis.x(b.from) + 1));
+                let (x0, x1) = ((plot.x)(b.from), (plot.x)(b.to).max((plot.x)(b.from) + 1));
                 cv.rect(x0, y + 2, x1 - x0, WINDOW_H - 7, window_color(k));
                 if b.cut {
                     cv.rect(x1 - 2, y, 2, WINDOW_H - 3, INK);
@@ -121,10 +128,10 @@ fn window_color(k: usize) -> u8 {
 }
 
 /// One member's phase line (thick where it leads) and its marker crossings.
-fn draw_member(cv: &mut Canvas, c: &Capture, axis: &TimeAxis, records: &[&SyncRecord], color: u8, y: i32) {
+fn draw_member(cv: &mut Canvas, c: &Capture, x: &dyn Fn(f64) -> i32, records: &[&SyncRecord], color: u8, y: i32) {
     let h = SYNC_H - 14;
     let point = |r: &SyncRecord| {
-        let x = axis.x(c.ticks[r.tick as usize].time);
+        let x = x(c.ticks[r.tick as usize].time);
         (x, y + 10 + h - (r.phase.clamp(0.0, 1.0) * h as f32).round() as i32)
     };
     for pair in records.windows(2) {

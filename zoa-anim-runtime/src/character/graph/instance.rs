@@ -241,7 +241,7 @@ impl GraphInstance {
     /// where it is.
     pub fn sync_members(&self, layer: usize) -> impl Iterator<Item = SyncMemberView> + '_ {
         let def = self.def.as_deref();
-        self.layers.get(layer).zip(def).into_iter().flat_map(|(lr, def)| super::sync::members(def, lr))
+        self.layers.get(layer).zip(def).into_iter().flat_map(|(lr, def)| super::layer::sync_members(def, lr))
     }
     /// `(clip, notify)` of the notify windows open on `layer`'s leading clip.
     pub(crate) fn open_windows(&self, layer: usize) -> impl Iterator<Item = (ClipId, u16)> + '_ {

@@ -5,10 +5,11 @@
 
 use zoa_anim_core::graph::{BlendMode, GraphState, Interruption, StateIndex, TransitionMode};
 
+use super::clips::ClipId;
 use super::definition::GraphDefinition;
 use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, clip_span};
 use super::params::Parameters;
-use super::sync::{SyncNotes, sync_layer};
+use super::sync::{SyncMember, SyncMemberView, SyncMembers, SyncNotes, follow_leaders, phase};
 use super::windows::{Lead, WindowState, follow_windows};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::character::events::{EventKind, EventQueue, NotifySource};
@@ -116,6 +117,63 @@ pub(super) fn child_weights(def: &GraphDefinition, params: &Parameters, state: S
     n
 }
 
+/// The sync groups of the layer (see `sync`): notes who leads each and
+/// moves every follower to its leader's position; a follower that just
+/// entered starts there.
+pub(super) fn sync_groups(def: &GraphDefinition, params: &Parameters, scratch: &mut [f32], lr: &mut LayerRuntime) {
+    lr.sync = [None; MAX_ACTIVE_STATES + 1];
+    if !def.has_sync_groups() {
+        return;
+    }
+    let mut members: SyncMembers = [None; MAX_ACTIVE_STATES + 1];
+    for (m, a) in members.iter_mut().zip(&lr.active) {
+        let Some(group) = def.sync_group(a.state) else { continue };
+        let looping = def.graph().states[a.state.index()].looping;
+        let clip = marker_clip(def, params, a.state, scratch);
+        let (id, weight, total, prev_total, fresh) = (a.id, a.weight, a.total, a.prev_total, a.fresh);
+        *m = Some(SyncMember { id, group, weight, looping, clip, total, prev_total, fresh });
+    }
+    let moved = follow_leaders(def.clips(), &members, &mut lr.sync);
+    for (a, total) in lr.active.iter_mut().zip(moved) {
+        match total {
+            Some(t) if a.fresh => (a.prev_total, a.total) = (t, t),
+            Some(t) => a.total = t.max(a.prev_total),
+            None => {}
+        }
+    }
+}
+
+/// The clip whose sync markers stand for `state`: its clip, or its blend
+/// tree's heaviest child.
+fn marker_clip(def: &GraphDefinition, params: &Parameters, state: StateIndex, scratch: &mut [f32]) -> ClipId {
+    let clips = &def.states[state.index()].clips;
+    if clips.len() == 1 {
+        return clips[0];
+    }
+    let n = child_weights(def, params, state, scratch);
+    clips[(1..n).fold(0, |b, i| if scratch[i] > scratch[b] { i } else { b })]
+}
+
+/// The layer's sync group members after the last frame.
+pub(super) fn sync_members<'a>(
+    def: &'a GraphDefinition,
+    lr: &'a LayerRuntime,
+) -> impl Iterator<Item = SyncMemberView> + 'a {
+    lr.sync.iter().flatten().filter_map(move |n| {
+        let a = lr.active.iter().find(|a| a.id == n.id)?;
+        let phase = phase(def.graph().states[a.state.index()].looping, a.total);
+        let clip_time = (phase * f64::from(def.clips().get(n.clip).duration)) as f32;
+        Some(SyncMemberView {
+            group: def.sync_group_name(n.group),
+            state: a.state,
+            leader: n.leader,
+            clip: n.clip,
+            clip_time,
+            phase: phase as f32,
+        })
+    })
+}
+
 /// Seconds one normalized cycle of `state` lasts at state speed 1 (`Σ wᵢ·dᵢ/rateᵢ`).
 pub(super) fn state_cycle(def: &GraphDefinition, params: &Parameters, state: StateIndex, scratch: &mut [f32]) -> f32 {
     let n = child_weights(def, params, state, scratch);
@@ -184,7 +242,7 @@ pub(super) fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy
         }
     }
     // 3. Sync groups, then notifies.
-    sync_layer(def, ctx.params, ctx.scratch, lr);
+    sync_groups(def, ctx.params, ctx.scratch, lr);
     emit_layer_notifies(ctx, lr, policy);
     for a in lr.active.iter_mut() {
         a.fresh = false;

@@ -29,9 +29,6 @@ use zoa_anim_core::graph::StateIndex;
 
 use super::MAX_ACTIVE_STATES;
 use super::clips::{ClipId, ClipTable, Marker};
-use super::definition::GraphDefinition;
-use super::layer::{Active, LayerRuntime, child_weights};
-use super::params::Parameters;
 
 /// A state of a sync group contributing to a layer after the last frame (see
 /// [`super::GraphInstance::sync_members`]).
@@ -64,84 +61,74 @@ pub(super) struct SyncNote {
 /// The notes of one layer, one per active state of a group.
 pub(super) type SyncNotes = [Option<SyncNote>; MAX_ACTIVE_STATES + 1];
 
-/// Moves every follower of every sync group on the layer to its leader's
-/// position (after the clocks advanced and the blend weights were set), and
-/// notes who leads.
-pub(super) fn sync_layer(def: &GraphDefinition, params: &Parameters, scratch: &mut [f32], lr: &mut LayerRuntime) {
-    lr.sync = [None; MAX_ACTIVE_STATES + 1];
-    if !def.has_sync_groups() {
-        return;
-    }
-    for (k, a) in lr.active.iter().enumerate().take(MAX_ACTIVE_STATES + 1) {
-        if let Some(group) = def.sync_group(a.state) {
-            let (clip, _) = marker_clip(def, params, scratch, a);
-            lr.sync[k] = Some(SyncNote { id: a.id, group, leader: false, clip });
-        }
-    }
-    for f in 0..lr.sync.len() {
-        let Some(note) = lr.sync[f] else { continue };
-        let Some(lead) = leader(&lr.active, &lr.sync, note.group) else { continue };
-        if lead == f {
-            lr.sync[f] = Some(SyncNote { leader: true, ..note });
-            continue;
-        }
-        let Some(lead_note) = lr.sync[lead] else { continue };
-        if !def.graph().states[lr.active[f].state.index()].looping {
-            continue;
-        }
-        let total = follow(def.clips(), (&lr.active[lead], lead_note.clip), (&lr.active[f], note.clip), def);
-        let a = &mut lr.active[f];
-        if a.fresh {
-            a.prev_total = total;
-            a.total = total;
-        } else {
-            a.total = total.max(a.prev_total);
-        }
-    }
+/// One active state of a group, as the layer hands it over after its clocks
+/// advanced and its blend weights were set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct SyncMember {
+    pub(super) id: u32,
+    pub(super) group: u16,
+    pub(super) weight: f32,
+    pub(super) looping: bool,
+    /// The clip whose markers stand for it.
+    pub(super) clip: ClipId,
+    /// Normalized clock, unwrapped cycles, now and at the frame's start.
+    pub(super) total: f64,
+    pub(super) prev_total: f64,
+    /// Entered since the last frame.
+    pub(super) fresh: bool,
 }
 
-/// The active entry leading `group`: the highest weight, the first on a tie.
-fn leader(active: &[Active], notes: &SyncNotes, group: u16) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for (k, n) in notes.iter().enumerate() {
-        if n.is_some_and(|n| n.group == group) && best.is_none_or(|b| active[k].weight > active[b].weight) {
-            best = Some(k);
+/// The members of one layer, by active index.
+pub(super) type SyncMembers = [Option<SyncMember>; MAX_ACTIVE_STATES + 1];
+
+/// A clock's phase: its fraction (looping), else clamped to `0..=1`.
+pub(super) fn phase(looping: bool, total: f64) -> f64 {
+    if looping { total - total.floor() } else { total.clamp(0.0, 1.0) }
+}
+
+/// Notes who leads each group into `notes` and returns, by active index,
+/// the new clock of every looping follower (its leader's position).
+pub(super) fn follow_leaders(
+    clips: &ClipTable,
+    members: &SyncMembers,
+    notes: &mut SyncNotes,
+) -> [Option<f64>; MAX_ACTIVE_STATES + 1] {
+    let mut moved = [None; MAX_ACTIVE_STATES + 1];
+    for (f, m) in members.iter().enumerate() {
+        let Some(m) = m else { continue };
+        let lead = leader(members, m.group);
+        notes[f] = Some(SyncNote { id: m.id, group: m.group, leader: lead == Some(f), clip: m.clip });
+        if let Some(l) = lead.filter(|&l| l != f && m.looping).and_then(|l| members[l]) {
+            moved[f] = Some(follow(clips, &l, m));
         }
     }
-    best
+    moved
 }
 
-/// The clip whose markers stand for state entry `a` (its clip, or its
-/// blend tree's heaviest child) and the state's phase.
-fn marker_clip(def: &GraphDefinition, params: &Parameters, scratch: &mut [f32], a: &Active) -> (ClipId, f64) {
-    let clips = &def.states[a.state.index()].clips;
-    let clip = if clips.len() == 1 {
-        clips[0]
-    } else {
-        let n = child_weights(def, params, a.state, scratch);
-        let best = (1..n).fold(0, |b, i| if scratch[i] > scratch[b] { i } else { b });
-        clips[best]
-    };
-    (clip, state_phase(def, a))
-}
-
-/// A state entry's phase: its clock's fraction (looping), else clamped to `0..=1`.
-pub(super) fn state_phase(def: &GraphDefinition, a: &Active) -> f64 {
-    if def.graph().states[a.state.index()].looping { a.total - a.total.floor() } else { a.total.clamp(0.0, 1.0) }
+/// The member leading `group`: the highest weight, the first on a tie.
+fn leader(members: &SyncMembers, group: u16) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (k, m) in members.iter().enumerate() {
+        if let Some(m) = m.filter(|m| m.group == group)
+            && best.is_none_or(|(_, w)| m.weight > w)
+        {
+            best = Some((k, m.weight));
+        }
+    }
+    best.map(|(k, _)| k)
 }
 
 /// The follower's new clock (unwrapped cycles) for the leader's position.
-fn follow(clips: &ClipTable, lead: (&Active, ClipId), follower: (&Active, ClipId), def: &GraphDefinition) -> f64 {
-    let ((l, lclip), (f, fclip)) = (lead, follower);
-    let lphase = state_phase(def, l);
+fn follow(clips: &ClipTable, l: &SyncMember, f: &SyncMember) -> f64 {
+    let lphase = phase(l.looping, l.total);
     let advance = l.total - l.prev_total;
     let expected = if f.fresh { lphase } else { (f.prev_total + advance).rem_euclid(1.0) };
-    let phase = marker_phase(clips, (lclip, lphase), fclip, expected).unwrap_or(lphase);
+    let at = marker_phase(clips, (l.clip, lphase), f.clip, expected).unwrap_or(lphase);
     if f.fresh {
-        phase
+        at
     } else {
         let around = f.prev_total + advance;
-        phase + (around - phase).round()
+        at + (around - at).round()
     }
 }
 
@@ -180,21 +167,4 @@ fn marker_phase(clips: &ClipTable, lead: (ClipId, f64), fclip: ClipId, expected:
         }
     }
     best.map(|b| b.2)
-}
-
-/// The layer's sync members after the last frame.
-pub(super) fn members<'a>(def: &'a GraphDefinition, lr: &'a LayerRuntime) -> impl Iterator<Item = SyncMemberView> + 'a {
-    lr.sync.iter().flatten().filter_map(move |n| {
-        let a = lr.active.iter().find(|a| a.id == n.id)?;
-        let phase = state_phase(def, a);
-        let clip_time = (phase * f64::from(def.clips().get(n.clip).duration)) as f32;
-        Some(SyncMemberView {
-            group: def.sync_group_name(n.group),
-            state: a.state,
-            leader: n.leader,
-            clip: n.clip,
-            clip_time,
-            phase: phase as f32,
-        })
-    })
 }
