@@ -26,7 +26,7 @@ fn humanoid_folder_validates_clean_and_uses_every_kind() {
     assert_eq!(set.player_profile_sets.len(), 1);
     assert_eq!(set.clips.len(), 14);
     assert_eq!(set.animation_graphs.len(), 2);
-    assert_eq!(set.preview_presets.len(), 6);
+    assert_eq!(set.preview_presets.len(), 7);
     assert_eq!(set.equipment.len(), 2);
     // Lists are in sorted file order.
     let files: Vec<_> = set.clips.iter().map(|c| c.file.clone()).collect();
@@ -48,6 +48,30 @@ fn the_pistol_table_uses_chooser_columns_and_a_random_pick() {
     let rows = set.flattened_profile("humanoid_pistol").unwrap().unwrap();
     let idles = rows.iter().filter(|r| r.row.pattern == "locomotion=idle combat=armed_pistol".parse().unwrap());
     assert_eq!(idles.map(|r| r.row.weight).collect::<Vec<_>>(), [2.0, 1.0]);
+}
+
+#[test]
+fn humanoid_uses_markers_sync_groups_windows_payloads_and_curves() {
+    let set = load();
+    let clip = |id: &str| &set.clips.iter().find(|c| c.value.id == id).unwrap().value;
+    let walk = clip("walk");
+    let markers: Vec<(&str, f32)> = walk.markers.iter().map(|m| (m.name.as_str(), m.time)).collect();
+    assert_eq!(markers, [("foot_l", 0.1), ("foot_r", 0.5)]);
+    assert_eq!(clip("run").notifies[0].payload.text("foot"), Some("left"));
+    assert_eq!(clip("crouch_walk").notifies[1].payload.number("volume"), Some(0.4));
+    let reload = clip("reload");
+    let window = reload.notifies.iter().find(|n| n.is_window()).unwrap();
+    assert_eq!((window.name.as_str(), window.time, window.duration), ("mag_swap", 0.4, 0.6));
+    assert_eq!(reload.notifies[0].payload.text("surface"), Some("metal"), "sorted by time, authoring order on ties");
+    let curve = &reload.curves[0];
+    assert_eq!(curve.name, "ik.hand_on_weapon");
+    assert_eq!(curve.sample(0.7), 0.0);
+    assert_eq!(clip("hit_react").notifies[0].payload.flag("heavy"), Some(false));
+    let graph = &set.animation_graphs.iter().find(|g| g.value.id == "humanoid_locomotion").unwrap().value;
+    let groups: Vec<_> =
+        graph.states.iter().filter_map(|s| Some((s.name.as_str(), s.sync_group.as_deref()?))).collect();
+    assert_eq!(groups, [("locomotion", "feet"), ("crouch", "feet")]);
+    assert!(set.preview_presets.iter().any(|p| p.value.id == "crouch_walk_sync"));
 }
 
 #[test]

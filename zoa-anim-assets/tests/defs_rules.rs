@@ -563,3 +563,49 @@ fn rig_policy_chains_read_with_defaults_and_their_bones_are_checked_against_the_
         assert!(found.contains(&(expected.0, expected.1.to_owned())), "{found:?}");
     }
 }
+
+#[test]
+fn clip_notifies_read_as_windows_with_payloads_and_markers_come_from_both_forms() {
+    if !model_available() {
+        return;
+    }
+    let text = format!(
+        r#"
+kind = "clip"
+id = "c"
+source = "{}"
+animation = "walk"
+notifies = [
+    {{ name = "step", time = 0.5, marker = true, payload = {{ foot = "right", volume = 0.5, heavy = true }} }},
+    {{ name = "combo", time = 0.2, duration = 0.3 }},
+    "Whoosh@0.2",
+]
+markers = ["foot_l@0.1", {{ name = "foot_r", time = 0.5 }}]
+"#,
+        model().replace('\\', "/")
+    );
+    let set = load("clip-time", &[("c.toml", &text)]);
+    assert!(set.diagnostics.is_empty(), "{:?}", codes(&set));
+    let c = &set.clips[0].value;
+    let notifies: Vec<(&str, f32, f32)> = c.notifies.iter().map(|n| (n.name.as_str(), n.time, n.duration)).collect();
+    assert_eq!(notifies, [("combo", 0.2, 0.3), ("Whoosh", 0.2, 0.0), ("step", 0.5, 0.0)], "by time, stable");
+    let p = &c.notifies[2].payload;
+    assert_eq!((p.text("foot"), p.number("volume"), p.flag("heavy")), (Some("right"), Some(0.5), Some(true)));
+    let markers: Vec<(&str, f32)> = c.markers.iter().map(|m| (m.name.as_str(), m.time)).collect();
+    assert_eq!(markers, [("foot_l", 0.1), ("step", 0.5), ("foot_r", 0.5)], "the notify's marker comes first on a tie");
+}
+
+#[test]
+fn a_clip_carries_at_most_64_windows() {
+    if !model_available() {
+        return;
+    }
+    let windows: Vec<String> = (0..65).map(|i| format!("{{ name = \"w{i}\", time = 0.0, duration = 0.5 }}")).collect();
+    let text = format!(
+        "kind = \"clip\"\nid = \"c\"\nsource = \"{}\"\nanimation = \"walk\"\nnotifies = [{}]\n",
+        model().replace('\\', "/"),
+        windows.join(", ")
+    );
+    let set = load("clip-windows", &[("c.toml", &text)]);
+    assert_eq!(codes(&set), [("E008", "notifies[64]".to_owned())]);
+}

@@ -116,6 +116,11 @@ pub const PREVIEW_SOUND_SAMPLES: Limit = Limit { name: "preview.sound_samples", 
 /// its evaluation linear).
 pub const BLEND_TREE_CHILDREN: Limit = Limit { name: "blend_tree.children", max: 4096, unit: "children" };
 
+/// Most notify windows one clip carries (checked by `validate` and the
+/// runtime's set-up): a playing clip's open windows are one 64-bit set, so
+/// following them costs no allocation and one word per notify source.
+pub const CLIP_WINDOWS: Limit = Limit { name: "clip.windows", max: 64, unit: "windows" };
+
 /// Largest speed multiplier (a state's `speed`, a slot's `speed`, a clip's
 /// `rate`, a profile row's `speed`): above it one frame of a character's
 /// clock would step over whole clips, and at `3.4e38` it overflows to
@@ -225,7 +230,7 @@ impl PreviewWork {
 }
 
 /// Every limit, for documentation and tests.
-pub const ALL: [&Limit; 13] = [
+pub const ALL: [&Limit; 14] = [
     &PREVIEW_TICKS,
     &PREVIEW_CAPTURE_BYTES,
     &PREVIEW_SOUND_SAMPLES,
@@ -239,6 +244,7 @@ pub const ALL: [&Limit; 13] = [
     &IK_CHAINS,
     &IK_CHAIN_JOINTS,
     &IK_CHAIN_ITERATIONS,
+    &CLIP_WINDOWS,
 ];
 
 #[cfg(test)]

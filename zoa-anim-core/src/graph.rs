@@ -318,6 +318,12 @@ pub struct GraphState {
     pub blend_mode: Option<BlendMode>,
     /// Bone mask applied to every track of this state; `None` = the layer's.
     pub bone_mask: Option<BoneMask>,
+    /// Sync group the state joins (`None` = none): among the group's states
+    /// contributing to its layer, the one of highest weight leads and the
+    /// others follow its position by sync marker (its clip's, or for a blend
+    /// tree its heaviest child's), else by normalized time. Only looping
+    /// states follow.
+    pub sync_group: Option<String>,
 }
 
 /// A composition layer with its own current state.
@@ -646,6 +652,7 @@ mod tests {
             weight: None,
             blend_mode: None,
             bone_mask: None,
+            sync_group: None,
         }
     }
 

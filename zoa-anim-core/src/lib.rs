@@ -59,7 +59,9 @@ pub use bindings::{
 };
 pub use character::{BundledClip, CharacterBundle};
 pub use clip::{Clip, Interpolation, Track, TrackProperty};
-pub use clip_asset::{AnimationSelector, ClipAsset, ClipBinding, ClipNotify};
+pub use clip_asset::{
+    AnimationSelector, ClipAsset, ClipBinding, ClipNotify, FloatCurve, NotifyPayload, PayloadValue, SyncMarker,
+};
 pub use equipment::{Equipment, GripSocket, Grips, ItemOffset, SlotGrips};
 pub use error::CoreError;
 pub use graph::AnimationGraph;

@@ -148,7 +148,7 @@ pub struct HandTarget {
 /// What the game tells one character's IK each frame: the one IK input
 /// type (the runtime's characters own one each and expose it as it is).
 /// Sized once; write it in place between frames.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct IkInputs {
     /// Normalised locomotion speed, 0 (rest) ..= 1 (fastest); default 0.
     /// Foot planting fades out as it reaches the policy's
@@ -175,6 +175,24 @@ pub struct IkInputs {
     /// the target's weight scales the chain's. `None` (default) leaves the
     /// chain as animated.
     pub chain_targets: [Option<HandTarget>; MAX_RIG_CHAINS],
+    /// Scales hand on weapon, `0..=1` (clamped; default 1): an animation lets
+    /// go of the weapon with it (a runtime character writes its clips' float
+    /// curve `ik.hand_on_weapon` here every frame when they carry one).
+    pub hand_on_weapon_weight: f32,
+}
+
+impl Default for IkInputs {
+    fn default() -> Self {
+        IkInputs {
+            locomotion_speed: 0.0,
+            ground: None,
+            look_target: None,
+            weapon_pose: None,
+            ledge_targets: [None; 2],
+            chain_targets: [None; MAX_RIG_CHAINS],
+            hand_on_weapon_weight: 1.0,
+        }
+    }
 }
 
 impl std::fmt::Debug for IkInputs {
@@ -186,6 +204,7 @@ impl std::fmt::Debug for IkInputs {
             .field("weapon_pose", &self.weapon_pose)
             .field("ledge_targets", &self.ledge_targets)
             .field("chain_targets", &self.chain_targets)
+            .field("hand_on_weapon_weight", &self.hand_on_weapon_weight)
             .finish()
     }
 }
@@ -436,10 +455,11 @@ impl RigIk {
         if self.hand_on_weapon
             && let Some(pose) = &input.weapon_pose
         {
+            let on_weapon = input.hand_on_weapon_weight.clamp(0.0, 1.0);
             // Both targets before either hand moves: a grip in the frame of
             // the hand holding the item is read from the pose as it is now.
             let targets = [LEFT_HAND_GRIP, RIGHT_HAND_GRIP]
-                .map(|id| pose.target(id).and_then(|t| hand_target(t, pose.weight, &ctx.model)));
+                .map(|id| pose.target(id).and_then(|t| hand_target(t, pose.weight * on_weapon, &ctx.model)));
             ctx.grips = targets;
             for (side, target) in Side::BOTH.into_iter().zip(targets) {
                 if let Some(target) = target {

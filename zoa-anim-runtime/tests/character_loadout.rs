@@ -22,6 +22,8 @@ fn clip(name: &str, k: f32) -> BundledClip {
             rate: 1.0,
             loop_hint: true,
             notifies: Vec::new(),
+            markers: Vec::new(),
+            curves: Vec::new(),
             binding: Default::default(),
         },
         clip: full_clip(name, k),

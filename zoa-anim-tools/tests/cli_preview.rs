@@ -89,7 +89,8 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
         assert!(!ticks.is_empty());
         for t in &ticks {
             let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys.len(), 12, "{keys:?}");
+            let optional = usize::from(t.get("sync").is_some());
+            assert_eq!(keys.len(), 12 + optional, "{keys:?}");
             // The contract's first keys, then the ones added with the pose, sound and IK records.
             for k in ["time", "step", "states", "bindings", "events", "root_motion"].into_iter().chain([
                 "contributions",
@@ -100,6 +101,11 @@ fn every_fixture_preset_writes_four_files_and_a_stable_capture() {
                 "inertializing",
             ]) {
                 assert!(t.get(k).is_some(), "{id}: tick lacks {k}");
+            }
+            for s in t.get("sync").and_then(Value::as_array).into_iter().flatten() {
+                for k in ["group", "state", "leader", "clip", "clip_time", "phase"] {
+                    assert!(s.get(k).is_some(), "{id}: sync member lacks {k}");
+                }
             }
             assert_eq!(t["root_motion"].as_array().unwrap().len(), 4);
             for s in t["states"].as_array().unwrap() {
@@ -307,4 +313,37 @@ fn a_preset_forces_states_by_name() {
     let base: Vec<&Value> = tick["states"].as_array().unwrap().iter().filter(|s| s["layer"] == "base").collect();
     assert_eq!(base.len(), 1, "{tick}");
     assert_eq!(base[0]["state"], "hit_react");
+}
+
+#[test]
+fn the_sync_preset_records_who_leads_the_feet_and_the_stagger_window() {
+    let o = zoa(&["preview", "--defs", DEFS, "--preset", "crouch_walk_sync", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ticks = json["ticks"].as_array().unwrap();
+    // While standing and crouching cross-fade, both states of group `feet` are
+    // listed: one leads, and their clips are at the same fraction of a stride
+    // (walk: feet at 0.1 / 0.5 of 1 s; crouch_walk: 0.2 / 0.7 of 1.2 s).
+    let stride = |t: f64, l: f64, r: f64, len: f64| {
+        if (l..r).contains(&t) { (t - l) / (r - l) } else { 1.0 + (t - r).rem_euclid(len) / (len - r + l) }
+    };
+    let mut syncing = 0;
+    for t in ticks {
+        let Some(members) = t.get("sync").and_then(Value::as_array) else { continue };
+        assert_eq!(members.len(), 2, "{t}");
+        assert_eq!(members.iter().filter(|m| m["leader"] == true).count(), 1, "{t}");
+        let at = |clip: &str| members.iter().find(|m| m["clip"] == clip).map(|m| m["clip_time"].as_f64().unwrap());
+        let (walk, crouch) = (at("walk").unwrap(), at("crouch_walk").unwrap());
+        let (a, b) = (stride(walk, 0.1, 0.5, 1.0), stride(crouch, 0.2, 0.7, 1.2));
+        assert!((a - b).abs() < 2e-3, "walk {walk} s ({a}) vs crouch_walk {crouch} s ({b})");
+        syncing += 1;
+    }
+    assert!(syncing >= 10, "two cross-fades were recorded: {syncing} ticks");
+    let kinds: Vec<(&str, &str)> = ticks
+        .iter()
+        .flat_map(|t| t["events"].as_array().unwrap())
+        .filter(|e| e["kind"].as_str().unwrap().starts_with("notify_"))
+        .map(|e| (e["kind"].as_str().unwrap(), e["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [("notify_begin", "stagger"), ("notify_end", "stagger")]);
 }

@@ -435,7 +435,7 @@ async fn binding_browser_flags_inert(c: &Client, shots: &Path) {
 
 async fn preview_moves_the_skeleton(c: &Client, shots: &Path) {
     css(c, "#tab-preview").await.click().await.unwrap();
-    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 6").await;
+    until(c, "the presets", "document.querySelectorAll('#preset-select option').length === 7").await;
     css(c, "#preset-select").await.select_by_value("locomotion_ramp").await.unwrap();
     css(c, "#btn-run").await.click().await.unwrap();
     until(c, "the run", "document.body.dataset.labRun === 'locomotion_ramp' && document.body.dataset.labTick === '0'")

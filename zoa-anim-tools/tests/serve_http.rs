@@ -389,7 +389,7 @@ fn coverage_and_overview_agree_with_the_cli() {
     assert_eq!(cov["files"]["humanoid_base"], "defs/profiles/humanoid_base.toml");
     let o = ok(&s.get("/api/overview"));
     assert_eq!(o["counts"]["binding_profile"], 2);
-    assert_eq!(o["counts"]["preview_preset"], 6);
+    assert_eq!(o["counts"]["preview_preset"], 7);
     assert_eq!(o["counts"]["equipment"], 2);
     assert_eq!(o["errors"], cli["errors"]);
     assert_eq!(o["profile_sets"][0]["id"], "player");
@@ -791,9 +791,12 @@ fn the_preview_lab_runs_presets_and_exports_the_capture() {
     let s = Server::start();
     let p = ok(&s.get("/api/presets"));
     let ids: Vec<&str> = p["presets"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["chooser", "force_state", "hit_and_die", "locomotion_ramp", "rifle_equip", "rifle_fire_cycle"]);
+    assert_eq!(
+        ids,
+        ["chooser", "crouch_walk_sync", "force_state", "hit_and_die", "locomotion_ramp", "rifle_equip", "rifle_fire_cycle"]
+    );
     assert_eq!(p["profile_sets"], json!(["player"]));
-    let ramp = &p["presets"][3];
+    let ramp = &p["presets"][4];
     assert!(ramp["steps"].as_array().unwrap().iter().any(|s| s == "wait 1 s"), "{ramp}");
     let run = ok(&s.post("/api/preview/run", &json!({ "preset": "locomotion_ramp", "rate": 30 })));
     let ticks = run["ticks"].as_array().unwrap();

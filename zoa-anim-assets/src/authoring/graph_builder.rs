@@ -140,6 +140,7 @@ impl GraphBuilder {
             weight: None,
             blend_mode: None,
             bone_mask: None,
+            sync_group: None,
         });
         let idx = StateIndex((self.graph.states.len() - 1) as u16);
         if !self.entry_set[layer] && !self.graph.states.iter().take(idx.index()).any(|s| s.layer == layer) {

@@ -109,6 +109,13 @@ fn ty_schema_flat(ty: &Ty) -> Value {
         }
         Ty::Vector(n) => json!({"type": "array", "items": {"type": "number"}, "minItems": n, "maxItems": n}),
         Ty::Map(item) => json!({"type": "object", "additionalProperties": ty_schema(item)}),
+        Ty::Tuple(items) => json!({
+            "type": "array",
+            "items": items.iter().map(ty_schema).collect::<Vec<_>>(),
+            "minItems": items.len(),
+            "maxItems": items.len(),
+            "additionalItems": false,
+        }),
         Ty::Either(tys) => json!({"anyOf": tys.iter().map(ty_schema).collect::<Vec<_>>()}),
         Ty::Tags => json!({"type": "string"}),
     }
@@ -197,6 +204,9 @@ fn table_schema_at(t: &Table, levels: Option<u64>) -> Value {
                     .flat_map(|(i, a)| keys[i + 1..].iter().map(move |b| json!({"required": [a, b]})))
                     .collect();
                 json!({"not": {"anyOf": pairs}})
+            }
+            Constraint::NotWith(field, other, flag) => {
+                json!({"not": {"required": [field, other], "properties": {*other: {"const": flag}}}})
             }
         });
     }

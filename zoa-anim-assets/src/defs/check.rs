@@ -335,7 +335,7 @@ impl<'a> ReferenceCheck<'a> {
             Target::Bone(m) => self.bone(r, m),
             Target::RigBone => self.rig_bone(r),
             Target::Animation(m) => self.animation(r, m),
-            Target::NotifyTime { model, animation, time } => self.notify_time(r, model, animation, *time),
+            Target::ClipTime { model, animation, time, what } => self.clip_time(r, model, animation, *time, what),
             Target::Binding(ty) => self.binding(r, *ty),
             Target::Slot if !self.binding_profiles_complete => {
                 self.failed.unchecked_bindings += usize::from(self.failed.may_hide_bindings());
@@ -459,7 +459,14 @@ impl<'a> ReferenceCheck<'a> {
         ))
     }
 
-    fn notify_time(&mut self, r: &Ref, model: &Path, animation: &AnimationSelector, time: f32) -> Option<Diagnostic> {
+    fn clip_time(
+        &mut self,
+        r: &Ref,
+        model: &Path,
+        animation: &AnimationSelector,
+        time: f32,
+        what: &str,
+    ) -> Option<Diagnostic> {
         let Some(Ok(facts)) = self.models.load(model) else { return None };
         let key = match animation {
             AnimationSelector::Name(n) => n.clone(),
@@ -469,7 +476,7 @@ impl<'a> ReferenceCheck<'a> {
         (time > duration + 1e-4).then(|| {
             r.at.diagnostic(
                 Code::OutOfRange,
-                format!("notify at {time} s lies after the end of animation `{name}` ({duration} s)"),
+                format!("{what} at {time} s lies after the end of animation `{name}` ({duration} s)"),
             )
         })
     }

@@ -20,18 +20,18 @@
 //! | E005 | `unknown-field` | error | A field that the kind does not define (the message lists the valid ones). |
 //! | E006 | `missing-field` | error | A required field is absent (`id`, `clip`, `event`, …). |
 //! | E007 | `wrong-type` | error | A value of the wrong TOML type (a string where a number belongs, …). |
-//! | E008 | `out-of-range` | error | A number or count outside its documented range (weight ≥ 0, speed > 0, layer weight 0..=1, …), or a folder with more than [`super::MAX_DEFINITION_FILES`] definition files (the rest are not read). |
+//! | E008 | `out-of-range` | error | A number or count outside its documented range (weight ≥ 0, speed > 0, layer weight 0..=1, …), a clip time past the end of its animation (a notify, a notify window's end, a sync marker, a curve key), more than 64 notify windows in a clip, a curve without keys, or a folder with more than [`super::MAX_DEFINITION_FILES`] definition files (the rest are not read). |
 //! | E009 | `non-finite` | error | `nan` or `inf` where a finite number belongs. |
-//! | E010 | `invalid-value` | error | A malformed value: bad tag text, unknown enum name, bad id syntax, bad notify or condition text, empty string. |
+//! | E010 | `invalid-value` | error | A malformed value: bad tag text, unknown enum name, bad id syntax, bad notify, marker or condition text, a curve key that is not `[time, value]` or whose time does not increase, a payload field without a name, empty string. |
 //! | E011 | `duplicate-id` | error | Two definitions of the same kind share an id. |
 //! | E012 | `unresolved-reference` | error | A reference that names nothing: parent, clip, definition id, state, parameter, layer, binding or slot, animation of a model. |
 //! | E013 | `inheritance-cycle` | error | A parent chain loops, or is deeper than 16 levels. |
 //! | E014 | `missing-file` | error | A model file (`source`, `model`) does not exist. |
 //! | E015 | `unknown-bone` | error | A bone-mask bone that the graph's model skeleton does not have, or a rig-policy chain's `root` / `tip` that no model the folder uses has. |
 //! | E016 | `blend-tree-shape` | error | A blend tree breaks its shape rules: 1D needs ≥ 2 children, 2D children need `threshold_y` and a `parameter_y`, direct children need weights. |
-//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain), or a weapon class that two `equipment` definitions claim (a class holds one item). |
+//! | E017 | `duplicate-name` | error | A name used twice inside one definition (state, parameter, layer, binding id, slot id, weapon class, rig-policy chain, a clip's curve), or a weapon class that two `equipment` definitions claim (a class holds one item). |
 //! | E018 | `type-mismatch` | error | A value that does not fit the type of what it refers to: `<` on a bool parameter, a float-driven blend tree on a trigger, a shipped binding id declared with another parameter type. |
-//! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step). |
+//! | E019 | `conflicting-fields` | error | Fields that exclude each other given together (`clip` and `blend_tree`, `tags` and per-dimension lists, two actions in one preview step, a `sync_group` on a state with `loop = false`). |
 //! | E020 | `model-unreadable` | error | A model file exists but the glTF loader rejected it. |
 //! | E021 | `character-setup` | error | A folder without errors that still does not make a character: no clip of a skinned model, a chosen player profile set or sound profile that is not in the folder, or a definition the runtime's set-up refuses (its message says why). Reported by the front door's loader (`zoa_animation::load`), which compiles the folder into a character definition, not by [`super::load_folder`]. |
 //! | E022 | `unread-file` | error | A definition file (`*.toml`) the load does not read because it sits in a folder nested deeper than [`super::MAX_DEPTH`] levels (that folder also gets a W006): the folder cannot be checked whole, so it does not pass. |

@@ -299,8 +299,9 @@ pub(crate) enum Target {
     RigBone,
     /// An animation of the model, by name or index (name holds `#<index>` for indices).
     Animation(PathBuf),
-    /// A notify time that must not exceed the duration of the animation `name` of the model.
-    NotifyTime { model: PathBuf, animation: zoa_anim_core::AnimationSelector, time: f32 },
+    /// A clip time (`what`: a notify's, a window's end, a marker's, a curve
+    /// key's) that must not exceed the duration of the animation of the model.
+    ClipTime { model: PathBuf, animation: zoa_anim_core::AnimationSelector, time: f32, what: &'static str },
     /// A binding id declared by some binding profile, optionally of a parameter type.
     Binding(Option<zoa_anim_core::AnimationParameterType>),
     /// A slot id declared by some binding profile.

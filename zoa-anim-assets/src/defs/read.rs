@@ -205,7 +205,7 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Vector(n) => {
             let _ = numbers_of(ctx, v, field, *n);
         }
-        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
+        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tuple(_) | Ty::Tags => {}
     }
 }
 

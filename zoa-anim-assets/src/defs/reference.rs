@@ -73,6 +73,7 @@ fn type_name(ty: &Ty) -> String {
         Ty::Vector(_) => "array of numbers".into(),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
+        Ty::Tuple(items) => format!("[{}]", items.iter().map(type_name).collect::<Vec<_>>().join(", ")),
         Ty::Tags => "tag pattern".into(),
     }
 }
@@ -81,6 +82,22 @@ fn plural(name: &str) -> String {
     match name {
         "string" | "number" | "integer" | "id" | "table" => format!("{name}s"),
         other => other.to_owned(),
+    }
+}
+
+/// The table a field's value holds, with the path joiner of its rows: a
+/// sub-table (`.`), an array of tables, or an array whose items may be
+/// written as a table (`[].`).
+fn child_table(ty: &Ty) -> (Option<&'static Table>, &'static str) {
+    match ty {
+        Ty::Table(t) => (Some(*t), "."),
+        Ty::Rows(t) | Ty::RowsAtMost(t, _) => (Some(*t), "[]."),
+        Ty::List(Ty::Table(t), _) => (Some(*t), "[]."),
+        Ty::List(Ty::Either(forms), _) => {
+            let table = forms.iter().find_map(|f| if let Ty::Table(t) = f { Some(*t) } else { None });
+            (table, "[].")
+        }
+        _ => (None, ""),
     }
 }
 
@@ -100,11 +117,7 @@ fn rows(prefix: &str, table: &Table, out: &mut Vec<String>) {
             Need::Optional => f.default.to_owned(),
         };
         let rule = [range_text(&f.ty), f.about.to_owned()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>();
-        let (child, joiner) = match &f.ty {
-            Ty::Table(t) => (Some(*t), "."),
-            Ty::Rows(t) | Ty::RowsAtMost(t, _) => (Some(*t), "[]."),
-            _ => (None, ""),
-        };
+        let (child, joiner) = child_table(&f.ty);
         out.push(format!("| `{name}` | {} | {default} | {} |", type_text(f), rule.join("; ")));
         if let Some(t) = child {
             rows(&format!("{name}{joiner}"), t, out);

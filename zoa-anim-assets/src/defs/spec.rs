@@ -97,6 +97,8 @@ pub(crate) enum Ty {
     Vector(usize),
     /// A table of free names to values of one type.
     Map(&'static Ty),
+    /// A fixed-length array, one type per position (`[time, value]`).
+    Tuple(&'static [Ty]),
     /// Any one of several forms (the reader tells them apart).
     Either(&'static [Ty]),
     /// A tag pattern: `tags = "text"` or one flag list per state dimension
@@ -222,6 +224,9 @@ pub(crate) enum Constraint {
     AnyOf(&'static [&'static str]),
     /// At most one of the fields is written (`rotation` or `euler`).
     AtMostOne(&'static [&'static str]),
+    /// The first field is not written together with the second set to the
+    /// flag (`sync_group` with `loop = false`).
+    NotWith(&'static str, &'static str, bool),
 }
 
 /// The fields of one table and the rules across them.

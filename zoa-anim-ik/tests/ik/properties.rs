@@ -174,6 +174,7 @@ proptest! {
             weapon_pose: Some(weapon),
             ledge_targets: [Some(hand), Some(hand)],
             chain_targets: [Some(HandTarget { position: look.unwrap_or(ledge), ..hand }); zoa_anim_ik::MAX_RIG_CHAINS],
+            hand_on_weapon_weight: 1.0,
         };
         for _ in 0..3 {
             rig.apply(&sk, &mut local, &mut ctx, &input, dt).unwrap();

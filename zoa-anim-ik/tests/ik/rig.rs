@@ -52,6 +52,17 @@ fn rig_ik_applies_every_policy_together() {
     let forward = crate::common::rotations(&s, &local)[5] * Vec3::Z;
     assert!(forward.angle_between(dir) < 0.05, "head looks at the target");
 
+    // An animation that lets go of the weapon (weight 0) leaves the off hand as animated; half reaches part-way.
+    let released = IkInputs { hand_on_weapon_weight: 0.0, ..input.clone() };
+    let mut free = rest(&s);
+    rig.apply(&s, &mut free, &mut rig.new_context(), &released, 1.0 / 30.0).unwrap();
+    assert_eq!(free[15..19], rest(&s)[15..19], "weight 0: the left arm stays as animated");
+    let half = IkInputs { hand_on_weapon_weight: 0.5, ..input.clone() };
+    let mut part = rest(&s);
+    rig.apply(&s, &mut part, &mut rig.new_context(), &half, 1.0 / 30.0).unwrap();
+    let reach = (positions(&s, &part)[17] - grip).length();
+    assert!(reach > 1e-3 && reach < (rest_pos[17] - grip).length(), "weight 0.5 reaches part-way: {reach}");
+
     // Climbing: ledge targets for both hands.
     let ledge = [
         Some(HandTarget { position: rest_pos[17] + Vec3::new(-0.2, 0.2, 0.1), rotation: None, weight: 1.0 }),

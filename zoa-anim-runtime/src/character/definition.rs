@@ -19,7 +19,12 @@ use crate::error::{RuntimeError, SetupProblem};
 use crate::pose::animation::{ANIMATES_ROTATION, ANIMATES_TRANSLATION, Animation, BindBy};
 use crate::pose::blending::ReferencePose;
 use crate::pose::clip_binding::{ClipBindingPlan, bake_by_role, plan_binding};
-use crate::pose::{Pose, RuntimeSkeleton};
+use crate::pose::{CurveIndex, Pose, RuntimeSkeleton};
+
+/// The float curve that scales hand on weapon (`IkInputs::hand_on_weapon_weight`):
+/// a clip that lets go of the weapon (a reload's magazine swap) carries it
+/// going to 0; where no playing clip carries it the weight is 1.
+pub const HAND_ON_WEAPON_CURVE: &str = "ik.hand_on_weapon";
 
 /// Tunables of a character kind that no definition file carries (the gait
 /// speeds live in the folder's `state_graph`, see [`zoa_anim_core::GaitSpeeds`]).
@@ -109,6 +114,8 @@ pub struct CharacterDefinition {
     /// Identity reference of the procedural fallback's additive pose.
     pub(crate) procedural_reference: ReferencePose,
     pub(crate) root: usize,
+    /// The [`HAND_ON_WEAPON_CURVE`], when a clip carries it.
+    pub(crate) hand_on_weapon_curve: Option<CurveIndex>,
     pub(crate) sound_profiles: Vec<SoundProfile>,
     pub(crate) sound_profile: Option<String>,
     pub(crate) settings: CharacterSettings,
@@ -176,6 +183,7 @@ impl CharacterDefinition {
         if !problems.is_empty() {
             return Err(RuntimeError::CharacterSetup(problems));
         }
+        let hand_on_weapon_curve = clips.curves().index(HAND_ON_WEAPON_CURVE);
         Ok(Arc::new(CharacterDefinition {
             skeleton,
             clips,
@@ -198,6 +206,7 @@ impl CharacterDefinition {
             procedural_animated,
             procedural_reference: ReferencePose::from_pose(&zero),
             root,
+            hand_on_weapon_curve,
             sound_profiles: bundle.sound_profiles.clone(),
             sound_profile: bundle.sound_profile.clone(),
             settings,

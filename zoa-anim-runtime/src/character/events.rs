@@ -119,7 +119,8 @@ pub enum EventKind {
         phase: BindingPhase,
     },
     /// Playback crossed a clip notify; of a blend, only the leading clip
-    /// reports (name: the notify).
+    /// reports (name: the notify). Its payload, if any:
+    /// [`Character::notify_payload`](crate::Character::notify_payload).
     Notify {
         /// Who played the clip.
         source: NotifySource,
@@ -127,6 +128,32 @@ pub enum EventKind {
         clip: ClipId,
         /// Index into the clip's notifies.
         notify: u16,
+    },
+    /// A notify window began: the leading clip of `source` crossed the
+    /// window's start, or became the leader inside it (name: the notify).
+    /// Every begin is followed by one [`EventKind::NotifyEnd`] of the same
+    /// `source`, `clip` and `notify`.
+    NotifyBegin {
+        /// Who played the clip.
+        source: NotifySource,
+        /// The clip.
+        clip: ClipId,
+        /// Index into the clip's notifies.
+        notify: u16,
+    },
+    /// A notify window ended: played through its end, or (`interrupted`) its
+    /// clip stopped leading its source — a cross-fade moved on, a state or the
+    /// slot stopped, the loadout changed graph, the selector and the graph's
+    /// base layer swapped lead (name: the notify).
+    NotifyEnd {
+        /// Who played the clip.
+        source: NotifySource,
+        /// The clip.
+        clip: ClipId,
+        /// Index into the clip's notifies.
+        notify: u16,
+        /// Whether it ended before its end time.
+        interrupted: bool,
     },
     /// The override slot started a clip (name: the slot id, else the clip).
     SlotStarted {
@@ -150,8 +177,9 @@ pub enum EventKind {
 
 impl EventKind {
     /// Tie-break among events at the same time: transition started, state
-    /// exited, state entered, transition finished, binding phase, notify,
-    /// slot started, slot ended.
+    /// exited, state entered, transition finished, binding phase, notify
+    /// window end, notify, notify window begin, slot started, slot ended (a
+    /// window that closes where another opens is out before the other is in).
     #[must_use]
     pub const fn rank(&self) -> u8 {
         match self {
@@ -160,17 +188,31 @@ impl EventKind {
             EventKind::StateEntered { .. } => 2,
             EventKind::TransitionFinished { .. } => 3,
             EventKind::Binding { .. } => 4,
-            EventKind::Notify { .. } => 5,
-            EventKind::SlotStarted { .. } => 6,
-            EventKind::SlotEnded { .. } => 7,
+            EventKind::NotifyEnd { .. } => 5,
+            EventKind::Notify { .. } => 6,
+            EventKind::NotifyBegin { .. } => 7,
+            EventKind::SlotStarted { .. } => 8,
+            EventKind::SlotEnded { .. } => 9,
+        }
+    }
+
+    /// The clip and notify index of a notify, window begin or window end.
+    #[must_use]
+    pub const fn notify(&self) -> Option<(ClipId, u16)> {
+        match *self {
+            EventKind::Notify { clip, notify, .. }
+            | EventKind::NotifyBegin { clip, notify, .. }
+            | EventKind::NotifyEnd { clip, notify, .. } => Some((clip, notify)),
+            _ => None,
         }
     }
 
     /// Stable snake-case name (the `kind` of the preview capture's JSON and
     /// CSV): `transition_started`, `state_exited`, `state_entered`,
     /// `transition_finished`, `binding_start` / `binding_complete` /
-    /// `binding_cancel`, `notify`, `slot_started`, `slot_end` (played out),
-    /// `slot_stopped` (interrupted).
+    /// `binding_cancel`, `notify`, `notify_begin`, `notify_end` (played
+    /// through) / `notify_cut` (interrupted), `slot_started`, `slot_end`
+    /// (played out), `slot_stopped` (interrupted).
     #[must_use]
     pub const fn as_str(&self) -> &'static str {
         match self {
@@ -182,6 +224,9 @@ impl EventKind {
             EventKind::Binding { phase: BindingPhase::Complete, .. } => "binding_complete",
             EventKind::Binding { phase: BindingPhase::Cancel, .. } => "binding_cancel",
             EventKind::Notify { .. } => "notify",
+            EventKind::NotifyBegin { .. } => "notify_begin",
+            EventKind::NotifyEnd { interrupted: false, .. } => "notify_end",
+            EventKind::NotifyEnd { interrupted: true, .. } => "notify_cut",
             EventKind::SlotStarted { .. } => "slot_started",
             EventKind::SlotEnded { interrupted: false, .. } => "slot_end",
             EventKind::SlotEnded { interrupted: true, .. } => "slot_stopped",
@@ -262,6 +307,11 @@ impl EventQueue {
         self.dropped
     }
 
+    /// Counts one event dropped for want of room (a full table elsewhere).
+    pub(crate) fn count_dropped(&mut self) {
+        self.dropped = self.dropped.saturating_add(1);
+    }
+
     /// Empties the queue, keeping its capacity.
     pub fn clear(&mut self) {
         self.events.clear();
@@ -284,12 +334,89 @@ impl EventQueue {
     }
 }
 
+/// Most notify windows one character keeps open at once (more begins are
+/// dropped and counted with the queue's dropped events, never allocated).
+pub const MAX_OPEN_WINDOWS: usize = 16;
+
+/// A notify window open on a character: which source plays it, the clip and
+/// notify, and its name (see [`crate::Character::in_window`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotifyWindow {
+    /// Who plays the clip.
+    pub source: NotifySource,
+    /// The clip.
+    pub clip: ClipId,
+    /// Index into the clip's notifies.
+    pub notify: u16,
+    /// The notify's name.
+    pub name: Name,
+}
+
+/// The windows a character has delivered a begin for and no end yet: its
+/// events pass through [`WindowTable::pass`], so a window's begin reaches
+/// gameplay once and its end once, whatever the parts (graph layers, slot,
+/// selector) and the rules between them (which notifies a character
+/// delivers) did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct WindowTable {
+    open: [Option<NotifyWindow>; MAX_OPEN_WINDOWS],
+}
+
+impl WindowTable {
+    /// Queues `kind` (a begin only for a window not open, an end only for an
+    /// open one; every other event as is) and updates the table.
+    pub(crate) fn pass(&mut self, events: &mut EventQueue, time: f64, kind: EventKind, name: Name) {
+        match kind {
+            EventKind::NotifyBegin { source, clip, notify } => {
+                let window = NotifyWindow { source, clip, notify, name };
+                if self.find(source, clip, notify).is_some() {
+                    return;
+                }
+                match self.open.iter_mut().find(|w| w.is_none()) {
+                    Some(free) => *free = Some(window),
+                    None => {
+                        events.count_dropped();
+                        return;
+                    }
+                }
+            }
+            EventKind::NotifyEnd { source, clip, notify, .. } => match self.find(source, clip, notify) {
+                Some(k) => self.open[k] = None,
+                None => return,
+            },
+            _ => {}
+        }
+        events.push(time, kind, name);
+    }
+
+    fn find(&self, source: NotifySource, clip: ClipId, notify: u16) -> Option<usize> {
+        self.open.iter().position(|w| w.is_some_and(|w| w.source == source && w.clip == clip && w.notify == notify))
+    }
+
+    /// Ends (interrupted, at `time`) every open window whose source `cut` selects.
+    pub(crate) fn close(&mut self, events: &mut EventQueue, time: f64, cut: impl Fn(NotifySource) -> bool) {
+        for slot in self.open.iter_mut() {
+            if let Some(w) = slot.filter(|w| cut(w.source)) {
+                let kind = EventKind::NotifyEnd { source: w.source, clip: w.clip, notify: w.notify, interrupted: true };
+                events.push(time, kind, w.name);
+                *slot = None;
+            }
+        }
+    }
+
+    /// The open windows.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &NotifyWindow> {
+        self.open.iter().flatten()
+    }
+}
+
 /// Hands `event` to the core's receiver contract: a notify to `on_notify`,
 /// a state entered to `on_state_changed(from, to)` (`state_name` names the
 /// previous state), a slot's start and its played-out end to
 /// `on_slot_progress(slot, 0)` and `(slot, 1)`, a binding phase to
 /// `on_animation_event(binding, "start" | "complete" | "cancel")`. The other
-/// kinds have no receiver method.
+/// kinds have no receiver method (notify windows among them: read their
+/// begin and end as events, or [`crate::Character::in_window`]).
 pub fn deliver_to(receiver: &mut dyn AnimationEventReceiver, event: &Event, state_name: impl Fn(StateIndex) -> Name) {
     match event.kind {
         EventKind::Notify { .. } => receiver.on_notify(event.name.as_str()),

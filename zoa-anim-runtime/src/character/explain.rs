@@ -34,6 +34,8 @@ pub struct Explanation {
     pub slot: Option<SlotStatus>,
     /// Bindings fired or set since spawn that the current class does not bind (no-ops).
     pub unbound: Vec<AnimationBindingId>,
+    /// The notify windows open ([`Character::in_window`]).
+    pub windows: Vec<Name>,
 }
 
 /// The tag selector's part of an [`Explanation`].
@@ -69,6 +71,9 @@ pub struct LayerReport {
     pub state: Name,
     /// The transition under way: target state and progress `0..=1`.
     pub transition: Option<(Name, f32)>,
+    /// Each sync group syncing on the layer (two or more of its states
+    /// play) and the state leading it.
+    pub sync: Vec<(Name, Name)>,
 }
 
 impl Character {
@@ -93,6 +98,7 @@ impl Character {
                         .graph_instance()
                         .transition(l)
                         .map(|t| (def.state_name(t.to), if t.duration > 0.0 { t.elapsed / t.duration } else { 1.0 })),
+                    sync: self.syncing(l),
                 })
                 .collect();
             GraphReport { id: self.graph_id().unwrap_or_default().to_owned(), layers }
@@ -114,7 +120,18 @@ impl Character {
             graph,
             slot: self.slot(),
             unbound: self.unbound_uses(),
+            windows: self.open_windows().map(|w| w.name).collect(),
         }
+    }
+
+    /// The sync groups syncing on graph layer `layer`, with their leaders.
+    fn syncing(&self, layer: usize) -> Vec<(Name, Name)> {
+        let instance = self.graph_instance();
+        instance
+            .sync_members(layer)
+            .filter(|m| m.leader && instance.sync_members(layer).filter(|o| o.group == m.group).count() > 1)
+            .map(|m| (m.group, self.state_name(m.state)))
+            .collect()
     }
 
     /// Why the selector's layer shows less than all of the pose, when it does.
@@ -152,6 +169,25 @@ impl Character {
             SelectorMode::Procedural => Some("no row matches: procedural motion plays".to_owned()),
             _ => Some("it is cross-fading".to_owned()),
         }
+    }
+}
+
+impl fmt::Display for GraphReport {
+    /// The graph's id, then a line per layer: its state, the transition
+    /// under way, and who leads each syncing group.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "graph `{}`:", self.id)?;
+        for l in &self.layers {
+            write!(f, "  layer `{}`: `{}`", l.name, l.state)?;
+            if let Some((to, p)) = l.transition {
+                write!(f, " (transition to `{to}`, {:.0}%)", p * 100.0)?;
+            }
+            for (group, leader) in &l.sync {
+                write!(f, "; sync group `{group}` led by `{leader}`")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
     }
 }
 
@@ -208,14 +244,7 @@ impl fmt::Display for Explanation {
             }
         }
         if let Some(g) = &self.graph {
-            writeln!(f, "graph `{}`:", g.id)?;
-            for l in &g.layers {
-                write!(f, "  layer `{}`: `{}`", l.name, l.state)?;
-                match l.transition {
-                    Some((to, p)) => writeln!(f, " (transition to `{to}`, {:.0}%)", p * 100.0)?,
-                    None => writeln!(f)?,
-                }
-            }
+            write!(f, "{g}")?;
         }
         if let Some(s) = &self.slot {
             writeln!(
@@ -226,6 +255,10 @@ impl fmt::Display for Explanation {
                 s.envelope,
                 if s.stopping { ", stopping" } else { "" }
             )?;
+        }
+        if !self.windows.is_empty() {
+            let names: Vec<&str> = self.windows.iter().map(|n| n.as_str()).collect();
+            writeln!(f, "inside notify windows: {}", names.join(", "))?;
         }
         if !self.unbound.is_empty() {
             let ids: Vec<&str> = self.unbound.iter().map(|b| b.as_str()).collect();

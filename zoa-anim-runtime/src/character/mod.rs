@@ -71,9 +71,9 @@ mod state;
 mod workload;
 
 pub use crate::error::SetupProblem;
-pub use definition::{CharacterDefinition, CharacterSettings, ProceduralJoints};
+pub use definition::{CharacterDefinition, CharacterSettings, HAND_ON_WEAPON_CURVE, ProceduralJoints};
 pub use delivery::{CharacterEventReceiver, ToEventReceiver};
-pub use events::{BindingPhase, Event, EventKind, NotifySource};
+pub use events::{BindingPhase, Event, EventKind, MAX_OPEN_WINDOWS, NotifySource, NotifyWindow};
 pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};
 pub use loadout::LoadoutChange;
 pub use pose_stage::{PoseContribution, PosePart};

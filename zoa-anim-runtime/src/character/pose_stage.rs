@@ -36,6 +36,7 @@ use crate::pose::Pose;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
+use crate::pose::curves::{CurvePose, blend_curves};
 
 /// The selector's full-body layer in a stack.
 #[derive(Debug, Clone, Copy)]
@@ -188,6 +189,9 @@ pub(crate) struct PoseStage {
     /// The blended morph weights (current, and the outgoing loadout's),
     /// when the model has morphed nodes (boxed: most have none).
     pub(crate) morphs: Option<Box<[MorphPose; 2]>>,
+    /// The blended float curves (current, and the outgoing loadout's), when
+    /// the clips carry any (boxed: most have none).
+    pub(crate) curves: Option<Box<[CurvePose; 2]>>,
 }
 
 /// A character definition's clips, references and one graph's masks, as a
@@ -254,6 +258,10 @@ impl PoseStage {
                 let m = MorphPose::new(def.skeleton.morphs());
                 Box::new([m.clone(), m])
             }),
+            curves: (!def.clips.curves().is_empty()).then(|| {
+                let c = CurvePose::new(def.clips.curves());
+                Box::new([c.clone(), c])
+            }),
         }
     }
 
@@ -297,6 +305,7 @@ impl PoseStage {
             local,
             previous: before,
             morphs,
+            curves,
             ..
         } = self;
         let [current_stack, outgoing_stack] = stacks;
@@ -309,13 +318,22 @@ impl PoseStage {
             Some([now, before]) => (Some(now), Some(before)),
             None => (None, None),
         };
+        let (mut curves_now, mut curves_before) = match curves.as_deref_mut() {
+            Some([now, before]) => (Some(now), Some(before)),
+            None => (None, None),
+        };
         *composed_outgoing = false;
         parts.compose(current, current_stack, local, morph_now.as_deref_mut())?;
+        parts.blend_curves(current_stack, curves_now.as_deref_mut());
         if let Some((outgoing, alpha)) = previous {
             parts.compose(outgoing, outgoing_stack, before, morph_before.as_deref_mut())?;
+            parts.blend_curves(outgoing_stack, curves_before.as_deref_mut());
             *composed_outgoing = true;
             blend_into(local, before, 1.0 - alpha);
             if let (Some(now), Some(before)) = (morph_now, morph_before) {
+                now.blend_toward(before, 1.0 - alpha);
+            }
+            if let (Some(now), Some(before)) = (curves_now, curves_before) {
                 now.blend_toward(before, 1.0 - alpha);
             }
         }
@@ -361,6 +379,16 @@ impl Parts<'_> {
             morphs,
         }
         .run()
+    }
+}
+
+impl Parts<'_> {
+    /// Blends the float curves of the stack [`Parts::compose`] wrote last.
+    fn blend_curves(&self, record: &StackRecord, out: Option<&mut CurvePose>) {
+        if let Some(out) = out {
+            let clips = &self.def.clips;
+            blend_curves(clips.curves(), &record.stack, clips.curve_tracks(), out);
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! [`SoundCueSink`]. With the `audio` feature, [`AudioOut`] is a sink that
 //! triggers `zoa-audio-profile` emitters (one per character index).
 
-use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
+use zoa_anim_core::{AnimationBindingId, NotifyPayload, SoundEventId, StateTagSet};
 
 use super::delivery::CharacterEventReceiver;
 use super::state::Character;
@@ -31,8 +31,12 @@ pub struct SoundCue<'a> {
     pub kind: SoundCueKind<'a>,
     /// The character's state tags (as gameplay last set them).
     pub tags: StateTagSet,
-    /// The surface under the character's lower foot, when known.
+    /// The surface: a notify payload's text field `surface` when it has one
+    /// (a ladder clip's `metal`), else the one under the character's lower
+    /// foot, when known.
     pub surface: Option<&'a str>,
+    /// The notify's payload, for a sink that reads more of it (a volume).
+    pub payload: Option<&'a NotifyPayload>,
 }
 
 /// Receives sound cues, after evaluation, on one thread.
@@ -42,8 +46,11 @@ pub trait SoundCueSink {
 }
 
 /// Turns character events into sound cues: every notify becomes
-/// [`SoundCueKind::Notify`]; a binding sub-phase becomes the sound event
-/// mapped to it with [`SoundBridge::map_binding`], if any.
+/// [`SoundCueKind::Notify`] (with its payload, whose `surface` overrides the
+/// probed one); a binding sub-phase becomes the sound event mapped to it
+/// with [`SoundBridge::map_binding`], if any. Notify windows are gameplay
+/// state, not sounds (a window that should sound has an instant notify at its
+/// time, as the fixture's reload does).
 #[derive(Debug)]
 pub struct SoundBridge<S> {
     sink: S,
@@ -86,7 +93,9 @@ impl<S: SoundCueSink> CharacterEventReceiver for SoundBridge<S> {
             }
             _ => return,
         };
-        let cue = SoundCue { time: event.time, kind, tags: source.tags(), surface: source.surface() };
+        let payload = source.notify_payload(event);
+        let surface = payload.and_then(|p| p.text("surface")).or_else(|| source.surface());
+        let cue = SoundCue { time: event.time, kind, tags: source.tags(), surface, payload };
         self.sink.on_sound_cue(character, &cue);
     }
 }

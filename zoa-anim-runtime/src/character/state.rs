@@ -18,7 +18,7 @@ use super::definition::CharacterDefinition;
 use super::equipment::EquipmentIk;
 use super::pose_stage::{PoseStage, SelectorLayer, Stack};
 use crate::character::driver::GraphDriver;
-use crate::character::events::{BindingPhase, EventKind, EventQueue, NotifySource};
+use crate::character::events::{BindingPhase, EventKind, EventQueue, NotifySource, WindowTable};
 use crate::character::graph::{
     ContributionSource, FrameOutput, GraphInstance, RootMotion, RootMotionContext, RootMotionJob,
 };
@@ -134,6 +134,10 @@ pub struct Character {
     equipment: Option<EquipmentIk>,
     root_motion: Option<(RootMotionContext, RootMotion)>,
     events: EventQueue,
+    /// Notify windows delivered open.
+    windows: WindowTable,
+    /// Whether the selector's notifies led the graph's base layer's last frame.
+    selector_led: bool,
     watches: [Option<Watch>; MAX_BINDING_WATCHES],
     tags: StateTagSet,
     entity_speed: f32,
@@ -224,6 +228,8 @@ impl Character {
             equipment,
             root_motion,
             events: EventQueue::with_capacity(settings.event_capacity),
+            windows: WindowTable::default(),
+            selector_led: false,
             watches: [None; MAX_BINDING_WATCHES],
             tags,
             entity_speed: 0.0,
@@ -386,6 +392,9 @@ impl Character {
             self.previous_graph = self.graph;
             self.graph = s.graph_index();
             self.pose.inertia.reset_generation();
+            // Windows of the old graph and its slot end with them.
+            let graph_or_slot = |s| matches!(s, NotifySource::Graph { .. } | NotifySource::Slot);
+            self.windows.close(&mut self.events, self.time, graph_or_slot);
             // Actions of the old graph end with it.
             for w in self.watches.iter_mut() {
                 if let Some(watch) = w.take()
@@ -566,7 +575,7 @@ impl Character {
                 .sum();
             l.weight * shown.min(1.0)
         });
-        self.collect_events(self.time - graph_t0, self.time - selector_t0);
+        self.collect_events(self.time - graph_t0, self.time - selector_t0, self.time + f64::from(dt));
         // A few events a frame: kept in delivery order, so `events()` reads them as delivered.
         self.events.sort();
         self.time += f64::from(dt);
@@ -606,10 +615,19 @@ impl Character {
 
     /// Moves this frame's graph and selector events into the character's
     /// queue (times converted to character time), applying the notify leader
-    /// rule between the graph's base layer and the selector's layer, and
-    /// advances the binding watches.
-    fn collect_events(&mut self, graph_offset: f64, selector_offset: f64) {
+    /// rule between the graph's base layer and the selector's layer (when
+    /// the lead moves, at `now`, the loser's open windows end and the
+    /// winner's begin), pairing window begins and ends, and advances the
+    /// binding watches.
+    fn collect_events(&mut self, graph_offset: f64, selector_offset: f64, now: f64) {
         let selector_leads = self.selector.is_some() && self.selector_weight >= 0.5;
+        let lead_moved = selector_leads != self.selector_led;
+        self.selector_led = selector_leads;
+        let base = NotifySource::Graph { layer: 0 };
+        if lead_moved {
+            let loser = if selector_leads { base } else { NotifySource::Selector };
+            self.windows.close(&mut self.events, now, |s| s == loser);
+        }
         let instance = self.behaviour.driver_mut().instance_mut();
         let def = instance.definition().cloned();
         for e in instance.events() {
@@ -645,18 +663,31 @@ impl Character {
                     }
                 }
                 // The selector's layer leads the graph's base layer: the base's notifies yield to it.
-                EventKind::Notify { source: NotifySource::Graph { layer: 0 }, .. } if selector_leads => continue,
+                EventKind::Notify { source, .. }
+                | EventKind::NotifyBegin { source, .. }
+                | EventKind::NotifyEnd { source, .. }
+                    if selector_leads && source == base =>
+                {
+                    continue;
+                }
                 _ => {}
             }
-            self.events.push(time, e.kind, e.name);
+            self.windows.pass(&mut self.events, time, e.kind, e.name);
+        }
+        if lead_moved && !selector_leads {
+            open_windows(&mut self.windows, &mut self.events, now, base, instance.open_windows(0), &self.def.clips);
         }
         instance.clear_events();
         if let Some(s) = &mut self.selector {
             if selector_leads {
                 for e in s.events() {
-                    if let EventKind::Notify { .. } = e.kind {
-                        self.events.push(e.time + selector_offset, e.kind, e.name);
+                    if e.kind.notify().is_some() {
+                        self.windows.pass(&mut self.events, e.time + selector_offset, e.kind, e.name);
                     }
+                }
+                if lead_moved {
+                    let source = NotifySource::Selector;
+                    open_windows(&mut self.windows, &mut self.events, now, source, s.open_windows(), &self.def.clips);
                 }
             }
             s.clear_events();
@@ -668,6 +699,9 @@ impl Character {
         let masks = self.graph.map(|g| &def.graphs[g].masks);
         self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
         if let Some(ik) = &mut self.ik {
+            if let (Some(curve), Some([now, _])) = (def.hand_on_weapon_curve, self.pose.curves.as_deref()) {
+                ik.inputs_mut().hand_on_weapon_weight = now.value_or(curve, 1.0);
+            }
             ik.advance(dt);
             ik.apply(&def.skeleton, &mut self.pose.local)?;
         }
@@ -686,6 +720,21 @@ impl Character {
             .run()?;
         }
         Ok(())
+    }
+}
+
+/// Begins at `now` the windows `open` of `source` that the character has
+/// not delivered open (a source that just took the notify lead).
+fn open_windows(
+    table: &mut WindowTable,
+    events: &mut EventQueue,
+    now: f64,
+    source: NotifySource,
+    open: impl Iterator<Item = (crate::character::graph::ClipId, u16)>,
+    clips: &crate::character::graph::ClipTable,
+) {
+    for (clip, notify) in open {
+        table.pass(events, now, EventKind::NotifyBegin { source, clip, notify }, clips.notify_name(clip, notify));
     }
 }
 

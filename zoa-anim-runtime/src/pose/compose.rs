@@ -25,7 +25,8 @@ use std::ops::Range;
 use crate::error::RuntimeError;
 use crate::pose::animation::{Animation, SamplingContext, SamplingJob};
 use crate::pose::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
-use crate::pose::morph::{MorphBlend, MorphPose, MorphSet};
+use crate::pose::morph::{MorphPose, MorphSet};
+use crate::pose::scalars::{ScalarBlend, ScalarLayout, ScalarPose, ScalarTracks};
 use crate::pose::{Pose, RuntimeSkeleton};
 
 /// No mask, or no additive reference, in a [`StackInput`].
@@ -303,28 +304,56 @@ fn blend_morphs<S: StackSources>(
     sources: &S,
     out: &mut MorphPose,
 ) {
-    let Some(mut blend) = MorphBlend::begin(set, out, composition == Composition::Mixer) else { return };
+    blend_stack(set, composition == Composition::Mixer, stack, &mut out.0, |input, mode| {
+        let tracks = sources.animation(input.animation).morphs();
+        if tracks.is_empty() {
+            return None;
+        }
+        let reference = match mode {
+            BlendMode::Override => None,
+            // No reference weights: the input adds nothing to them.
+            BlendMode::Additive => Some(sources.reference(input.reference).and_then(ReferencePose::morph)?),
+        };
+        Some(ScalarInput { tracks, mask: sources.mask(input.mask), reference })
+    });
+}
+
+/// What one stack input blends: its tracks, its mask, and (in an additive
+/// layer) its reference values laid out like the layout's flat array.
+pub(crate) struct ScalarInput<'s, T> {
+    pub(crate) tracks: &'s T,
+    pub(crate) mask: Option<&'s [f32]>,
+    pub(crate) reference: Option<&'s [f32]>,
+}
+
+/// Blends the numbers of `stack`'s inputs into `out` (laid out for
+/// `layout`): the same layers, modes, weights and masks as the joints, as one
+/// three.js mixer when `mixer`. `input` gives an input's tracks, mask and
+/// reference, or `None` when it blends nothing here (no tracks; in an
+/// additive layer, no reference). Layers of the extra (procedural) pose
+/// animate no numbers. Allocates nothing.
+pub(crate) fn blend_stack<'s, L: ScalarLayout, T: ScalarTracks + 's>(
+    layout: &L,
+    mixer: bool,
+    stack: &PoseStack,
+    out: &mut ScalarPose,
+    input: impl Fn(&StackInput, BlendMode) -> Option<ScalarInput<'s, T>>,
+) {
+    let Some(mut blend) = ScalarBlend::begin(layout, out, mixer) else { return };
     for layer in &stack.layers {
         blend.layer(layer.mode);
         let layer_weight = if layer.weight.is_finite() { layer.weight.max(0.0) } else { 0.0 };
         if layer_weight <= 0.0 || layer.extra {
             continue;
         }
-        for input in stack.inputs_of(layer) {
-            let weight = layer_weight * input.weight;
-            let channels = sources.animation(input.animation).morphs();
-            if weight.is_nan() || weight <= 0.0 || channels.is_empty() {
+        for i in stack.inputs_of(layer) {
+            let weight = layer_weight * i.weight;
+            if weight.is_nan() || weight <= 0.0 {
                 continue;
             }
-            let reference = match layer.mode {
-                BlendMode::Override => None,
-                BlendMode::Additive => match sources.reference(input.reference).and_then(ReferencePose::morph) {
-                    Some(r) => Some(r),
-                    // No reference weights: the input adds nothing to them.
-                    None => continue,
-                },
-            };
-            blend.add(channels, input.time, weight, sources.mask(input.mask), reference);
+            if let Some(s) = input(i, layer.mode) {
+                blend.add(s.tracks, i.time, weight, s.mask, s.reference);
+            }
         }
     }
     blend.finish();

@@ -68,7 +68,9 @@
 //!   with [`Animation::bind_to`] keeps its `weights` tracks, and the
 //!   [`ComposeJob`] blends them from the same stack into a [`MorphPose`] with
 //!   three.js's number-property semantics. A model without morph targets
-//!   pays nothing.
+//!   pays nothing. Float curves ([`curves`]: named numbers a clip definition
+//!   carries) blend from the same stack with the same mechanism
+//!   (`scalars`, one blend of numbers for both).
 //! - Instances share nothing mutable across threads (a crowd worker lends the
 //!   first instance of a run of 16 its scratch for the rest of the run, the
 //!   same runs serially and in parallel), so [`Crowd::update_parallel`]
@@ -89,12 +91,14 @@ pub mod bone_weights;
 pub mod clip_binding;
 pub mod compose;
 pub mod crowd;
+pub mod curves;
 pub mod ik_stage;
 pub mod math;
 pub mod model;
 pub mod morph;
 pub mod player;
 pub mod retarget;
+pub(crate) mod scalars;
 pub mod simd;
 mod skeleton;
 pub mod team;
@@ -110,6 +114,7 @@ pub use bone_weights::BoneWeights;
 pub use clip_binding::{ClipBindingPlan, PlannedBinding, bake_by_role, plan_binding};
 pub use compose::{ComposeJob, ExtraPose, PoseScratch, PoseStack, StackInput, StackLayer, StackSources};
 pub use crowd::{Crowd, CrowdMember};
+pub use curves::{CurveIndex, CurvePose, CurveSet, CurveTracks};
 pub use ik_stage::IkStage;
 pub use model::{LocalToModelJob, skinning_matrices};
 pub use morph::{MorphPose, MorphSet, MorphSlot};

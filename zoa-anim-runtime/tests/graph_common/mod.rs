@@ -72,6 +72,7 @@ pub fn state(name: &str, clip: &str, looping: bool) -> GraphState {
         weight: None,
         blend_mode: None,
         bone_mask: None,
+        sync_group: None,
     }
 }
 

@@ -9,10 +9,11 @@
 mod frames;
 mod raster;
 mod timeline;
+mod timeline_clips;
 
 use std::fmt::Write as _;
 
-use crate::preview::{Capture, ContributionRecord, IkRecord, PartRecord, RowRecord, SoundRecord};
+use crate::preview::{Capture, ContributionRecord, IkRecord, PartRecord, RowRecord, SoundRecord, SyncRecord};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
@@ -63,6 +64,19 @@ struct JsonTick<'a> {
     ik: Vec<JsonIk<'a>>,
     switch_alpha: f64,
     inertializing: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    sync: Vec<JsonSync<'a>>,
+}
+
+/// One state of a syncing group.
+#[derive(Serialize)]
+struct JsonSync<'a> {
+    group: &'a str,
+    state: &'a str,
+    leader: bool,
+    clip: &'a str,
+    clip_time: f64,
+    phase: f64,
 }
 
 /// One input of the composed pose.
@@ -171,7 +185,8 @@ pub(crate) const SELECTOR_LAYER: &str = "selector";
 /// ground and sound profile, then per tick `time`, `step`, `states`,
 /// `bindings`, `events`, `root_motion` (and `local` when recorded), the
 /// pose's `contributions`, the `selector`, the `sounds`, the `ik` goals,
-/// `switch_alpha` and `inertializing`.
+/// `switch_alpha` and `inertializing`, and `sync` in a tick where a sync
+/// group syncs.
 pub(crate) fn to_json(c: &Capture) -> String {
     let ticks = (0..c.ticks.len()).map(|i| json_tick(c, i)).collect();
     let json = JsonCapture {
@@ -248,7 +263,26 @@ fn json_tick(c: &Capture, i: usize) -> JsonTick<'_> {
         ik: c.tick_ik(i).iter().map(|g| json_ik(c, g)).collect(),
         switch_alpha: num(t.switch_alpha),
         inertializing: t.inertializing,
+        sync: json_sync(c, i),
     }
+}
+
+/// The members of tick `i`'s sync groups that sync (two or more states of the group play).
+fn json_sync(c: &Capture, i: usize) -> Vec<JsonSync<'_>> {
+    let members = c.tick_sync(i);
+    let syncing = |r: &&SyncRecord| members.iter().filter(|o| o.group == r.group).count() > 1;
+    members
+        .iter()
+        .filter(syncing)
+        .map(|r| JsonSync {
+            group: c.name(r.group),
+            state: c.name(r.state),
+            leader: r.leader,
+            clip: c.name(r.clip),
+            clip_time: num(r.clip_time),
+            phase: num(r.phase),
+        })
+        .collect()
 }
 
 /// What a contribution's part is called: (`part`, layer name, layer index, state, child, row).

@@ -9,6 +9,7 @@
 //! BINDINGS   ~~~~~~~~~~~~ (each scaled to its own range, shown in the legend)
 //! layer/state ▇▇▇▇▇▆▄▂    (one lane per graph state, slot clip and selector
 //!                          clip; bar height = weight 0..1)
+//! CLIP TIME  sync groups' phases and markers, notify windows (`timeline_clips`)
 //! EVENTS     • footstep  • > walk  • reload start
 //! SOUNDS     • footstep/footstep_concrete_1  • jump: no_match
 //! IK goal    ▇▇▇▆▄▂__ (bar height = weight 0..1; red line = reach error)
@@ -20,6 +21,7 @@ use zoa_anim_runtime::character::EventKind;
 use crate::preview::{Capture, Recorded, SoundRecord, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
+use super::timeline_clips::{ClipLanes, Plot};
 use super::{SELECTOR_LAYER, num};
 
 /// Width of the timeline image, pixels (the CLI docs promise 1400).
@@ -107,7 +109,9 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let steps = Markers::events(c, &axis, |k| k.is_step(), Placement { gap: 3, extra: 1, pad: 4, max_rows: 8 });
     let anim = Markers::events(c, &axis, marked, Placement { gap: 4, extra: 0, pad: 6, max_rows: 6 });
     let sounds = Markers::sounds(c, &axis, Placement { gap: 4, extra: 0, pad: 6, max_rows: 4 });
-    let l = Layout::new(&steps, &anim, &sounds, (bindings.len(), states.len(), ik.len()));
+    let clips = ClipLanes::new(c, bindings.len() + states.len() + ik.len());
+    let legend_extra = clips.legend(c);
+    let l = Layout::new(&steps, &anim, &sounds, [bindings.len(), states.len(), ik.len(), legend_extra.len()], clips.height());
     let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
     // Title.
@@ -141,10 +145,11 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     }
 
     draw_series(&mut cv, c, &l, &axis, &bindings, &states);
+    clips.draw(&mut cv, c, &Plot { left: LEFT, width: PLOT_W, x: &|t| axis.x(t) }, l.clips_y);
     draw_ik(&mut cv, c, &l, &axis, &ik);
     draw_markers(&mut cv, &axis, &anim, l.anim_y);
     draw_markers(&mut cv, &axis, &sounds, l.sound_y);
-    draw_legend(&mut cv, &l, &bindings, &states, &ik);
+    draw_legend(&mut cv, &l, (&bindings, &states), &legend_extra, &ik);
     cv.to_png()
 }
 
@@ -452,6 +457,8 @@ struct Layout {
     bind_y: i32,
     state_y: i32,
     state_h: i32,
+    /// Top of the clip-time lanes (sync groups, windows).
+    clips_y: i32,
     anim_y: i32,
     sound_y: i32,
     ik_y: i32,
@@ -460,20 +467,23 @@ struct Layout {
 }
 
 impl Layout {
-    /// `lanes`: the numbers of binding series, state lanes and IK lanes.
-    fn new(steps: &Markers, anim: &Markers, sounds: &Markers, (bindings, states, ik): (usize, usize, usize)) -> Self {
+    /// `series`: the binding series, the weight series, the IK lanes and the
+    /// clip-time lanes' legend lines; `clips_h`: the clip-time lanes' height.
+    fn new(steps: &Markers, anim: &Markers, sounds: &Markers, series: [usize; 4], clips_h: i32) -> Self {
+        let [bindings, states, ik, clip_lines] = series;
         let top = 56;
         let steps_y = top + 16;
         let bind_y = steps_y + steps.lane() + 14;
         let state_y = bind_y + BIND_H + 26;
         let state_h = (states.max(1) as i32) * LANE_H;
-        let anim_y = state_y + state_h + 14;
+        let clips_y = state_y + state_h + 14;
+        let anim_y = clips_y + clips_h;
         let sound_y = anim_y + anim.lane() + 14;
         let ik_y = sound_y + sounds.lane() + 20;
         let axis_y = ik_y + ik as i32 * LANE_H + 4;
-        let legend_rows = bindings + states + ik + 17;
+        let legend_rows = bindings + states + ik + clip_lines + 19;
         let height = (axis_y + 34).max(top + 20 + legend_rows as i32 * 14);
-        Layout { top, steps_y, bind_y, state_y, state_h, anim_y, sound_y, ik_y, axis_y, height }
+        Layout { top, steps_y, bind_y, state_y, state_h, clips_y, anim_y, sound_y, ik_y, axis_y, height }
     }
 }
 
@@ -566,9 +576,15 @@ fn draw_series(
     }
 }
 
-/// The legend right of the plot: bindings, state weights, the event kinds,
-/// the sound outcomes and the IK goals.
-fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], states: &[Series], ik: &[IkSeries]) {
+/// The legend right of the plot: bindings, state weights, the clip-time
+/// lanes, the event kinds, the sound outcomes and the IK goals.
+fn draw_legend(
+    cv: &mut Canvas,
+    l: &Layout,
+    (bindings, states): (&[(Series, f32, f32)], &[Series]),
+    clips: &[(String, u8)],
+    ik: &[IkSeries],
+) {
     let lx = LEFT + PLOT_W + 24;
     let mut ly = l.top;
     cv.frame(lx - 8, ly - 8, LEGEND_W - 8, l.height - ly - 4, GRID);
@@ -586,6 +602,10 @@ fn draw_legend(cv: &mut Canvas, l: &Layout, bindings: &[(Series, f32, f32)], sta
     legend(cv, "bindings", &b);
     let s: Vec<(&str, u8)> = states.iter().map(|s| (s.label.as_str(), s.color)).collect();
     legend(cv, "state weights", &s);
+    if !clips.is_empty() {
+        let k: Vec<(&str, u8)> = clips.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+        legend(cv, "clip time", &k);
+    }
     legend(
         cv,
         "events",

@@ -80,11 +80,18 @@
 //!     for look-at, target to the gaze ray).
 //!   - `switch_alpha` (loadout switch progress, 1 when none blends),
 //!     `inertializing` (an inertialized transition's offset was decaying).
+//!   - `sync`, only in a tick in which a sync group syncs (two or more of its
+//!     states play): `[{"group","state","leader","clip","clip_time","phase"}]`
+//!     (`clip`: the clip whose markers the state follows by).
+//!
+//! Event kinds include `notify_begin`, `notify_end` and `notify_cut` (a
+//! notify window's begin, its end, its end cut short).
 //!
 //! capture.csv is one row per tick with the same content in cells (its
 //! columns: `capture_export::to_csv`); the timeline PNG charts bindings, state
-//! weights, steps, events, sound cues (labelled `entry event/variant file`)
-//! and each IK goal's weight and reach error.
+//! weights, each sync group's phase with its marker crossings, steps,
+//! events, notify windows as bars, sound cues (labelled `entry event/variant
+//! file`) and each IK goal's weight and reach error.
 //!
 //! What plays: one character of the public character API
 //! (`zoa_anim_runtime::Character`), built from the folder: the player profile

@@ -81,7 +81,8 @@ impl Recorded {
 
     /// Sort key among records at the same time: the steps, then transition
     /// started / finished, state entered / exited, binding start / complete
-    /// / cancel, notify, slot end, slot started, slot stopped.
+    /// / cancel, notify (window ends, notifies, window begins, in delivery
+    /// order), slot end, slot started, slot stopped.
     #[must_use]
     pub const fn order(&self) -> u8 {
         match self {
@@ -94,7 +95,7 @@ impl Recorded {
                 EventKind::Binding { phase: BindingPhase::Start, .. } => 10,
                 EventKind::Binding { phase: BindingPhase::Complete, .. } => 11,
                 EventKind::Binding { phase: BindingPhase::Cancel, .. } => 12,
-                EventKind::Notify { .. } => 13,
+                EventKind::Notify { .. } | EventKind::NotifyBegin { .. } | EventKind::NotifyEnd { .. } => 13,
                 EventKind::SlotEnded { interrupted: false, .. } => 14,
                 EventKind::SlotStarted { .. } => 15,
                 _ => 16,
@@ -249,6 +250,37 @@ pub struct RowRecord {
     pub fallback_step: i32,
 }
 
+/// One state of a sync group contributing to its layer at the end of a tick
+/// (the group syncs when two or more do: [`SyncRecord::leader`] tells who leads).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncRecord {
+    /// Index into [`Capture::ticks`].
+    pub tick: u32,
+    /// The group.
+    pub group: NameId,
+    /// The state.
+    pub state: NameId,
+    /// Whether it leads the group.
+    pub leader: bool,
+    /// The clip whose markers it follows by (a blend tree's heaviest child).
+    pub clip: NameId,
+    /// That clip's time, clip seconds.
+    pub clip_time: f32,
+    /// The state's normalized phase, `0..=1`.
+    pub phase: f32,
+}
+
+/// One sync marker of a clip of the character (for drawing marker crossings).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MarkerRecord {
+    /// The clip.
+    pub clip: NameId,
+    /// The marker name.
+    pub name: NameId,
+    /// Clip seconds.
+    pub time: f32,
+}
+
 /// One recorded tick (the first is the state at time 0 after the leading steps).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TickRecord {
@@ -327,6 +359,10 @@ pub struct Capture {
     pub binding_values: Vec<f32>,
     /// `ticks × joints` model-space joint positions, metres.
     pub joint_positions: Vec<[f32; 3]>,
+    /// Sync group members of every tick, in tick order ([`Capture::tick_sync`]).
+    pub sync: Vec<SyncRecord>,
+    /// Every sync marker of every clip of the character.
+    pub clip_markers: Vec<MarkerRecord>,
     /// `ticks × joints` local joint transforms (translation `x, y, z`,
     /// rotation quaternion `x, y, z, w`, scale `x, y, z`), recorded only when
     /// [`super::PreviewSetup::record_local`] is set (else empty).
@@ -379,6 +415,13 @@ impl Capture {
     pub fn sound_entry(&self, cue: &SoundRecord) -> Option<(&SoundEntryNames, Option<NameId>)> {
         let names = self.sound_entries.get(cue.outcome.entry()?)?;
         Some((names, cue.outcome.variant().and_then(|v| names.variants.get(v).copied())))
+    }
+    /// Sync group members of tick `i`.
+    #[must_use]
+    pub fn tick_sync(&self, i: usize) -> &[SyncRecord] {
+        let start = self.sync.partition_point(|r| (r.tick as usize) < i);
+        let end = self.sync.partition_point(|r| (r.tick as usize) <= i);
+        &self.sync[start..end]
     }
     /// Binding values of tick `i`, one per [`Capture::binding_columns`].
     #[must_use]

@@ -64,14 +64,15 @@
 mod capture;
 mod record;
 pub mod sound;
+mod sync;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 pub use capture::{
-    Capture, ContributionRecord, EventRecord, IkRecord, NameId, PartRecord, Recorded, RowRecord, SoundEntryNames,
-    SoundRecord, StateRecord, StepKind, TickRecord,
+    Capture, ContributionRecord, EventRecord, IkRecord, MarkerRecord, NameId, PartRecord, Recorded, RowRecord,
+    SoundEntryNames, SoundRecord, StateRecord, StepKind, SyncRecord, TickRecord,
 };
 pub use sound::PreviewSound;
 use zoa_anim_assets::character::{CharacterChoice, load_character};
@@ -438,7 +439,8 @@ impl PreviewSim {
         let slot_layer_name = template.intern(SLOT_LAYER_NAME);
         let clips = def.clips().clips();
         let clip_names = clips.iter().map(|c| template.intern(&c.name)).collect();
-        let event_names = event_names(&def, &mut template);
+        let mut event_names = event_names(&def, &mut template);
+        sync::prepare(&def, &mut template, &mut event_names);
         let sk = def.skeleton().skeleton();
         template.joint_names = (0..sk.joint_count())
             .map(|j| {
@@ -614,6 +616,7 @@ impl PreviewSim {
         capture.ticks.reserve(ticks);
         capture.states.reserve(ticks * 8);
         capture.rows.reserve(ticks * 4);
+        capture.sync.reserve(ticks * 4);
         capture.events.reserve(ticks * 8 + preset.steps.len());
         capture.contributions.reserve(ticks * 8);
         capture.sounds.reserve(ticks);

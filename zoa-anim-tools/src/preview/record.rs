@@ -36,6 +36,7 @@ impl PreviewSim {
         if let Some(bridge) = &mut self.bridge {
             self.capture.sounds.append(&mut bridge.sink_mut().cues);
         }
+        self.record_sync();
         self.record_values();
         let c = &self.character;
         let tick = TickRecord {

@@ -471,10 +471,12 @@ fn clip_notifies_crossed_in_a_frame_trigger_footsteps() {
         rate: 1.0,
         loop_hint: true,
         notifies: vec![
-            ClipNotify { name: "Footstep".into(), time: 0.35 },
-            ClipNotify { name: "Breathe".into(), time: 0.5 },
-            ClipNotify { name: "Footstep".into(), time: 0.82 },
+            ClipNotify::new("Footstep", 0.35),
+            ClipNotify::new("Breathe", 0.5),
+            ClipNotify::new("Footstep", 0.82),
         ],
+        markers: Vec::new(),
+        curves: Vec::new(),
         binding: Default::default(),
     };
     let mut step = entry("footstep", "", Some("grass"), "dc");

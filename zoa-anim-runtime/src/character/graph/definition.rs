@@ -26,6 +26,8 @@ pub(crate) struct CompiledState {
     pub clips: Vec<ClipId>,
     /// The weight functions of a blend-tree state, nested trees flattened.
     pub tree: Option<CompiledMotion>,
+    /// The sync group it joins (an index into the definition's group names).
+    pub sync_group: Option<u16>,
 }
 
 /// A child slot of a compiled tree node.
@@ -111,6 +113,8 @@ pub struct GraphDefinition {
     scratch_len: usize,
     /// Each state's name, interned for the events that carry it.
     state_names: Vec<Name>,
+    /// Sync group names, in first-use order.
+    sync_groups: Vec<Name>,
 }
 
 impl GraphDefinition {
@@ -131,8 +135,9 @@ impl GraphDefinition {
         let mut reasons = Vec::new();
         check_shape(&graph, &mut reasons);
         check_machines(&graph, &mut reasons);
-        let states: Vec<CompiledState> =
+        let mut states: Vec<CompiledState> =
             graph.states.iter().map(|s| compile_state(&graph, s, &clips, resolver, &mut reasons)).collect();
+        let sync_groups = compile_sync_groups(&graph, &mut states);
         for (i, t) in graph.transitions.iter().enumerate() {
             check_transition(&graph, i, t, &mut reasons);
         }
@@ -146,7 +151,7 @@ impl GraphDefinition {
             .unwrap_or(1)
             .max(1);
         let state_names = graph.states.iter().map(|s| Name::new(&s.name)).collect();
-        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, scratch_len, state_names })
+        Ok(GraphDefinition { graph, clips, states, outgoing, max_children, scratch_len, state_names, sync_groups })
     }
 
     /// The source graph.
@@ -180,6 +185,21 @@ impl GraphDefinition {
     #[must_use]
     pub fn state_name(&self, state: StateIndex) -> Name {
         self.state_names.get(state.index()).copied().unwrap_or(Name::EMPTY)
+    }
+    /// Whether some state joins a sync group.
+    #[must_use]
+    pub fn has_sync_groups(&self) -> bool {
+        !self.sync_groups.is_empty()
+    }
+    /// The sync group `state` joins (an index for [`GraphDefinition::sync_group_name`]).
+    #[must_use]
+    pub fn sync_group(&self, state: StateIndex) -> Option<u16> {
+        self.states.get(state.index()).and_then(|s| s.sync_group)
+    }
+    /// The name of sync group `group` ([`Name::EMPTY`] when out of range).
+    #[must_use]
+    pub fn sync_group_name(&self, group: u16) -> Name {
+        self.sync_groups.get(usize::from(group)).copied().unwrap_or(Name::EMPTY)
     }
     /// Transitions that may leave `state` (indices into the graph's transitions).
     #[must_use]
@@ -244,9 +264,9 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
         }
     };
     let t = match &s.motion {
-        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None },
+        Motion::Clip(r) => return CompiledState { clips: vec![resolve(r, reasons)], tree: None, sync_group: None },
         // Never played itself: entering it enters its entry (`AnimationGraph::leaf_of`).
-        Motion::Machine(_) => return CompiledState { clips: Vec::new(), tree: None },
+        Motion::Machine(_) => return CompiledState { clips: Vec::new(), tree: None, sync_group: None },
         Motion::BlendTree(t) => t,
     };
     let mut motion = CompiledMotion { nodes: Vec::new(), children: Vec::new(), widest: 0 };
@@ -257,7 +277,7 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
     ];
     if let Some(e) = budgets.into_iter().find_map(Result::err) {
         reasons.push(e.to_string());
-        return CompiledState { clips: vec![ClipId(0)], tree: None };
+        return CompiledState { clips: vec![ClipId(0)], tree: None, sync_group: None };
     }
     // Breadth first, each tree with the depth-first number of its first leaf:
     // a subtree's leaves are contiguous in depth-first order, which is the
@@ -295,7 +315,7 @@ fn compile_state<R: AnimationClipResolver<Handle = ClipId>>(
         });
     }
     let clips = s.motion.clips().into_iter().map(|r| resolve(r, reasons)).collect();
-    CompiledState { clips, tree: Some(motion) }
+    CompiledState { clips, tree: Some(motion), sync_group: None }
 }
 
 /// One tree's weight function, its axes checked; `None` (reported) when it does not build.
@@ -327,6 +347,21 @@ fn compile_tree(
         reasons.push(format!("state `{state}`: the second blend parameter is missing or not a number"));
     }
     tree
+}
+
+/// Numbers the sync groups in first-use order and notes each state's.
+fn compile_sync_groups(graph: &AnimationGraph, states: &mut [CompiledState]) -> Vec<Name> {
+    let mut names: Vec<Name> = Vec::new();
+    for (s, cs) in graph.states.iter().zip(states.iter_mut()) {
+        let Some(group) = s.sync_group.as_deref() else { continue };
+        let name = Name::new(group);
+        let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+            names.push(name);
+            names.len() - 1
+        });
+        cs.sync_group = Some(i.min(usize::from(u16::MAX)) as u16);
+    }
+    names
 }
 
 /// Per state, the transitions that may leave it: its own in authored order,

@@ -15,6 +15,7 @@ use super::layer::{
 use super::output::FrameOutput;
 use super::params::Parameters;
 use super::slot::{PlayOptions, Slot, SlotStatus};
+use super::sync::SyncMemberView;
 use super::{FrameClock, NotifyPolicy};
 use crate::character::events::{Event, EventQueue};
 
@@ -243,6 +244,17 @@ impl GraphInstance {
             normalized_time: a.total,
             time_scale: a.time_scale,
         })
+    }
+    /// The states of sync groups contributing to `layer` after the last
+    /// frame: who leads each group, which clip's markers each follows by, and
+    /// where it is.
+    pub fn sync_members(&self, layer: usize) -> impl Iterator<Item = SyncMemberView> + '_ {
+        let def = self.def.as_deref();
+        self.layers.get(layer).zip(def).into_iter().flat_map(|(lr, def)| super::layer::sync_members(def, lr))
+    }
+    /// `(clip, notify)` of the notify windows open on `layer`'s leading clip.
+    pub(crate) fn open_windows(&self, layer: usize) -> impl Iterator<Item = (ClipId, u16)> + '_ {
+        self.layers.get(layer).into_iter().flat_map(|lr| lr.windows.open(&self.clips))
     }
     /// The transition under way on `layer`.
     #[must_use]

@@ -5,9 +5,12 @@
 
 use zoa_anim_core::graph::{BlendMode, GraphState, Interruption, StateIndex, TransitionMode};
 
+use super::clips::ClipId;
 use super::definition::GraphDefinition;
 use super::output::{ClipContribution, ContributionSource, FrameOutput, Inertialization, MaskRef, clip_span};
 use super::params::Parameters;
+use super::sync::{SyncMember, SyncMemberView, SyncMembers, SyncNotes, follow_leaders, phase};
+use super::windows::{Lead, WindowState, follow_windows};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::character::events::{EventKind, EventQueue, NotifySource};
 use crate::character::fade::crossfade_weight;
@@ -60,6 +63,10 @@ pub(super) struct LayerRuntime {
     pub(super) running: Option<Running>,
     pub(super) inertial: Option<Inertialization>,
     pub(super) weight: f32,
+    /// Notify windows open on the layer's leading clip.
+    pub(super) windows: WindowState,
+    /// Who leads and follows each sync group after the last frame.
+    pub(super) sync: SyncNotes,
     /// A [`super::GraphInstance::travel`] under way: the transitions still to
     /// take, in order (`travel[travel_next..]`); sized to the graph's
     /// transition count at creation, so travelling allocates nothing.
@@ -79,6 +86,8 @@ impl LayerRuntime {
             weight,
             travel: Vec::with_capacity(transitions),
             travel_next: 0,
+            windows: WindowState::default(),
+            sync: [None; MAX_ACTIVE_STATES + 1],
         }
     }
     /// Whether a travel is under way.
@@ -119,6 +128,63 @@ pub(super) fn child_weights(def: &GraphDefinition, params: &Parameters, state: S
         Some(tree) => tree.leaf_weights(n, |p| params.number(p), out),
     }
     n
+}
+
+/// The sync groups of the layer (see `sync`): notes who leads each and
+/// moves every follower to its leader's position; a follower that just
+/// entered starts there.
+pub(super) fn sync_groups(def: &GraphDefinition, params: &Parameters, scratch: &mut [f32], lr: &mut LayerRuntime) {
+    lr.sync = [None; MAX_ACTIVE_STATES + 1];
+    if !def.has_sync_groups() {
+        return;
+    }
+    let mut members: SyncMembers = [None; MAX_ACTIVE_STATES + 1];
+    for (m, a) in members.iter_mut().zip(&lr.active) {
+        let Some(group) = def.sync_group(a.state) else { continue };
+        let looping = def.graph().states[a.state.index()].looping;
+        let clip = marker_clip(def, params, a.state, scratch);
+        let (id, weight, total, prev_total, fresh) = (a.id, a.weight, a.total, a.prev_total, a.fresh);
+        *m = Some(SyncMember { id, group, weight, looping, clip, total, prev_total, fresh });
+    }
+    let moved = follow_leaders(def.clips(), &members, &mut lr.sync);
+    for (a, total) in lr.active.iter_mut().zip(moved) {
+        match total {
+            Some(t) if a.fresh => (a.prev_total, a.total) = (t, t),
+            Some(t) => a.total = t.max(a.prev_total),
+            None => {}
+        }
+    }
+}
+
+/// The clip whose sync markers stand for `state`: its clip, or its blend
+/// tree's heaviest child.
+fn marker_clip(def: &GraphDefinition, params: &Parameters, state: StateIndex, scratch: &mut [f32]) -> ClipId {
+    let clips = &def.states[state.index()].clips;
+    if clips.len() == 1 {
+        return clips[0];
+    }
+    let n = child_weights(def, params, state, scratch);
+    clips[(1..n).fold(0, |b, i| if scratch[i] > scratch[b] { i } else { b })]
+}
+
+/// The layer's sync group members after the last frame.
+pub(super) fn sync_members<'a>(
+    def: &'a GraphDefinition,
+    lr: &'a LayerRuntime,
+) -> impl Iterator<Item = SyncMemberView> + 'a {
+    lr.sync.iter().flatten().filter_map(move |n| {
+        let a = lr.active.iter().find(|a| a.id == n.id)?;
+        let phase = phase(def.graph().states[a.state.index()].looping, a.total);
+        let clip_time = (phase * f64::from(def.clips().get(n.clip).duration)) as f32;
+        Some(SyncMemberView {
+            group: def.sync_group_name(n.group),
+            state: a.state,
+            leader: n.leader,
+            clip: n.clip,
+            clip_time,
+            phase: phase as f32,
+        })
+    })
 }
 
 /// Seconds one normalized cycle of `state` lasts at state speed 1 (`Σ wᵢ·dᵢ/rateᵢ`).
@@ -188,7 +254,8 @@ pub(super) fn update_layer(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy
             i.elapsed = r.elapsed.min(r.duration);
         }
     }
-    // 3. Notifies.
+    // 3. Sync groups, then notifies.
+    sync_groups(def, ctx.params, ctx.scratch, lr);
     emit_layer_notifies(ctx, lr, policy);
     for a in lr.active.iter_mut() {
         a.fresh = false;
@@ -522,7 +589,7 @@ pub(super) fn write_layer(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, out: &mut F
     }
 }
 
-pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, policy: NotifyPolicy) {
+pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &mut LayerRuntime, policy: NotifyPolicy) {
     let def = ctx.def;
     let graph = def.graph();
     let clips = def.clips();
@@ -550,19 +617,23 @@ pub(super) fn emit_layer_notifies(ctx: &mut LayerCtx<'_>, lr: &LayerRuntime, pol
                         ctx.events,
                     );
                 }
-                NotifyPolicy::HighestWeight => {
-                    if best.is_none_or(|(bw, _, _)| w > bw) {
-                        best = Some((w, k, i));
-                    }
-                }
+                NotifyPolicy::HighestWeight => {}
+            }
+            if best.is_none_or(|(bw, _, _)| w > bw) {
+                best = Some((w, k, i));
             }
         }
     }
-    if let Some((_, k, i)) = best {
+    let source = NotifySource::Graph { layer: ctx.layer };
+    let lead = best.map(|(_, k, i)| {
         let a = &lr.active[k];
         let looping = graph.states[a.state.index()].looping;
         let clip = def.states[a.state.index()].clips[i];
-        let source = NotifySource::Graph { layer: ctx.layer };
-        emit_clip_notifies(clips, clip, a.prev_total, a.total, looping, a.fresh, source, ctx.frame, ctx.events);
+        let owner = (u64::from(a.id) << 16) | i as u64;
+        Lead { owner, clip, lo: a.prev_total, hi: a.total, looping, fresh: a.fresh }
+    });
+    if let (Some(l), NotifyPolicy::HighestWeight) = (lead, policy) {
+        emit_clip_notifies(clips, l.clip, l.lo, l.hi, l.looping, l.fresh, source, ctx.frame, ctx.events);
     }
+    follow_windows(clips, lead, &mut lr.windows, source, ctx.frame, ctx.events);
 }

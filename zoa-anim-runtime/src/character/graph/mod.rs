@@ -32,12 +32,19 @@
 //!   incoming state is at scale 1 when the blend ends.
 //! - **Override slot**: one clip on top of the graph with an envelope
 //!   ([`PlayOptions`]); without a graph, the single-clip player.
+//! - **Sync group**: states of a layer that keep in step: the heaviest
+//!   leads, the others follow its position between shared sync markers, else
+//!   its normalized time (`sync`; after the blend weights, before notifies).
+//! - **Notify window**: a notify with a duration; its begin and end events
+//!   follow each notify source's leading clip, one end per begin (`windows`).
 //!
 //! ```text
-//!  params ──► per layer: advance clocks ─► blend weights ─► notifies ─► finish blend ─► try transitions ─┐
-//!                                                                                                         ▼
-//!  slot: advance ─► envelope ─► notifies/progress ──────────────────────────────────────────────► FrameOutput
-//!                                                                     (events queued per instance) ─► deliver_events
+//!  params ──► per layer: advance clocks ─► blend weights ─► sync groups ─► notifies, windows ─┐
+//!                         ┌──────────────────────────────────────────────────────────────────────┘
+//!                         └► finish blend ─► try transitions ───────────────────────────────────┐
+//!                                                                                                ▼
+//!  slot: advance ─► envelope ─► notifies, windows, progress ─────────────────────────────► FrameOutput
+//!                                                            (events queued per instance) ─► deliver_events
 //! ```
 //!
 //! Per frame: within a layer, the transitions leaving the current state, then
@@ -57,6 +64,8 @@ mod output;
 mod params;
 mod root_motion;
 mod slot;
+mod sync;
+mod windows;
 
 pub use clips::{ClipId, ClipInfo, ClipTable};
 pub use definition::GraphDefinition;
@@ -69,6 +78,8 @@ pub use output::{ClipContribution, ContributionSource, FrameOutput, Inertializat
 pub use params::{ParamValue, Parameters};
 pub use root_motion::{RootMotion, RootMotionContext, RootMotionJob, remove_root_motion};
 pub use slot::{PlayOptions, SlotStatus};
+pub use sync::SyncMemberView;
+pub(crate) use windows::{Lead, WindowState, follow_windows};
 pub use zoa_anim_core::graph::Interruption;
 
 use crate::character::events::{EventKind, EventQueue, NotifySource};
@@ -110,12 +121,13 @@ impl FrameClock {
 /// looping clip at high speed would otherwise flood the queue).
 const MAX_WRAPS_PER_FRAME: i64 = 8;
 
-/// Queues the notifies of `clip` crossed while its normalized clock moved
-/// from `lo` to `hi` (unwrapped cycles). The interval is `(lo, hi]`, or
+/// Queues the instant notifies of `clip` crossed while its normalized clock
+/// moved from `lo` to `hi` (unwrapped cycles). The interval is `(lo, hi]`, or
 /// `[lo, hi]` on the first frame after the clip started (`fresh`), so a notify
 /// at time 0 fires on entry. Looping clocks report every crossing (one per
 /// loop wrap, up to [`MAX_WRAPS_PER_FRAME`]); each at its interpolated time
-/// within the frame.
+/// within the frame. Windows are followed on the source's leading clip
+/// instead ([`follow_windows`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_clip_notifies(
     clips: &ClipTable,
@@ -135,7 +147,7 @@ pub(crate) fn emit_clip_notifies(
     }
     let span = hi - lo;
     let frac = |x: f64| if span > 0.0 { (x - lo) / span } else { 0.0 };
-    for (n, notify) in info.notifies.iter().enumerate() {
+    for (n, notify) in info.notifies.iter().enumerate().filter(|(_, n)| !n.is_window()) {
         let nu = f64::from(notify.time) / d;
         if looping {
             // Crossings k + nu in (lo, hi] (or [lo, hi] when fresh).

@@ -17,6 +17,7 @@ use zoa_anim_core::{AnimationSlotId, Name};
 
 use super::clips::{ClipId, ClipTable};
 use super::output::{ClipContribution, ContributionSource, FrameOutput, MaskRef, SLOT_LAYER, clip_span};
+use super::windows::{Lead, WindowState, close_windows, follow_windows};
 use super::{FrameClock, NotifyPolicy, emit_clip_notifies};
 use crate::character::events::{EventKind, EventQueue, NotifySource};
 use crate::character::fade::{Fade, crossfade_weight, ramp};
@@ -66,6 +67,8 @@ struct SlotClip {
     looping: bool,
     speed: f32,
     fresh: bool,
+    /// Unique within the slot (notify windows follow the leading clip by it).
+    id: u32,
 }
 
 /// Playback state of the override slot.
@@ -86,6 +89,10 @@ pub(crate) struct Slot {
     hold_at_end: bool,
     /// Single-clip mode: the held one-shot's end was reported.
     end_reported: bool,
+    /// Notify windows open on the slot's leading clip.
+    windows: WindowState,
+    /// The next clip's id.
+    next_id: u32,
 }
 
 /// What the override slot plays now, for gameplay to read (the slot's
@@ -127,7 +134,15 @@ impl Slot {
             slot_id: None,
             hold_at_end,
             end_reported: false,
+            windows: WindowState::default(),
+            next_id: 0,
         }
+    }
+
+    /// A new clip's id.
+    fn take_id(&mut self) -> u32 {
+        self.next_id = self.next_id.wrapping_add(1);
+        self.next_id
     }
 
     pub(crate) fn is_playing(&self) -> bool {
@@ -179,6 +194,7 @@ impl Slot {
         }
         events.push(now, EventKind::SlotStarted { slot: slot_id, clip }, slot_name(clips, clip, slot_id));
         self.end_reported = false;
+        let id = self.take_id();
         self.current = Some(SlotClip {
             clip,
             time: 0.0,
@@ -186,6 +202,7 @@ impl Slot {
             looping: opts.looping,
             speed: sanitize(opts.speed),
             fresh: true,
+            id,
         });
         self.previous = None;
         self.elapsed = 0.0;
@@ -231,7 +248,8 @@ impl Slot {
         events.push(now, EventKind::SlotStarted { slot: None, clip }, clips.name(clip));
         self.end_reported = false;
         self.previous = Some(SlotClip { fresh: false, ..cur });
-        self.current = Some(SlotClip { clip, time: 0.0, prev_time: 0.0, looping, speed: cur.speed, fresh: true });
+        let id = self.take_id();
+        self.current = Some(SlotClip { clip, time: 0.0, prev_time: 0.0, looping, speed: cur.speed, fresh: true, id });
         self.xfade = Fade::new(seconds);
         self.blend_out = 0.0;
         self.slot_id = None;
@@ -278,7 +296,10 @@ impl Slot {
         events: &mut EventQueue,
         out: &mut FrameOutput,
     ) {
-        let Some(mut cur) = self.current else { return };
+        let Some(mut cur) = self.current else {
+            follow_windows(clips, None, &mut self.windows, NotifySource::Slot, frame, events);
+            return;
+        };
         let dts = frame.scaled;
         advance_clip(clips, &mut cur, dts);
         let mut prev = self.previous;
@@ -288,7 +309,8 @@ impl Slot {
         self.xfade.advance(dts);
         self.elapsed += dts;
         let alpha = self.crossfade_alpha();
-        emit_notifies(clips, &cur, prev.as_ref(), alpha, policy, frame, events);
+        let lead = emit_notifies(clips, &cur, prev.as_ref(), alpha, policy, frame, events);
+        follow_windows(clips, Some(lead), &mut self.windows, NotifySource::Slot, frame, events);
         cur.fresh = false;
         if let Some(p) = prev.as_mut() {
             p.fresh = false;
@@ -303,6 +325,7 @@ impl Slot {
         }
         if done {
             self.clear();
+            close_windows(clips, &mut self.windows, NotifySource::Slot, frame.end(), events);
             return;
         }
         if alpha >= 1.0 {
@@ -393,7 +416,8 @@ fn advance_clip(clips: &ClipTable, c: &mut SlotClip, dts: f32) {
 }
 
 /// Queues the notifies of the slot's dominant clip (`prev` while the
-/// cross-fade `alpha` is below one half), or of both under `All`.
+/// cross-fade `alpha` is below one half), or of both under `All`; returns
+/// the dominant clip as the lead its notify windows follow.
 fn emit_notifies(
     clips: &ClipTable,
     cur: &SlotClip,
@@ -402,7 +426,7 @@ fn emit_notifies(
     policy: NotifyPolicy,
     frame: FrameClock,
     events: &mut EventQueue,
-) {
+) -> Lead {
     let emit = |c: &SlotClip, events: &mut EventQueue| {
         let d = f64::from(clips.get(c.clip).duration);
         if d > 0.0 {
@@ -419,13 +443,25 @@ fn emit_notifies(
             );
         }
     };
+    let dominant = match prev {
+        Some(p) if alpha < 0.5 => p,
+        _ => cur,
+    };
     match (policy, prev) {
         (NotifyPolicy::All, Some(p)) => {
             emit(cur, events);
             emit(p, events);
         }
-        (NotifyPolicy::HighestWeight, Some(p)) if alpha < 0.5 => emit(p, events),
-        _ => emit(cur, events),
+        _ => emit(dominant, events),
+    }
+    let d = f64::from(clips.get(dominant.clip).duration).max(f64::MIN_POSITIVE);
+    Lead {
+        owner: u64::from(dominant.id),
+        clip: dominant.clip,
+        lo: dominant.prev_time / d,
+        hi: dominant.time / d,
+        looping: dominant.looping,
+        fresh: dominant.fresh,
     }
 }
 

@@ -50,7 +50,9 @@ use table::{SWITCHED_TAGGED_ROW, SWITCHED_UNTAGGED_ROW};
 
 use crate::character::events::{Event, EventKind, EventQueue, NotifySource};
 use crate::character::fade::{Fade, crossfade_weight};
-use crate::character::graph::{ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, MaskRef};
+use crate::character::graph::{
+    ClipContribution, ClipId, ClipTable, ContributionSource, FrameOutput, Lead, MaskRef, WindowState, follow_windows,
+};
 use crate::error::RuntimeError;
 
 /// Row id used in [`ContributionSource::Selector`] for the default idle clip.
@@ -149,6 +151,8 @@ pub struct TagSelector {
     values_changed: bool,
     /// State of the random row pick ([`TagSelector::set_seed`]).
     rng: u64,
+    /// Notify windows open on the leading clip.
+    windows: WindowState,
 }
 
 /// Most distinct bindings whose values one selector keeps for chooser columns.
@@ -211,6 +215,7 @@ impl TagSelector {
             values: [None; MAX_CHOOSER_VALUES],
             values_changed: false,
             rng: 0,
+            windows: WindowState::default(),
         };
         s.switch(0.0, false);
         s
@@ -396,6 +401,10 @@ impl TagSelector {
     pub fn clear_events(&mut self) {
         self.events.clear();
     }
+    /// `(clip, notify)` of the notify windows open on the leading clip.
+    pub(crate) fn open_windows(&self) -> impl Iterator<Item = (ClipId, u16)> + '_ {
+        self.windows.open(&self.table.clips)
+    }
     /// Delivers queued notifies (time order) and clears the queue.
     pub fn deliver_events(&mut self, receiver: &mut dyn AnimationEventReceiver) {
         self.events.sort();
@@ -448,15 +457,20 @@ impl TagSelector {
                 self.playing.truncate(keep);
             }
         }
-        // Notifies of the dominant clip.
+        // Notifies and notify windows of the dominant clip.
+        let mut lead = None;
         if let Some(p) = self.playing.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).copied() {
             let d = f64::from(self.table.clips.get(p.clip).duration);
             if d > 0.0 && p.weight > 0.0 {
+                let (lo, hi) = (p.prev_time / d, p.time / d);
+                // A row plays once at a time: the row (and clip) names the lead; a restart is fresh.
+                let owner = (u64::from(p.row) << 32) | u64::from(p.clip.0);
+                lead = Some(Lead { owner, clip: p.clip, lo, hi, looping: p.looping, fresh: p.fresh });
                 crate::character::graph::emit_clip_notifies(
                     &self.table.clips,
                     p.clip,
-                    p.prev_time / d,
-                    p.time / d,
+                    lo,
+                    hi,
                     p.looping,
                     p.fresh,
                     NotifySource::Selector,
@@ -465,6 +479,8 @@ impl TagSelector {
                 );
             }
         }
+        let source = NotifySource::Selector;
+        follow_windows(&self.table.clips, lead, &mut self.windows, source, frame, &mut self.events);
         for p in self.playing.iter_mut() {
             p.fresh = false;
         }

@@ -8,19 +8,19 @@ use glam::Mat4;
 use zoa_anim_core::contracts::PoseSnapshot;
 use zoa_anim_core::graph::StateIndex;
 use zoa_anim_core::{
-    AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, PlayerProfileType, StateTagSet,
+    AnimationBindingId, AnimationParameterType, AnimationSlotId, Name, NotifyPayload, PlayerProfileType, StateTagSet,
 };
 use zoa_anim_ik::{CompiledEquipment, EquipmentPoseService, IkReport, Role};
 
 use super::{Behaviour, Character};
 use crate::character::definition::CharacterDefinition;
 use crate::character::driver::GraphDriver;
-use crate::character::events::{Event, EventQueue};
+use crate::character::events::{Event, EventQueue, NotifyWindow};
 use crate::character::graph::{FrameOutput, GraphInstance, ParamValue, RootMotion, SlotStatus};
 use crate::character::pose_stage::PoseContribution;
 use crate::character::selector::TagSelector;
 use crate::pose::ik_stage::IkStage;
-use crate::pose::{MorphPose, Pose};
+use crate::pose::{CurveIndex, MorphPose, Pose};
 
 impl Character {
     /// The definition.
@@ -151,6 +151,57 @@ impl Character {
     #[must_use]
     pub fn morph_weights(&self) -> Option<&MorphPose> {
         self.pose.morphs.as_deref().map(|[now, _]| now)
+    }
+    /// Float curve `name` of the last evaluation: the clips that carry it,
+    /// blended with the weights their poses blend with (0 filling where the
+    /// playing clips do not carry it: Unreal's rule); 0 when no clip of the
+    /// definition carries it. A name scan: [`Character::curve_index`] once
+    /// and [`Character::curve_at`] per frame is cheaper.
+    #[must_use]
+    pub fn curve(&self, name: &str) -> f32 {
+        self.curve_index(name).map_or(0.0, |i| self.curve_at(i))
+    }
+    /// Float curve `name` with `default` filling where the playing clips do
+    /// not carry it (three.js's rule for a property's own value): a curve
+    /// that scales something (`ik.hand_on_weapon`) reads 1 where no clip says
+    /// otherwise. `default` when no clip of the definition carries it.
+    #[must_use]
+    pub fn curve_or(&self, name: &str, default: f32) -> f32 {
+        self.curve_index(name).map_or(default, |i| self.curve_or_at(i, default))
+    }
+    /// The index of curve `name` among the definition's curves
+    /// (`definition().clips().curves()`).
+    #[must_use]
+    pub fn curve_index(&self, name: &str) -> Option<CurveIndex> {
+        self.def.clips.curves().index(name)
+    }
+    /// [`Character::curve`] by index (0 out of range).
+    #[must_use]
+    pub fn curve_at(&self, curve: CurveIndex) -> f32 {
+        self.pose.curves.as_deref().map_or(0.0, |[now, _]| now.value(curve))
+    }
+    /// [`Character::curve_or`] by index (`default` out of range).
+    #[must_use]
+    pub fn curve_or_at(&self, curve: CurveIndex, default: f32) -> f32 {
+        self.pose.curves.as_deref().map_or(default, |[now, _]| now.value_or(curve, default))
+    }
+    /// Whether a notify window called `name` is open: its begin was
+    /// delivered and its end not yet (a combo input window, a hit box).
+    #[must_use]
+    pub fn in_window(&self, name: &str) -> bool {
+        self.windows.iter().any(|w| w.name == name)
+    }
+    /// The notify windows open after the last frame.
+    pub fn open_windows(&self) -> impl Iterator<Item = &NotifyWindow> {
+        self.windows.iter()
+    }
+    /// The payload of a notify, window begin or window end event of this
+    /// character (`None` for other events and notifies without one): typed
+    /// fields held by the definition, so reading them allocates nothing.
+    #[must_use]
+    pub fn notify_payload(&self, event: &Event) -> Option<&NotifyPayload> {
+        let (clip, notify) = event.kind.notify()?;
+        self.def.clips.notify_payload(clip, notify)
     }
     /// Model-space matrices of the last evaluation.
     #[must_use]

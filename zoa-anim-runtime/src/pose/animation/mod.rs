@@ -247,7 +247,7 @@ impl Animation {
     pub fn sample_morphs_to_new(&self, time: f32, set: &crate::pose::MorphSet) -> Vec<f32> {
         let mut weights = set.defaults().to_vec();
         let mut scratch = vec![0.0; weights.len()];
-        self.morphs.sample(time, &mut scratch, |s, x| {
+        crate::pose::scalars::ScalarTracks::sample(&self.morphs, time, &mut scratch, |s, x| {
             if let Some(w) = weights.get_mut(set.slots()[s].range.clone()) {
                 w.copy_from_slice(x);
             }

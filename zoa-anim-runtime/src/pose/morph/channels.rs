@@ -3,6 +3,7 @@
 use zoa_anim_core::{Clip, Interpolation};
 
 use super::MorphSet;
+use crate::pose::scalars::ScalarTracks;
 
 /// One bound track: a slot's weights over its keys.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,18 +77,6 @@ impl MorphChannels {
         self.unbound
     }
 
-    /// Calls `each(slot, weights)` with every bound slot's weights at clip
-    /// time `t`, written to `scratch` (at least as long as the set's weights;
-    /// only the slot's range is written). Allocates nothing.
-    pub(crate) fn sample(&self, t: f32, scratch: &mut [f32], mut each: impl FnMut(usize, &[f32])) {
-        for c in &self.channels {
-            let range = c.offset as usize..(c.offset + c.targets) as usize;
-            let Some(out) = scratch.get_mut(range) else { continue };
-            self.sample_channel(c, t, out);
-            each(c.slot as usize, out);
-        }
-    }
-
     /// glTF 2.0 sampling of one channel, as three.js's interpolants do it.
     fn sample_channel(&self, c: &Channel, t: f32, out: &mut [f32]) {
         let times = &self.times[c.time_start as usize..][..c.keys as usize];
@@ -131,6 +120,18 @@ impl MorphChannels {
                     *o = s0 * p0 + s1 * m0 + s2 * p1 + s3 * m1;
                 }
             }
+        }
+    }
+}
+
+impl ScalarTracks for MorphChannels {
+    /// Every bound slot's weights at clip time `t`.
+    fn sample(&self, t: f32, scratch: &mut [f32], mut each: impl FnMut(usize, &[f32])) {
+        for c in &self.channels {
+            let range = c.offset as usize..(c.offset + c.targets) as usize;
+            let Some(out) = scratch.get_mut(range) else { continue };
+            self.sample_channel(c, t, out);
+            each(c.slot as usize, out);
         }
     }
 }

@@ -16,14 +16,14 @@
 //! like a translation: within a layer `W += w; v = lerp(v, x, w/W)`, the
 //! default weights fill what is missing below `W = 1`, additive inputs add
 //! `w·(x − ref)`; between layers as the joints compose
-//! ([`crate::pose::Composition`]). A layer's bone mask weighs a node's weights
+//! ([`crate::pose::Composition`]). The blend is the pose engine's one blend
+//! of numbers ([`crate::pose::scalars`]), a slot per morphed node. A layer's bone mask weighs a node's weights
 //! as it weighs the node's nearest joint (itself, or its nearest ancestor
 //! that is a joint of the skeleton); a node below no joint is not masked.
 //! Sampling is glTF 2.0's: STEP holds a key, LINEAR lerps, CUBICSPLINE is
 //! the Hermite spline with tangents scaled by the key interval, times before
 //! the first or after the last key hold that key.
 
-mod blend;
 mod channels;
 #[cfg(test)]
 mod tests;
@@ -32,8 +32,9 @@ use std::ops::Range;
 
 use zoa_anim_core::{MorphNode, Skeleton};
 
-pub(crate) use blend::MorphBlend;
 pub(crate) use channels::MorphChannels;
+
+use crate::pose::scalars::{ScalarLayout, ScalarPose};
 
 /// One morphed node in a [`MorphSet`].
 #[derive(Debug, Clone, PartialEq)]
@@ -105,61 +106,52 @@ impl MorphSet {
     }
 }
 
+impl ScalarLayout for MorphSet {
+    fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+    fn slot_range(&self, s: usize) -> Range<usize> {
+        self.slots[s].range.clone()
+    }
+    fn slot_joint(&self, s: usize) -> Option<u16> {
+        self.slots[s].joint
+    }
+    fn defaults(&self) -> &[f32] {
+        &self.defaults
+    }
+}
+
 /// The blended morph weights of one character or player, flat in its
 /// [`MorphSet`]'s layout, with the state their blend reuses every frame
 /// (sized once; blending allocates nothing).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct MorphPose {
-    weights: Vec<f32>,
-    /// One input's sampled weights.
-    sampled: Vec<f32>,
-    /// Accumulation of an override layer above the base.
-    layer: Vec<f32>,
-    /// Additive deltas of the open layer.
-    delta: Vec<f32>,
-    /// Accumulated override weight `W` per slot.
-    accumulated: Vec<f32>,
-    /// Whether `delta` holds anything per slot.
-    held: Vec<bool>,
-}
+pub struct MorphPose(pub(crate) ScalarPose);
 
 impl MorphPose {
     /// The default weights of `set`, with room to blend them.
     #[must_use]
     pub fn new(set: &MorphSet) -> MorphPose {
-        let n = set.weight_count();
-        MorphPose {
-            weights: set.defaults().to_vec(),
-            sampled: vec![0.0; n],
-            layer: vec![0.0; n],
-            delta: vec![0.0; n],
-            accumulated: vec![0.0; set.slots().len()],
-            held: vec![false; set.slots().len()],
-        }
+        MorphPose(ScalarPose::new(set))
     }
     /// Every weight, flat in the set's layout.
     #[must_use]
     pub fn weights(&self) -> &[f32] {
-        &self.weights
+        &self.0.values
     }
     /// The weights of `slot` (one per morph target of its node).
     #[must_use]
     pub fn of(&self, slot: &MorphSlot) -> &[f32] {
-        self.weights.get(slot.range.clone()).unwrap_or_default()
+        self.0.values.get(slot.range.clone()).unwrap_or_default()
     }
     /// `self = lerp(self, other, t)` weight by weight (a cross-fade toward
     /// `other`, as [`crate::pose::blend_into`] does for joints). Two poses of
     /// different layouts are left as they are.
     pub fn blend_toward(&mut self, other: &MorphPose, t: f32) {
-        if self.weights.len() == other.weights.len() {
-            for (a, b) in self.weights.iter_mut().zip(&other.weights) {
-                *a = blend::lerp(*a, *b, t);
-            }
-        }
+        self.0.blend_toward(&other.0, t);
     }
     /// Whether it is laid out for `set`.
     #[must_use]
     pub fn fits(&self, set: &MorphSet) -> bool {
-        self.weights.len() == set.weight_count() && self.accumulated.len() == set.slots().len()
+        self.0.fits(set)
     }
 }

@@ -180,10 +180,13 @@ function drawChart() {
   lab.ticks.forEach((t, i) => {
     for (const [kind, name] of t.events) {
       if (kind === 'set') continue;
-      ctx.fillStyle = kind === 'notify' ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#b0b6bd' : '#c62828';
+      // Notifies and notify windows (begin, end, cut) in green; a window's label says which.
+      const notify = kind === 'notify' || kind.startsWith('notify_');
+      ctx.fillStyle = notify ? '#2e7d32' : kind.startsWith('state') || kind.startsWith('transition') ? '#b0b6bd' : '#c62828';
       ctx.fillRect(xOf(i) - 1, 4, 2, EVENTS_H - 12);
-      if (['trigger', 'tags', 'notify', 'slot', 'equip', 'force_state'].includes(kind)) {
-        const text = kind === 'tags' ? name.split(' ').map((p) => p.split('=').pop()).join('/') : name;
+      if (['trigger', 'tags', 'slot', 'equip', 'force_state'].includes(kind) || notify) {
+        const window = { notify_begin: ' [', notify_end: ' ]', notify_cut: ' ]x' }[kind] || '';
+        const text = kind === 'tags' ? name.split(' ').map((p) => p.split('=').pop()).join('/') : name + window;
         ctx.fillText(text, xOf(i) + 3, 12 + (labels++ % 3) * 11);
       }
     }

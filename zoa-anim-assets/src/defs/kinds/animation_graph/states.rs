@@ -54,8 +54,16 @@ pub(crate) static TABLE: Table = Table {
         Field::opt("weight", Ty::Num(Rule::Unit), "the layer's", ""),
         Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "the layer's", ""),
         Field::opt("bone_mask", Ty::Table(&BONE_MASK), "the layer's", "as for layers"),
+        Field::opt(
+            "sync_group",
+            Ty::Text,
+            "none",
+            "a sync group: of the group's states playing on the layer, the heaviest leads and the others \
+             follow its position between the sync markers their clips share (a blend tree by its heaviest \
+             child), else its normalized time; only looping states follow",
+        ),
     ],
-    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]])],
+    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]]), Constraint::NotWith("sync_group", "loop", false)],
 };
 
 /// The states, what the other parts of the reader need to know about each,
@@ -111,6 +119,7 @@ pub(crate) fn read(
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
         let (motion, refs) = motion_or_machine(ctx, &mut s, (params, model), sh, layer_v.is_some());
+        let sync_group = sync_group(ctx, &mut s, looping);
         s.finish(ctx);
         let Some(name) = name else { continue };
         if *name.get_ref() == "any" {
@@ -166,9 +175,20 @@ pub(crate) fn read(
             weight,
             blend_mode: mode,
             bone_mask: mask,
+            sync_group,
         });
     }
     out
+}
+
+/// A state's `sync_group`, which a state that plays once cannot follow.
+fn sync_group(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>, looping: Option<bool>) -> Option<String> {
+    let group = s.str(ctx, "sync_group")?;
+    if looping == Some(false) {
+        let m = "a state that plays once (`loop = false`) cannot follow a sync group";
+        ctx.report(Code::ConflictingFields, group.span(), &s.field("sync_group"), m);
+    }
+    Some((*group.get_ref()).to_owned())
 }
 
 /// A row's motion (`clip` / `blend_tree`, or a sub-state machine with
