@@ -410,6 +410,9 @@ fn composed_only(c: &Capture, i: usize) -> bool {
 fn a_pose_is_rebuilt_from_the_capture_alone_mid_cross_fade_through_masks_and_a_loadout_switch() {
     let (mut setup, presets) = setup(30.0);
     setup.ground = None; // no foot planting: the local pose is what blending produced
+    // No items in hand either: hand on weapon would move the arms through
+    // every tick of a loadout switch (the grips blend in over it).
+    setup.bundle.equipment.clear();
     let mut sim = PreviewSim::new(setup).unwrap();
     let def = sim.definition().clone();
     let rearm = PreviewPreset {

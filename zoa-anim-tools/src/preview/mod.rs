@@ -349,6 +349,8 @@ pub struct PreviewSim {
     graph_names: Vec<GraphNames>,
     clip_names: Vec<NameId>,
     slot_layer_name: NameId,
+    /// Most pose inputs one tick can record ([`most_contributions`]).
+    most_inputs: usize,
     /// The name of every event the character can deliver, interned.
     event_names: HashMap<Name, NameId>,
     template: Capture,
@@ -451,6 +453,7 @@ impl PreviewSim {
         template.joint_parents = (0..sk.joint_count()).map(|j| sk.parent(j).map(|p| p as u16)).collect();
 
         Ok(PreviewSim {
+            most_inputs: usize::try_from(most_contributions(&setup.bundle)).unwrap_or(usize::MAX),
             character: Character::new(&def)?,
             def,
             rate: setup.rate,
@@ -618,9 +621,10 @@ impl PreviewSim {
         capture.rows.reserve(ticks * 4);
         capture.sync.reserve(ticks * 4);
         capture.events.reserve(ticks * 8 + preset.steps.len());
-        capture.contributions.reserve(ticks * 8);
+        // The most a tick can hold (the budget checked these bounds' bytes).
+        capture.contributions.reserve(ticks.saturating_mul(self.most_inputs));
         capture.sounds.reserve(ticks);
-        capture.ik.reserve(ticks * 2);
+        capture.ik.reserve(ticks * zoa_anim_ik::MAX_IK_GOALS);
         capture.binding_values.reserve(ticks * self.columns.len());
         capture.joint_positions.reserve(ticks * joints);
         if self.record_local {
