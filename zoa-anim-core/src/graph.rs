@@ -514,6 +514,50 @@ impl AnimationGraph {
     }
 }
 
+/// Which of `state_count` states a state machine can ever enter: every
+/// state on a path from a layer entry (`entries`) along the `edges` (source
+/// state, or `None` for `any`, to target state). An `any` edge reaches its
+/// target as soon as the layer runs. Out-of-range indices are ignored.
+///
+/// The one rule for W003 (`validate`'s unreachable state) and the
+/// Workbench's graph canvas, which needs it on graphs that do not validate.
+#[must_use]
+pub fn reachable_states(
+    state_count: usize,
+    entries: impl IntoIterator<Item = usize>,
+    edges: &[(Option<usize>, usize)],
+) -> Vec<bool> {
+    // Edges grouped by source (counting sort), so the walk is O(states + edges).
+    let mut start = vec![0usize; state_count + 1];
+    for (from, _) in edges {
+        if let Some(f) = from.filter(|f| *f < state_count) {
+            start[f + 1] += 1;
+        }
+    }
+    for i in 0..state_count {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut targets = vec![0usize; start[state_count]];
+    for (from, to) in edges {
+        if let Some(f) = from.filter(|f| *f < state_count) {
+            targets[next[f]] = *to;
+            next[f] += 1;
+        }
+    }
+    let mut reached = vec![false; state_count];
+    let mut queue: Vec<usize> = entries.into_iter().collect();
+    queue.extend(edges.iter().filter(|(from, _)| from.is_none()).map(|(_, to)| *to));
+    while let Some(s) = queue.pop() {
+        match reached.get_mut(s) {
+            Some(r) if !*r => *r = true,
+            _ => continue,
+        }
+        queue.extend_from_slice(&targets[start[s]..start[s + 1]]);
+    }
+    reached
+}
+
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.test {
@@ -586,5 +630,14 @@ mod tests {
         assert!(!g.transitions[0].is_unconditional());
         assert!(CompareOp::from_symbol(">=").unwrap().compare(2.0, 2.0));
         assert!(!CompareOp::Lt.compare(3, 2));
+    }
+
+    #[test]
+    fn reachable_states_follow_edges_from_entries_and_any() {
+        // 0 -> 1 -> 2; any -> 3; 4 -> 0 only (never entered); 9 is out of range.
+        let edges = [(Some(0), 1), (Some(1), 2), (None, 3), (Some(4), 0), (Some(2), 9)];
+        assert_eq!(reachable_states(5, [0], &edges), [true, true, true, true, false]);
+        assert_eq!(reachable_states(5, [4], &[]), [false, false, false, false, true]);
+        assert_eq!(reachable_states(2, [7], &[(Some(1), 1)]), [false, false]);
     }
 }

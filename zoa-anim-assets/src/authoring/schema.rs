@@ -86,6 +86,7 @@ fn ty_schema(ty: &Ty) -> Value {
         }
         Ty::Map(item) => json!({"type": "object", "additionalProperties": ty_schema(item)}),
         Ty::Either(tys) => json!({"anyOf": tys.iter().map(ty_schema).collect::<Vec<_>>()}),
+        Ty::Point => json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}),
         Ty::Tags => json!({"type": "string"}),
     }
 }

@@ -202,7 +202,25 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Enum(e) => {
             let _ = choice_of(ctx, v, field, e);
         }
+        Ty::Point => {
+            let _ = point_of(ctx, v, field);
+        }
         Ty::Table(_) | Ty::Rows(_) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tags => {}
+    }
+}
+
+/// The value as a point `[x, y]` of two finite numbers.
+pub(crate) fn point_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str) -> Option<[f32; 2]> {
+    match v.get_ref() {
+        DeValue::Array(a) if a.len() == 2 => {
+            let x = num_of(ctx, &a[0], &index(field, 0), Rule::Any);
+            let y = num_of(ctx, &a[1], &index(field, 1), Rule::Any);
+            Some([x?, y?])
+        }
+        _ => {
+            wrong_type(ctx, v, field, "a point `[x, y]` of two numbers");
+            None
+        }
     }
 }
 

@@ -68,6 +68,7 @@ fn type_name(ty: &Ty) -> String {
         Ty::List(item, _) => format!("array of {}", plural(&type_name(item))),
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
+        Ty::Point => "point `[x, y]`".into(),
         Ty::Tags => "tag pattern".into(),
     }
 }

@@ -38,6 +38,7 @@ pub(crate) static TABLE: Table = Table {
         Field::opt("weight", Ty::Num(Rule::Unit), "the layer's", ""),
         Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "the layer's", ""),
         Field::opt("bone_mask", Ty::Table(&BONE_MASK), "the layer's", "as for layers"),
+        Field::opt("position", Ty::Point, "laid out by the editor", super::POSITION_ABOUT),
     ],
     constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"]])],
 };

@@ -1,13 +1,12 @@
 //! Graph transitions: `[[transitions]]` rows, their conditions, and which
 //! states a layer can reach.
 
-use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
 
 use toml::Spanned;
 use zoa_anim_core::graph::{
     CompareOp, Condition, ConditionTest, GraphTransition, Interruption, ParameterDefault, StateIndex, TransitionMode,
-    TransitionSource,
+    TransitionSource, reachable_states,
 };
 
 use super::params::Params;
@@ -158,47 +157,33 @@ fn resolve_state(ctx: &mut FileCtx<'_>, infos: &[StateInfo], v: &Spanned<&str>, 
     r
 }
 
-/// Reports every state no transition path reaches from its layer's entry (W003).
+/// Reports every state no transition path reaches from its layer's entry
+/// (W003), by the core's one rule ([`zoa_anim_core::graph::reachable_states`]).
 pub(crate) fn check_reachable(
     ctx: &mut FileCtx<'_>,
     layers: &[GraphLayer],
     infos: &[StateInfo],
     transitions: &[GraphTransition],
 ) {
-    // BFS from the layer entry; `any` transitions reach their target as soon
-    // as the layer runs.
-    {
-        let mut reached = vec![false; infos.len()];
-        let mut queue: VecDeque<usize> = layers.iter().map(|l| l.entry.index()).collect();
-        for t in transitions {
-            if t.from == TransitionSource::Any {
-                queue.push_back(t.to.index());
-            }
-        }
-        let mut edges: HashMap<usize, Vec<usize>> = HashMap::new();
-        for t in transitions {
-            if let TransitionSource::State(f) = t.from {
-                edges.entry(f.index()).or_default().push(t.to.index());
-            }
-        }
-        while let Some(s) = queue.pop_front() {
-            if std::mem::replace(&mut reached[s], true) {
-                continue;
-            }
-            queue.extend(edges.get(&s).into_iter().flatten().copied());
-        }
-        for (i, info) in infos.iter().enumerate() {
-            if !reached[i] {
-                ctx.report(
-                    Code::UnreachableState,
-                    info.span.clone(),
-                    &format!("states[{}].name", i),
-                    format!(
-                        "state `{}` is unreachable: no transition path leads to it from the entry of layer `{}`",
-                        info.name, layers[info.layer].name
-                    ),
-                );
-            }
+    let edges: Vec<(Option<usize>, usize)> = transitions
+        .iter()
+        .map(|t| match t.from {
+            TransitionSource::Any => (None, t.to.index()),
+            TransitionSource::State(f) => (Some(f.index()), t.to.index()),
+        })
+        .collect();
+    let reached = reachable_states(infos.len(), layers.iter().map(|l| l.entry.index()), &edges);
+    for (i, info) in infos.iter().enumerate() {
+        if !reached[i] {
+            ctx.report(
+                Code::UnreachableState,
+                info.span.clone(),
+                &format!("states[{}].name", i),
+                format!(
+                    "state `{}` is unreachable: no transition path leads to it from the entry of layer `{}`",
+                    info.name, layers[info.layer].name
+                ),
+            );
         }
     }
 }
