@@ -37,6 +37,7 @@ mod api_preview;
 mod api_wizard;
 mod diag_json;
 mod files;
+mod graph_edit;
 mod pipeline;
 pub mod roots;
 mod security;

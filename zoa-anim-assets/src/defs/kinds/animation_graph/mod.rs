@@ -9,6 +9,8 @@ mod params;
 mod states;
 mod transitions;
 
+pub use transitions::split_condition;
+
 use std::ops::Range;
 
 use zoa_anim_core::graph::AnimationGraph;

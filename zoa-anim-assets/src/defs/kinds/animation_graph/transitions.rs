@@ -188,10 +188,14 @@ pub(crate) fn check_reachable(
     }
 }
 
-/// A condition written as text: `speed > 0.1`, `grounded is true`, `jump`.
-fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usize>, field: &str) -> Option<Condition> {
+/// A transition condition's text split into its parameter name and, unless
+/// it is a bare trigger name, its test (`("is", "true")`, `(">=", "1.5")`),
+/// each trimmed; nothing is checked. The one reading of the condition syntax
+/// (the reader checks what it splits; the Workbench renames parameters with it).
+#[must_use]
+pub fn split_condition(text: &str) -> (&str, Option<(&str, &str)>) {
     let text = text.trim();
-    let (name, test_text): (&str, Option<(&str, &str)>) = if let Some((n, rest)) = text.split_once(" is ") {
+    if let Some((n, rest)) = text.split_once(" is ") {
         (n.trim(), Some(("is", rest.trim())))
     } else if let Some(pos) = text.find(['<', '>', '=', '!']) {
         let (n, rest) = text.split_at(pos);
@@ -199,7 +203,13 @@ fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usi
         (n.trim(), Some((&rest[..op_len], rest[op_len..].trim())))
     } else {
         (text, None)
-    };
+    }
+}
+
+/// A condition written as text: `speed > 0.1`, `grounded is true`, `jump`.
+fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usize>, field: &str) -> Option<Condition> {
+    let text = text.trim();
+    let (name, test_text) = split_condition(text);
     let syntax =
         "expected `param OP number` (OP one of == != < > <= >=), `param is true`, `param is false` or a trigger name";
     if name.is_empty() || name.contains(char::is_whitespace) {
