@@ -32,6 +32,7 @@
 mod api_autobind;
 mod api_bindings;
 mod api_defs;
+mod api_graph;
 mod api_ik;
 mod api_preview;
 mod api_wizard;
@@ -325,6 +326,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/presets", get(api_preview::presets))
         .route("/api/preview/run", post(api_preview::run))
         .route("/api/preview/export", post(api_preview::export))
+        // The graph canvas.
+        .route("/api/graph/view", post(api_graph::view))
+        .route("/api/graph/edit", post(api_graph::edit))
+        .route("/api/graph/rename_parameter", post(api_graph::rename_parameter))
         // A definition file may be up to 4 MiB; its JSON-escaped text fits in 9 MiB.
         .layer(axum::extract::DefaultBodyLimit::max(9 << 20))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), security::guard))

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::Value as Json;
 use toml_edit::DocumentMut;
 
-pub use view::{GraphView, view};
+pub use view::view;
 
 /// The `from` of a transition out of any state.
 pub(crate) const ANY: &str = "any";

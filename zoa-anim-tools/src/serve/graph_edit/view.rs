@@ -84,8 +84,23 @@ pub struct TransitionView {
     pub layer: usize,
     /// Neither exit time nor conditions: it fires the moment its source is entered (W002's rule).
     pub unconditional: bool,
+    /// Its conditions, each split into parameter and test (the reader's split).
+    pub conditions: Vec<ConditionView>,
     /// The row as written.
     pub fields: Json,
+}
+
+/// One condition as its text reads (nothing checked: the diagnostics say what is wrong).
+#[derive(Debug, Serialize)]
+pub struct ConditionView {
+    /// The text as written.
+    pub text: String,
+    /// The parameter it names.
+    pub parameter: String,
+    /// `is` or a comparison operator; `None` for a bare trigger name.
+    pub op: Option<String>,
+    /// What it compares with (`true`, `1.5`).
+    pub value: Option<String>,
 }
 
 fn point(row: &dyn TableLike, key: &str) -> Option<[f64; 2]> {
@@ -150,14 +165,20 @@ fn view_of(doc: &DocumentMut) -> GraphView {
         let to_state = text(row, "to").and_then(find);
         let layer_of = |s: usize| states.iter().find(|x| x.index == s).map_or(0, |x| x.layer);
         let layer = to_state.or(from_state).map_or(0, layer_of);
-        let conditions = row.get("conditions").and_then(|c| c.as_array()).is_some_and(|a| !a.is_empty());
+        let conditions: Vec<ConditionView> = row
+            .get("conditions")
+            .and_then(|c| c.as_array())
+            .map(|a| a.iter().filter_map(|c| c.as_str()).map(condition).collect())
+            .unwrap_or_default();
+        let has_conditions = row.get("conditions").and_then(|c| c.as_array()).is_some_and(|a| !a.is_empty());
         transitions.push(TransitionView {
             index: i,
             from_state,
             from_any,
             to_state,
             layer,
-            unconditional: !conditions && !row.contains_key("exit_time"),
+            unconditional: !has_conditions && !row.contains_key("exit_time"),
+            conditions,
             fields: table_json(row),
         });
     }
@@ -174,6 +195,16 @@ fn view_of(doc: &DocumentMut) -> GraphView {
         layers,
         states,
         transitions,
+    }
+}
+
+fn condition(text: &str) -> ConditionView {
+    let (parameter, test) = zoa_anim_assets::defs::split_condition(text);
+    ConditionView {
+        text: text.to_owned(),
+        parameter: parameter.to_owned(),
+        op: test.map(|(op, _)| op.to_owned()),
+        value: test.map(|(_, v)| v.to_owned()),
     }
 }
 

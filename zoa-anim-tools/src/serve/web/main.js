@@ -2,6 +2,7 @@
 import { api } from './api.js';
 import { $, $$, toast } from './ui.js';
 import * as definitions from './definitions.js';
+import * as graphs from './graphs.js';
 import * as autobind from './autobind.js';
 import * as bindings from './bindings.js';
 import * as ik from './ik.js';
@@ -9,7 +10,7 @@ import * as preview from './preview.js';
 import * as overview from './overview.js';
 import * as wizard from './wizard.js';
 
-const modules = { definitions, autobind, bindings, ik, preview, overview, wizard };
+const modules = { definitions, graphs, autobind, bindings, ik, preview, overview, wizard };
 const starting = new Map(); // tab → the promise of its start-up
 export const session = {};
 
