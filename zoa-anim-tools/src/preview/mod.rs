@@ -51,12 +51,14 @@
 //!   allocate.
 
 mod capture;
+mod live;
 mod record;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+pub use live::{LiveLayer, LiveMode, LiveParameter, LiveSim, LiveValue, MAX_ADVANCE};
 pub use capture::{Capture, EventRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, TickRecord};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
