@@ -32,8 +32,10 @@ fn the_graph_editor_in_headless_chromium() {
         let c = &c;
         open_the_locomotion_graph(c, &server, shots.path()).await;
         add_a_state_and_a_transition_with_a_condition(c, &server, shots.path()).await;
+        the_new_state_plays_when_its_parameter_is_set_live(c, shots.path()).await;
         drag_a_node_and_reload(c, &server).await;
         undo_restores_the_saved_text(c, &server).await;
+        free_play_in_the_preview_lab(c, shots.path()).await;
     });
     eprintln!("graph editor browser test: {:.1} s", started.elapsed().as_secs_f64());
 }
@@ -104,7 +106,8 @@ async fn click_at(c: &Client, (x, y): (i64, i64), button: u64) {
 async fn open_the_locomotion_graph(c: &Client, s: &Server, shots: &Path) {
     c.goto(&format!("{}/#graphs", s.origin)).await.unwrap();
     until(c, "the Workbench", "document.body.dataset.ready === '1'").await;
-    until(c, "the graph", &format!("document.body.dataset.graph === '{GRAPH}' && document.body.dataset.graphChecked")).await;
+    until(c, "the graph", &format!("document.body.dataset.graph === '{GRAPH}' && document.body.dataset.graphChecked"))
+        .await;
     let status = css(c, "#ge-status").await.text().await.unwrap();
     assert_eq!(status, "valid");
     // Every state and every transition of the file is drawn, and the Any State.
@@ -133,7 +136,8 @@ async fn open_the_locomotion_graph(c: &Client, s: &Server, shots: &Path) {
     // Select the blend-tree state: the details panel shows its tree.
     click_at(c, node_at(c, "locomotion").await, MOUSE_BUTTON_LEFT).await;
     until(c, "the state's details", "document.querySelector('#gd-state-name')?.value === 'locomotion'").await;
-    let thresholds = js(c, "return [...document.querySelectorAll('.gd-child-threshold')].map(i => i.value).join(' ');").await;
+    let thresholds =
+        js(c, "return [...document.querySelectorAll('.gd-child-threshold')].map(i => i.value).join(' ');").await;
     assert_eq!(thresholds, json!("0 1.5 4 6.5"));
     save_shot("graph-editor-state.png", &c.screenshot().await.unwrap(), shots);
 }
@@ -141,7 +145,8 @@ async fn open_the_locomotion_graph(c: &Client, s: &Server, shots: &Path) {
 /// A point of the canvas far from every node and arrow (viewport coordinates).
 async fn empty_spot(c: &Client) -> (i64, i64) {
     let d = drawn(c).await;
-    let nodes: Vec<(f64, f64)> = items(&d, "state").iter().chain(items(&d, "any").iter()).map(|n| (num(n, "x"), num(n, "y"))).collect();
+    let nodes: Vec<(f64, f64)> =
+        items(&d, "state").iter().chain(items(&d, "any").iter()).map(|n| (num(n, "x"), num(n, "y"))).collect();
     let arrows: Vec<[f64; 4]> =
         items(&d, "transition").iter().map(|a| [num(a, "x1"), num(a, "y1"), num(a, "x2"), num(a, "y2")]).collect();
     let (w, h) = (d["width"].as_f64().unwrap(), d["height"].as_f64().unwrap());
@@ -205,7 +210,12 @@ async fn add_a_state_and_a_transition_with_a_condition(c: &Client, s: &Server, s
     menu(c, "add-transition").await;
     until(c, "the pending hint", "!document.querySelector('#ge-pending').hidden").await;
     click_at(c, node_at(c, "dodge").await, MOUSE_BUTTON_LEFT).await;
-    until(c, "the new transition's details", "document.querySelector('.gd-route')?.textContent === 'locomotion → dodge'").await;
+    until(
+        c,
+        "the new transition's details",
+        "document.querySelector('.gd-route')?.textContent === 'locomotion → dodge'",
+    )
+    .await;
     // Unconditional so far: flagged.
     until(c, "the W002 flag", "document.querySelector('.gd-problems li[data-code=\"W002\"]')").await;
     css(c, "#gd-add-condition").await.click().await.unwrap();
@@ -239,6 +249,51 @@ async fn add_a_state_and_a_transition_with_a_condition(c: &Client, s: &Server, s
     assert!(g.value.state("dodge").is_some());
 }
 
+async fn the_new_state_plays_when_its_parameter_is_set_live(c: &Client, shots: &Path) {
+    css(c, "#ge-play").await.click().await.unwrap();
+    until(c, "free play", "(document.body.dataset.liveStates || '').startsWith('locomotion')").await;
+    // Set `speed` live past the new transition's condition (speed > 5).
+    type_into(c, ".ge-param[data-name='speed'] .live-number", "6").await;
+    until(c, "the new state", "(document.body.dataset.liveStates || '').startsWith('dodge')").await;
+    until(c, "its node lit", "document.querySelector('.graph-a11y li[data-name=\"dodge\"]').dataset.active === '1'")
+        .await;
+    save_shot("graph-editor-live.png", &c.screenshot().await.unwrap(), shots);
+    css(c, "#ge-stop").await.click().await.unwrap();
+    until(c, "the stop", "!document.body.dataset.live").await;
+}
+
+async fn free_play_in_the_preview_lab(c: &Client, shots: &Path) {
+    css(c, "#tab-preview").await.click().await.unwrap();
+    css(c, "#live-card summary").await.click().await.unwrap();
+    until(c, "the graphs", "document.querySelectorAll('#live-graph option').length === 2").await;
+    css(c, "#live-graph").await.select_by_value("humanoid_locomotion").await.unwrap();
+    css(c, "#live-play").await.click().await.unwrap();
+    until(c, "free play", "(document.body.dataset.labLiveStates || '').startsWith('locomotion')").await;
+    css(c, ".live-param[data-name='is_crouching'] .live-bool").await.click().await.unwrap();
+    until(c, "the crouch", "(document.body.dataset.labLiveStates || '').startsWith('crouch')").await;
+    until(
+        c,
+        "the lit node",
+        "document.querySelector('#live-graph-host .graph-a11y li[data-name=\"crouch\"]')?.dataset.active === '1'",
+    )
+    .await;
+    c.execute("document.querySelector('#live-lab').scrollIntoView();", vec![]).await.unwrap();
+    save_shot("preview-live.png", &c.screenshot().await.unwrap(), shots);
+    // A single clip, looping: its footsteps arrive as events.
+    css(c, "#live-mode").await.select_by_value("clip").await.unwrap();
+    css(c, "#live-clip").await.select_by_value("walk").await.unwrap();
+    css(c, "#live-play").await.click().await.unwrap();
+    until(c, "the clip", "(document.body.dataset.labLiveStates || '') === 'walk'").await;
+    until(
+        c,
+        "a footstep",
+        "[...document.querySelectorAll('#live-events .chip')].some(e => e.textContent.endsWith('notify Footstep'))",
+    )
+    .await;
+    css(c, "#live-stop").await.click().await.unwrap();
+    until(c, "the stop", "!document.body.dataset.labLive").await;
+}
+
 async fn drag_a_node_and_reload(c: &Client, s: &Server) {
     let before = drawn(c).await;
     let fall = items(&before, "state").into_iter().find(|i| i["name"] == "fall").unwrap().clone();
@@ -261,12 +316,24 @@ async fn drag_a_node_and_reload(c: &Client, s: &Server) {
     let (mx, my) = (num(&fall, "wx"), num(&fall, "wy"));
     assert!(mx > wx + 20.0 && my > wy + 10.0, "moved from ({wx}, {wy}) to ({mx}, {my})");
     // Ctrl+S saves the graph.
-    css(c, ".ge-layer-canvas:not([hidden]) canvas").await.send_keys(&format!("{}s", char::from(fantoccini::key::Key::Control))).await.unwrap();
+    css(c, ".ge-layer-canvas:not([hidden]) canvas")
+        .await
+        .send_keys(&format!("{}s", char::from(fantoccini::key::Key::Control)))
+        .await
+        .unwrap();
     until(c, "the save", "document.body.dataset.unsaved === '0'").await;
     let text = std::fs::read_to_string(file(s)).unwrap();
-    assert!(text.contains(&format!("name = \"fall\"\nclip = \"fall\"\nposition = [{}, {}]\n", mx.round(), my.round())), "{text}");
+    assert!(
+        text.contains(&format!("name = \"fall\"\nclip = \"fall\"\nposition = [{}, {}]\n", mx.round(), my.round())),
+        "{text}"
+    );
     c.refresh().await.unwrap();
-    until(c, "the reloaded graph", &format!("document.body.dataset.graph === '{GRAPH}' && document.body.dataset.graphChecked")).await;
+    until(
+        c,
+        "the reloaded graph",
+        &format!("document.body.dataset.graph === '{GRAPH}' && document.body.dataset.graphChecked"),
+    )
+    .await;
     let after = drawn(c).await;
     let fall = items(&after, "state").into_iter().find(|i| i["name"] == "fall").unwrap().clone();
     assert_eq!((num(&fall, "wx"), num(&fall, "wy")), (mx.round(), my.round()), "the position is kept");
@@ -283,12 +350,27 @@ async fn undo_restores_the_saved_text(c: &Client, s: &Server) {
     );
     click_at(c, (x as i64, y as i64), MOUSE_BUTTON_LEFT).await;
     until(c, "the arrow's details", "document.querySelector('.gd-route')?.textContent === 'Any State → death'").await;
-    css(c, ".ge-layer-canvas:not([hidden]) canvas").await.send_keys(&char::from(fantoccini::key::Key::Delete).to_string()).await.unwrap();
-    until(c, "the deletion", "document.body.dataset.unsaved === '1' && !document.querySelector('.graph-a11y li[data-from=\"Any State\"]')").await;
+    css(c, ".ge-layer-canvas:not([hidden]) canvas")
+        .await
+        .send_keys(&char::from(fantoccini::key::Key::Delete).to_string())
+        .await
+        .unwrap();
+    until(
+        c,
+        "the deletion",
+        "document.body.dataset.unsaved === '1' && !document.querySelector('.graph-a11y li[data-from=\"Any State\"]')",
+    )
+    .await;
     // Unreachable now: death is flagged.
-    until(c, "the unreachable flag", "document.querySelector('.graph-a11y li[data-name=\"death\"]')?.dataset.flag").await;
+    until(c, "the unreachable flag", "document.querySelector('.graph-a11y li[data-name=\"death\"]')?.dataset.flag")
+        .await;
     css(c, "#ge-undo").await.click().await.unwrap();
-    until(c, "the undo", "document.body.dataset.unsaved === '0' && document.querySelector('.graph-a11y li[data-from=\"Any State\"]')").await;
+    until(
+        c,
+        "the undo",
+        "document.body.dataset.unsaved === '0' && document.querySelector('.graph-a11y li[data-from=\"Any State\"]')",
+    )
+    .await;
     // The buffer holds exactly the saved text again: the TOML editor shows it.
     css(c, "#tab-definitions").await.click().await.unwrap();
     css(c, &format!(".def-item[data-path='{GRAPH}']")).await.click().await.unwrap();

@@ -128,9 +128,15 @@ fn hostile_paths_bodies_and_headers_are_refused() {
     assert_eq!(r.status, 422);
     // No token; no Origin.
     let body = serde_json::to_vec(&json!({ "path": GRAPH, "text": text, "edits": [] })).unwrap();
-    let r = s.raw("POST", "/api/graph/edit", &[("Origin", &s.origin), ("Content-Type", "application/json")], Some(&body));
+    let r =
+        s.raw("POST", "/api/graph/edit", &[("Origin", &s.origin), ("Content-Type", "application/json")], Some(&body));
     assert_eq!(r.status, 401);
-    let r = s.raw("POST", "/api/graph/edit", &[("x-zoa-token", &s.token), ("Content-Type", "application/json")], Some(&body));
+    let r = s.raw(
+        "POST",
+        "/api/graph/edit",
+        &[("x-zoa-token", &s.token), ("Content-Type", "application/json")],
+        Some(&body),
+    );
     assert_eq!(r.status, 403);
 }
 
@@ -152,10 +158,14 @@ fn a_parameter_rename_is_shown_with_every_file_it_changes_before_anything_is_wri
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(files[0]["path"], "defs/bindings/unarmed.toml");
     assert_eq!(files[0]["version"], profile_version.as_str());
-    assert_eq!(files[0]["changes"][0]["after"], "    { id = \"is_grounded\", parameter = \"on_ground\", type = \"bool\" },");
+    assert_eq!(
+        files[0]["changes"][0]["after"],
+        "    { id = \"is_grounded\", parameter = \"on_ground\", type = \"bool\" },"
+    );
     // Nothing is written.
     assert_eq!(disk(&s), text);
     assert_eq!(std::fs::read_to_string(s.defs().join("bindings/unarmed.toml")).unwrap(), profile);
-    let r = s.post("/api/graph/rename_parameter", &json!({ "path": GRAPH, "text": text, "parameter": 70, "name": "x" }));
+    let r =
+        s.post("/api/graph/rename_parameter", &json!({ "path": GRAPH, "text": text, "parameter": 70, "name": "x" }));
     assert_eq!(r.status, 400);
 }

@@ -135,7 +135,8 @@ fn refused_starts_say_why() {
     assert!(r.json()["problems"][0].as_str().unwrap().contains("no animation_graph `nope`"), "{}", r.text());
     // Without the token: refused by the guard.
     let body = serde_json::to_vec(&json!({ "mode": "clip", "clip": "walk" })).unwrap();
-    let r = s.raw("POST", "/api/live/start", &[("Origin", &s.origin), ("Content-Type", "application/json")], Some(&body));
+    let r =
+        s.raw("POST", "/api/live/start", &[("Origin", &s.origin), ("Content-Type", "application/json")], Some(&body));
     assert_eq!(r.status, 401);
 }
 

@@ -23,8 +23,8 @@ use zoa_anim_core::{
 
 pub use codes::{Code, MAX_FILE_BYTES};
 pub use diag::{Diagnostic, Severity};
-pub use kinds::animation_graph::split_condition;
 use diag::{FileCtx, Location};
+pub use kinds::animation_graph::split_condition;
 pub use render::{render_human, render_json};
 
 /// A definition together with the file it came from.

@@ -227,7 +227,8 @@ impl LiveSim {
     /// one no binding reaches, or a value of the wrong type.
     pub fn set(&mut self, name: &str, value: LiveValue) -> Result<(), String> {
         let p = self.parameters.iter().find(|p| p.name == name).ok_or_else(|| format!("no parameter `{name}`"))?;
-        let id = p.binding.ok_or_else(|| format!("`{name}` is not a binding id, so nothing outside the graph sets it"))?;
+        let id =
+            p.binding.ok_or_else(|| format!("`{name}` is not a binding id, so nothing outside the graph sets it"))?;
         let c = &mut self.character;
         match (p.default, value) {
             (ParameterDefault::Float(_), LiveValue::Number(v)) if id == DefaultBindings::SPEED => c.set_speed(v as f32),

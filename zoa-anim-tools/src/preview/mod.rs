@@ -58,8 +58,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use live::{LiveLayer, LiveMode, LiveParameter, LiveSim, LiveValue, MAX_ADVANCE};
 pub use capture::{Capture, EventRecord, NameId, Recorded, RowRecord, StateRecord, StepKind, TickRecord};
+pub use live::{LiveLayer, LiveMode, LiveParameter, LiveSim, LiveValue, MAX_ADVANCE};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};

@@ -5,7 +5,8 @@
 //!   clip, loop, rate}`: sets the session up (a heavy job: the folder load
 //!   and the character's compilation) and answers its id, the parameters,
 //!   the skeleton and the first frame. It ends the session before it: one
-//!   session plays at a time.
+//!   session plays at a time. With `unsaved: {path, text}` the folder is read
+//!   with that text in place of the file (an unsaved graph plays as edited).
 //! - `POST /api/live/poll {session}`: advances the session by the time
 //!   passed since the last poll (at most a quarter second of simulation, in
 //!   whole ticks) and answers the frame now and the events delivered since.
@@ -69,6 +70,17 @@ pub struct StartBody {
     looping: Option<bool>,
     #[serde(default)]
     rate: Option<f32>,
+    /// An unsaved definition to play in place of its file (`path`, `text`), as validation does.
+    #[serde(default)]
+    unsaved: Option<Unsaved>,
+}
+
+/// An unsaved buffer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unsaved {
+    path: String,
+    text: String,
 }
 
 /// Body of the poll, set and stop requests.
@@ -104,9 +116,18 @@ pub async fn start(State(app): State<Arc<App>>, Json(b): Json<StartBody>) -> Api
         ("clip", _, Some(c)) if !c.is_empty() => LiveMode::Clip { clip: c, looping: b.looping.unwrap_or(true) },
         _ => return Err(ApiError::bad("`mode` is `graph` (with `graph`) or `clip` (with `clip`)")),
     };
+    let overlay = match b.unsaved {
+        Some(u) => {
+            if u.text.len() as u64 > zoa_anim_assets::defs::MAX_FILE_BYTES {
+                return Err(ApiError::bad("the text is larger than a definition file may be"));
+            }
+            vec![(app.roots.defs_toml(&u.path)?, u.text)]
+        }
+        None => Vec::new(),
+    };
     let run = app
         .blocking(move |app| {
-            let set = load(app, &[]);
+            let set = load(app, &overlay);
             pipeline::start_live(app, &set, &mode, rate).map_err(setup_error)
         })
         .await?;
@@ -183,7 +204,9 @@ fn live_value(v: Option<&Value>) -> Result<LiveValue, ApiError> {
         Some(Value::Number(n)) => {
             n.as_f64().filter(|x| x.is_finite()).map(LiveValue::Number).ok_or_else(|| ApiError::bad("not a number"))
         }
-        Some(other) => Err(ApiError::bad(format!("{other} is not a parameter value (a number, a bool, or null to fire)"))),
+        Some(other) => {
+            Err(ApiError::bad(format!("{other} is not a parameter value (a number, a bool, or null to fire)")))
+        }
     }
 }
 
@@ -193,7 +216,10 @@ pub async fn set(State(app): State<Arc<App>>, Json(b): Json<SessionBody>) -> Api
     if let Some(speed) = b.playback_speed
         && !(speed.is_finite() && (0.0..=zoa_anim_core::budget::MAX_SPEED).contains(&speed))
     {
-        return Err(ApiError::bad(format!("playback speed {speed} must be in 0..={}", zoa_anim_core::budget::MAX_SPEED)));
+        return Err(ApiError::bad(format!(
+            "playback speed {speed} must be in 0..={}",
+            zoa_anim_core::budget::MAX_SPEED
+        )));
     }
     let (parameter, speed) = (b.parameter, b.playback_speed);
     if parameter.is_none() && speed.is_none() {

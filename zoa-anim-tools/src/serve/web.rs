@@ -31,6 +31,9 @@ const FILES: &[(&str, &str, &str)] = &[
     ("graphs.js", JS, include_str!("web/graphs.js")),
     ("graph_canvas.js", JS, include_str!("web/graph_canvas.js")),
     ("graph_details.js", JS, include_str!("web/graph_details.js")),
+    ("graph_live.js", JS, include_str!("web/graph_live.js")),
+    ("live.js", JS, include_str!("web/live.js")),
+    ("live_lab.js", JS, include_str!("web/live_lab.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -186,7 +186,6 @@ pub fn save_shot(name: &str, bytes: &[u8], own: &Path) {
     }
 }
 
-
 /// Runs pointer `steps` with the mouse (real WebDriver input, so the page
 /// sees trusted pointer, mouse and context-menu events).
 pub async fn mouse(c: &Client, steps: Vec<fantoccini::actions::PointerAction>) {

@@ -11,7 +11,9 @@ const MAX_NAME: usize = 128;
 
 pub(super) fn apply(doc: &mut DocumentMut, edit: &Edit) -> Result<(), EditError> {
     match edit {
-        Edit::AddState { name, layer, clip, position } => add_state(doc, name, layer.as_deref(), clip.as_deref(), *position),
+        Edit::AddState { name, layer, clip, position } => {
+            add_state(doc, name, layer.as_deref(), clip.as_deref(), *position)
+        }
         Edit::DeleteState { state } => delete_state(doc, *state),
         Edit::RenameState { state, name } => rename_state(doc, *state, name),
         Edit::SetEntry { state } => set_entry(doc, *state),
@@ -80,9 +82,8 @@ fn layer_table<'d>(doc: &'d mut DocumentMut, layer: &str) -> Result<&'d mut dyn 
     }
     let missing = || EditError::new(format!("no layer `{layer}`"));
     let mut rows = RowsMut::of(doc.as_table_mut(), "layers", false).map_err(|_| missing())?;
-    let i = (0..rows.len())
-        .find(|&i| rows.get(i).is_some_and(|r| text(r, "name") == Some(layer)))
-        .ok_or_else(missing)?;
+    let i =
+        (0..rows.len()).find(|&i| rows.get(i).is_some_and(|r| text(r, "name") == Some(layer))).ok_or_else(missing)?;
     match rows {
         RowsMut::Tables(a) => Ok(a.get_mut(i).expect("found above")),
         RowsMut::Inline(a) => Ok(a.get_mut(i).and_then(Value::as_inline_table_mut).expect("found above")),
@@ -224,7 +225,7 @@ fn add_parameter(doc: &mut DocumentMut, name: &str, ty: &str, default: Option<&J
     }
     let default = match (ty, default) {
         (_, None | Some(Json::Null)) => None,
-        ("float", Some(Json::Number(n))) => n.as_f64().filter(|f| f.is_finite()).map(|f| Value::from(f)),
+        ("float", Some(Json::Number(n))) => n.as_f64().filter(|f| f.is_finite()).map(Value::from),
         ("int", Some(Json::Number(n))) => n.as_i64().filter(|i| i32::try_from(*i).is_ok()).map(Value::from),
         ("bool", Some(Json::Bool(b))) => Some(Value::from(*b)),
         ("float" | "int" | "bool", Some(v)) => {
@@ -281,8 +282,7 @@ fn rename_parameter(doc: &mut DocumentMut, parameter: usize, new: &str) -> Resul
     // Blend-tree axes naming it.
     if let Ok(mut list) = RowsMut::of(doc.as_table_mut(), "states", false) {
         for i in 0..list.len() {
-            let Some(tree) = list.get(i).and_then(|s| s.get_mut("blend_tree")).and_then(Item::as_table_like_mut)
-            else {
+            let Some(tree) = list.get(i).and_then(|s| s.get_mut("blend_tree")).and_then(Item::as_table_like_mut) else {
                 continue;
             };
             for key in ["parameter", "parameter_y"] {
@@ -299,7 +299,9 @@ fn rename_parameter(doc: &mut DocumentMut, parameter: usize, new: &str) -> Resul
 fn key_path(target: Target, key: &str) -> Result<Vec<&str>, EditError> {
     let parts: Vec<&str> = key.split('.').collect();
     let ok = parts.len() <= 3
-        && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
     if !ok {
         return Err(EditError::new(format!("`{key}` is not a field the canvas edits")));
     }
@@ -359,7 +361,7 @@ fn set_path(row: &mut dyn TableLike, is_table: bool, parts: &[&str], value: &Jso
         };
     }
     let child_is_table = matches!(row.get(first), Some(Item::Table(_)));
-    if !row.get(first).is_some_and(|i| i.as_table_like().is_some()) {
+    if row.get(first).is_none_or(|i| i.as_table_like().is_none()) {
         if value.is_null() {
             return Ok(());
         }

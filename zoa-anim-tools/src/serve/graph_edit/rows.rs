@@ -46,9 +46,7 @@ impl<'a> RowsMut<'a> {
     pub(super) fn get(&mut self, i: usize) -> Option<&mut dyn TableLike> {
         match self {
             RowsMut::Tables(a) => a.get_mut(i).map(|t| t as &mut dyn TableLike),
-            RowsMut::Inline(a) => {
-                a.get_mut(i).and_then(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike)
-            }
+            RowsMut::Inline(a) => a.get_mut(i).and_then(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike),
         }
     }
 
@@ -94,8 +92,12 @@ impl<'a> RowsMut<'a> {
                 let x = a.replace(lo, b);
                 a.insert(hi, x);
                 if let (Some(p), Some(q)) = pos {
-                    a.get_mut(lo).map(|t| t.set_position(Some(p)));
-                    a.get_mut(hi).map(|t| t.set_position(Some(q)));
+                    if let Some(t) = a.get_mut(lo) {
+                        t.set_position(Some(p));
+                    }
+                    if let Some(t) = a.get_mut(hi) {
+                        t.set_position(Some(q));
+                    }
                 }
             }
             RowsMut::Inline(a) => {
@@ -124,7 +126,7 @@ impl<'a> RowsMut<'a> {
             RowsMut::Inline(a) => {
                 let mut t = InlineTable::new();
                 for (k, v) in fields {
-                    if let Some(v) = v.into_value().ok() {
+                    if let Ok(v) = v.into_value() {
                         t.insert(k, v);
                     }
                 }
@@ -179,10 +181,37 @@ pub(super) fn insert(row: &mut dyn TableLike, key: &str, mut item: Item) {
 /// The order new fields are written in: the order the field reference lists
 /// them (`name`, `type`, … `children`); other keys after, alphabetically.
 const KEY_ORDER: &[&str] = &[
-    "name", "type", "from", "to", "layer", "clip", "parameter", "parameter_y", "weighting", "power", "threshold",
-    "threshold_y", "weight", "conditions", "exit_time", "blend", "interruption", "mode", "loop", "speed",
-    "crossfade", "duration", "warp", "blend_mode", "bone_mask", "include", "exclude", "default", "position",
-    "children", "blend_tree",
+    "name",
+    "type",
+    "from",
+    "to",
+    "layer",
+    "clip",
+    "parameter",
+    "parameter_y",
+    "weighting",
+    "power",
+    "threshold",
+    "threshold_y",
+    "weight",
+    "conditions",
+    "exit_time",
+    "blend",
+    "interruption",
+    "mode",
+    "loop",
+    "speed",
+    "crossfade",
+    "duration",
+    "warp",
+    "blend_mode",
+    "bone_mask",
+    "include",
+    "exclude",
+    "default",
+    "position",
+    "children",
+    "blend_tree",
 ];
 
 /// `map`'s fields in [`KEY_ORDER`], without nulls.

@@ -144,11 +144,15 @@ fn field_edits_keep_what_did_not_change() {
     assert!(out.contains("name = \"hit_react\"\nclip = \"hit_react\"\nloop = false\ncrossfade = { warp = true }\n"));
     assert!(out.contains("exit_time = 0.75\n"));
     // A clip state becomes a blend-tree state: `clip` goes, a `[states.blend_tree]` table comes.
-    assert!(out.contains("name = \"jump_start\"\n\n[states.blend_tree]\ntype = \"1D\"\nparameter = \"speed\""), "{out}");
+    assert!(
+        out.contains("name = \"jump_start\"\n\n[states.blend_tree]\ntype = \"1D\"\nparameter = \"speed\""),
+        "{out}"
+    );
     assert!(codes_with(&out).is_empty(), "{:?}", codes_with(&out));
     // Removing the last field of a sub-table removes it.
-    let out = apply(&out, &edits(json!([{ "op": "set", "target": { "state": 0 }, "key": "crossfade.warp", "value": null }])))
-        .unwrap();
+    let out =
+        apply(&out, &edits(json!([{ "op": "set", "target": { "state": 0 }, "key": "crossfade.warp", "value": null }])))
+            .unwrap();
     assert!(out.contains("name = \"locomotion\"\n[states.blend_tree]"), "{out}");
 }
 
@@ -198,7 +202,12 @@ fn an_empty_graph_grows_into_a_valid_one() {
         ])),
     )
     .unwrap();
-    assert!(out.starts_with("kind = \"animation_graph\"\nid = \"built\"\nmodel = \"../../../models/humanoid.glb\"\nentry = \"idle\"\n"), "{out}");
+    assert!(
+        out.starts_with(
+            "kind = \"animation_graph\"\nid = \"built\"\nmodel = \"../../../models/humanoid.glb\"\nentry = \"idle\"\n"
+        ),
+        "{out}"
+    );
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/defs/humanoid");
     let rel = std::path::PathBuf::from("graphs/built.toml");
     let set = zoa_anim_assets::defs::load_folder_with_overlay(&dir, &[(rel.clone(), out.clone())]);
@@ -213,11 +222,19 @@ fn refused_edits_change_nothing_and_say_why() {
     let refuse = |v: serde_json::Value| apply(&text, &edits(v)).unwrap_err().0;
     assert!(refuse(json!([{ "op": "add_state", "name": "fall", "position": [0, 0] }])).contains("exists"));
     assert!(refuse(json!([{ "op": "add_state", "name": "any", "position": [0, 0] }])).contains("reserved"));
-    assert!(refuse(json!([{ "op": "add_state", "name": "x", "layer": "upper", "position": [0, 0] }])).contains("no layer"));
+    assert!(
+        refuse(json!([{ "op": "add_state", "name": "x", "layer": "upper", "position": [0, 0] }])).contains("no layer")
+    );
     assert!(refuse(json!([{ "op": "delete_state", "state": 99 }])).contains("no states[99]"));
     assert!(refuse(json!([{ "op": "set", "target": "graph", "key": "kind", "value": "clip" }])).contains("not set"));
-    assert!(refuse(json!([{ "op": "set", "target": { "state": 0 }, "key": "Bad Key", "value": 1 }])).contains("not a field"));
-    assert!(refuse(json!([{ "op": "add_parameter", "name": "t", "type": "trigger", "default": true }])).contains("no default"));
+    assert!(
+        refuse(json!([{ "op": "set", "target": { "state": 0 }, "key": "Bad Key", "value": 1 }]))
+            .contains("not a field")
+    );
+    assert!(
+        refuse(json!([{ "op": "add_parameter", "name": "t", "type": "trigger", "default": true }]))
+            .contains("no default")
+    );
     assert!(refuse(json!([{ "op": "rename_parameter", "parameter": 0, "name": "a b" }])).contains("no spaces"));
     // All or nothing: a good edit before a bad one is not applied either (the text is returned unchanged by the caller).
     assert!(apply("kind = \"clip\"\nid = \"c\"\n", &[]).is_err());

@@ -8,6 +8,7 @@ import { $, el, toast, dialog, confirmDialog, debounce, failed } from './ui.js';
 import * as buffers from './buffers.js';
 import { GraphCanvas } from './graph_canvas.js';
 import { renderDetails } from './graph_details.js';
+import * as live from './graph_live.js';
 
 let files = [];
 let g = null; // {path, text, view, diags, clips, models, usedBy, layer, sel, canvases: Map(layer → GraphCanvas)}
@@ -40,6 +41,7 @@ export async function start() {
   document.addEventListener('pointerdown', (e) => { if (!e.target.closest('#ge-menu')) $('#ge-menu').hidden = true; });
   root.addEventListener('keydown', onKey);
   buffers.onChange(() => { renderFiles(); updateButtons(); });
+  live.attach({ hooks, current, rerender: () => g && g.view && render() });
   await listFiles();
   const first = files[0];
   if (first) await openGraph(first.path);
