@@ -59,6 +59,7 @@ async fn load_the_page(c: &Client, s: &Server) {
         [
             "Definitions",
             "Graph Editor",
+            "Clip Editor",
             "Auto Binding",
             "Binding Browser",
             "IK Targets",

@@ -35,6 +35,7 @@ fn the_graph_editor_in_headless_chromium() {
         the_new_state_plays_when_its_parameter_is_set_live(c, shots.path()).await;
         drag_a_node_and_reload(c, &server).await;
         undo_restores_the_saved_text(c, &server).await;
+        move_a_notify_in_the_clip_editor(c, &server, shots.path()).await;
         free_play_in_the_preview_lab(c, shots.path()).await;
     });
     eprintln!("graph editor browser test: {:.1} s", started.elapsed().as_secs_f64());
@@ -262,6 +263,37 @@ async fn the_new_state_plays_when_its_parameter_is_set_live(c: &Client, shots: &
     until(c, "the stop", "!document.body.dataset.live").await;
 }
 
+async fn move_a_notify_in_the_clip_editor(c: &Client, s: &Server, shots: &Path) {
+    css(c, "#tab-clips").await.click().await.unwrap();
+    until(c, "the first clip", "document.body.dataset.clipChecked").await;
+    css(c, "#ce-file").await.select_by_value("defs/clips/walk.toml").await.unwrap();
+    until(c, "the clip", "document.body.dataset.clip === 'defs/clips/walk.toml' && document.querySelector('#ce-status').textContent === 'valid' && document.querySelectorAll('#ce-markers li').length === 2").await;
+    let times = js(c, "return [...document.querySelectorAll('#ce-markers li')].map(li => li.dataset.time);").await;
+    assert_eq!(times, json!(["0.1", "0.5"]));
+    let info = css(c, "#ce-info").await.text().await.unwrap();
+    assert!(info.contains("Skeleton") && info.contains("plays"), "{info}");
+    // Scrub: the figure follows the playhead.
+    let figure = css(c, "#ce-figure").await;
+    let first = figure.screenshot().await.unwrap();
+    let r = js(c, "const r = document.querySelector('#ce-strip').getBoundingClientRect(); return [r.left + r.width * 0.7, r.top + r.height / 2];").await;
+    click_at(c, (r[0].as_f64().unwrap() as i64, r[1].as_f64().unwrap() as i64), MOUSE_BUTTON_LEFT).await;
+    until(c, "the playhead", "parseFloat(document.querySelector('#ce-time').textContent) > 0.3").await;
+    let later = figure.screenshot().await.unwrap();
+    assert_ne!(pixels(&first).0, pixels(&later).0, "the scrubbed figure moved");
+    // Move the second footstep to 0.3 s.
+    let input = css(c, "#ce-notifies tr[data-index='1'] .ce-time").await;
+    input.click().await.unwrap();
+    let ctrl = char::from(fantoccini::key::Key::Control);
+    let null = char::from(fantoccini::key::Key::Null);
+    input.send_keys(&format!("{ctrl}a{null}0.3\t")).await.unwrap();
+    until(c, "the moved marker", "document.querySelectorAll('#ce-markers li')[1]?.dataset.time === '0.3' && document.body.dataset.unsaved === '1'").await;
+    save_shot("clip-editor.png", &c.screenshot().await.unwrap(), shots);
+    css(c, "#ce-save").await.click().await.unwrap();
+    until(c, "the save", "document.body.dataset.unsaved === '0'").await;
+    let text = std::fs::read_to_string(s.defs().join("clips/walk.toml")).unwrap();
+    assert!(text.ends_with("notifies = [\"Footstep@0.1\", \"Footstep@0.3\"]\n"), "{text}");
+}
+
 async fn free_play_in_the_preview_lab(c: &Client, shots: &Path) {
     css(c, "#tab-preview").await.click().await.unwrap();
     css(c, "#live-card summary").await.click().await.unwrap();
@@ -284,12 +316,15 @@ async fn free_play_in_the_preview_lab(c: &Client, shots: &Path) {
     css(c, "#live-clip").await.select_by_value("walk").await.unwrap();
     css(c, "#live-play").await.click().await.unwrap();
     until(c, "the clip", "(document.body.dataset.labLiveStates || '') === 'walk'").await;
+    // The footstep the clip editor moved to 0.3 s fires there (and none at 0.5 s).
     until(
         c,
-        "a footstep",
-        "[...document.querySelectorAll('#live-events .chip')].some(e => e.textContent.endsWith('notify Footstep'))",
+        "the moved footstep",
+        "[...document.querySelectorAll('#live-events .chip')].some(e => e.textContent === '0.300 s notify Footstep')",
     )
     .await;
+    let early = js(c, "return [...document.querySelectorAll('#live-events .chip')].map(e => e.textContent).filter(t => parseFloat(t) < 0.9);").await;
+    assert_eq!(early, json!(["0.300 s notify Footstep", "0.100 s notify Footstep"]), "newest first");
     css(c, "#live-stop").await.click().await.unwrap();
     until(c, "the stop", "!document.body.dataset.labLive").await;
 }

@@ -169,3 +169,49 @@ fn a_parameter_rename_is_shown_with_every_file_it_changes_before_anything_is_wri
         s.post("/api/graph/rename_parameter", &json!({ "path": GRAPH, "text": text, "parameter": 70, "name": "x" }));
     assert_eq!(r.status, 400);
 }
+
+#[test]
+fn the_clip_editor_reads_samples_and_edits_a_clip() {
+    let s = Server::start();
+    let path = "defs/clips/walk.toml";
+    let (text, version) = opened(&s, path);
+    let v = ok(&s.post("/api/clip/view", &json!({ "path": path, "text": text })));
+    assert_eq!(
+        v["view"]["notifies"],
+        json!([{ "name": "Footstep", "time": 0.1 }, { "name": "Footstep", "time": 0.5 }])
+    );
+    assert_eq!(v["skeleton"]["joints"], 55);
+    assert_eq!(v["model"], "assets/humanoid.glb");
+    let samples = &v["samples"];
+    let ticks = (samples["playback_length"].as_f64().unwrap() * 30.0).ceil() as usize + 1;
+    assert_eq!(samples["frames"].as_array().unwrap().len(), ticks);
+    assert_eq!(samples["frames"][0].as_array().unwrap().len(), 55 * 3);
+    assert_ne!(samples["frames"][0], samples["frames"][ticks / 2], "the figure moves");
+    // Edit: move a notify and set the rate; nothing written until saved.
+    let set =
+        json!({ "notifies": [{ "name": "Footstep", "time": 0.1 }, { "name": "Footstep", "time": 0.3 }], "rate": 2 });
+    let r = ok(&s.post("/api/clip/edit", &json!({ "path": path, "text": text, "set": set })));
+    let new = r["text"].as_str().unwrap();
+    assert!(new.contains("notifies = [\"Footstep@0.1\", \"Footstep@0.3\"]") && new.contains("rate = 2"), "{new}");
+    assert_eq!(std::fs::read_to_string(s.defs().join("clips/walk.toml")).unwrap(), text);
+    // The rate halves the playback length of the samples of the unsaved text.
+    let v2 = ok(&s.post("/api/clip/view", &json!({ "path": path, "text": new })));
+    let (a, b) = (samples["playback_length"].as_f64().unwrap(), v2["samples"]["playback_length"].as_f64().unwrap());
+    assert!((a / 2.0 - b).abs() < 1e-3, "{a} {b}");
+    ok(&s.post("/api/save", &json!({ "path": path, "text": new, "version": version })));
+    // Refused: other fields, bad values, other kinds, paths outside --defs.
+    for (set, says) in [
+        (json!({ "source": "x.glb" }), "not a field"),
+        (json!({ "rate": -1 }), "> 0"),
+        (json!({ "notifies": [{ "name": "x", "time": "soon" }] }), "notifies"),
+    ] {
+        let r = s.post("/api/clip/edit", &json!({ "path": path, "text": new, "set": set }));
+        assert_eq!(r.status, 422, "{}", r.text());
+        assert!(r.json()["error"].as_str().unwrap().contains(says), "{}", r.text());
+    }
+    let (graph, _) = opened(&s, GRAPH);
+    let r = s.post("/api/clip/edit", &json!({ "path": GRAPH, "text": graph, "set": {} }));
+    assert_eq!(r.status, 422);
+    let r = s.post("/api/clip/view", &json!({ "path": "defs/../walk.toml", "text": new }));
+    assert_eq!(r.status, 403);
+}

@@ -297,6 +297,15 @@ impl LiveSim {
             .collect()
     }
 
+    /// Clip `name`'s animation length and its playback length (divided by
+    /// its rate), seconds.
+    #[must_use]
+    pub fn clip_length(&self, name: &str) -> Option<(f32, f32)> {
+        let clips = self.def.clips();
+        let info = clips.try_get(clips.index_of(name)?)?;
+        Some((info.duration, info.playback_length()))
+    }
+
     /// Model-space joint positions now.
     #[must_use]
     pub fn joint_positions(&self) -> Vec<[f32; 3]> {

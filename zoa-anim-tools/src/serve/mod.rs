@@ -31,6 +31,7 @@
 
 mod api_autobind;
 mod api_bindings;
+mod api_clip;
 mod api_defs;
 mod api_graph;
 mod api_ik;
@@ -334,6 +335,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/graph/view", post(api_graph::view))
         .route("/api/graph/edit", post(api_graph::edit))
         .route("/api/graph/rename_parameter", post(api_graph::rename_parameter))
+        // The clip editor.
+        .route("/api/clip/view", post(api_clip::view))
+        .route("/api/clip/edit", post(api_clip::edit))
         // The Preview Lab's live mode.
         .route("/api/live/start", post(api_live::start))
         .route("/api/live/poll", post(api_live::poll))

@@ -393,3 +393,33 @@ impl LiveRun {
         self.sim.ticks()
     }
 }
+
+/// Clip `clip` played once at `hz` from its start to its end: its animation
+/// length, its playback length (divided by its rate), and model-space joint
+/// positions per tick (the clip editor's scrubbed figure), checked against
+/// the Lab's budgets.
+pub fn clip_samples(app: &App, set: &DefinitionSet, clip: &str, hz: f32) -> Result<Value, PipelineError> {
+    let mode = LiveMode::Clip { clip: clip.to_owned(), looping: false };
+    let mut run = start_live(app, set, &mode, hz)?;
+    let (duration, playback) =
+        run.sim.clip_length(clip).ok_or_else(|| PipelineError::Preset(format!("no clip `{clip}` plays")))?;
+    let ticks = (f64::from(playback) * f64::from(hz)).ceil() as u64 + 1;
+    let sk = run.sim.definition().skeleton().skeleton();
+    let work =
+        zoa_anim_core::budget::PreviewWork { ticks, joints: sk.joint_count() as u64, layers: 1, ..Default::default() };
+    work.check_lab(&format!("clip `{clip}` at {hz} Hz")).map_err(|e| PipelineError::Budget(e.to_string()))?;
+    let mut frames = Vec::with_capacity(ticks as usize);
+    for k in 0..ticks {
+        if k > 0 {
+            run.sim.advance(1.0 / f64::from(hz)).map_err(|e| PipelineError::Setup(vec![e.to_string()]))?;
+        }
+        let joints: Vec<f64> = run.sim.joint_positions().iter().flat_map(|p| p.map(r4)).collect();
+        frames.push(Value::from(joints));
+    }
+    let mut out = run.header_json();
+    out["duration"] = json!(r4(duration));
+    out["playback_length"] = json!(r4(playback));
+    out["hz"] = json!(hz);
+    out["frames"] = Value::Array(frames);
+    Ok(out)
+}

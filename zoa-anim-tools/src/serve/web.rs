@@ -34,6 +34,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("graph_live.js", JS, include_str!("web/graph_live.js")),
     ("live.js", JS, include_str!("web/live.js")),
     ("live_lab.js", JS, include_str!("web/live_lab.js")),
+    ("clips.js", JS, include_str!("web/clips.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -1,6 +1,7 @@
 //! The graph canvas's edits of an `animation_graph` definition, made on its
-//! TOML text with `toml_edit`: the one place the Workbench changes a graph
-//! file by structure rather than by text.
+//! TOML text with `toml_edit`: the one place the Workbench changes a
+//! definition file by structure rather than by text (the clip editor's
+//! fields are in [`clip`], on the same helpers).
 //!
 //! The page holds the file's text (saved or not) and sends it with a list
 //! of [`Edit`]s; [`apply`] returns the new text, and [`view`] what the canvas
@@ -19,6 +20,7 @@
 //! file per graph, versioned and stale-checked with it, carried along by a
 //! copy or a rename; the reader checks them and the runtime ignores them.
 
+pub mod clip;
 mod ops;
 mod rows;
 mod view;

@@ -403,7 +403,7 @@ fn same(a: &Json, b: &Json) -> bool {
 
 /// Puts `new` into `item`, keeping whatever is unchanged as it is written
 /// (a table's other keys and comments, an array's unchanged elements).
-fn merge_item(item: &mut Item, new: &Json) -> Result<(), EditError> {
+pub(super) fn merge_item(item: &mut Item, new: &Json) -> Result<(), EditError> {
     match (item.as_table_like_mut(), new) {
         (Some(t), Json::Object(m)) => merge_table(t, m),
         _ => match item {

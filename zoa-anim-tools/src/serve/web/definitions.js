@@ -28,7 +28,7 @@ export async function start(session) {
   $('#btn-new').addEventListener('click', createFile);
   buffers.onChange(() => { renderList(); updateButtons(); });
   // Graphs open as graphs too.
-  $('#btn-save').before(el('button#btn-graph', { text: 'Open as graph', hidden: true, onclick: () => current && go('graphs', current.path) }));
+  $('#btn-save').before(el('button#btn-graph', { text: 'Open in its editor', hidden: true, onclick: openInEditor }));
   await refresh();
 }
 
@@ -39,6 +39,14 @@ export async function shown() {
 
 /// Opens `path` (from another capability).
 export async function open(path) { await openFile(path); }
+
+// Kinds with an editor of their own: the tab that opens them.
+const EDITORS = { animation_graph: 'graphs', clip: 'clips' };
+
+function openInEditor() {
+  const kind = current && (files.find((f) => f.path === current.path) || {}).kind;
+  if (EDITORS[kind]) go(EDITORS[kind], current.path);
+}
 
 async function refresh() {
   const res = await api.get('/api/defs');
@@ -89,7 +97,7 @@ function updateButtons() {
   $('#btn-duplicate').disabled = !current;
   $('#btn-delete').disabled = !current || !current.writable;
   const kind = current && (files.find((f) => f.path === current.path) || {}).kind;
-  $('#btn-graph').hidden = kind !== 'animation_graph';
+  $('#btn-graph').hidden = !EDITORS[kind];
   $('#editor-title').textContent = current ? `${dirty ? '* ' : ''}${current.path}` : 'No file open';
 }
 

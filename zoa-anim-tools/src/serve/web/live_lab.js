@@ -75,6 +75,7 @@ async function play() {
   view3d.draw();
   await showGraph(clipMode ? null : path, body.unsaved && body.unsaved.text);
   controls = new Map();
+  $('#live-events').replaceChildren();
   $('#live-params').replaceChildren(...s.parameters.map((p) => {
     const c = paramControl(s, p);
     controls.set(p.name, c);

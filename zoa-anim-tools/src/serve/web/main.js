@@ -3,6 +3,7 @@ import { api } from './api.js';
 import { $, $$, toast } from './ui.js';
 import * as definitions from './definitions.js';
 import * as graphs from './graphs.js';
+import * as clips from './clips.js';
 import * as autobind from './autobind.js';
 import * as bindings from './bindings.js';
 import * as ik from './ik.js';
@@ -11,7 +12,7 @@ import * as overview from './overview.js';
 import * as wizard from './wizard.js';
 import * as liveLab from './live_lab.js';
 
-const modules = { definitions, graphs, autobind, bindings, ik, preview, overview, wizard };
+const modules = { definitions, graphs, clips, autobind, bindings, ik, preview, overview, wizard };
 const starting = new Map(); // tab → the promise of its start-up
 // Parts of a page that live in their own module, started with it.
 const parts = { preview: [liveLab] };
