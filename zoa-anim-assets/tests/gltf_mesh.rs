@@ -71,7 +71,7 @@ fn patched(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
     edit(&mut json);
     let mut text = serde_json::to_vec(&json).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let bin = &bytes[20 + json_len..];
@@ -131,4 +131,24 @@ fn malformed_meshes_are_located_errors() {
         }
     });
     assert!(problem(&bare, 0).contains("no mesh node uses it"), "{}", problem(&bare, 0));
+}
+
+#[test]
+fn the_shared_skinned_models_read() {
+    let Some(dir) = zoa_test_support::paths::shared_assets() else {
+        eprintln!("note: the shared assets are absent; skipping");
+        return;
+    };
+    for (file, min_vertices) in [("CesiumMan.glb", 3000), ("Fox.glb", 1500), ("RiggedFigure.glb", 300)] {
+        let path = dir.join(file);
+        if !path.is_file() {
+            continue;
+        }
+        let asset = zoa_anim_assets::gltf::load_gltf(&path).unwrap();
+        let mesh = load_skinned_mesh(&path, 0).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let joints = asset.skeletons[0].joint_count() as u16;
+        assert!(mesh.positions.len() >= min_vertices, "{file}: {} vertices", mesh.positions.len());
+        assert!(mesh.joints.iter().flatten().all(|&j| j < joints), "{file}");
+        assert!(mesh.normals.iter().all(|n| ((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() - 1.0).abs() < 1e-3));
+    }
 }

@@ -263,6 +263,15 @@ async fn the_new_state_plays_when_its_parameter_is_set_live(c: &Client, shots: &
     until(c, "the stop", "!document.body.dataset.live").await;
 }
 
+/// Types into a live control of the Preview Lab (no edits to wait for there).
+async fn type_into_live(c: &Client, selector: &str, text: &str) {
+    let input = css(c, selector).await;
+    input.click().await.unwrap();
+    let ctrl = char::from(fantoccini::key::Key::Control);
+    let null = char::from(fantoccini::key::Key::Null);
+    input.send_keys(&format!("{ctrl}a{null}{text}\t")).await.unwrap();
+}
+
 async fn move_a_notify_in_the_clip_editor(c: &Client, s: &Server, shots: &Path) {
     css(c, "#tab-clips").await.click().await.unwrap();
     until(c, "the first clip", "document.body.dataset.clipChecked").await;
@@ -311,6 +320,29 @@ async fn free_play_in_the_preview_lab(c: &Client, shots: &Path) {
     .await;
     c.execute("document.querySelector('#live-lab').scrollIntoView();", vec![]).await.unwrap();
     save_shot("preview-live.png", &c.screenshot().await.unwrap(), shots);
+    // The skinned character (WebGL), the stick figure switched off: two
+    // moments of a run differ where the mesh moves.
+    until(c, "the skinned mesh", "document.body.dataset.labMesh === '1'").await;
+    css(c, "#live-stick").await.click().await.unwrap();
+    css(c, ".live-param[data-name='is_crouching'] .live-bool").await.click().await.unwrap();
+    type_into_live(c, ".live-param[data-name='speed'] .live-number", "4").await;
+    until(c, "the run", "(document.body.dataset.labLiveStates || '').startsWith('locomotion')").await;
+    let mesh = css(c, "#live-mesh").await;
+    let a = mesh.screenshot().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    let b = mesh.screenshot().await.unwrap();
+    save_shot("preview-mesh-a.png", &a, shots);
+    save_shot("preview-mesh-b.png", &b, shots);
+    let ((pa, wa, ch), (pb, _, _)) = (pixels(&a), pixels(&b));
+    let differing = pa.chunks(ch).zip(pb.chunks(ch)).filter(|(p, q)| p != q).count();
+    let total = pa.len() / ch;
+    assert!(differing > 300 && differing < total / 2, "the mesh moved: {differing} of {total} pixels ({wa} wide)");
+    // Lit, not flat: the figure shows more than a handful of shades.
+    let mut shades: Vec<&[u8]> = pa.chunks(ch).filter(|p| p[0] > 90).collect();
+    shades.sort_unstable();
+    shades.dedup();
+    assert!(shades.len() > 20, "{} shades", shades.len());
+    css(c, "#live-stick").await.click().await.unwrap();
     // A single clip, looping: its footsteps arrive as events.
     css(c, "#live-mode").await.select_by_value("clip").await.unwrap();
     css(c, "#live-clip").await.select_by_value("walk").await.unwrap();

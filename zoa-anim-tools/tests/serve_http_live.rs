@@ -151,3 +151,32 @@ fn a_session_whose_page_stops_polling_ends() {
     let r = poll(&s, &id);
     assert_eq!(r.status, 404, "{}", r.text());
 }
+
+#[test]
+fn the_skinned_character_comes_with_its_mesh_and_skinning_matrices() {
+    let s = Server::start();
+    let plain = start(&s, json!({ "mode": "clip", "clip": "walk" }));
+    assert!(plain["frame"].get("skin").is_none(), "no matrices unless asked");
+    let r = start(&s, json!({ "mode": "clip", "clip": "walk", "skin": true }));
+    let id = r["session"].as_str().unwrap().to_owned();
+    let joints = r["joint_names"].as_array().unwrap().len();
+    assert_eq!(r["frame"]["skin"].as_array().unwrap().len(), joints * 16);
+    let m = ok(&s.post("/api/live/mesh", &json!({ "session": id })));
+    let model = s.root.path().join("fixtures/models/humanoid.glb");
+    let mesh = zoa_anim_assets::gltf::load_skinned_mesh(&model, 0).unwrap();
+    let n = mesh.positions.len();
+    assert_eq!(m["positions"].as_array().unwrap().len(), n * 3);
+    assert_eq!(m["normals"].as_array().unwrap().len(), n * 3);
+    assert_eq!(m["joints"].as_array().unwrap().len(), n * 4);
+    assert_eq!(m["weights"].as_array().unwrap().len(), n * 4);
+    assert_eq!(m["indices"].as_array().unwrap().len(), mesh.indices.len());
+    assert!(m["joints"].as_array().unwrap().iter().all(|j| (j.as_u64().unwrap() as usize) < joints));
+    // The matrices move with the clip.
+    let later = eventually(20, || {
+        std::thread::sleep(Duration::from_millis(50));
+        let f = ok(&poll(&s, &id));
+        (f["frame"]["skin"] != r["frame"]["skin"]).then_some(f)
+    });
+    assert!(later.is_some());
+    assert_eq!(s.post("/api/live/mesh", &json!({ "session": "gone" })).status, 404);
+}

@@ -191,7 +191,7 @@ fn plan_primitive(root: &json::Root, p: &json::mesh::Primitive) -> Result<Access
     }
     let indices = p.indices.map(|i| checked("indices", i.value(), Type::Scalar, &[U8, U16, U32])).transpose()?;
     let count = indices.as_ref().map_or(n, |l| l.count);
-    if count % 3 != 0 {
+    if !count.is_multiple_of(3) {
         return Err(format!("{count} indices do not make whole triangles"));
     }
     Ok((positions, normals, joints, weights, indices))
@@ -202,7 +202,12 @@ fn triples(v: &[f32]) -> impl Iterator<Item = [f32; 3]> + '_ {
 }
 
 /// Decodes primitive `p` onto the end of `mesh`.
-fn append<B: AsRef<[u8]>>(mesh: &mut SkinnedMesh, p: &PrimitivePlan, data: &[B], joint_count: usize) -> Result<(), String> {
+fn append<B: AsRef<[u8]>>(
+    mesh: &mut SkinnedMesh,
+    p: &PrimitivePlan,
+    data: &[B],
+    joint_count: usize,
+) -> Result<(), String> {
     let positions = read_f32(&p.positions, data)?;
     if positions.iter().any(|x| !x.is_finite()) {
         return Err("POSITION holds a number that is not finite".into());

@@ -13,6 +13,10 @@
 //! - `POST /api/live/set {session, parameter, value}` (a number, a bool, or
 //!   `null` to fire a trigger) and `{session, playback_speed}`.
 //! - `POST /api/live/stop {session}`.
+//! - `POST /api/live/mesh {session}`: the skinned mesh of the session's
+//!   character (its model's first skin; [`zoa_anim_assets::gltf::load_skinned_mesh`]),
+//!   for the page's WebGL view; frames carry the runtime's skinning matrices
+//!   (`skin`) when the session was started with `skin: true`.
 //!
 //! A session ends when its page stops polling for [`IDLE`] (the page went
 //! away), when another starts, when stopped, or after the Lab's budget of
@@ -73,6 +77,9 @@ pub struct StartBody {
     /// An unsaved definition to play in place of its file (`path`, `text`), as validation does.
     #[serde(default)]
     unsaved: Option<Unsaved>,
+    /// Frames carry the skinning matrices (for the skinned character).
+    #[serde(default)]
+    skin: bool,
 }
 
 /// An unsaved buffer.
@@ -125,10 +132,13 @@ pub async fn start(State(app): State<Arc<App>>, Json(b): Json<StartBody>) -> Api
         }
         None => Vec::new(),
     };
+    let skin = b.skin;
     let run = app
         .blocking(move |app| {
             let set = load(app, &overlay);
-            pipeline::start_live(app, &set, &mode, rate).map_err(setup_error)
+            let mut run = pipeline::start_live(app, &set, &mode, rate).map_err(setup_error)?;
+            run.send_skinning(skin);
+            Ok(run)
         })
         .await?;
     let id = super::random_token().map_err(|e| ApiError::internal(e.to_string()))?;
@@ -237,6 +247,49 @@ pub async fn set(State(app): State<Arc<App>>, Json(b): Json<SessionBody>) -> Api
     })
     .await?;
     Ok(Json(json!({ "ok": true })))
+}
+
+/// Most vertices of a mesh the Workbench sends a page (the assets crate's
+/// own limit, [`zoa_anim_assets::gltf::MAX_MESH_VERTICES`], is for any viewer).
+pub const MAX_LAB_MESH_VERTICES: usize = 1 << 18;
+
+fn rounded(values: impl Iterator<Item = f32>, scale: f64) -> Value {
+    Value::from(values.map(|x| (f64::from(x) * scale).round() / scale).collect::<Vec<f64>>())
+}
+
+/// `POST /api/live/mesh {session}`: the skinned mesh of the session's
+/// character (its model's first skin): flat positions, normals, joints,
+/// weights and triangle indices, as the page's renderer takes them.
+pub async fn mesh(State(app): State<Arc<App>>, Json(b): Json<SessionBody>) -> ApiResult {
+    let model =
+        with_session(&app, b.session, |current| Ok(current.as_ref().and_then(|s| s.run.model().map(Into::into))))
+            .await?
+            .ok_or_else(|| ApiError::unprocessable("the character has no model with a skin"))?;
+    let model: std::path::PathBuf = model;
+    if !app.roots.contains(&model) {
+        return Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, "the model lies outside --defs and --assets"));
+    }
+    let out = app
+        .blocking(move |_| {
+            let mesh = zoa_anim_assets::gltf::load_skinned_mesh(&model, 0)
+                .map_err(|e| ApiError::unprocessable(format!("the character's mesh cannot be drawn: {e}")))?;
+            if mesh.positions.len() > MAX_LAB_MESH_VERTICES {
+                return Err(ApiError::unprocessable(format!(
+                    "the mesh has {} vertices; the Workbench draws at most {MAX_LAB_MESH_VERTICES}",
+                    mesh.positions.len()
+                )));
+            }
+            Ok(json!({
+                "name": mesh.name,
+                "positions": rounded(mesh.positions.iter().flatten().copied(), 1e5),
+                "normals": rounded(mesh.normals.iter().flatten().copied(), 1e4),
+                "joints": mesh.joints.iter().flatten().copied().collect::<Vec<u16>>(),
+                "weights": rounded(mesh.weights.iter().flatten().copied(), 1e4),
+                "indices": mesh.indices,
+            }))
+        })
+        .await?;
+    Ok(Json(out))
 }
 
 /// `POST /api/live/stop`.

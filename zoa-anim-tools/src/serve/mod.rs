@@ -343,6 +343,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/live/poll", post(api_live::poll))
         .route("/api/live/set", post(api_live::set))
         .route("/api/live/stop", post(api_live::stop))
+        .route("/api/live/mesh", post(api_live::mesh))
         // A definition file may be up to 4 MiB; its JSON-escaped text fits in 9 MiB.
         .layer(axum::extract::DefaultBodyLimit::max(9 << 20))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), security::guard))

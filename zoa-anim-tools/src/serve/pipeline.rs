@@ -290,6 +290,10 @@ impl LabRun {
 #[derive(Debug)]
 pub struct LiveRun {
     sim: crate::preview::LiveSim,
+    /// The character's model (its first skin is the skeleton; its skinned meshes the body).
+    model: Option<std::path::PathBuf>,
+    /// Frames carry the skinning matrices (for a viewer that skins the mesh).
+    skin: bool,
 }
 
 /// What a live session plays: a graph by id, or one clip.
@@ -304,9 +308,10 @@ pub fn start_live(app: &App, set: &DefinitionSet, mode: &LiveMode, rate: f32) ->
     if !outside.is_empty() {
         return Err(PipelineError::Setup(outside));
     }
-    let sim =
-        crate::preview::LiveSim::from_folder(set, &app.roots.defs().dir, mode, rate).map_err(PipelineError::Setup)?;
-    Ok(LiveRun { sim })
+    let dir = &app.roots.defs().dir;
+    let sim = crate::preview::LiveSim::from_folder(set, dir, mode, rate).map_err(PipelineError::Setup)?;
+    let model = zoa_anim_assets::character::character_model(set, dir);
+    Ok(LiveRun { sim, model, skin: false })
 }
 
 fn param_json(v: zoa_anim_runtime::character::graph::ParamValue) -> Value {
@@ -363,13 +368,35 @@ impl LiveRun {
             })
             .collect();
         let joints: Vec<f64> = self.sim.joint_positions().iter().flat_map(|p| p.map(r4)).collect();
-        json!({
+        let mut out = json!({
             "time": capture_export::secs(self.sim.character().time()),
             "ticks": self.sim.ticks(),
             "layers": layers,
             "values": self.sim.values().into_iter().map(param_json).collect::<Vec<_>>(),
             "joints": joints,
-        })
+        });
+        if self.skin {
+            let skin: Vec<f64> = self
+                .sim
+                .character()
+                .skinning_matrices()
+                .iter()
+                .flat_map(|m| m.to_cols_array().map(|x| (f64::from(x) * 1e5).round() / 1e5))
+                .collect();
+            out["skin"] = Value::from(skin);
+        }
+        out
+    }
+
+    /// Frames from now on carry the skinning matrices (`skin`, 16 numbers a
+    /// joint, column-major: the runtime's, for a viewer that skins the mesh).
+    pub fn send_skinning(&mut self, on: bool) {
+        self.skin = on;
+    }
+
+    /// The character's model file.
+    pub fn model(&self) -> Option<&std::path::Path> {
+        self.model.as_deref()
     }
 
     /// Sets a parameter (see [`crate::preview::LiveSim::set`]).

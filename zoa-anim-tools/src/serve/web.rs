@@ -35,6 +35,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("live.js", JS, include_str!("web/live.js")),
     ("live_lab.js", JS, include_str!("web/live_lab.js")),
     ("clips.js", JS, include_str!("web/clips.js")),
+    ("mesh_view.js", JS, include_str!("web/mesh_view.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -114,7 +114,7 @@ pub async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client
         json!({
             "binary": chromium.display().to_string(),
             "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--window-size=1400,900", "--force-device-scale-factor=1",
                 format!("--user-data-dir={}", profile.display()),

@@ -8,9 +8,12 @@ import { LiveSession, paramControl, highlights } from './live.js';
 import { SkeletonView } from './skeleton_view.js';
 import { GraphCanvas } from './graph_canvas.js';
 import * as buffers from './buffers.js';
+import { MeshView } from './mesh_view.js';
 
 let session = null;
 let view3d = null;
+let meshView = null;
+let meshShown = false;
 let graphCanvas = null;
 let graphView = null;
 let controls = new Map();
@@ -31,7 +34,10 @@ export async function start() {
       el('button#live-stop', { text: '■ Stop', disabled: true, onclick: () => session && session.stop() }),
       el('span#live-status.note')),
     el('div.split', {},
-      el('div.viewport', {}, el('canvas#live-canvas', { width: 420, height: 340 }), el('div.hint', { text: 'drag to orbit · wheel to zoom' })),
+      el('div.viewport', {}, el('canvas#live-mesh', { width: 420, height: 340, hidden: true }), el('canvas#live-canvas', { width: 420, height: 340 }),
+        el('div.hint', { text: 'drag to orbit · wheel to zoom' }),
+        el('label.live-stick', {}, el('input#live-stick', { type: 'checkbox', checked: true, onchange: (e) => { meshView.stick = e.target.checked; meshView.draw(); } }), ' stick figure'),
+        el('div#live-mesh-note.note')),
       el('div.side-panel', {},
         el('div#live-params.live-params'),
         el('div.live-graph-host#live-graph-host'),
@@ -39,6 +45,7 @@ export async function start() {
         el('div#live-events.live-events')))));
   view3d = new SkeletonView($('#live-canvas'));
   view3d.draw();
+  meshView = new MeshView($('#live-mesh'));
   graphCanvas = new GraphCanvas($('#live-graph-host'), { select() {}, moveNodes() {}, requestAddState() {}, addTransition() {}, deleteSelection() {}, setEntry() {}, renameState() {}, menu() {} });
   const res = await api.get('/api/defs');
   if (!res.ok) return failed(res, 'listing definitions');
@@ -62,6 +69,7 @@ async function play() {
   if (session) await session.stop();
   const clipMode = $('#live-mode').value === 'clip';
   const body = clipMode ? { mode: 'clip', clip: $('#live-clip').value, loop: $('#live-loop').checked } : { mode: 'graph', graph: $('#live-graph').value };
+  body.skin = !meshView.error;
   const path = clipMode ? null : $('#live-graph').selectedOptions[0]?.dataset.path;
   // An unsaved graph plays as edited.
   if (path && buffers.isDirty(path)) body.unsaved = { path, text: buffers.get(path).text };
@@ -73,6 +81,7 @@ async function play() {
   view3d.setPose(s.frame.joints);
   view3d.frame();
   view3d.draw();
+  await showMesh(s);
   await showGraph(clipMode ? null : path, body.unsaved && body.unsaved.text);
   controls = new Map();
   $('#live-events').replaceChildren();
@@ -101,6 +110,28 @@ async function play() {
   document.body.dataset.labLive = '1';
 }
 
+/// The character's skinned mesh (the stick figure alone when it cannot be drawn).
+async function showMesh(s) {
+  meshShown = false;
+  let why = meshView.error;
+  if (!why) {
+    const res = await api.post('/api/live/mesh', { session: s.id });
+    if (res.ok && meshView.setMesh(res.data, s.jointNames.length)) meshShown = true;
+    else why = res.ok ? meshView.error : (res.data.error || `HTTP ${res.status}`);
+  }
+  $('#live-mesh').hidden = !meshShown;
+  $('#live-canvas').hidden = meshShown;
+  $('#live-stick').parentElement.hidden = !meshShown;
+  $('#live-mesh-note').textContent = meshShown ? '' : `stick figure only: ${why}`;
+  if (meshShown) {
+    meshView.setSkeleton(s.jointParents);
+    meshView.setPose(s.frame.skin, s.frame.joints);
+    meshView.frame();
+    meshView.draw();
+  }
+  document.body.dataset.labMesh = meshShown ? '1' : '';
+}
+
 /// The graph beside the skeleton (read-only), for its highlights.
 async function showGraph(path, unsavedText) {
   graphView = null;
@@ -123,6 +154,7 @@ function show(frame, events) {
   session.parameters.forEach((p, i) => controls.get(p.name)?.update(frame.values[i]));
   view3d.setPose(frame.joints);
   view3d.draw();
+  if (meshShown) { meshView.setPose(frame.skin, frame.joints); meshView.draw(); }
   if (graphView) graphCanvas.setLive(highlights(graphView, frame, 0));
   $('#live-states').textContent = frame.layers.map((l) => `${l.name}: ${l.states.map(([n, w]) => `${n} ${w.toFixed(2)}`).join(', ')}${l.transition ? ` (→ ${l.transition.to} ${Math.round(l.transition.progress * 100)}%)` : ''}`).join(' · ');
   $('#live-status').textContent = `${frame.time.toFixed(2)} s`;
