@@ -98,13 +98,10 @@ pub fn load_character(
     };
 
     let (models, sources) = load_models(set, dir);
-    let skeleton = models.iter().find_map(|(_, m)| m.as_ref().ok().and_then(|m| m.skeletons.first().cloned()));
-    let morph_nodes = models
-        .iter()
-        .find_map(|(_, m)| m.as_ref().ok().filter(|m| !m.skeletons.is_empty()).map(|m| m.morph_nodes.clone()))
-        .unwrap_or_default();
-    let first_model = models.iter().find(|(_, m)| m.as_ref().is_ok_and(|m| !m.skeletons.is_empty()));
-    let first_model = first_model.map(|(p, _)| p.clone());
+    let character = first_skinned(&models);
+    let skeleton = character.and_then(|(_, m)| m.skeletons.first().cloned());
+    let morph_nodes = character.map(|(_, m)| m.morph_nodes.clone()).unwrap_or_default();
+    let first_model = character.map(|(p, _)| p.clone());
 
     let clips = bundle_clips(set, &models, &sources, first_model.as_ref(), &mut problems);
     let Some(skeleton) = skeleton else {
@@ -133,6 +130,20 @@ pub fn load_character(
         sound_profiles: set.sound_profiles.iter().map(|p| p.value.clone()).collect(),
         sound_profile,
     })
+}
+
+/// The model the character of `set` (loaded from `dir`) is made of: the
+/// first model the clips name that has a skin (its first skin is the
+/// character's skeleton, and its skinned meshes the character's body).
+#[must_use]
+pub fn character_model(set: &DefinitionSet, dir: &Path) -> Option<PathBuf> {
+    let (models, _) = load_models(set, dir);
+    first_skinned(&models).map(|(p, _)| p.clone())
+}
+
+/// The first model with a skin, in the order the clips name them.
+fn first_skinned(models: &[LoadedModel]) -> Option<(&PathBuf, &Arc<GltfAsset>)> {
+    models.iter().find_map(|(p, m)| m.as_ref().ok().filter(|m| !m.skeletons.is_empty()).map(|m| (p, m)))
 }
 
 /// A model's path and the model (or why it did not load).

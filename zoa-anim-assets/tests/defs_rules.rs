@@ -367,6 +367,43 @@ exit_time = 1.0
 }
 
 #[test]
+fn graph_canvas_positions_are_points_the_reader_checks_and_ignores() {
+    if !model_available() {
+        return;
+    }
+    let model = model();
+    let graph = |idle: &str, any: &str| {
+        format!(
+            r#"
+kind = "animation_graph"
+id = "g"
+model = '{model}'
+entry = "idle"
+any_position = {any}
+[[layers]]
+name = "upper"
+entry = "aim"
+any_position = [10, -2.5]
+[[states]]
+name = "idle"
+clip = "idle"
+position = {idle}
+[[states]]
+name = "aim"
+layer = "upper"
+clip = "rifle_aim"
+position = [1e3, 0]
+"#
+        )
+    };
+    let good = load("positions", &[("g.toml", &graph("[120, 40.5]", "[0, 0]"))]);
+    assert_eq!(codes(&good), []);
+    assert_eq!(good.animation_graphs.len(), 1, "layout changes nothing the runtime sees");
+    let bad = load("positions-bad", &[("g.toml", &graph("[1, 2, 3]", "[\"a\", 1]"))]);
+    assert_eq!(codes(&bad), [("E007", "any_position[0]".into()), ("E007", "states[0].position".into())]);
+}
+
+#[test]
 fn clip_animation_by_index_and_unknown_name() {
     if !model_available() {
         return;

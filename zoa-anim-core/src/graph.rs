@@ -624,6 +624,110 @@ impl AnimationGraph {
     }
 }
 
+/// Where a state sits among sub-state machines, as [`reachable_states`]
+/// reads it: the machine it is directly inside, and for a sub-state machine
+/// its entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Nesting {
+    /// The machine state this state is directly inside (`GraphState::machine`).
+    pub within: Option<usize>,
+    /// For a sub-state machine (`Motion::Machine`), its entry state.
+    pub entry: Option<usize>,
+}
+
+/// Which of `state_count` states a state machine can ever enter: every
+/// state on a path from a layer entry (`entries`) along the `edges` (source
+/// state, or `None` for `any`, to target state). An `any` edge reaches its
+/// target as soon as the layer runs. With sub-state machines (`nesting`, per
+/// state; empty when there are none): entering a machine enters its entry,
+/// and a machine's own edges leave from every state inside it (at any
+/// depth), not from the machine, which never plays. Out-of-range indices
+/// are ignored; a malformed nesting cycle ends.
+///
+/// The one rule for W003 (`validate`'s unreachable state) and the
+/// Workbench's graph canvas, which needs it on graphs that do not validate.
+#[must_use]
+pub fn reachable_states(
+    state_count: usize,
+    entries: impl IntoIterator<Item = usize>,
+    edges: &[(Option<usize>, usize)],
+    nesting: &[Nesting],
+) -> Vec<bool> {
+    // Edges grouped by source (counting sort), so the walk is O(states + edges).
+    let mut start = vec![0usize; state_count + 1];
+    for (from, _) in edges {
+        if let Some(f) = from.filter(|f| *f < state_count) {
+            start[f + 1] += 1;
+        }
+    }
+    for i in 0..state_count {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut targets = vec![0usize; start[state_count]];
+    for (from, to) in edges {
+        if let Some(f) = from.filter(|f| *f < state_count) {
+            targets[next[f]] = *to;
+            next[f] += 1;
+        }
+    }
+    let nest = |s: usize| nesting.get(s).copied().unwrap_or_default();
+    let mut reached = vec![false; state_count];
+    // A machine's edges are queued once, by the first state inside it reached.
+    let mut machine_edges_queued = vec![false; state_count];
+    let mut queue: Vec<usize> = entries.into_iter().collect();
+    queue.extend(edges.iter().filter(|(from, _)| from.is_none()).map(|(_, to)| *to));
+    while let Some(s) = queue.pop() {
+        match reached.get_mut(s) {
+            Some(r) if !*r => *r = true,
+            _ => continue,
+        }
+        if let Some(entry) = nest(s).entry {
+            queue.push(entry);
+            continue;
+        }
+        queue.extend_from_slice(&targets[start[s]..start[s + 1]]);
+        let mut machine = nest(s).within;
+        for _ in 0..state_count {
+            let Some(m) = machine.filter(|m| *m < state_count) else { break };
+            if std::mem::replace(&mut machine_edges_queued[m], true) {
+                break; // it and the machines around it were queued already
+            }
+            queue.extend_from_slice(&targets[start[m]..start[m + 1]]);
+            machine = nest(m).within;
+        }
+    }
+    reached
+}
+
+impl AnimationGraph {
+    /// Which states can ever be entered ([`reachable_states`] over this
+    /// graph's entries, transitions and sub-state machines).
+    #[must_use]
+    pub fn reachable_states(&self) -> Vec<bool> {
+        let edges: Vec<(Option<usize>, usize)> = self
+            .transitions
+            .iter()
+            .map(|t| match t.from {
+                TransitionSource::Any => (None, t.to.index()),
+                TransitionSource::State(f) => (Some(f.index()), t.to.index()),
+            })
+            .collect();
+        let nesting: Vec<Nesting> = self
+            .states
+            .iter()
+            .map(|s| Nesting {
+                within: s.machine.map(StateIndex::index),
+                entry: match s.motion {
+                    Motion::Machine(e) => Some(e.index()),
+                    _ => None,
+                },
+            })
+            .collect();
+        reachable_states(self.states.len(), self.layers.iter().map(|l| l.entry.index()), &edges, &nesting)
+    }
+}
+
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.test {
@@ -698,5 +802,30 @@ mod tests {
         assert!(!g.transitions[0].is_unconditional());
         assert!(CompareOp::from_symbol(">=").unwrap().compare(2.0, 2.0));
         assert!(!CompareOp::Lt.compare(3, 2));
+    }
+
+    #[test]
+    fn reachable_states_follow_edges_from_entries_and_any() {
+        // 0 -> 1 -> 2; any -> 3; 4 -> 0 only (never entered); 9 is out of range.
+        let edges = [(Some(0), 1), (Some(1), 2), (None, 3), (Some(4), 0), (Some(2), 9)];
+        assert_eq!(reachable_states(5, [0], &edges, &[]), [true, true, true, true, false]);
+        assert_eq!(reachable_states(5, [4], &[], &[]), [false, false, false, false, true]);
+        assert_eq!(reachable_states(2, [7], &[(Some(1), 1)], &[]), [false, false]);
+    }
+
+    #[test]
+    fn reachable_states_enter_machines_at_their_entry_and_leave_from_inside() {
+        // 0 -> 1 (machine, entry 2; holds 2, 3, 4); 2 -> 3; machine 1 -> 5;
+        // 4 is inside but nothing leads to it; 6 only follows 4.
+        let nest = |within, entry| Nesting { within, entry };
+        let nesting =
+            [nest(None, None), nest(None, Some(2)), nest(Some(1), None), nest(Some(1), None), nest(Some(1), None)];
+        let edges = [(Some(0), 1), (Some(2), 3), (Some(1), 5), (Some(4), 6)];
+        assert_eq!(reachable_states(7, [0], &edges, &nesting), [true, true, true, true, false, true, false]);
+        // A machine never plays: without an entry reached, its edges are not taken.
+        assert_eq!(reachable_states(7, [5], &edges, &nesting), [false, false, false, false, false, true, false]);
+        // A nesting cycle ends.
+        let cycle = [nest(Some(1), None), nest(Some(0), None)];
+        assert_eq!(reachable_states(2, [0], &[], &cycle), [true, false]);
     }
 }

@@ -18,177 +18,36 @@
 //! (set by `.ci/run`, which installs them). With `ZOA_SCREENSHOTS=DIR` the
 //! screenshots are also written to DIR for a person to look at.
 
+mod browser_support;
 mod serve_support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
+use browser_support::{Browser, css, key, pixels, save_shot, until};
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use serve_support::Server;
 
-fn tool(env: &str, names: &[&str]) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(env) {
-        return Some(PathBuf::from(p)).filter(|p| p.is_file());
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    names
-        .iter()
-        .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
-        .chain(names.iter().map(|n| Path::new("/usr/bin").join(n)))
-        .find(|p| p.is_file())
-}
-
-/// A chromedriver child process, killed on drop.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn start_driver(chromedriver: &Path) -> Driver {
-    let port = free_port();
-    let child = Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    let driver = Driver { child, url: format!("http://127.0.0.1:{port}") };
-    let up = serve_support::eventually(30, || std::net::TcpStream::connect(("127.0.0.1", port)).ok());
-    assert!(up.is_some(), "chromedriver did not listen on {port}");
-    driver
-}
-
-async fn connect(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert("browserName".into(), json!("chrome"));
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium.display().to_string(),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1400,900", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector).capabilities(caps).connect(&driver.url).await.expect("a Chromium session")
-}
-
-/// Evaluates `expr` in the page until it is truthy; returns its value.
-async fn until(c: &Client, what: &str, expr: &str) -> Value {
-    let end = Instant::now() + Duration::from_secs(30);
-    loop {
-        let v = c.execute(&format!("return ({expr});"), vec![]).await.expect("script runs");
-        let truthy = match &v {
-            Value::Null => false,
-            Value::Bool(b) => *b,
-            Value::Number(n) => n.as_f64() != Some(0.0),
-            Value::String(s) => !s.is_empty(),
-            _ => true,
-        };
-        if truthy {
-            return v;
-        }
-        if Instant::now() > end {
-            let state = c
-                .execute(
-                    "return JSON.stringify({ hash: location.hash, body: { ...document.body.dataset }, \
-                     toast: document.querySelector('#toast').textContent });",
-                    vec![],
-                )
-                .await
-                .unwrap_or_default();
-            panic!("timed out waiting for {what} ({expr}); page: {state}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn css(c: &Client, selector: &str) -> fantoccini::elements::Element {
-    c.wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css(selector))
-        .await
-        .unwrap_or_else(|e| panic!("{selector}: {e}"))
-}
-
-fn key(k: Key) -> String {
-    char::from(k).to_string()
-}
-
-/// Decoded RGBA-or-RGB pixels and width.
-fn pixels(png_bytes: &[u8]) -> (Vec<u8>, u32, usize) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
-    let info = reader.next_frame(&mut buf).expect("a frame");
-    buf.truncate(info.buffer_size());
-    (buf, info.width, info.color_type.samples())
-}
-
-fn save_shot(name: &str, bytes: &[u8], own: &Path) {
-    std::fs::write(own.join(name), bytes).unwrap();
-    if let Some(dir) = std::env::var_os("ZOA_SCREENSHOTS") {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(Path::new(&dir).join(name), bytes).unwrap();
-    }
-}
-
 #[test]
 fn the_workbench_in_headless_chromium() {
-    let (Some(chromium), Some(chromedriver)) =
-        (tool("ZOA_CHROMIUM", &["chromium", "chromium-browser"]), tool("ZOA_CHROMEDRIVER", &["chromedriver"]))
-    else {
-        let required = std::env::var("ZOA_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-        assert!(!required, "ZOA_REQUIRE_BROWSER=1 but chromium or chromedriver is missing");
-        eprintln!(
-            "note: skipping the browser test: Debian's `chromium` and `chromium-driver` are not installed \
-             (`apt-get install -y chromium chromium-driver`; .ci/run installs them)"
-        );
-        return;
-    };
+    let Some(browser) = Browser::start() else { return };
     let server = Server::start();
-    let profile = zoa_test_support::paths::temp_dir("chromium-profile");
     let shots = zoa_test_support::paths::temp_dir("serve-shots");
-    let driver = start_driver(&chromedriver);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let c = rt.block_on(connect(&driver, &chromium, profile.path()));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        rt.block_on(async {
-            load_the_page(&c, &server).await;
-            edit_validate_and_save(&c, &server, shots.path()).await;
-            stale_save_duplicate_delete_and_coverage(&c, &server, shots.path()).await;
-            binding_browser_flags_inert(&c, shots.path()).await;
-            preview_moves_the_skeleton(&c, shots.path()).await;
-            approve_an_auto_binding(&c, &server, shots.path()).await;
-            edit_ik_overrides(&c, &server, shots.path()).await;
-            edit_grips(&c, &server, shots.path()).await;
-            run_the_wizard(&c, &server, shots.path()).await;
-            overview_links_and_new_files(&c, &server).await;
-        })
-    }));
-    // Close the session whatever happened, then report.
-    let _ = rt.block_on(c.close());
-    if let Err(panic) = result {
-        std::panic::resume_unwind(panic);
-    }
+    browser.run(|c| async move {
+        let c = &c;
+        load_the_page(c, &server).await;
+        edit_validate_and_save(c, &server, shots.path()).await;
+        stale_save_duplicate_delete_and_coverage(c, &server, shots.path()).await;
+        binding_browser_flags_inert(c, shots.path()).await;
+        preview_moves_the_skeleton(c, shots.path()).await;
+        approve_an_auto_binding(c, &server, shots.path()).await;
+        edit_ik_overrides(c, &server, shots.path()).await;
+        edit_grips(c, &server, shots.path()).await;
+        run_the_wizard(c, &server, shots.path()).await;
+        overview_links_and_new_files(c, &server).await;
+    });
 }
 
 async fn load_the_page(c: &Client, s: &Server) {
@@ -201,7 +60,17 @@ async fn load_the_page(c: &Client, s: &Server) {
     }
     assert_eq!(
         names,
-        ["Definitions", "Auto Binding", "Binding Browser", "IK Targets", "Preview Lab", "Overview", "Binding Wizard"]
+        [
+            "Definitions",
+            "Graph Editor",
+            "Clip Editor",
+            "Auto Binding",
+            "Binding Browser",
+            "IK Targets",
+            "Preview Lab",
+            "Overview",
+            "Binding Wizard"
+        ]
     );
     // Every definition file is listed.
     until(c, "the definition list", "document.querySelectorAll('.def-item').length > 20").await;
@@ -271,7 +140,7 @@ async fn edit_validate_and_save(c: &Client, s: &Server, shots: &Path) {
         until(c, "the warning", "document.querySelector('#problems li[data-severity=\"warning\"]')?.textContent").await;
     assert!(warning.as_str().unwrap().contains("lean"), "{warning}");
     css(c, "#btn-save").await.click().await.unwrap();
-    until(c, "the save", "!document.querySelector('#editor-title').textContent.includes('•')").await;
+    until(c, "the save", "!document.querySelector('#editor-title').textContent.includes('*')").await;
     let saved = std::fs::read_to_string(&path).unwrap();
     assert_eq!(saved, format!("{original}\n[[bindings]]\nid = \"lean\"\nparameter = \"lean\"\ntype = \"float\"\n"));
     assert!(c.find(Locator::Css("#btn-save")).await.unwrap().attr("disabled").await.unwrap().is_some());
@@ -313,7 +182,7 @@ async fn stale_save_duplicate_delete_and_coverage(c: &Client, s: &Server, shots:
         c,
         "the disk's text in the editor",
         "document.querySelector('#editor-text').value.startsWith('# changed outside the Workbench\\n') \
-         && !document.querySelector('#editor-title').textContent.includes('•')",
+         && !document.querySelector('#editor-title').textContent.includes('*')",
     )
     .await;
     assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
@@ -324,7 +193,7 @@ async fn stale_save_duplicate_delete_and_coverage(c: &Client, s: &Server, shots:
     css(c, "#btn-save").await.click().await.unwrap();
     assert_eq!(dialog_shown(c).await, "The file changed on disk");
     css(c, "#dialog-overwrite").await.click().await.unwrap();
-    until(c, "the overwrite", "!document.querySelector('#editor-title').textContent.includes('•')").await;
+    until(c, "the overwrite", "!document.querySelector('#editor-title').textContent.includes('*')").await;
     assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{theirs}# mine\n"));
 
     // Duplicate: a new file with a new id, opened in the editor.

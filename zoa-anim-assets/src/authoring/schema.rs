@@ -117,6 +117,7 @@ fn ty_schema_flat(ty: &Ty) -> Value {
             "additionalItems": false,
         }),
         Ty::Either(tys) => json!({"anyOf": tys.iter().map(ty_schema).collect::<Vec<_>>()}),
+        Ty::Point => json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}),
         Ty::Tags => json!({"type": "string"}),
     }
 }

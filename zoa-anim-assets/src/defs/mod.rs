@@ -24,6 +24,7 @@ use zoa_anim_core::{
 pub use codes::{Code, MAX_FILE_BYTES};
 pub use diag::{Diagnostic, Severity};
 use diag::{FileCtx, Location};
+pub use kinds::animation_graph::split_condition;
 pub use render::{render_human, render_json};
 
 /// A definition together with the file it came from.

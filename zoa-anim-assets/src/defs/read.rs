@@ -205,6 +205,9 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Vector(n) => {
             let _ = numbers_of(ctx, v, field, *n);
         }
+        Ty::Point => {
+            let _ = point_of(ctx, v, field);
+        }
         Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tuple(_) | Ty::Tags => {}
     }
 }
@@ -231,6 +234,21 @@ pub(crate) fn numbers_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, n: usi
     let numbers: Vec<Option<f32>> =
         items.iter().enumerate().map(|(i, item)| num_of(ctx, item, &index(field, i), Rule::Any)).collect();
     numbers.into_iter().collect()
+}
+
+/// The value as a point `[x, y]` of two finite numbers.
+pub(crate) fn point_of(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str) -> Option<[f32; 2]> {
+    match v.get_ref() {
+        DeValue::Array(a) if a.len() == 2 => {
+            let x = num_of(ctx, &a[0], &index(field, 0), Rule::Any);
+            let y = num_of(ctx, &a[1], &index(field, 1), Rule::Any);
+            Some([x?, y?])
+        }
+        _ => {
+            wrong_type(ctx, v, field, "a point `[x, y]` of two numbers");
+            None
+        }
+    }
 }
 
 /// ` (did you mean `x`?)` when a candidate is within a small edit distance of

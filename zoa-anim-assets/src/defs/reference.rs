@@ -74,6 +74,7 @@ fn type_name(ty: &Ty) -> String {
         Ty::Map(item) => format!("table of name → {}", type_name(item)),
         Ty::Either(tys) => tys.iter().map(type_name).collect::<Vec<_>>().join(" or "),
         Ty::Tuple(items) => format!("[{}]", items.iter().map(type_name).collect::<Vec<_>>().join(", ")),
+        Ty::Point => "point `[x, y]`".into(),
         Ty::Tags => "tag pattern".into(),
     }
 }

@@ -101,6 +101,9 @@ pub(crate) enum Ty {
     Tuple(&'static [Ty]),
     /// Any one of several forms (the reader tells them apart).
     Either(&'static [Ty]),
+    /// A point `[x, y]`: exactly two finite numbers (where the Workbench
+    /// draws something; checked whether or not the reader reads it).
+    Point,
     /// A tag pattern: `tags = "text"` or one flag list per state dimension
     /// (the field's name is the text key; the six dimension keys come with it).
     Tags,

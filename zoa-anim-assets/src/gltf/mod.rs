@@ -39,6 +39,7 @@ mod anim;
 mod buffers;
 mod check;
 mod container;
+mod mesh;
 mod morph;
 mod skin;
 
@@ -49,6 +50,7 @@ use zoa_anim_core::glam::Mat4;
 use zoa_anim_core::{Clip, Joint, MorphNode, Skeleton, Transform};
 
 pub use buffers::BufferAccess;
+pub use mesh::{MAX_MESH_INDICES, MAX_MESH_VERTICES, load_skinned_mesh, load_skinned_mesh_slice};
 
 use crate::AssetError;
 use crate::error::{GltfProblem, MAX_REPORTED_PROBLEMS};

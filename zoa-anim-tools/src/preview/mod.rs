@@ -62,6 +62,7 @@
 //!   allocate.
 
 mod capture;
+mod live;
 mod record;
 pub mod sound;
 mod sync;
@@ -75,6 +76,7 @@ pub use capture::{
     SoundEntryNames, SoundRecord, StateRecord, StepKind, SyncRecord, TickRecord,
 };
 pub use sound::PreviewSound;
+pub use live::{LiveLayer, LiveMode, LiveParameter, LiveSim, LiveValue, MAX_ADVANCE};
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};

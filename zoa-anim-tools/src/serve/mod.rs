@@ -31,13 +31,17 @@
 
 mod api_autobind;
 mod api_bindings;
+mod api_clip;
 mod api_defs;
 mod api_grips;
+mod api_graph;
 mod api_ik;
+mod api_live;
 mod api_preview;
 mod api_wizard;
 mod diag_json;
 mod files;
+mod graph_edit;
 mod pipeline;
 pub mod roots;
 mod security;
@@ -112,6 +116,8 @@ pub struct App {
     pub requests: Arc<tokio::sync::Semaphore>,
     /// Jobs running now, and jobs cancelled because their client went away.
     pub stats: JobStats,
+    /// The Preview Lab's live session (at most one).
+    pub live: api_live::Sessions,
 }
 
 /// Counters of the heavy jobs (`GET /api/jobs`).
@@ -184,6 +190,7 @@ impl App {
             jobs: Arc::new(tokio::sync::Semaphore::new(MAX_JOBS)),
             requests: Arc::new(tokio::sync::Semaphore::new(MAX_REQUESTS)),
             stats: JobStats::default(),
+            live: api_live::Sessions::default(),
         }
     }
 
@@ -327,13 +334,26 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/presets", get(api_preview::presets))
         .route("/api/preview/run", post(api_preview::run))
         .route("/api/preview/export", post(api_preview::export))
+        // The graph canvas.
+        .route("/api/graph/view", post(api_graph::view))
+        .route("/api/graph/edit", post(api_graph::edit))
+        .route("/api/graph/rename_parameter", post(api_graph::rename_parameter))
+        // The clip editor.
+        .route("/api/clip/view", post(api_clip::view))
+        .route("/api/clip/edit", post(api_clip::edit))
+        // The Preview Lab's live mode.
+        .route("/api/live/start", post(api_live::start))
+        .route("/api/live/poll", post(api_live::poll))
+        .route("/api/live/set", post(api_live::set))
+        .route("/api/live/stop", post(api_live::stop))
+        .route("/api/live/mesh", post(api_live::mesh))
         // A definition file may be up to 4 MiB; its JSON-escaped text fits in 9 MiB.
         .layer(axum::extract::DefaultBodyLimit::max(9 << 20))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), security::guard))
         .with_state(app)
 }
 
-fn random_token() -> anyhow::Result<String> {
+pub(crate) fn random_token() -> anyhow::Result<String> {
     let mut bytes = [0u8; 24];
     getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for the session token: {e}"))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())

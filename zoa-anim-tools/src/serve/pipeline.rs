@@ -355,3 +355,169 @@ impl LabRun {
         })
     }
 }
+
+/// A free-play session's character ([`crate::preview::LiveSim`]): what the
+/// Lab's live mode steps and pokes.
+#[derive(Debug)]
+pub struct LiveRun {
+    sim: crate::preview::LiveSim,
+    /// The character's model (its first skin is the skeleton; its skinned meshes the body).
+    model: Option<std::path::PathBuf>,
+    /// Frames carry the skinning matrices (for a viewer that skins the mesh).
+    skin: bool,
+}
+
+/// What a live session plays: a graph by id, or one clip.
+pub use crate::preview::LiveMode;
+
+/// A value for a live parameter.
+pub use crate::preview::LiveValue;
+
+/// Starts free play of `mode` at `rate` Hz (models only from inside the Workbench's folders).
+pub fn start_live(app: &App, set: &DefinitionSet, mode: &LiveMode, rate: f32) -> Result<LiveRun, PipelineError> {
+    let outside = models_outside(app, set);
+    if !outside.is_empty() {
+        return Err(PipelineError::Setup(outside));
+    }
+    let dir = &app.roots.defs().dir;
+    let sim = crate::preview::LiveSim::from_folder(set, dir, mode, rate).map_err(PipelineError::Setup)?;
+    let model = zoa_anim_assets::character::character_model(set, dir);
+    Ok(LiveRun { sim, model, skin: false })
+}
+
+fn param_json(v: zoa_anim_runtime::character::graph::ParamValue) -> Value {
+    use zoa_anim_runtime::character::graph::ParamValue as P;
+    match v {
+        P::Float(x) => json!(r4(x)),
+        P::Int(i) => json!(i),
+        P::Bool(b) | P::Trigger(b) => json!(b),
+    }
+}
+
+impl LiveRun {
+    /// Names once: parameters (name, type, default, whether a binding sets
+    /// it), layers and the skeleton.
+    pub fn header_json(&self) -> Value {
+        use zoa_anim_core::graph::ParameterDefault as D;
+        let parameters: Vec<Value> = self
+            .sim
+            .parameters()
+            .iter()
+            .map(|p| {
+                let default = match p.default {
+                    D::Float(x) => json!(r4(x)),
+                    D::Int(i) => json!(i),
+                    D::Bool(b) => json!(b),
+                    D::Trigger => Value::Null,
+                };
+                json!({ "name": p.name, "type": p.default.type_name(), "default": default,
+                        "settable": p.binding.is_some() })
+            })
+            .collect();
+        let sk = self.sim.definition().skeleton().skeleton();
+        let names: Vec<String> = (0..sk.joint_count())
+            .map(|j| sk.joints()[j].name.clone().unwrap_or_else(|| format!("node{}", sk.joints()[j].node)))
+            .collect();
+        let parents: Vec<Option<usize>> = (0..sk.joint_count()).map(|j| sk.parent(j)).collect();
+        json!({ "parameters": parameters, "joint_names": names, "joint_parents": parents })
+    }
+
+    /// The state now: time, per layer the active states (name, weight,
+    /// normalised time) and the transition under way (from, to, progress),
+    /// parameter values, model-space joint positions (flat `x, y, z`).
+    pub fn frame_json(&self) -> Value {
+        let layers: Vec<Value> = self
+            .sim
+            .layers()
+            .into_iter()
+            .map(|l| {
+                json!({
+                    "name": l.name,
+                    "states": l.states.iter().map(|(n, w, t)| json!([n, r4(*w), (t * 1e4).round() / 1e4])).collect::<Vec<_>>(),
+                    "transition": l.transition.map(|(f, t, p)| json!({ "from": f, "to": t, "progress": r4(p) })),
+                })
+            })
+            .collect();
+        let joints: Vec<f64> = self.sim.joint_positions().iter().flat_map(|p| p.map(r4)).collect();
+        let mut out = json!({
+            "time": capture_export::secs(self.sim.character().time()),
+            "ticks": self.sim.ticks(),
+            "layers": layers,
+            "values": self.sim.values().into_iter().map(param_json).collect::<Vec<_>>(),
+            "joints": joints,
+        });
+        if self.skin {
+            let skin: Vec<f64> = self
+                .sim
+                .character()
+                .skinning_matrices()
+                .iter()
+                .flat_map(|m| m.to_cols_array().map(|x| (f64::from(x) * 1e5).round() / 1e5))
+                .collect();
+            out["skin"] = Value::from(skin);
+        }
+        out
+    }
+
+    /// Frames from now on carry the skinning matrices (`skin`, 16 numbers a
+    /// joint, column-major: the runtime's, for a viewer that skins the mesh).
+    pub fn send_skinning(&mut self, on: bool) {
+        self.skin = on;
+    }
+
+    /// The character's model file.
+    pub fn model(&self) -> Option<&std::path::Path> {
+        self.model.as_deref()
+    }
+
+    /// Sets a parameter (see [`crate::preview::LiveSim::set`]).
+    pub fn set(&mut self, name: &str, value: LiveValue) -> Result<(), String> {
+        self.sim.set(name, value)
+    }
+
+    /// Playback speed of everything.
+    pub fn set_playback_speed(&mut self, speed: f32) {
+        self.sim.set_playback_speed(speed);
+    }
+
+    /// Advances by `seconds` (capped) and returns the events delivered meanwhile.
+    pub fn advance(&mut self, seconds: f64) -> Result<Vec<String>, String> {
+        self.sim.advance(seconds).map_err(|e| e.to_string())?;
+        Ok(self.sim.take_events())
+    }
+
+    /// Ticks run so far.
+    pub fn ticks(&self) -> u64 {
+        self.sim.ticks()
+    }
+}
+
+/// Clip `clip` played once at `hz` from its start to its end: its animation
+/// length, its playback length (divided by its rate), and model-space joint
+/// positions per tick (the clip editor's scrubbed figure), checked against
+/// the Lab's budgets.
+pub fn clip_samples(app: &App, set: &DefinitionSet, clip: &str, hz: f32) -> Result<Value, PipelineError> {
+    let mode = LiveMode::Clip { clip: clip.to_owned(), looping: false };
+    let mut run = start_live(app, set, &mode, hz)?;
+    let (duration, playback) =
+        run.sim.clip_length(clip).ok_or_else(|| PipelineError::Preset(format!("no clip `{clip}` plays")))?;
+    let ticks = (f64::from(playback) * f64::from(hz)).ceil() as u64 + 1;
+    let sk = run.sim.definition().skeleton().skeleton();
+    let work =
+        zoa_anim_core::budget::PreviewWork { ticks, joints: sk.joint_count() as u64, layers: 1, ..Default::default() };
+    work.check_lab(&format!("clip `{clip}` at {hz} Hz")).map_err(|e| PipelineError::Budget(e.to_string()))?;
+    let mut frames = Vec::with_capacity(ticks as usize);
+    for k in 0..ticks {
+        if k > 0 {
+            run.sim.advance(1.0 / f64::from(hz)).map_err(|e| PipelineError::Setup(vec![e.to_string()]))?;
+        }
+        let joints: Vec<f64> = run.sim.joint_positions().iter().flat_map(|p| p.map(r4)).collect();
+        frames.push(Value::from(joints));
+    }
+    let mut out = run.header_json();
+    out["duration"] = json!(r4(duration));
+    out["playback_length"] = json!(r4(playback));
+    out["hz"] = json!(hz);
+    out["frames"] = Value::Array(frames);
+    Ok(out)
+}

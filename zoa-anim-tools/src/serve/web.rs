@@ -26,6 +26,17 @@ const FILES: &[(&str, &str, &str)] = &[
     ("overview.js", JS, include_str!("web/overview.js")),
     ("wizard.js", JS, include_str!("web/wizard.js")),
     ("skeleton_view.js", JS, include_str!("web/skeleton_view.js")),
+    // The graph editor.
+    ("graph.css", "text/css; charset=utf-8", include_str!("web/graph.css")),
+    ("buffers.js", JS, include_str!("web/buffers.js")),
+    ("graphs.js", JS, include_str!("web/graphs.js")),
+    ("graph_canvas.js", JS, include_str!("web/graph_canvas.js")),
+    ("graph_details.js", JS, include_str!("web/graph_details.js")),
+    ("graph_live.js", JS, include_str!("web/graph_live.js")),
+    ("live.js", JS, include_str!("web/live.js")),
+    ("live_lab.js", JS, include_str!("web/live_lab.js")),
+    ("clips.js", JS, include_str!("web/clips.js")),
+    ("mesh_view.js", JS, include_str!("web/mesh_view.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

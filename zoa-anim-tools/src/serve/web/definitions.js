@@ -3,15 +3,17 @@
 import { api, withQuery } from './api.js';
 import { $, el, toast, dialog, confirmDialog, debounce, failed } from './ui.js';
 import { Editor } from './editor.js';
+import * as buffers from './buffers.js';
+import { go } from './main.js';
 
 let editor;
 let files = [];
 let kinds = [];
-let current = null; // {path, version, saved, writable}
+let current = null; // {path, writable}; its text, version and saved text live in `buffers`
 let seq = 0;
 
 export function isDirty() {
-  return !!current && editor && editor.text !== current.saved;
+  return buffers.dirtyPaths().length > 0;
 }
 
 export async function start(session) {
@@ -24,13 +26,27 @@ export async function start(session) {
   $('#btn-delete').addEventListener('click', remove);
   $('#btn-coverage').addEventListener('click', toggleCoverage);
   $('#btn-new').addEventListener('click', createFile);
+  buffers.onChange(() => { renderList(); updateButtons(); });
+  // Graphs open as graphs too.
+  $('#btn-save').before(el('button#btn-graph', { text: 'Open in its editor', hidden: true, onclick: openInEditor }));
   await refresh();
 }
 
-export async function shown() { await refresh(); }
+export async function shown() {
+  if (current) refreshOpen(current.path);
+  await refresh();
+}
 
 /// Opens `path` (from another capability).
 export async function open(path) { await openFile(path); }
+
+// Kinds with an editor of their own: the tab that opens them.
+const EDITORS = { animation_graph: 'graphs', clip: 'clips' };
+
+function openInEditor() {
+  const kind = current && (files.find((f) => f.path === current.path) || {}).kind;
+  if (EDITORS[kind]) go(EDITORS[kind], current.path);
+}
 
 async function refresh() {
   const res = await api.get('/api/defs');
@@ -51,7 +67,7 @@ function renderList() {
     list.append(el('div.kind', { text: kind ? kind.replace(/_/g, ' ') : 'unrecognised' }));
     for (const f of items) {
       const item = el('div.def-item', { role: 'treeitem', dataset: { path: f.path }, onclick: () => openFile(f.path) },
-        el('span.id', { text: f.id || '(no id)' }),
+        el('span.id', { text: `${buffers.isDirty(f.path) ? '* ' : ''}${f.id || '(no id)'}` }),
         el('span.path', { text: f.path.replace(/^defs\//, ''), title: f.path }),
         f.errors ? el('span.badge.error', { text: f.errors, title: `${f.errors} error(s)` }) : null,
         f.warnings ? el('span.badge.warning', { text: f.warnings, title: `${f.warnings} warning(s)` }) : null);
@@ -61,14 +77,12 @@ function renderList() {
   }
 }
 
+// Unsaved edits stay in their buffer (marked `*`) when another file opens.
 async function openFile(path, { force = false } = {}) {
-  if (!force && isDirty() && current.path !== path) {
-    if (!(await confirmDialog('Discard changes?', `${current.path} has unsaved changes.`, 'Discard', true))) return;
-  }
-  const res = await api.get(withQuery('/api/file', { path }));
-  if (!res.ok) return failed(res, `opening ${path}`);
-  current = { path, version: res.data.version, saved: res.data.text, writable: res.data.writable };
-  editor.setText(res.data.text);
+  const b = force ? await buffers.reload(path) : await buffers.open(path);
+  if (!b) return;
+  current = { path, writable: b.writable };
+  editor.setText(b.text);
   editor.setReadOnly(!current.writable);
   $('#editor-title').textContent = path;
   $('#coverage').hidden = true;
@@ -78,16 +92,19 @@ async function openFile(path, { force = false } = {}) {
 }
 
 function updateButtons() {
-  const dirty = isDirty();
+  const dirty = !!current && buffers.isDirty(current.path);
   $('#btn-save').disabled = !current || !current.writable || !dirty;
   $('#btn-duplicate').disabled = !current;
   $('#btn-delete').disabled = !current || !current.writable;
-  $('#editor-title').textContent = current ? `${current.path}${dirty ? ' •' : ''}` : 'No file open';
+  const kind = current && (files.find((f) => f.path === current.path) || {}).kind;
+  $('#btn-graph').hidden = !EDITORS[kind];
+  $('#editor-title').textContent = current ? `${dirty ? '* ' : ''}${current.path}` : 'No file open';
 }
 
 const validateSoon = debounce(validateNow, 300);
 
 function onEdit() {
+  if (current) buffers.update(current.path, editor.text);
   updateButtons();
   setStatus('checking…');
   validateSoon();
@@ -132,34 +149,25 @@ function showReport(r) {
   }
 }
 
-async function save(overwriteVersion) {
+async function save() {
   if (!current || !current.writable) return;
-  const text = editor.text;
-  const version = overwriteVersion !== undefined ? overwriteVersion : current.version;
-  const res = await api.post('/api/save', { path: current.path, text, version });
-  if (res.ok) {
-    current.version = res.data.version;
-    current.saved = text;
+  const path = current.path;
+  const r = await buffers.save(path);
+  if (!r) return;
+  if (r.reloaded) { await openFile(path); return; }
+  updateButtons();
+  showReport(r);
+  toast(`Saved ${path}`);
+  await refresh();
+}
+
+/// The editor shows `path`'s buffer again (another page changed it).
+export function refreshOpen(path) {
+  if (current && current.path === path) {
+    const b = buffers.get(path);
+    if (b && b.text !== editor.text) { editor.setText(b.text); validateSoon(); }
     updateButtons();
-    showReport(res.data);
-    toast(`Saved ${current.path}`);
-    await refresh();
-    return;
   }
-  if (res.status === 409 && res.data.stale) {
-    const gone = res.data.disk_version === null;
-    const r = await dialog({
-      title: gone ? 'The file was deleted on disk' : 'The file changed on disk',
-      body: gone ? `${current.path} was deleted since you opened it.` :
-        `${current.path} was changed by something else since you opened it. Saving now would replace those changes.`,
-      buttons: [{ id: 'cancel', label: 'Cancel' }, ...(gone ? [] : [{ id: 'reload', label: 'Reload from disk (lose my edits)' }]),
-        { id: 'overwrite', label: gone ? 'Save it again' : 'Overwrite with my version', danger: true }],
-    });
-    if (r.button === 'reload') await openFile(current.path, { force: true });
-    if (r.button === 'overwrite') await save(res.data.disk_version);
-    return;
-  }
-  failed(res, `saving ${current.path}`);
 }
 
 async function duplicate() {
@@ -204,13 +212,14 @@ async function remove() {
   const ok = await confirmDialog(`Delete ${current.path}?`,
     'The file is removed from the definition folder. This cannot be undone from the Workbench.', 'Delete', true);
   if (!ok) return;
-  const res = await api.post('/api/delete', { path: current.path, version: current.version, confirm: true });
+  const res = await api.post('/api/delete', { path: current.path, version: buffers.get(current.path).version, confirm: true });
   if (!res.ok) {
     failed(res, 'deleting');
     if (res.status === 409) await openFile(current.path, { force: true });
     return;
   }
   toast(`Deleted ${current.path}`);
+  buffers.forget(current.path);
   current = null;
   editor.setText('');
   editor.setReadOnly(true);

@@ -2,15 +2,21 @@
 import { api } from './api.js';
 import { $, $$, toast } from './ui.js';
 import * as definitions from './definitions.js';
+import * as graphs from './graphs.js';
+import * as clips from './clips.js';
 import * as autobind from './autobind.js';
 import * as bindings from './bindings.js';
 import * as ik from './ik.js';
 import * as preview from './preview.js';
 import * as overview from './overview.js';
 import * as wizard from './wizard.js';
+import * as liveLab from './live_lab.js';
 
-const modules = { definitions, autobind, bindings, ik, preview, overview, wizard };
+const modules = { definitions, graphs, clips, autobind, bindings, ik, preview, overview, wizard };
 const starting = new Map(); // tab → the promise of its start-up
+// Parts of a page that live in their own module, started with it.
+const parts = { preview: [liveLab] };
+const startTab = (tab) => Promise.all([modules[tab].start(session), ...(parts[tab] || []).map((p) => p.start(session))]);
 export const session = {};
 
 async function show(tab) {
@@ -18,7 +24,7 @@ async function show(tab) {
   for (const b of $$('#strip button')) b.classList.toggle('active', b.dataset.tab === tab);
   for (const p of $$('.panel')) p.hidden = p.dataset.panel !== tab;
   const m = modules[tab];
-  if (!starting.has(tab)) starting.set(tab, m.start(session));
+  if (!starting.has(tab)) starting.set(tab, startTab(tab));
   else if (m.shown) await m.shown();
   await starting.get(tab);
   document.body.dataset.tab = tab;
@@ -28,7 +34,7 @@ async function show(tab) {
 export async function go(tab, arg) {
   if (location.hash.slice(1) !== tab) location.hash = tab; // the hashchange shows it
   else await show(tab);
-  if (!starting.has(tab)) starting.set(tab, modules[tab].start(session));
+  if (!starting.has(tab)) starting.set(tab, startTab(tab));
   await starting.get(tab);
   if (arg !== undefined && modules[tab].open) await modules[tab].open(arg);
 }

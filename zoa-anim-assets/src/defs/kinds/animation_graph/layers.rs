@@ -36,6 +36,7 @@ pub(crate) static TABLE: Table = Table::of(&[
     Field::opt("weight", Ty::Num(Rule::Unit), "`1`", ""),
     Field::opt("blend_mode", Ty::Enum(&BLEND_MODE), "`override`", ""),
     Field::opt("bone_mask", Ty::Table(&BONE_MASK), "none", "bones must exist in the model (E015)"),
+    Field::opt("any_position", Ty::Point, "laid out by the editor", super::ANY_POSITION_ABOUT),
 ]);
 
 /// Reads the `bone_mask` table of a layer or state.

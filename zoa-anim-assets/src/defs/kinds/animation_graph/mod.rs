@@ -9,6 +9,8 @@ mod params;
 mod states;
 mod transitions;
 
+pub use transitions::split_condition;
+
 use std::ops::Range;
 
 use zoa_anim_core::graph::AnimationGraph;
@@ -40,10 +42,20 @@ pub(crate) static SPEC: KindSpec = KindSpec {
         Field::opt("layers", Ty::Rows(&layers::TABLE), "`[]`", "layers above the implicit base layer"),
         Field::req("states", Ty::Rows(&states::TABLE), "at least one state", "at least one"),
         Field::opt("transitions", Ty::Rows(&transitions::TABLE), "`[]`", "tried in order"),
+        Field::opt("any_position", Ty::Point, "laid out by the editor", ANY_POSITION_ABOUT),
     ]),
     notes: "Warnings: a transition with neither exit time nor conditions (W002); a state that no transition \
             path reaches from its layer's entry (W003).",
 };
+
+/// What a state's `position` is for (layout only: checked, never read).
+const POSITION_ABOUT: &str = "where the Workbench's graph canvas draws the state, in canvas units (pixels at zoom \
+                              1); written by the editor, ignored by the runtime";
+
+/// What an `any_position` is for.
+const ANY_POSITION_ABOUT: &str = "where the Workbench's graph canvas draws the Any State node (the source of \
+                                  `from = \"any\"` transitions) of the base layer (top level) or of this layer; \
+                                  written by the editor, ignored by the runtime";
 
 /// What the parts of the reader need to know about a state.
 #[derive(Default)]

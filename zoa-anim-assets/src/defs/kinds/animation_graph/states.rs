@@ -62,6 +62,7 @@ pub(crate) static TABLE: Table = Table {
              follow its position between the sync markers their clips share (a blend tree by its heaviest \
              child), else its normalized time; only looping states follow",
         ),
+        Field::opt("position", Ty::Point, "laid out by the editor", super::POSITION_ABOUT),
     ],
     constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]]), Constraint::NotWith("sync_group", "loop", false)],
 };

@@ -1,13 +1,12 @@
 //! Graph transitions: `[[transitions]]` rows, their conditions, and which
 //! states a layer can reach.
 
-use std::collections::VecDeque;
 use std::ops::Range;
 
 use toml::Spanned;
 use zoa_anim_core::graph::{
-    AnimationGraph, CompareOp, Condition, ConditionTest, GraphTransition, Interruption, Motion, ParameterDefault,
-    StateIndex, TransitionMode, TransitionSource,
+    AnimationGraph, CompareOp, Condition, ConditionTest, GraphTransition, Interruption, ParameterDefault, StateIndex,
+    TransitionMode, TransitionSource,
 };
 
 use super::params::Params;
@@ -158,23 +157,12 @@ fn resolve_state(ctx: &mut FileCtx<'_>, infos: &[StateInfo], v: &Spanned<&str>, 
     r
 }
 
-/// Reports every state no transition path reaches from its layer's entry (W003).
+/// Reports every state no transition path reaches from its layer's entry
+/// (W003), by the core's one rule ([`AnimationGraph::reachable_states`]:
+/// entering a sub-state machine enters its entry, its transitions leave from
+/// the states inside it).
 pub(crate) fn check_reachable(ctx: &mut FileCtx<'_>, graph: &AnimationGraph, infos: &[StateInfo]) {
-    // BFS from each layer's entry; `any` transitions reach their target as
-    // soon as the layer runs. Entering a sub-state machine reaches its entry;
-    // a machine's transitions leave from the states inside it.
-    let mut reached = vec![false; infos.len()];
-    let mut queue: VecDeque<StateIndex> = graph.layers.iter().map(|l| l.entry).collect();
-    queue.extend(graph.transitions.iter().filter(|t| t.from == TransitionSource::Any).map(|t| t.to));
-    while let Some(s) = queue.pop_front() {
-        if std::mem::replace(&mut reached[s.index()], true) {
-            continue;
-        }
-        match graph.states[s.index()].motion {
-            Motion::Machine(entry) => queue.push_back(entry),
-            _ => queue.extend(graph.transitions_from(s).map(|t| t.to)),
-        }
-    }
+    let reached = graph.reachable_states();
     for (i, info) in infos.iter().enumerate() {
         if !reached[i] {
             ctx.report(
@@ -190,10 +178,14 @@ pub(crate) fn check_reachable(ctx: &mut FileCtx<'_>, graph: &AnimationGraph, inf
     }
 }
 
-/// A condition written as text: `speed > 0.1`, `grounded is true`, `jump`.
-fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usize>, field: &str) -> Option<Condition> {
+/// A transition condition's text split into its parameter name and, unless
+/// it is a bare trigger name, its test (`("is", "true")`, `(">=", "1.5")`),
+/// each trimmed; nothing is checked. The one reading of the condition syntax
+/// (the reader checks what it splits; the Workbench renames parameters with it).
+#[must_use]
+pub fn split_condition(text: &str) -> (&str, Option<(&str, &str)>) {
     let text = text.trim();
-    let (name, test_text): (&str, Option<(&str, &str)>) = if let Some((n, rest)) = text.split_once(" is ") {
+    if let Some((n, rest)) = text.split_once(" is ") {
         (n.trim(), Some(("is", rest.trim())))
     } else if let Some(pos) = text.find(['<', '>', '=', '!']) {
         let (n, rest) = text.split_at(pos);
@@ -201,7 +193,13 @@ fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usi
         (n.trim(), Some((&rest[..op_len], rest[op_len..].trim())))
     } else {
         (text, None)
-    };
+    }
+}
+
+/// A condition written as text: `speed > 0.1`, `grounded is true`, `jump`.
+fn condition(ctx: &mut FileCtx<'_>, params: &Params, text: &str, span: Range<usize>, field: &str) -> Option<Condition> {
+    let text = text.trim();
+    let (name, test_text) = split_condition(text);
     let syntax =
         "expected `param OP number` (OP one of == != < > <= >=), `param is true`, `param is false` or a trigger name";
     if name.is_empty() || name.contains(char::is_whitespace) {
