@@ -139,7 +139,10 @@ async fn open_the_locomotion_graph(c: &Client, s: &Server, shots: &Path) {
     until(c, "the state's details", "document.querySelector('#gd-state-name')?.value === 'locomotion'").await;
     let thresholds =
         js(c, "return [...document.querySelectorAll('.gd-child-threshold')].map(i => i.value).join(' ');").await;
-    assert_eq!(thresholds, json!("0 1.5 4 6.5"));
+    assert_eq!(thresholds, json!("0 1.5"));
+    // The moving child is a nested tree, shown as such and kept as written.
+    let nested = js(c, "return document.querySelector('.gd-child-nested')?.textContent;").await;
+    assert_eq!(nested, json!("nested 1D tree, 3 children"));
     save_shot("graph-editor-state.png", &c.screenshot().await.unwrap(), shots);
 }
 
@@ -300,7 +303,9 @@ async fn move_a_notify_in_the_clip_editor(c: &Client, s: &Server, shots: &Path) 
     css(c, "#ce-save").await.click().await.unwrap();
     until(c, "the save", "document.body.dataset.unsaved === '0'").await;
     let text = std::fs::read_to_string(s.defs().join("clips/walk.toml")).unwrap();
-    assert!(text.ends_with("notifies = [\"Footstep@0.1\", \"Footstep@0.3\"]\n"), "{text}");
+    assert!(text.contains("\nnotifies = [\"Footstep@0.1\", \"Footstep@0.3\"]\n"), "{text}");
+    // What the editor does not edit is kept, comment included (the sync markers).
+    assert!(text.ends_with("# Sync markers: states of one sync group put these feet down together.\nmarkers = [\"foot_l@0.1\", \"foot_r@0.5\"]\n"), "{text}");
 }
 
 async fn free_play_in_the_preview_lab(c: &Client, shots: &Path) {
@@ -391,7 +396,7 @@ async fn drag_a_node_and_reload(c: &Client, s: &Server) {
     until(c, "the save", "document.body.dataset.unsaved === '0'").await;
     let text = std::fs::read_to_string(file(s)).unwrap();
     assert!(
-        text.contains(&format!("name = \"fall\"\nclip = \"fall\"\nposition = [{}, {}]\n", mx.round(), my.round())),
+        text.contains(&format!("name = \"fall\"\nmachine = \"airborne\"\nclip = \"fall\"\nposition = [{}, {}]\n", mx.round(), my.round())),
         "{text}"
     );
     c.refresh().await.unwrap();

@@ -30,8 +30,8 @@ fn the_view_lists_states_transitions_clips_and_problems_on_their_rows() {
     let s = Server::start();
     let (text, _) = opened(&s, GRAPH);
     let v = ok(&s.post("/api/graph/view", &json!({ "path": GRAPH, "text": text })));
-    assert_eq!(v["view"]["states"].as_array().unwrap().len(), 7);
-    assert_eq!(v["view"]["transitions"].as_array().unwrap().len(), 9);
+    assert_eq!(v["view"]["states"].as_array().unwrap().len(), 8, "the airborne machine is a state too");
+    assert_eq!(v["view"]["transitions"].as_array().unwrap().len(), 10);
     assert_eq!(v["diagnostics"], json!([]));
     // The clip pickers: every clip of the humanoid's skeleton, nothing else.
     let clips: Vec<&str> = v["clips"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
@@ -43,7 +43,7 @@ fn the_view_lists_states_transitions_clips_and_problems_on_their_rows() {
     let v = ok(&s.post("/api/graph/view", &json!({ "path": GRAPH, "text": broken })));
     let targets: Vec<(&str, &Value)> =
         v["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), &d["target"])).collect();
-    assert_eq!(targets, [("E012", &json!({ "state": 4 })), ("E012", &json!({ "transition": 3 }))]);
+    assert_eq!(targets, [("E012", &json!({ "state": 5 })), ("E012", &json!({ "transition": 3 }))]);
     assert_eq!(disk(&s), text, "viewing writes nothing");
     // A model that is not a model of the folder: no clips to pick.
     let other = text.replace("models/humanoid.glb", "models/nothing.glb");
@@ -62,7 +62,7 @@ fn edits_return_the_new_text_and_write_nothing_until_saved() {
     let r = ok(&s.post("/api/graph/edit", &json!({ "path": GRAPH, "text": text, "edits": edits })));
     let new = r["text"].as_str().unwrap();
     assert!(new.contains("name = \"dodge\"") && new.starts_with(&text[..text.find("[[transitions]]").unwrap()]));
-    assert_eq!(r["view"]["states"].as_array().unwrap().len(), 8);
+    assert_eq!(r["view"]["states"].as_array().unwrap().len(), 9);
     assert_eq!(disk(&s), text, "nothing written");
     // Saved through the safe save; a second save from the opened version is stale.
     ok(&s.post("/api/save", &json!({ "path": GRAPH, "text": new, "version": version })));

@@ -5,8 +5,13 @@ fn fixture(rel: &str) -> String {
     std::fs::read_to_string(format!("{}/../fixtures/defs/humanoid/{rel}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
+/// The editing mechanics are checked on a stable text: the fixture's
+/// locomotion graph as it was before it grew nested trees, sync groups and a
+/// sub-state machine (it still validates in the fixture folder, which the
+/// diagnostics checks load it into). The fixture itself is viewed by
+/// `the_view_reads_the_fixture_with_its_sub_state_machine`.
 fn graph() -> String {
-    fixture("graphs/humanoid_locomotion.toml")
+    include_str!("testdata/flat_locomotion.toml").to_owned()
 }
 
 fn edits(v: serde_json::Value) -> Vec<Edit> {
@@ -36,6 +41,26 @@ fn no_edit_changes_nothing_and_the_view_reads_the_fixture() {
     assert!(any.from_any && any.from_state.is_none() && any.to_state == Some(6));
     assert!(!v.transitions.iter().any(|t| t.unconditional));
     assert_eq!(v.states[0].fields["blend_tree"]["children"][1], json!({ "clip": "walk", "threshold": 1.5 }));
+}
+
+#[test]
+fn the_view_reads_the_fixture_with_its_sub_state_machine() {
+    let text = fixture("graphs/humanoid_locomotion.toml");
+    assert_eq!(apply(&text, &[]).unwrap(), text);
+    let v = view(&text).unwrap();
+    let names: Vec<&str> = v.states.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["locomotion", "crouch", "airborne", "jump_start", "fall", "land", "hit_react", "death"]);
+    // Entering `airborne` enters `jump_start`; `fall` and `land` follow inside it.
+    assert!(v.states.iter().all(|s| s.reachable), "{names:?}");
+    assert_eq!(v.transitions.len(), 10);
+    assert!(codes_with(&text).is_empty(), "{:?}", codes_with(&text));
+    // Cutting the way into the machine leaves all of it unreachable, its entry included.
+    let cut = apply(&text, &edits(json!([{ "op": "delete_transition", "transition": 2 }]))).unwrap();
+    let v = view(&cut).unwrap();
+    let unreachable: Vec<&str> = v.states.iter().filter(|s| !s.reachable).map(|s| s.name.as_str()).collect();
+    assert_eq!(unreachable, ["airborne", "jump_start", "fall", "land"]);
+    let w003: Vec<_> = codes_with(&cut).into_iter().filter(|(c, _)| c == "W003").map(|(_, f)| target_of(&f)).collect();
+    assert_eq!(w003, [Target::State(2), Target::State(3), Target::State(4), Target::State(5)]);
 }
 
 #[test]

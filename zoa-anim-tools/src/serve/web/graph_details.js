@@ -67,9 +67,17 @@ function stateDetails(s, g) {
     field('Layer', el('span', { text: g.layerName(s.layer) })),
     s.entry ? el('div.gd-badge', { text: 'Entry state of its layer' })
       : el('button#gd-set-entry', { text: 'Set as entry state', onclick: () => g.apply([{ op: 'set_entry', state: s.index }]) }),
-    field('Plays', motion),
   ];
-  if (!f.blend_tree) {
+  if (f.entry !== undefined) {
+    // A sub-state machine plays its inner states (edited in the file's text).
+    out.push(field('Plays', el('span#gd-machine', { text: `sub-state machine, entered at ${f.entry}` })));
+  } else {
+    out.push(field('Plays', motion));
+  }
+  if (f.machine !== undefined) out.push(field('Inside', el('span', { text: `sub-state machine ${f.machine}` })));
+  if (f.entry !== undefined) {
+    // nothing to pick: its states carry the clips
+  } else if (!f.blend_tree) {
     out.push(field('Clip', select(clipOptions(g), f.clip, (v) => set('clip', v), { id: 'gd-clip' }), 'clips of the graph\'s skeleton'));
   } else {
     out.push(treeEditor(s, g));
@@ -143,7 +151,10 @@ function treeEditor(s, g) {
   const setChild = (i, k, v) => put({ ...tree, children: children.map((c, j) => (j === i ? { ...c, [k]: v } : c)) });
   const head = ['Clip', tree.type === 'direct' ? 'Weight' : 'Threshold', ...(tree.type === '2D' ? ['Y'] : []), ''];
   const rows = children.map((c, i) => el('tr', {},
-    el('td', {}, select(clipOptions(g), c.clip, (v) => setChild(i, 'clip', v), { class: 'gd-child-clip' })),
+    c.blend_tree
+      // A nested tree is kept as written (edit it in the file's text).
+      ? el('td.gd-child-nested', { text: `nested ${c.blend_tree.type} tree, ${(c.blend_tree.children || []).length} children` })
+      : el('td', {}, select(clipOptions(g), c.clip, (v) => setChild(i, 'clip', v), { class: 'gd-child-clip' })),
     tree.type === 'direct'
       ? el('td', {}, input(c.weight, (v) => setChild(i, 'weight', num(v)), { type: 'number', step: '0.1', class: 'gd-child-weight' }))
       : el('td', {}, input(c.threshold, (v) => setChild(i, 'threshold', num(v)), { type: 'number', step: '0.1', class: 'gd-child-threshold' })),
