@@ -396,7 +396,11 @@ async fn drag_a_node_and_reload(c: &Client, s: &Server) {
     until(c, "the save", "document.body.dataset.unsaved === '0'").await;
     let text = std::fs::read_to_string(file(s)).unwrap();
     assert!(
-        text.contains(&format!("name = \"fall\"\nmachine = \"airborne\"\nclip = \"fall\"\nposition = [{}, {}]\n", mx.round(), my.round())),
+        text.contains(&format!(
+            "name = \"fall\"\nmachine = \"airborne\"\nclip = \"fall\"\nposition = [{}, {}]\n",
+            mx.round(),
+            my.round()
+        )),
         "{text}"
     );
     c.refresh().await.unwrap();

@@ -793,7 +793,15 @@ fn the_preview_lab_runs_presets_and_exports_the_capture() {
     let ids: Vec<&str> = p["presets"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap()).collect();
     assert_eq!(
         ids,
-        ["chooser", "crouch_walk_sync", "force_state", "hit_and_die", "locomotion_ramp", "rifle_equip", "rifle_fire_cycle"]
+        [
+            "chooser",
+            "crouch_walk_sync",
+            "force_state",
+            "hit_and_die",
+            "locomotion_ramp",
+            "rifle_equip",
+            "rifle_fire_cycle"
+        ]
     );
     assert_eq!(p["profile_sets"], json!(["player"]));
     let ramp = &p["presets"][4];

@@ -208,7 +208,15 @@ fn check_scalar(ctx: &mut FileCtx<'_>, v: &Val<'_>, field: &str, ty: &Ty) {
         Ty::Point => {
             let _ = point_of(ctx, v, field);
         }
-        Ty::Table(_) | Ty::Nested(..) | Ty::Rows(_) | Ty::RowsAtMost(..) | Ty::List(..) | Ty::Map(_) | Ty::Either(_) | Ty::Tuple(_) | Ty::Tags => {}
+        Ty::Table(_)
+        | Ty::Nested(..)
+        | Ty::Rows(_)
+        | Ty::RowsAtMost(..)
+        | Ty::List(..)
+        | Ty::Map(_)
+        | Ty::Either(_)
+        | Ty::Tuple(_)
+        | Ty::Tags => {}
     }
 }
 

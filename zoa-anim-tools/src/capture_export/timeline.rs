@@ -111,7 +111,13 @@ pub(crate) fn timeline_png(c: &Capture) -> Vec<u8> {
     let sounds = Markers::sounds(c, &axis, Placement { gap: 4, extra: 0, pad: 6, max_rows: 4 });
     let clips = ClipLanes::new(c, bindings.len() + states.len() + ik.len());
     let legend_extra = clips.legend(c);
-    let l = Layout::new(&steps, &anim, &sounds, [bindings.len(), states.len(), ik.len(), legend_extra.len()], clips.height());
+    let l = Layout::new(
+        &steps,
+        &anim,
+        &sounds,
+        [bindings.len(), states.len(), ik.len(), legend_extra.len()],
+        clips.height(),
+    );
     let mut cv = Canvas::new(TIMELINE_WIDTH, l.height, 0);
 
     // Title.

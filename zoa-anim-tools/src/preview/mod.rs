@@ -75,8 +75,8 @@ pub use capture::{
     Capture, ContributionRecord, EventRecord, IkRecord, MarkerRecord, NameId, PartRecord, Recorded, RowRecord,
     SoundEntryNames, SoundRecord, StateRecord, StepKind, SyncRecord, TickRecord,
 };
-pub use sound::PreviewSound;
 pub use live::{LiveLayer, LiveMode, LiveParameter, LiveSim, LiveValue, MAX_ADVANCE};
+pub use sound::PreviewSound;
 use zoa_anim_assets::character::{CharacterChoice, load_character};
 use zoa_anim_assets::defs::DefinitionSet;
 use zoa_anim_core::contracts::{AnimationDriver, DriverProblem, PreviewSimulator};

@@ -64,7 +64,10 @@ pub(crate) static TABLE: Table = Table {
         ),
         Field::opt("position", Ty::Point, "laid out by the editor", super::POSITION_ABOUT),
     ],
-    constraints: &[Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]]), Constraint::NotWith("sync_group", "loop", false)],
+    constraints: &[
+        Constraint::OneOf(&[&["clip"], &["blend_tree"], &["entry"]]),
+        Constraint::NotWith("sync_group", "loop", false),
+    ],
 };
 
 /// The states, what the other parts of the reader need to know about each,
@@ -107,15 +110,7 @@ pub(crate) fn read(
         let layer_v = s.str(ctx, "layer");
         let looping = s.bool(ctx, "loop");
         let speed = s.num(ctx, "speed").unwrap_or(1.0);
-        let crossfade = match s.obj(ctx, "crossfade") {
-            Some(mut c) => {
-                let duration = c.num(ctx, "duration").unwrap_or(0.0);
-                let warp = c.bool(ctx, "warp").unwrap_or(false);
-                c.finish(ctx);
-                Crossfade { duration, warp }
-            }
-            None => Crossfade::default(),
-        };
+        let crossfade = crossfade(ctx, &mut s);
         let weight = s.num(ctx, "weight");
         let mode = blend_mode(ctx, &mut s);
         let mask = bone_mask(ctx, &mut s, model, sh);
@@ -180,6 +175,19 @@ pub(crate) fn read(
         });
     }
     out
+}
+
+/// A state's `crossfade` table (none: no cross-fade, no warp).
+fn crossfade(ctx: &mut FileCtx<'_>, s: &mut Obj<'_, '_>) -> Crossfade {
+    match s.obj(ctx, "crossfade") {
+        Some(mut c) => {
+            let duration = c.num(ctx, "duration").unwrap_or(0.0);
+            let warp = c.bool(ctx, "warp").unwrap_or(false);
+            c.finish(ctx);
+            Crossfade { duration, warp }
+        }
+        None => Crossfade::default(),
+    }
 }
 
 /// A state's `sync_group`, which a state that plays once cannot follow.
