@@ -139,10 +139,20 @@ async fn open_the_locomotion_graph(c: &Client, s: &Server, shots: &Path) {
     until(c, "the state's details", "document.querySelector('#gd-state-name')?.value === 'locomotion'").await;
     let thresholds =
         js(c, "return [...document.querySelectorAll('.gd-child-threshold')].map(i => i.value).join(' ');").await;
-    assert_eq!(thresholds, json!("0 1.5"));
-    // The moving child is a nested tree, shown as such and kept as written.
+    // The outer tree's children, then the nested tree's (the moving child).
+    assert_eq!(thresholds, json!("0 1.5 1.5 4 6.5"));
     let nested = js(c, "return document.querySelector('.gd-child-nested')?.textContent;").await;
-    assert_eq!(nested, json!("nested 1D tree, 3 children"));
+    assert_eq!(nested, json!("nested 1D tree, 3 children (below)"));
+    let inner =
+        js(c, "return [...document.querySelectorAll('.gd-tree-nested .gd-child-clip')].map(s => s.value).join(' ');")
+            .await;
+    assert_eq!(inner, json!("walk run sprint"));
+    // The airborne machine: its entry is picked among its own states.
+    click_at(c, node_at(c, "airborne").await, MOUSE_BUTTON_LEFT).await;
+    until(c, "the machine's details", "document.querySelector('#gd-state-name')?.value === 'airborne'").await;
+    let entry = js(c, "const s = document.querySelector('#gd-machine-entry'); return [s.value, [...s.options].map(o => o.value).join(' ')];").await;
+    assert_eq!(entry, json!(["jump_start", "jump_start fall land"]));
+    assert_eq!(js(c, "return document.querySelector('#gd-motion').value;").await, json!("machine"));
     save_shot("graph-editor-state.png", &c.screenshot().await.unwrap(), shots);
 }
 

@@ -139,6 +139,16 @@ fn delete_state(doc: &mut DocumentMut, state: usize) -> Result<(), EditError> {
             .collect();
         list.retain_indices(|i| !touching[i]);
     }
+    // The states of a deleted sub-state machine stay, outside it.
+    if let Ok(mut rows) = RowsMut::of(doc.as_table_mut(), "states", false) {
+        for i in 0..rows.len() {
+            if let Some(row) = rows.get(i)
+                && text(row, "machine") == Some(name.as_str())
+            {
+                row.remove("machine");
+            }
+        }
+    }
     Ok(())
 }
 
@@ -168,6 +178,8 @@ fn rename_state(doc: &mut DocumentMut, state: usize, new: &str) -> Result<(), Ed
         set(row, "name", new.into());
     }
     rename_in(doc, "transitions", &["from", "to"], &old, new);
+    // Sub-state machines name their entry, and their states the machine.
+    rename_in(doc, "states", &["machine", "entry"], &old, new);
     if let Ok(t) = layer_table(doc, &layer)
         && text(t, "entry") == Some(old.as_str())
     {
@@ -332,12 +344,14 @@ fn set_field(doc: &mut DocumentMut, target: Target, key: &str, value: &Json) -> 
             }
         }
     };
-    // A state plays a clip or a blend tree: setting one removes the other.
+    // A state plays a clip or a blend tree, or is a sub-state machine with
+    // an `entry`: setting one removes the others.
     if matches!(target, Target::State(_)) && parts.len() == 1 && !value.is_null() {
-        match parts[0] {
-            "clip" => drop(row.remove("blend_tree")),
-            "blend_tree" => drop(row.remove("clip")),
-            _ => {}
+        let motions = ["clip", "blend_tree", "entry"];
+        if motions.contains(&parts[0]) {
+            for other in motions.iter().filter(|m| **m != parts[0]) {
+                drop(row.remove(other));
+            }
         }
     }
     set_path(row, is_table, &parts, value)

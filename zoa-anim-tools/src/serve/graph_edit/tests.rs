@@ -64,6 +64,33 @@ fn the_view_reads_the_fixture_with_its_sub_state_machine() {
 }
 
 #[test]
+fn machines_follow_renames_deletes_and_motion_changes() {
+    let text = fixture("graphs/humanoid_locomotion.toml");
+    // Renaming the machine renames what names it; renaming its entry renames the entry.
+    let out = apply(
+        &text,
+        &edits(json!([
+            { "op": "rename_state", "state": 2, "name": "in_air" },
+            { "op": "rename_state", "state": 3, "name": "take_off" },
+        ])),
+    )
+    .unwrap();
+    assert!(out.contains("name = \"in_air\"\nentry = \"take_off\"\n"), "{out}");
+    assert_eq!(out.matches("machine = \"in_air\"").count(), 3);
+    assert!(codes_with(&out).is_empty(), "{:?}", codes_with(&out));
+    // A state becomes a machine (its clip goes) and back (its entry goes).
+    let out = apply(&text, &edits(json!([{ "op": "set", "target": { "state": 2 }, "key": "clip", "value": "fall" }])))
+        .unwrap();
+    assert!(out.contains("name = \"airborne\"\nclip = \"fall\"\n") && !out.contains("entry = \"jump_start\""));
+    let back = apply(&out, &edits(json!([{ "op": "set", "target": { "state": 2 }, "key": "entry", "value": "fall" }])))
+        .unwrap();
+    assert!(back.contains("name = \"airborne\"\nentry = \"fall\"\n"), "{back}");
+    // Deleting the machine keeps its states, outside it.
+    let out = apply(&text, &edits(json!([{ "op": "delete_state", "state": 2 }]))).unwrap();
+    assert!(!out.contains("machine = ") && out.contains("name = \"fall\"\nclip = \"fall\""), "{out}");
+}
+
+#[test]
 fn a_new_state_and_transition_go_after_their_kind_and_the_file_validates() {
     let text = graph();
     let out = apply(

@@ -58,8 +58,8 @@ function stateDetails(s, g) {
   const f = s.fields;
   const set = (key, value) => g.apply([{ op: 'set', target: { state: s.index }, key, value }]);
   const name = input(s.name, (v) => g.apply([{ op: 'rename_state', state: s.index, name: v }]), { id: 'gd-state-name' });
-  const kind = f.blend_tree ? `tree-${f.blend_tree.type}` : 'clip';
-  const motion = select([['clip', 'Clip'], ['tree-1D', 'Blend tree 1D'], ['tree-2D', 'Blend tree 2D'], ['tree-direct', 'Direct blend tree']],
+  const kind = f.entry !== undefined ? 'machine' : f.blend_tree ? `tree-${f.blend_tree.type}` : 'clip';
+  const motion = select([['clip', 'Clip'], ['tree-1D', 'Blend tree 1D'], ['tree-2D', 'Blend tree 2D'], ['tree-direct', 'Direct blend tree'], ['machine', 'Sub-state machine']],
     kind, (v) => changeMotion(s, v, g), { id: 'gd-motion' });
   const out = [
     el('h3', { text: 'State' }),
@@ -67,21 +67,24 @@ function stateDetails(s, g) {
     field('Layer', el('span', { text: g.layerName(s.layer) })),
     s.entry ? el('div.gd-badge', { text: 'Entry state of its layer' })
       : el('button#gd-set-entry', { text: 'Set as entry state', onclick: () => g.apply([{ op: 'set_entry', state: s.index }]) }),
+    field('Plays', motion),
   ];
+  // The sub-state machines it may sit in: the other states of its layer
+  // (one that is not a machine yet is flagged until it becomes one).
+  const others = g.view.states.filter((o) => o.layer === s.layer && o.index !== s.index).map((o) => [o.name, o.name]);
+  out.push(field('Inside', select([['', 'the layer itself'], ...others], f.machine || '', (v) => set('machine', v || null), { id: 'gd-machine' }),
+    'a sub-state machine of its layer'));
   if (f.entry !== undefined) {
-    // A sub-state machine plays its inner states (edited in the file's text).
-    out.push(field('Plays', el('span#gd-machine', { text: `sub-state machine, entered at ${f.entry}` })));
-  } else {
-    out.push(field('Plays', motion));
-  }
-  if (f.machine !== undefined) out.push(field('Inside', el('span', { text: `sub-state machine ${f.machine}` })));
-  if (f.entry !== undefined) {
-    // nothing to pick: its states carry the clips
+    const inner = g.view.states.filter((o) => o.fields.machine === s.name).map((o) => [o.name, o.name]);
+    out.push(field('Machine entry', select(inner, f.entry, (v) => set('entry', v), { id: 'gd-machine-entry' }),
+      'entering the machine enters this state; its transitions leave from every state inside'));
   } else if (!f.blend_tree) {
     out.push(field('Clip', select(clipOptions(g), f.clip, (v) => set('clip', v), { id: 'gd-clip' }), 'clips of the graph\'s skeleton'));
   } else {
-    out.push(treeEditor(s, g));
+    out.push(treeEditor(f.blend_tree, (next) => set('blend_tree', next), g, 1));
   }
+  out.push(field('Sync group', input(f.sync_group, (v) => set('sync_group', v.trim() || null), { id: 'gd-sync-group', placeholder: 'none' }),
+    'looping states of one group keep their feet in step by sync marker'));
   out.push(
     field('Loop', select([['', 'the clip\'s loop hint'], ['true', 'loop'], ['false', 'play once']], f.loop === undefined ? '' : String(f.loop),
       (v) => set('loop', v === '' ? null : v === 'true'), { id: 'gd-loop' })),
@@ -126,18 +129,26 @@ function changeMotion(s, kind, g) {
   if (kind === 'clip') edit = { key: 'clip', value: first };
   else if (kind === 'tree-1D') edit = { key: 'blend_tree', value: { type: '1D', parameter: params[0] || '', children: [{ clip: first, threshold: 0 }, { clip: second, threshold: 1 }] } };
   else if (kind === 'tree-2D') edit = { key: 'blend_tree', value: { type: '2D', parameter: params[0] || '', parameter_y: params[1] || params[0] || '', children: [{ clip: first, threshold: 0, threshold_y: 0 }, { clip: second, threshold: 1, threshold_y: 0 }] } };
-  else edit = { key: 'blend_tree', value: { type: 'direct', children: [{ clip: first, weight: 1 }] } };
+  else if (kind === 'machine') {
+    const inner = g.view.states.find((o) => o.fields.machine === s.name);
+    if (!inner) {
+      g.status('put a state inside this one first (its Inside field), then make this one a sub-state machine');
+      return null;
+    }
+    edit = { key: 'entry', value: inner.name };
+  } else edit = { key: 'blend_tree', value: { type: 'direct', children: [{ clip: first, weight: 1 }] } };
   return g.apply([{ op: 'set', target: { state: s.index }, ...edit }]);
 }
 
-function treeEditor(s, g) {
-  const tree = s.fields.blend_tree;
-  const put = (next) => g.apply([{ op: 'set', target: { state: s.index }, key: 'blend_tree', value: next }]);
+/// A blend tree's editor; `put` writes the whole tree back. A child may be a
+/// clip or a tree of its own (edited below the table, nested to the
+/// runtime's depth limit of 4 levels).
+function treeEditor(tree, put, g, depth) {
   const with_ = (k, v) => put({ ...tree, [k]: v });
   const params = numberParams(g.view);
-  const box = el('div.gd-tree', {});
+  const box = el(depth > 1 ? 'div.gd-tree.gd-tree-nested' : 'div.gd-tree', {});
   if (tree.type !== 'direct' || tree.parameter) {
-    box.append(field('Parameter', select(params, tree.parameter, (v) => with_('parameter', v), { id: 'gd-tree-parameter' })));
+    box.append(field('Parameter', select(params, tree.parameter, (v) => with_('parameter', v), depth === 1 ? { id: 'gd-tree-parameter' } : {})));
   }
   if (tree.type === '2D') {
     box.append(field('Parameter Y', select(params, tree.parameter_y, (v) => with_('parameter_y', v))));
@@ -148,13 +159,23 @@ function treeEditor(s, g) {
     }
   }
   const children = tree.children || [];
-  const setChild = (i, k, v) => put({ ...tree, children: children.map((c, j) => (j === i ? { ...c, [k]: v } : c)) });
-  const head = ['Clip', tree.type === 'direct' ? 'Weight' : 'Threshold', ...(tree.type === '2D' ? ['Y'] : []), ''];
+  const putChild = (i, c) => put({ ...tree, children: children.map((x, j) => (j === i ? c : x)) });
+  const setChild = (i, k, v) => putChild(i, { ...children[i], [k]: v });
+  const NESTED = '\u0000nested';
+  const pick = (i, v) => {
+    const { clip, blend_tree: _, ...rest } = children[i];
+    if (v !== NESTED) return putChild(i, { ...rest, clip: v });
+    const clips = g.clips.map((c) => c.id);
+    const a = clip || clips[0] || '';
+    const b = clips.find((c) => c !== a) || a;
+    return putChild(i, { ...rest, blend_tree: { type: '1D', parameter: params[0] || '', children: [{ clip: a, threshold: 0 }, { clip: b, threshold: 1 }] } });
+  };
+  const options = depth < 4 ? [...clipOptions(g), [NESTED, '(a nested blend tree)']] : clipOptions(g);
+  const head = ['Plays', tree.type === 'direct' ? 'Weight' : 'Threshold', ...(tree.type === '2D' ? ['Y'] : []), ''];
   const rows = children.map((c, i) => el('tr', {},
-    c.blend_tree
-      // A nested tree is kept as written (edit it in the file's text).
-      ? el('td.gd-child-nested', { text: `nested ${c.blend_tree.type} tree, ${(c.blend_tree.children || []).length} children` })
-      : el('td', {}, select(clipOptions(g), c.clip, (v) => setChild(i, 'clip', v), { class: 'gd-child-clip' })),
+    el('td', {}, c.blend_tree
+      ? el('span.gd-child-nested', { text: `nested ${c.blend_tree.type} tree, ${(c.blend_tree.children || []).length} children (below)` })
+      : select(options, c.clip, (v) => pick(i, v), { class: 'gd-child-clip' })),
     tree.type === 'direct'
       ? el('td', {}, input(c.weight, (v) => setChild(i, 'weight', num(v)), { type: 'number', step: '0.1', class: 'gd-child-weight' }))
       : el('td', {}, input(c.threshold, (v) => setChild(i, 'threshold', num(v)), { type: 'number', step: '0.1', class: 'gd-child-threshold' })),
@@ -170,6 +191,14 @@ function treeEditor(s, g) {
   };
   box.append(el('table.grid.compact.gd-children', {}, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))), el('tbody', {}, ...rows)),
     el('button.small', { text: 'Add child', onclick: add }));
+  children.forEach((c, i) => {
+    if (!c.blend_tree) return;
+    const label = tree.type === 'direct' ? `weight ${c.weight ?? 0}` : `threshold ${c.threshold ?? 0}`;
+    const kinds = select([['1D', '1D'], ['2D', '2D'], ['direct', 'direct']], c.blend_tree.type,
+      (v) => putChild(i, { ...c, blend_tree: { ...c.blend_tree, type: v } }));
+    box.append(el('div.gd-nested-head', {}, el('span', { text: `Child ${i + 1} (${label}): a nested tree of type ` }), kinds),
+      treeEditor(c.blend_tree, (next) => putChild(i, { ...c, blend_tree: next }), g, depth + 1));
+  });
   return box;
 }
 

@@ -296,7 +296,8 @@ function showDetails() {
 
 function detailsCtx() {
   return { view: g.view, sel: g.sel, diags: g.diags, clips: g.clips, models: g.models,
-    apply: (edits) => edit(edits), select: (sel) => selectItem(sel), layerName: (i) => g.view.layers[i]?.name || 'base' };
+    apply: (edits) => edit(edits), select: (sel) => selectItem(sel), layerName: (i) => g.view.layers[i]?.name || 'base',
+    status: (text) => setStatus(text, 'error') };
 }
 
 function showMenu(items, x, y) {
