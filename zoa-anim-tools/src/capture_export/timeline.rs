@@ -18,7 +18,7 @@
 
 use zoa_anim_runtime::character::EventKind;
 
-use crate::preview::{Capture, Recorded, SoundRecord, StepKind};
+use crate::preview::{Capture, NameId, Recorded, SoundRecord, StepKind};
 
 use super::raster::{Canvas, GRID, INK, MUTED, PANEL, series_color, text_width};
 use super::timeline_clips::{ClipLanes, Plot};
@@ -272,16 +272,20 @@ fn weight_series(c: &Capture, binding_count: usize) -> Vec<Series> {
             .collect();
         states.push(Series { label: format!("{}/{}", c.name(l), c.name(s)), color: 0, values });
     }
-    let mut clips: Vec<_> = Vec::new();
+    // One lane per selector row (a chooser's variants may share a clip, and
+    // a ranged row plays the same clip as the plain one): the row shows the choice.
+    let mut rows: Vec<(u32, NameId)> = Vec::new();
     for r in &c.rows {
-        if !clips.contains(&r.clip) {
-            clips.push(r.clip);
+        if !rows.contains(&(r.row, r.clip)) {
+            rows.push((r.row, r.clip));
         }
     }
-    for clip in clips {
-        let values =
-            (0..n).map(|i| Some(c.tick_rows(i).iter().filter(|r| r.clip == clip).map(|r| r.weight).sum())).collect();
-        states.push(Series { label: format!("{SELECTOR_LAYER}/{}", c.name(clip)), color: 0, values });
+    for (row, clip) in rows {
+        let values = (0..n)
+            .map(|i| Some(c.tick_rows(i).iter().filter(|r| (r.row, r.clip) == (row, clip)).map(|r| r.weight).sum()))
+            .collect();
+        let which = if row == u32::MAX { "default".to_owned() } else { format!("row {row}") };
+        states.push(Series { label: format!("{SELECTOR_LAYER}/{} ({which})", c.name(clip)), color: 0, values });
     }
     for (j, s) in states.iter_mut().enumerate() {
         s.color = series_color(binding_count + j);
