@@ -371,7 +371,10 @@ export class GraphCanvas {
       ctx.font = '10px sans-serif';
       ctx.fillStyle = '#aab6c3';
       const f = state.fields;
-      const what = f.blend_tree ? `blend ${f.blend_tree.type || '?'}${f.blend_tree.parameter ? ` (${f.blend_tree.parameter})` : ''}` : f.clip || 'no motion';
+      const motion = f.entry !== undefined ? `machine, entry ${f.entry}`
+        : f.blend_tree ? `blend ${f.blend_tree.type || '?'}${f.blend_tree.parameter ? ` (${f.blend_tree.parameter})` : ''}` : f.clip || 'no motion';
+      // A state inside a sub-state machine names it.
+      const what = f.machine ? `${f.machine} › ${motion}` : motion;
       ctx.fillText(fit(ctx, what, NODE_W - 16), p.x, p.y + 11);
     }
     if (state && state.entry) {
