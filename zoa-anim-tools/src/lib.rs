@@ -19,6 +19,7 @@
 #[macro_use]
 pub mod output;
 
+pub mod alloc_meter;
 pub mod capture_export;
 pub mod cmd;
 pub mod fixturegen;

@@ -18,6 +18,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use zoa_anim_tools::{cmd, output, serve};
 
+/// Counts live heap bytes for `bench`'s `bytes_per_character` (see `alloc_meter`).
+#[global_allocator]
+static ALLOCATOR: zoa_anim_tools::alloc_meter::Meter = zoa_anim_tools::alloc_meter::Meter;
+
 /// Drive skeletal animation and sound by meaning: validate definition folders,
 /// inspect glTF files, resolve clip tables.
 #[derive(Debug, Parser)]

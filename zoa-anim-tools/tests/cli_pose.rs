@@ -321,7 +321,13 @@ fn bench_prints_the_contract() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     let mut sorted = keys.clone();
     sorted.sort_unstable();
-    assert_eq!(sorted, ["characters", "frames", "joints", "ns_per_character_frame", "ns_per_joint", "threads"]);
+    assert_eq!(
+        sorted,
+        ["bytes_per_character", "characters", "frames", "joints", "ns_per_character_frame", "ns_per_joint", "threads"]
+    );
+    // A pose-only Fox holds poses, cursors and matrices: kilobytes, not nothing and not megabytes.
+    let bytes = v["bytes_per_character"].as_u64().unwrap();
+    assert!((1_000..200_000).contains(&bytes), "{bytes}");
     assert!(text.starts_with("{\"characters\":12,\"joints\":24,\"threads\":2,\"frames\":"), "{text}");
     assert!(v["frames"].as_u64().unwrap() >= 1);
     let per_char = v["ns_per_character_frame"].as_f64().unwrap();
@@ -389,8 +395,32 @@ fn bench_defs_times_the_character_pipeline_with_the_same_contract() {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["characters", "frames", "joints", "ns_per_character_frame", "ns_per_joint", "pipeline", "threads"]
+        [
+            "bytes_per_character",
+            "characters",
+            "frames",
+            "joints",
+            "ns_per_character_frame",
+            "ns_per_joint",
+            "pipeline",
+            "threads"
+        ]
     );
+    // The whole character holds more than its pose (graph, selector, IK, events), each its own.
+    let full = v["bytes_per_character"].as_u64().unwrap();
+    let pose = zoa(&[
+        "bench",
+        &format!("{defs}/../../models/humanoid.glb"),
+        "--characters",
+        "7",
+        "--seconds",
+        "0",
+        "--format",
+        "json",
+    ]);
+    let pose: Value = serde_json::from_slice(&pose.stdout).unwrap();
+    let pose = pose["bytes_per_character"].as_u64().unwrap();
+    assert!(pose > 1_000 && full > pose && full < 1 << 20, "full {full}, pose only {pose}");
     assert!(text.starts_with("{\"characters\":7,\"joints\":"), "{text}");
     assert!(text.trim_end().ends_with(",\"pipeline\":\"character\"}"), "{text}");
     assert_eq!(v["threads"], 2);

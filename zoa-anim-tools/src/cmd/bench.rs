@@ -9,8 +9,12 @@
 //! adds C (each a clip name, `<stem>_<name>` or index). The
 //! JSON shape is a contract for outside scripts:
 //! `{"characters":N,"joints":N,"threads":K,"frames":N,"ns_per_character_frame":X,"ns_per_joint":X}`
-//! where `joints` is the joint count of one character. Timings are wall-clock
-//! means over `frames` frames after one warm-up frame.
+//! where `joints` is the joint count of one character, then
+//! `"bytes_per_character":B`: the heap bytes each character holds after its
+//! frames, its own state only (what the crowd shares — definitions, clips,
+//! skeleton — is not counted; measured by the binary's counting allocator,
+//! `alloc_meter`). Timings are wall-clock means over `frames` frames after
+//! one warm-up frame.
 //!
 //! `--pool team` (the default) spreads each frame over a
 //! [`Team`](zoa_anim_runtime::Team): `--threads` threads, the calling one
@@ -199,7 +203,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Some(f), _) => f,
         (None, Some(dir)) => {
             let m = character::run(dir, args.profile_set.as_deref(), n, &mut workers, budget)?;
-            return report(&args, n, threads, m.joints, m.frames, m.elapsed, Some("character"));
+            let timing =
+                Timing { joints: m.joints, frames: m.frames, elapsed: m.elapsed, bytes: m.bytes_per_character };
+            return report(&args, n, threads, timing, Some("character"));
         }
         (None, None) => bail!("give a glTF file or --defs DIR"),
     };
@@ -219,6 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(keys) => Some(pinned_clips(&asset, keys)?),
     };
     check_crowd_budget(n, skeleton.joint_count(), bytes_per_character(skeleton.joint_count()))?;
+    let before = crate::alloc_meter::live_bytes();
     let instances = (0..n)
         .map(|i| {
             let clip = |k: usize| match pinned {
@@ -237,7 +244,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Ok(())
     })?;
-    report(&args, n, threads, skeleton.joint_count(), frames, elapsed, None)
+    let bytes = held_per_character(before, n);
+    drop(crowd);
+    report(&args, n, threads, Timing { joints: skeleton.joint_count(), frames, elapsed, bytes }, None)
+}
+
+/// Heap bytes allocated since `before` (live bytes before the crowd was
+/// built) and still held, per character: each character's own state after
+/// its frames (poses, cursors, scratch, queues), not what the crowd shares
+/// (definitions, clips, the skeleton). `None` without the allocation meter.
+fn held_per_character(before: Option<i64>, n: usize) -> Option<u64> {
+    let held = crate::alloc_meter::live_bytes()? - before?;
+    Some(u64::try_from(held.max(0)).unwrap_or(0) / n.max(1) as u64)
+}
+
+/// What one bench run measured.
+struct Timing {
+    joints: usize,
+    frames: u64,
+    elapsed: Duration,
+    bytes: Option<u64>,
 }
 
 /// Prints the timing (the JSON contract, `pipeline` only for `--defs`).
@@ -245,9 +271,7 @@ fn report(
     args: &Args,
     n: usize,
     threads: usize,
-    joints: usize,
-    frames: u64,
-    elapsed: Duration,
+    Timing { joints, frames, elapsed, bytes: bytes_per_character }: Timing,
     pipeline: Option<&'static str>,
 ) -> anyhow::Result<ExitCode> {
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
@@ -260,12 +284,14 @@ fn report(
             frames,
             ns_per_character_frame,
             ns_per_joint,
+            bytes_per_character,
             pipeline,
         })?)?,
         Format::Human => outln!(
             "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
-             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint",
-            pipeline.map_or(String::new(), |p| format!("{p} pipeline: "))
+             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint{}",
+            pipeline.map_or(String::new(), |p| format!("{p} pipeline: ")),
+            bytes_per_character.map_or(String::new(), |b| format!(", {b} bytes per character"))
         ),
     }
     Ok(ExitCode::SUCCESS)
@@ -280,6 +306,8 @@ struct BenchOut {
     frames: u64,
     ns_per_character_frame: f64,
     ns_per_joint: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes_per_character: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pipeline: Option<&'static str>,
 }

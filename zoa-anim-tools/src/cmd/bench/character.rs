@@ -37,6 +37,9 @@ pub(super) struct Measured {
     pub joints: usize,
     pub frames: u64,
     pub elapsed: Duration,
+    /// Heap bytes the crowd holds per character after its frames (see
+    /// [`super::held_per_character`]).
+    pub bytes_per_character: Option<u64>,
 }
 
 /// Counts delivered events (a game would dispatch them).
@@ -78,6 +81,7 @@ pub(super) fn run(
     super::check_crowd_budget(n, joints, bytes_per_character(joints, def.clips().clips().len()))?;
     let workload = CrowdWorkload::new();
     let ground = Arc::new(FlatGround { height: 0.0, normal: Vec3::Y });
+    let before = crate::alloc_meter::live_bytes();
     let mut characters = Vec::with_capacity(n);
     for k in 0..n {
         let mut c = Character::spawn(&def, workload.class(&def, k), workload.start_tags(k))?;
@@ -100,5 +104,7 @@ pub(super) fn run(
         crowd.deliver_events(&mut events);
         Ok(())
     })?;
-    Ok(Measured { joints, frames, elapsed })
+    let bytes_per_character = super::held_per_character(before, n);
+    drop(crowd);
+    Ok(Measured { joints, frames, elapsed, bytes_per_character })
 }
