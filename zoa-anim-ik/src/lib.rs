@@ -53,8 +53,8 @@ pub use error::IkError;
 pub use foot::{FlatGround, FootPlantJob, FootPlantState, GroundHit, GroundProbe, foot_plant_weight};
 pub use pose::{ModelPose, ModelTransform};
 pub use rig::{
-    ChainAvailability, HandTarget, IkContext, IkGoal, IkInputs, IkReport, LEFT_HAND_GRIP, MAX_IK_GOALS, MAX_RIG_CHAINS,
-    RIGHT_HAND_GRIP, RigIk, RigIkSettings, chain_availability, hand_target,
+    ChainAvailability, ChainGoal, HandTarget, IkContext, IkGoal, IkInputs, IkReport, LEFT_HAND_GRIP, MAX_IK_GOALS,
+    MAX_RIG_CHAINS, RIGHT_HAND_GRIP, RigIk, RigIkSettings, chain_availability, hand_target,
 };
 pub use roles::{
     ArmBones, BoneRoles, LegBones, LimbTip, PolicyAvailability, PolicyKind, Rejected, Role, Side, TipSource,

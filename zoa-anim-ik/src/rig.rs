@@ -48,7 +48,7 @@ use chains::RigChains;
 pub use chains::{ChainAvailability, MAX_RIG_CHAINS, chain_availability};
 
 mod report;
-pub use report::{IkGoal, IkReport, MAX_IK_GOALS};
+pub use report::{ChainGoal, IkGoal, IkReport, MAX_IK_GOALS};
 
 /// Grip target of the left hand in an IK pose snapshot.
 pub const LEFT_HAND_GRIP: IKTargetId = IKTargetId::from_static("left_hand_grip");

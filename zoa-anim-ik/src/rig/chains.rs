@@ -94,6 +94,14 @@ impl RigChains {
         self.report.iter().position(|c| c.name == name)
     }
 
+    /// Per declared chain (at most [`MAX_RIG_CHAINS`]): its tip joint and
+    /// weight when it compiled.
+    pub(crate) fn tips(&self) -> impl Iterator<Item = (Option<u16>, f32)> + '_ {
+        self.solvers
+            .iter()
+            .map(|s| s.as_ref().map_or((None, 0.0), |(chain, settings)| (Some(chain.tip()), settings.weight)))
+    }
+
     pub(crate) fn active(&self) -> usize {
         self.solvers.iter().flatten().count()
     }

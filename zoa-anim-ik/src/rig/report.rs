@@ -7,12 +7,12 @@
 //! The targets are the solvers' own: foot plant's from the state its last
 //! step left ([`FootPlantState::targets`](crate::FootPlantState::targets)),
 //! the weapon grips from where apply placed them ([`IkContext::grips`]),
-//! the others from the [`IkInputs`] they read. The report is therefore true
+//! the others (chains included) from the [`IkInputs`] they read. The report is therefore true
 //! of the last frame as long as the inputs have not been changed since.
 
 use zoa_anim_core::glam::{Mat4, Vec3};
 
-use super::{HandTarget, IkContext, IkInputs, RigIk};
+use super::{HandTarget, IkContext, IkInputs, MAX_RIG_CHAINS, RigIk};
 use crate::roles::{PolicyKind, Side};
 use crate::two_bone::TwoBoneChain;
 
@@ -40,12 +40,30 @@ pub struct IkGoal {
     pub error: f32,
 }
 
+/// One rig-policy chain's goal in the last frame ([`IkInputs::chain_targets`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainGoal {
+    /// The chain's position in the policy's `chains` ([`RigIk::chain_index`]).
+    pub chain: u8,
+    /// Its tip joint.
+    pub joint: u16,
+    /// The target, model space.
+    pub target: Vec3,
+    /// The chain's weight times the target's, 0 ..= 1.
+    pub weight: f32,
+    /// Distance from the tip joint to the target after the frame, model units.
+    pub error: f32,
+}
+
 /// The goals of one frame, in solve order (foot plant left and right,
-/// look-at, hand on weapon, climb hand). Fixed size: building one allocates nothing.
+/// look-at, hand on weapon, climb hand), and the chains' apart (they are a
+/// policy's own, not one of its four behaviours). Fixed size: building one
+/// allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IkReport {
     goals: [IkGoal; MAX_IK_GOALS],
     len: usize,
+    chains: [Option<ChainGoal>; MAX_RIG_CHAINS],
 }
 
 impl Default for IkReport {
@@ -58,7 +76,7 @@ impl Default for IkReport {
             weight: 0.0,
             error: 0.0,
         };
-        IkReport { goals: [none; MAX_IK_GOALS], len: 0 }
+        IkReport { goals: [none; MAX_IK_GOALS], len: 0, chains: [None; MAX_RIG_CHAINS] }
     }
 }
 
@@ -67,6 +85,12 @@ impl IkReport {
     #[must_use]
     pub fn goals(&self) -> &[IkGoal] {
         &self.goals[..self.len]
+    }
+
+    /// The chains that ran (a compiled chain with a target of weight > 0),
+    /// in declaration order.
+    pub fn chain_goals(&self) -> impl Iterator<Item = &ChainGoal> {
+        self.chains.iter().flatten()
     }
 
     fn push(&mut self, goal: IkGoal) {
@@ -130,6 +154,13 @@ impl RigIk {
             {
                 out.push(limb_goal((kind, side, chain.end, t.position, t.weight), at));
             }
+        }
+        for (i, (tip, weight)) in self.chains.tips().enumerate() {
+            let (Some(tip), Some(t)) = (tip, inputs.chain_targets[i]) else { continue };
+            let weight = weight * if t.weight.is_finite() { t.weight.clamp(0.0, 1.0) } else { 0.0 };
+            let Some(m) = model.get(usize::from(tip)).filter(|_| weight > 0.0) else { continue };
+            let error = (m.w_axis.truncate() - t.position).length();
+            out.chains[i] = Some(ChainGoal { chain: i as u8, joint: tip, target: t.position, weight, error });
         }
         out
     }

@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use zoa_anim_core::glam::{EulerRot, Quat, Vec3};
+use zoa_anim_core::glam::{EulerRot, Mat4, Quat, Vec3};
 use zoa_anim_core::{RigChain, RigPolicy, Skeleton, Transform};
 use zoa_anim_ik::chain::{MAX_CHAIN_JOINTS, swing_twist_angles};
 use zoa_anim_ik::{
@@ -363,6 +363,22 @@ fn a_rig_policy_chain_moves_the_tip_to_the_target_and_reports_the_rest() {
     assert_eq!(local[0], animated[0], "the chain's root's parent stays");
     assert!(local[6..].iter().zip(&animated[6..]).all(|(a, b)| a == b), "legs and arms are not chain joints");
     assert!(p[17].distance(positions(&s, &animated)[17]) > 0.01, "the arms ride on the spine");
+    // The report names the chain that ran, its tip, target and what is left to reach.
+    let mut model = zoa_anim_ik::ModelPose::new(s.joint_count());
+    model.update(&s, &local);
+    let matrices: Vec<_> = (0..s.joint_count())
+        .map(|j| {
+            let m = model.get(j);
+            Mat4::from_scale_rotation_translation(m.scale, m.rotation, m.position)
+        })
+        .collect();
+    let report = rig.report(&ctx, &input, &matrices);
+    let goals: Vec<_> = report.chain_goals().collect();
+    assert_eq!(goals.len(), 1, "only the compiled chain with a target: {goals:?}");
+    let g = goals[0];
+    assert_eq!((g.chain, g.joint, g.target, g.weight), (1, 5, head, 1.0));
+    assert!((g.error - p[5].distance(head)).abs() < 1e-5 && g.error < 1e-3, "{g:?}");
+    assert!(report.goals().is_empty(), "no behaviour of the four ran");
 
     // The target's weight scales the chain's.
     let mut faded = animated.clone();
