@@ -562,7 +562,7 @@ impl ChainIkJob<'_> {
         let at_root = model.get(root).position;
         if let Some(turn) = shortest_arc(model.get(tip).position - at_root, self.target - at_root) {
             let bone = model.get(next).position - at_root;
-            self.point(skeleton, local, model, scratch, 0, turn * bone);
+            self.point(skeleton, local, model, scratch, (0, turn * bone), false);
             model.refresh_path(skeleton, local, root, tip);
         }
     }
@@ -582,7 +582,7 @@ impl ChainIkJob<'_> {
                 continue;
             };
             let bone = xf.rotation * (xf.scale * local[joints[i + 1] as usize].translation);
-            self.point(skeleton, local, model, scratch, i, turn * bone);
+            self.point(skeleton, local, model, scratch, (i, turn * bone), false);
             let applied = model.get(j).rotation * xf.rotation.inverse();
             end = xf.position + applied * (end - xf.position);
         }
@@ -646,7 +646,7 @@ impl ChainIkJob<'_> {
         // the child where FABRIK's forward pass would.
         for i in 0..n - 1 {
             let next = joints[i + 1] as usize;
-            self.point(skeleton, local, model, scratch, i, p[i + 1] - model.get(joints[i] as usize).position);
+            self.point(skeleton, local, model, scratch, (i, p[i + 1] - model.get(joints[i] as usize).position), false);
             model.refresh_path(skeleton, local, next, next);
         }
     }
@@ -666,7 +666,7 @@ impl ChainIkJob<'_> {
         }
         for (i, &dir) in dirs[..n - 1].iter().enumerate() {
             let next = joints[i + 1] as usize;
-            self.point_within(skeleton, local, model, scratch, i, dir);
+            self.point(skeleton, local, model, scratch, (i, dir), true);
             model.refresh_path(skeleton, local, next, next);
         }
     }
@@ -674,37 +674,22 @@ impl ChainIkJob<'_> {
     /// Points joint `i`'s bone along the model-space direction `dir` by a
     /// pure swing from its animated orientation (no twist: a twist moves no
     /// joint of the chain, twisted segments read badly on a skinned tail,
-    /// and a twist carried from sweep to sweep would drift); updates the
-    /// joint in `model` (descendants become stale). Nothing happens when
-    /// `dir` is degenerate.
+    /// and a twist carried from sweep to sweep would drift), the swing
+    /// clamped to the joint's limit when `within_limit`; updates the joint in
+    /// `model` (descendants become stale). Nothing happens when `dir` is
+    /// degenerate.
     fn point(
         &self,
         skeleton: &Skeleton,
         local: &mut [Transform],
         model: &mut ModelPose,
         s: &Scratch,
-        i: usize,
-        dir: Vec3,
+        (i, dir): (usize, Vec3),
+        within_limit: bool,
     ) {
         if let Some(swing) = self.swing(skeleton, model, s, i, dir) {
             let j = self.chain.joints[i] as usize;
-            model.set_local_rotation(skeleton, local, j, (s.animated[i] * swing).normalize());
-        }
-    }
-
-    /// [`Self::point`], the swing clamped to the joint's limit.
-    fn point_within(
-        &self,
-        skeleton: &Skeleton,
-        local: &mut [Transform],
-        model: &mut ModelPose,
-        s: &Scratch,
-        i: usize,
-        dir: Vec3,
-    ) {
-        if let Some(swing) = self.swing(skeleton, model, s, i, dir) {
-            let j = self.chain.joints[i] as usize;
-            let delta = self.chain.limits[i].clamp(swing, s.axes[i]);
+            let delta = if within_limit { self.chain.limits[i].clamp(swing, s.axes[i]) } else { swing };
             model.set_local_rotation(skeleton, local, j, (s.animated[i] * delta).normalize());
         }
     }

@@ -124,8 +124,7 @@ impl ModelPose {
         rotation: Quat,
     ) {
         let parent_rot = skeleton.parent(j).map_or(Quat::IDENTITY, |p| self.xf[p].rotation);
-        local[j].rotation = (parent_rot.inverse() * rotation).normalize();
-        self.xf[j].rotation = parent_rot * local[j].rotation;
+        self.set_local_rotation(skeleton, local, j, (parent_rot.inverse() * rotation).normalize());
     }
 
     /// Sets joint `j`'s local rotation to `rotation` (unit) and its model

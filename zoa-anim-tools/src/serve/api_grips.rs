@@ -26,9 +26,9 @@ use zoa_anim_core::{Equipment, RigPolicy};
 use zoa_anim_ik::{BoneRoles, Role, Side};
 
 use super::api_defs::{defs_virtual, load};
-use super::api_ik::rest_world;
-use super::files::{self, Expect};
-use super::{ApiError, ApiResult, App, diag_json};
+use super::api_ik::{rest_world, save_edited};
+use super::files;
+use super::{ApiError, ApiResult, App};
 
 /// Body of `POST /api/ik/grips`.
 #[derive(Debug, Deserialize)]
@@ -244,22 +244,8 @@ pub(super) fn with_grips(text: &str, grips: &GripsOut) -> Result<String, String>
 pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiResult {
     let out = app
         .blocking(move |app| {
-            let r = app.roots.writable_toml(&b.path)?;
-            let (text, _) = files::read_text(&r.abs)?;
-            // Grips belong to an item: never written into another kind of file.
-            files::checked_declaration(&text, Some("equipment")).map_err(|e| {
-                ApiError::unprocessable(format!("`{}`: {e}; grip sockets go into an equipment definition", b.path))
-            })?;
-            let new_text = with_grips(&text, &b.grips).map_err(ApiError::unprocessable)?;
-            let version = app.writer.save(&r.abs, new_text.as_bytes(), &Expect::Version(b.version.clone()))?;
-            let set = load(app, &[]);
-            let diagnostics: Vec<Value> = set
-                .diagnostics
-                .iter()
-                .filter(|d| d.file == r.rel)
-                .map(|d| diag_json::diagnostic(d, Some(&new_text)))
-                .collect();
-            Ok(json!({ "version": version, "text": new_text, "diagnostics": diagnostics }))
+            let refusal = "grip sockets go into an equipment definition";
+            save_edited(app, (&b.path, &b.version), ("equipment", refusal), |text| with_grips(text, &b.grips))
         })
         .await?;
     Ok(Json(out))

@@ -251,25 +251,35 @@ pub(super) fn with_overrides(text: &str, overrides: &[(String, String)]) -> Resu
 pub async fn save(State(app): State<Arc<App>>, Json(b): Json<SaveBody>) -> ApiResult {
     let out = app
         .blocking(move |app| {
-            let r = app.roots.writable_toml(&b.path)?;
-            let (text, _) = files::read_text(&r.abs)?;
-            // Overrides belong to a rig policy: never written into another kind of file.
-            files::checked_declaration(&text, Some("rig_policy")).map_err(|e| {
-                ApiError::unprocessable(format!("`{}`: {e}; bone overrides go into a rig policy", b.path))
-            })?;
-            let new_text = with_overrides(&text, &b.overrides).map_err(ApiError::unprocessable)?;
-            let version = app.writer.save(&r.abs, new_text.as_bytes(), &Expect::Version(b.version.clone()))?;
-            let set = load(app, &[]);
-            let diagnostics: Vec<Value> = set
-                .diagnostics
-                .iter()
-                .filter(|d| d.file == r.rel)
-                .map(|d| diag_json::diagnostic(d, Some(&new_text)))
-                .collect();
-            Ok(json!({ "version": version, "text": new_text, "diagnostics": diagnostics }))
+            save_edited(app, (&b.path, &b.version), ("rig_policy", "bone overrides go into a rig policy"), |text| {
+                with_overrides(text, &b.overrides)
+            })
         })
         .await?;
     Ok(Json(out))
+}
+
+/// The IK Targets page's save: `edit` applied to the text of `path`, which
+/// must declare `kind` (`refusal` says what belongs there), written through
+/// the safe writer at `version` (stale: 409); answers the new version, the
+/// text and the file's diagnostics after the save.
+pub(super) fn save_edited(
+    app: &App,
+    (path, version): (&str, &str),
+    (kind, refusal): (&str, &str),
+    edit: impl FnOnce(&str) -> Result<String, String>,
+) -> Result<Value, ApiError> {
+    let r = app.roots.writable_toml(path)?;
+    let (text, _) = files::read_text(&r.abs)?;
+    // Never written into another kind of file.
+    files::checked_declaration(&text, Some(kind))
+        .map_err(|e| ApiError::unprocessable(format!("`{path}`: {e}; {refusal}")))?;
+    let new_text = edit(&text).map_err(ApiError::unprocessable)?;
+    let version = app.writer.save(&r.abs, new_text.as_bytes(), &Expect::Version(version.to_owned()))?;
+    let set = load(app, &[]);
+    let diagnostics: Vec<Value> =
+        set.diagnostics.iter().filter(|d| d.file == r.rel).map(|d| diag_json::diagnostic(d, Some(&new_text))).collect();
+    Ok(json!({ "version": version, "text": new_text, "diagnostics": diagnostics }))
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 // yet). Joint matrices are uniforms, so a rig may have at most as many
 // joints as the GPU's vertex uniforms allow (checked: `error` says why).
 
+import { centre, orbit } from './skeleton_view.js';
+
 const VERTEX = `
 attribute vec3 a_pos; attribute vec3 a_nrm; attribute vec4 a_jnt; attribute vec4 a_wgt;
 uniform mat4 u_joints[JOINTS]; uniform mat4 u_view_proj;
@@ -44,27 +46,8 @@ export class MeshView {
     this.points = [];
     this.parents = [];
     this.stick = true;
-    this.yaw = 0.6;
-    this.pitch = 0.25;
-    this.distance = 4;
-    this.target = [0, 1, 0];
     if (this.gl) this.lines = program(this.gl, LINE_VERTEX, LINE_FRAGMENT);
-    let drag = null;
-    canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
-    canvas.addEventListener('pointermove', (e) => {
-      if (!drag) return;
-      this.yaw -= (e.clientX - drag[0]) * 0.01;
-      this.pitch = Math.max(-1.4, Math.min(1.4, this.pitch + (e.clientY - drag[1]) * 0.01));
-      drag = [e.clientX, e.clientY];
-      this.draw();
-    });
-    canvas.addEventListener('pointerup', () => { drag = null; });
-    canvas.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      this.distance = Math.max(0.2, Math.min(200, this.distance * Math.exp(e.deltaY * 0.001)));
-      this.draw();
-    }, { passive: false });
-    canvas.addEventListener('dblclick', () => { this.frame(); this.draw(); });
+    orbit(this, canvas);
   }
 
   /// The mesh (flat arrays from `/api/live/mesh`) for a rig of `joints` joints. False (with `error`) when it cannot be drawn.
@@ -110,13 +93,8 @@ export class MeshView {
 
   /// Centres the camera on the figure.
   frame() {
-    if (!this.points.length) return;
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (const p of this.points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
-    this.target = lo.map((l, k) => (l + hi[k]) / 2);
-    const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
-    this.distance = size * 1.9;
+    const size = centre(this, this.points);
+    if (size) this.distance = size * 1.9;
   }
 
   viewProj() {

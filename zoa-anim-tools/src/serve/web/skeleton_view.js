@@ -5,6 +5,44 @@
 
 const GRID = 0.5; // ground grid spacing, metres
 
+/// An orbit camera on `view` (`yaw`, `pitch`, `distance` round `target`)
+/// driven on `canvas`: drag turns, the wheel zooms, a double click frames
+/// (`view.frame()`); each change redraws (`view.draw()`). Shared by the
+/// stick figure and the skinned mesh.
+export function orbit(view, canvas) {
+  view.yaw = 0.6;
+  view.pitch = 0.25;
+  view.distance = 4;
+  view.target = [0, 1, 0];
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    view.yaw -= (e.clientX - drag[0]) * 0.01;
+    view.pitch = Math.max(-1.4, Math.min(1.4, view.pitch + (e.clientY - drag[1]) * 0.01));
+    drag = [e.clientX, e.clientY];
+    view.draw();
+  });
+  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    view.distance = Math.max(0.2, Math.min(200, view.distance * Math.exp(e.deltaY * 0.001)));
+    view.draw();
+  }, { passive: false });
+  canvas.addEventListener('dblclick', () => { view.frame(); view.draw(); });
+}
+
+/// Points `view.target` at the centre of `points`' bounding box and returns
+/// the box's largest side (at least 0.1), or 0 without points.
+export function centre(view, points) {
+  if (!points.length) return 0;
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (const p of points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
+  view.target = lo.map((l, k) => (l + hi[k]) / 2);
+  return Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
+}
+
 export class SkeletonView {
   constructor(canvas) {
     this.canvas = canvas;
@@ -15,27 +53,8 @@ export class SkeletonView {
     this.marks = new Map(); // joint → {color, label}
     this.extras = []; // points that are not joints: [{at: [x, y, z], from: [x, y, z] | null, color, label}]
     this.targets = []; // [{p: [x, y, z], color, label}]
-    this.yaw = 0.6;
-    this.pitch = 0.25;
-    this.distance = 4;
-    this.target = [0, 1, 0];
     this.fov = 0.8;
-    let drag = null;
-    canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
-    canvas.addEventListener('pointermove', (e) => {
-      if (!drag) return;
-      this.yaw -= (e.clientX - drag[0]) * 0.01;
-      this.pitch = Math.max(-1.4, Math.min(1.4, this.pitch + (e.clientY - drag[1]) * 0.01));
-      drag = [e.clientX, e.clientY];
-      this.draw();
-    });
-    canvas.addEventListener('pointerup', () => { drag = null; });
-    canvas.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      this.distance = Math.max(0.2, Math.min(200, this.distance * Math.exp(e.deltaY * 0.001)));
-      this.draw();
-    }, { passive: false });
-    canvas.addEventListener('dblclick', () => { this.frame(); this.draw(); });
+    orbit(this, canvas);
   }
 
   /// Sets the joint tree (parents: index or null per joint).
@@ -61,13 +80,8 @@ export class SkeletonView {
 
   /// Centres the camera on the current pose.
   frame() {
-    if (!this.points.length) return;
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (const p of this.points) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
-    this.target = lo.map((l, k) => (l + hi[k]) / 2);
-    const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 0.1);
-    this.distance = (size * 0.62) / Math.tan(this.fov / 2);
+    const size = centre(this, this.points);
+    if (size) this.distance = (size * 0.62) / Math.tan(this.fov / 2);
   }
 
   camera() {
