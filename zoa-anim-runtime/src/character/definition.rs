@@ -11,6 +11,7 @@ use zoa_anim_core::{
 };
 use zoa_anim_ik::{BoneRoles, CompiledEquipment, IkError, PolicyKind, RigIk, Role};
 
+use super::lod::LodSettings;
 use crate::character::driver::SlotBlend;
 use crate::character::graph::{ClipInfo, ClipTable, GraphDefinition, GraphMasks};
 use crate::character::loadout::CompiledLoadout;
@@ -45,6 +46,10 @@ pub struct CharacterSettings {
     pub event_capacity: usize,
     /// Extract root motion each frame (default off).
     pub root_motion: bool,
+    /// How a character's significance becomes an update rate (level of
+    /// detail, see [`super::lod`]); a character is fully significant until
+    /// the game says otherwise.
+    pub lod: LodSettings,
 }
 
 impl Default for CharacterSettings {
@@ -56,6 +61,7 @@ impl Default for CharacterSettings {
             slot_blend: SlotBlend::default(),
             event_capacity: 128,
             root_motion: false,
+            lod: LodSettings::default(),
         }
     }
 }
@@ -609,5 +615,8 @@ fn check_settings(s: &CharacterSettings, problems: &mut Vec<SetupProblem>) {
     }
     if s.event_capacity == 0 || s.event_capacity > 1 << 20 {
         bad("event_capacity", format!("{} must be in 1..=1048576", s.event_capacity));
+    }
+    if let Some(reason) = s.lod.problem() {
+        bad("lod", reason);
     }
 }

@@ -64,6 +64,7 @@ mod explain;
 pub mod fade;
 pub mod graph;
 pub mod loadout;
+pub mod lod;
 mod pose_stage;
 pub mod selector;
 mod sound;
@@ -76,6 +77,7 @@ pub use delivery::{CharacterEventReceiver, ToEventReceiver};
 pub use events::{BindingPhase, Event, EventKind, MAX_OPEN_WINDOWS, NotifySource, NotifyWindow};
 pub use explain::{Explanation, GraphReport, LayerReport, SelectorReport};
 pub use loadout::LoadoutChange;
+pub use lod::{LOD_RATES, LodBudget, LodSettings};
 pub use pose_stage::{PoseContribution, PosePart};
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;

@@ -16,6 +16,7 @@ use zoa_anim_ik::{GroundProbe, HandTarget};
 
 use super::definition::CharacterDefinition;
 use super::equipment::EquipmentIk;
+use super::lod::{LodState, LodStep};
 use super::pose_stage::{PoseStage, SelectorLayer, Stack};
 use crate::character::driver::GraphDriver;
 use crate::character::events::{BindingPhase, EventKind, EventQueue, NotifySource, WindowTable};
@@ -151,6 +152,8 @@ pub struct Character {
     compute_skinning: bool,
     /// Seed of the tag selector's random row picks ([`Character::set_random_seed`]).
     random_seed: u64,
+    /// Level of detail: significance, update rate, the poses shown between evaluations.
+    lod: LodState,
 }
 
 impl Character {
@@ -240,6 +243,7 @@ impl Character {
             selector_weight: 0.0,
             compute_skinning: true,
             random_seed: 0,
+            lod: LodState::default(),
             def: Arc::clone(def),
         };
         if let (Some(e), Some(ik)) = (&mut c.equipment, &mut c.ik) {
@@ -536,6 +540,32 @@ impl Character {
     pub fn set_compute_skinning(&mut self, on: bool) {
         self.compute_skinning = on;
     }
+    /// How much this character matters this frame, `0..=1` (1, the default:
+    /// on screen and close; 0: far away or off screen; NaN counts as 0): the
+    /// definition's [`LodSettings`](super::LodSettings) make it an update
+    /// rate (every frame, every 2nd, 4th, 8th) and switch IK and the
+    /// procedural fallback off when it is low. Skipped frames lose no time
+    /// and no event (see [`super::lod`]). Set it every frame, before `update`.
+    ///
+    /// The first significance that lowers the rate allocates the two poses
+    /// the character moves between (once; frames never allocate).
+    pub fn set_significance(&mut self, significance: f32) {
+        self.lod.set_significance(significance);
+        self.lod.reserve(&self.def.settings.lod, &self.pose.local);
+    }
+    /// Overrides the significance's update rate (a [`LodBudget`](super::LodBudget)'s
+    /// assignment; rounded up to one of [`LOD_RATES`](super::LOD_RATES));
+    /// `None` goes back to the significance's.
+    pub fn set_update_rate(&mut self, rate: Option<u8>) {
+        self.lod.assign_rate(rate);
+        self.lod.reserve(&self.def.settings.lod, &self.pose.local);
+    }
+    /// Which frame of its period this character is evaluated on: give the
+    /// characters of a crowd different phases (their index:
+    /// `Crowd::stagger_lod`) so skipped characters' work spreads over frames.
+    pub fn set_lod_phase(&mut self, phase: u32) {
+        self.lod.set_phase(phase);
+    }
 
     // ---- engine side ---------------------------------------------------
 
@@ -551,6 +581,27 @@ impl Character {
     /// [`update`](Self::update) with another character's scratch (when it fits).
     pub(crate) fn update_with(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let settings = &self.def.settings.lod;
+        match self.lod.step(dt, settings) {
+            LodStep::Evaluate { dt } => {
+                let interpolate = settings.interpolate && self.lod.rate() > 1;
+                if interpolate {
+                    self.lod.begin(&self.pose.local);
+                }
+                self.advance(dt, lent, interpolate)
+            }
+            LodStep::Skip { fraction } => {
+                if self.def.settings.lod.interpolate && self.lod.show(&mut self.pose.local, fraction) {
+                    self.model_space()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Advances behaviour by `dt` and evaluates the pose; `interpolate`: the
+    /// level of detail shows the first step towards it.
+    fn advance(&mut self, dt: f32, lent: Option<&mut PoseScratch>, interpolate: bool) -> Result<(), RuntimeError> {
         let graph_t0 = self.behaviour.driver().instance().time();
         let previous_t0 = self.behaviour.previous_instance().map(GraphInstance::time);
         self.alpha = self.behaviour.update(dt, &mut self.frame, &mut self.previous_frame);
@@ -583,7 +634,11 @@ impl Character {
             let instance = self.behaviour.driver().instance();
             e.tick(dt * instance.speed(), instance.slot_status().is_some(), ik.inputs_mut());
         }
-        self.evaluate_pose(dt, lent)
+        self.compose_pose(dt, lent)?;
+        if interpolate {
+            self.lod.end(&mut self.pose.local);
+        }
+        self.model_space()
     }
 
     /// The scratch this character lends to the next members of a crowd run.
@@ -591,9 +646,17 @@ impl Character {
         self.pose.scratch_mut()
     }
 
+    /// Composes, inertializes and applies IK to the local pose, then model space.
     fn evaluate_pose(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
+        self.compose_pose(dt, lent)?;
+        self.model_space()
+    }
+
+    /// Composes the local pose, then inertialization, IK and root motion.
+    fn compose_pose(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let def = &*self.def;
-        let procedural = self.selector.as_ref().and_then(TagSelector::procedural);
+        let full_detail = self.lod.full_detail(&def.settings.lod);
+        let procedural = self.selector.as_ref().and_then(TagSelector::procedural).filter(|_| full_detail);
         let current = Stack {
             frame: &self.frame,
             masks: self.graph.map(|g| &def.graphs[g].masks),
@@ -610,7 +673,7 @@ impl Character {
             _ => None,
         };
         self.pose.compose(def, &current, previous.as_ref().map(|p| (p, self.alpha)), lent)?;
-        self.finish_pose(dt)
+        self.finish_pose(dt, full_detail)
     }
 
     /// Moves this frame's graph and selector events into the character's
@@ -694,21 +757,16 @@ impl Character {
         }
     }
 
-    fn finish_pose(&mut self, dt: f32) -> Result<(), RuntimeError> {
+    fn finish_pose(&mut self, dt: f32, ik_on: bool) -> Result<(), RuntimeError> {
         let def = &*self.def;
         let masks = self.graph.map(|g| &def.graphs[g].masks);
         self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
-        if let Some(ik) = &mut self.ik {
+        if let Some(ik) = self.ik.as_mut().filter(|_| ik_on) {
             if let (Some(curve), Some([now, _])) = (def.hand_on_weapon_curve, self.pose.curves.as_deref()) {
                 ik.inputs_mut().hand_on_weapon_weight = now.value_or(curve, 1.0);
             }
             ik.advance(dt);
             ik.apply(&def.skeleton, &mut self.pose.local)?;
-        }
-        LocalToModelJob { skeleton: &def.skeleton, input: &self.pose.local, root: None, output: &mut self.pose.model }
-            .run()?;
-        if self.compute_skinning {
-            skinning_matrices(&self.pose.model, def.skeleton.inverse_binds(), &mut self.pose.skin)?;
         }
         if let Some((ctx, motion)) = &mut self.root_motion {
             *motion = RootMotionJob {
@@ -718,6 +776,17 @@ impl Character {
                 context: ctx,
             }
             .run()?;
+        }
+        Ok(())
+    }
+
+    /// Model-space and skinning matrices of the local pose.
+    fn model_space(&mut self) -> Result<(), RuntimeError> {
+        let def = &*self.def;
+        LocalToModelJob { skeleton: &def.skeleton, input: &self.pose.local, root: None, output: &mut self.pose.model }
+            .run()?;
+        if self.compute_skinning {
+            skinning_matrices(&self.pose.model, def.skeleton.inverse_binds(), &mut self.pose.skin)?;
         }
         Ok(())
     }

@@ -28,10 +28,27 @@ impl Character {
     pub fn definition(&self) -> &Arc<CharacterDefinition> {
         &self.def
     }
-    /// Character time, seconds since spawn.
+    /// Character time, seconds since spawn (a frame skipped by the level of
+    /// detail advances it at the next evaluation, with that frame's events).
     #[must_use]
     pub fn time(&self) -> f64 {
         self.time
+    }
+    /// The significance gameplay gave last ([`Character::set_significance`]).
+    #[must_use]
+    pub fn significance(&self) -> f32 {
+        self.lod.significance()
+    }
+    /// The update rate the last evaluation ran at (1: every frame; 2, 4, 8).
+    #[must_use]
+    pub fn update_rate(&self) -> u8 {
+        self.lod.rate()
+    }
+    /// Whether the last update evaluated behaviour and pose (`false`: a
+    /// frame skipped by the level of detail, which only moved the shown pose).
+    #[must_use]
+    pub fn evaluated(&self) -> bool {
+        self.lod.evaluated()
     }
     /// The tags gameplay asked for last.
     #[must_use]
