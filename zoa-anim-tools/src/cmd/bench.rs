@@ -29,7 +29,10 @@
 //! pipeline instead (the public character API on the folder's character:
 //! driver, selector, graph, slot, pose, IK, local-to-model, skinning, events;
 //! see `bench/character.rs` for the crowd and its per-frame inputs). Its JSON is
-//! the same contract plus `"pipeline":"character"` at the end.
+//! the same contract plus `"pipeline":"character"` at the end. `--lod` turns
+//! the level of detail on over a fixed spread of significances (documented in
+//! `bench/character.rs`) and adds `"evaluated_share"`: the share of
+//! character-frames evaluated rather than skipped.
 
 mod character;
 
@@ -61,6 +64,10 @@ pub struct Args {
     /// With `--defs`: the player profile set to use (default: the first by id).
     #[arg(long, requires = "defs")]
     profile_set: Option<String>,
+    /// With `--defs`: level of detail on, the crowd spread over a disc around
+    /// the camera (significance = 1 − distance / radius; see `bench/character.rs`).
+    #[arg(long, requires = "defs")]
+    lod: bool,
     /// Number of characters in the crowd.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     characters: u32,
@@ -202,9 +209,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let file = match (&args.file, &args.defs) {
         (Some(f), _) => f,
         (None, Some(dir)) => {
-            let m = character::run(dir, args.profile_set.as_deref(), n, &mut workers, budget)?;
-            let timing =
-                Timing { joints: m.joints, frames: m.frames, elapsed: m.elapsed, bytes: m.bytes_per_character };
+            let m = character::run(dir, args.profile_set.as_deref(), n, args.lod, &mut workers, budget)?;
+            let timing = Timing {
+                joints: m.joints,
+                frames: m.frames,
+                elapsed: m.elapsed,
+                bytes: m.bytes_per_character,
+                evaluated_share: m.evaluated_share,
+            };
             return report(&args, n, threads, timing, Some("character"));
         }
         (None, None) => bail!("give a glTF file or --defs DIR"),
@@ -246,7 +258,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })?;
     let bytes = held_per_character(before, n);
     drop(crowd);
-    report(&args, n, threads, Timing { joints: skeleton.joint_count(), frames, elapsed, bytes }, None)
+    let timing = Timing { joints: skeleton.joint_count(), frames, elapsed, bytes, evaluated_share: None };
+    report(&args, n, threads, timing, None)
 }
 
 /// Heap bytes allocated since `before` (live bytes before the crowd was
@@ -264,6 +277,8 @@ struct Timing {
     frames: u64,
     elapsed: Duration,
     bytes: Option<u64>,
+    /// With `--lod`: the share of character-frames evaluated (the rest were skipped).
+    evaluated_share: Option<f64>,
 }
 
 /// Prints the timing (the JSON contract, `pipeline` only for `--defs`).
@@ -271,7 +286,7 @@ fn report(
     args: &Args,
     n: usize,
     threads: usize,
-    Timing { joints, frames, elapsed, bytes: bytes_per_character }: Timing,
+    Timing { joints, frames, elapsed, bytes: bytes_per_character, evaluated_share }: Timing,
     pipeline: Option<&'static str>,
 ) -> anyhow::Result<ExitCode> {
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
@@ -286,12 +301,14 @@ fn report(
             ns_per_joint,
             bytes_per_character,
             pipeline,
+            evaluated_share,
         })?)?,
         Format::Human => outln!(
             "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
-             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint{}",
+             {ns_per_character_frame:.0} ns per character-frame, {ns_per_joint:.1} ns per joint{}{}",
             pipeline.map_or(String::new(), |p| format!("{p} pipeline: ")),
-            bytes_per_character.map_or(String::new(), |b| format!(", {b} bytes per character"))
+            bytes_per_character.map_or(String::new(), |b| format!(", {b} bytes per character")),
+            evaluated_share.map_or(String::new(), |e| format!(", level of detail: {:.0}% evaluated", e * 100.0))
         ),
     }
     Ok(ExitCode::SUCCESS)
@@ -310,6 +327,8 @@ struct BenchOut {
     bytes_per_character: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pipeline: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evaluated_share: Option<f64>,
 }
 
 /// Indices of the three `--clips` keys; every unknown key is reported.

@@ -10,6 +10,15 @@
 //! tags, speed and flags and moves the look target; after the update the
 //! events are delivered. Gameplay calls, update and delivery are all timed,
 //! as a game pays for all three.
+//!
+//! `--lod` turns the level of detail on with a fixed spread: the crowd stands
+//! evenly over a disc around the camera (character `k` at distance
+//! `r = sqrt(frac(k·φ))` of the radius, φ the golden ratio, so equal areas
+//! hold equal numbers of characters), its significance `1 − r`, its LOD phase
+//! its index. With the default [`LodSettings`](zoa_anim_runtime::character::LodSettings)
+//! that is 25% of the crowd every frame, 31% every 2nd, 25% every 4th and
+//! 19% every 8th frame (IK and procedural motion off for the last two): about
+//! half the character-frames are evaluated.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -40,6 +49,8 @@ pub(super) struct Measured {
     /// Heap bytes the crowd holds per character after its frames (see
     /// [`super::held_per_character`]).
     pub bytes_per_character: Option<u64>,
+    /// With `--lod`: the share of character-frames evaluated.
+    pub evaluated_share: Option<f64>,
 }
 
 /// Counts delivered events (a game would dispatch them).
@@ -56,6 +67,7 @@ pub(super) fn run(
     dir: &Path,
     profile_set: Option<&str>,
     n: usize,
+    lod: bool,
     workers: &mut Workers,
     budget: Duration,
 ) -> anyhow::Result<Measured> {
@@ -87,9 +99,16 @@ pub(super) fn run(
         let mut c = Character::spawn(&def, workload.class(&def, k), workload.start_tags(k))?;
         c.set_ground(Some(ground.clone()));
         workload.prepare(k, &mut c);
+        if lod {
+            c.set_significance(disc_significance(k));
+        }
         characters.push(c);
     }
     let mut crowd = Crowd::new(characters);
+    if lod {
+        crowd.stagger_lod();
+    }
+    let (mut evaluated, mut updated) = (0u64, 0u64);
     let mut events = Count(0);
     let dt = 1.0 / 60.0;
     let (frames, elapsed) = workers.time_frames(budget, |team, frame| {
@@ -102,9 +121,45 @@ pub(super) fn run(
             None => crowd.update_parallel(dt)?,
         }
         crowd.deliver_events(&mut events);
+        if lod && frame.is_some() {
+            evaluated += crowd.lod_counts().0 as u64;
+            updated += crowd.len() as u64;
+        }
         Ok(())
     })?;
     let bytes_per_character = super::held_per_character(before, n);
     drop(crowd);
-    Ok(Measured { joints, frames, elapsed, bytes_per_character })
+    let evaluated_share = lod.then(|| evaluated as f64 / updated.max(1) as f64);
+    Ok(Measured { joints, frames, elapsed, bytes_per_character, evaluated_share })
+}
+
+/// Character `k`'s significance in the `--lod` spread: `1 − r`, `r` its
+/// distance from the camera as a share of the disc's radius, the crowd even
+/// over the disc's area (see the module docs).
+fn disc_significance(k: usize) -> f32 {
+    const GOLDEN: f64 = 0.618_033_988_749_894_9;
+    let area = (k as f64 * GOLDEN).fract();
+    (1.0 - area.sqrt()) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lod_spread_is_even_over_the_disc() {
+        let settings = zoa_anim_runtime::character::LodSettings::default();
+        let mut at = [0usize; 9];
+        for k in 0..10_000 {
+            let s = disc_significance(k);
+            assert!((0.0..=1.0).contains(&s));
+            at[usize::from(settings.rate_for(s))] += 1;
+        }
+        // Shares of the disc: r < 0.5, 0.5..0.75, 0.75..0.9, beyond.
+        let share = |n: usize| n as f64 / 10_000.0;
+        assert!((share(at[1]) - 0.25).abs() < 0.01, "{at:?}");
+        assert!((share(at[2]) - 0.3125).abs() < 0.01, "{at:?}");
+        assert!((share(at[4]) - 0.2475).abs() < 0.01, "{at:?}");
+        assert!((share(at[8]) - 0.19).abs() < 0.01, "{at:?}");
+    }
 }
