@@ -280,6 +280,12 @@ impl PoseStage {
         self.stacks[0].contributions(false).chain(outgoing)
     }
 
+    /// Drops this character's own scratch (after the evaluation at spawn: in
+    /// a crowd only the first character of each run keeps one, and lends it).
+    pub(crate) fn release_scratch(&mut self) {
+        self.scratch = None;
+    }
+
     /// The scratch lent to the next characters of a crowd run.
     pub(crate) fn scratch_mut(&mut self) -> Option<&mut PoseScratch> {
         self.scratch.as_deref_mut()

@@ -251,6 +251,10 @@ impl Character {
             e.tick(0.0, false, ik.inputs_mut());
         }
         c.evaluate_pose(0.0, None)?;
+        // A crowd lends the scratch of each run's first character to the
+        // others (~12 KB on the humanoid): only the characters that need one
+        // allocate it, at their first update.
+        c.pose.release_scratch();
         Ok(c)
     }
 
