@@ -583,7 +583,8 @@ impl Inertializer {
                 }
             }
         }
-        self.last2.copy_from(&self.last);
+        // The older output's buffer takes the new one: one copy, not two.
+        std::mem::swap(&mut self.last2, &mut self.last);
         self.last.copy_from(pose);
         self.last_dt = dt;
         self.outputs = self.outputs.saturating_add(1);

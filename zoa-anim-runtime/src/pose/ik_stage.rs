@@ -107,16 +107,12 @@ impl IkStage {
                 reasons: vec![format!("stage holds {} joints, pose has {}", self.scratch.len(), pose.len())],
             });
         }
-        for (i, t) in self.scratch.iter_mut().enumerate() {
-            *t = pose.get(i);
-        }
+        pose.write_transforms(&mut self.scratch);
         self.rig
             .apply(skeleton.skeleton(), &mut self.scratch, &mut self.context, &self.inputs, self.pending_dt)
             .map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
         self.pending_dt = 0.0;
-        for (i, t) in self.scratch.iter().enumerate() {
-            pose.set(i, *t);
-        }
+        pose.read_transforms(&self.scratch);
         Ok(())
     }
 }

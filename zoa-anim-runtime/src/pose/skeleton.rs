@@ -107,6 +107,47 @@ impl Pose {
         (0..self.len()).map(|i| self.get(i))
     }
 
+    /// Writes every joint into `out` (one [`Transform`] per joint, in joint
+    /// order): the bulk [`Pose::get`], block by block.
+    ///
+    /// # Panics
+    /// When `out` does not have one transform per joint.
+    pub fn write_transforms(&self, out: &mut [Transform]) {
+        assert_eq!(out.len(), self.len, "one transform per joint");
+        let (t, r, s) = self.rows();
+        for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
+            let (t, r, s) = (&t[3 * b..3 * b + 3], &r[4 * b..4 * b + 4], &s[3 * b..3 * b + 3]);
+            for (l, x) in chunk.iter_mut().enumerate() {
+                x.translation = Vec3::new(t[0].0[l], t[1].0[l], t[2].0[l]);
+                x.rotation = Quat::from_xyzw(r[0].0[l], r[1].0[l], r[2].0[l], r[3].0[l]);
+                x.scale = Vec3::new(s[0].0[l], s[1].0[l], s[2].0[l]);
+            }
+        }
+    }
+
+    /// Sets every joint from `src` (one [`Transform`] per joint): the bulk
+    /// [`Pose::set`], block by block.
+    ///
+    /// # Panics
+    /// When `src` does not have one transform per joint.
+    pub fn read_transforms(&mut self, src: &[Transform]) {
+        assert_eq!(src.len(), self.len, "one transform per joint");
+        let (t, r, s) = self.rows_mut();
+        for (b, chunk) in src.chunks(BLOCK).enumerate() {
+            let (t, r, s) = (&mut t[3 * b..3 * b + 3], &mut r[4 * b..4 * b + 4], &mut s[3 * b..3 * b + 3]);
+            for (l, x) in chunk.iter().enumerate() {
+                for c in 0..3 {
+                    t[c].0[l] = x.translation[c];
+                    s[c].0[l] = x.scale[c];
+                }
+                let q = x.rotation.to_array();
+                for c in 0..4 {
+                    r[c].0[l] = q[c];
+                }
+            }
+        }
+    }
+
     /// Copies `other` into `self` without allocating.
     ///
     /// # Panics
@@ -302,5 +343,37 @@ impl RuntimeSkeleton {
     #[must_use]
     pub fn inverse_binds(&self) -> &[Mat4] {
         &self.inverse_binds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bulk_transforms_are_get_and_set_joint_by_joint() {
+        // 19 joints: two full blocks of eight and a partial one.
+        let joints: Vec<Transform> = (0..19)
+            .map(|i| {
+                let f = i as f32;
+                Transform {
+                    translation: Vec3::new(f, -f * 0.5, f * 2.0),
+                    rotation: Quat::from_rotation_y(f * 0.1).mul_quat(Quat::from_rotation_x(f * 0.03)),
+                    scale: Vec3::new(1.0 + f * 0.01, 1.0, 2.0 - f * 0.02),
+                }
+            })
+            .collect();
+        let mut bulk = Pose::identity(19);
+        bulk.read_transforms(&joints);
+        let mut one_by_one = Pose::identity(19);
+        for (i, t) in joints.iter().enumerate() {
+            one_by_one.set(i, *t);
+        }
+        assert_eq!(bulk, one_by_one);
+        let mut out = vec![Transform::IDENTITY; 19];
+        bulk.write_transforms(&mut out);
+        let expected: Vec<Transform> = bulk.transforms().collect();
+        assert_eq!(out, expected);
+        assert_eq!(out, joints);
     }
 }
