@@ -173,7 +173,7 @@ impl LodState {
         let frame = self.frame;
         self.frame = self.frame.wrapping_add(1);
         self.pending += dt;
-        let due = rate == 1 || rate != self.rate || frame.wrapping_add(self.phase) % u32::from(rate) == 0;
+        let due = rate == 1 || rate != self.rate || frame.wrapping_add(self.phase).is_multiple_of(u32::from(rate));
         self.evaluated = due;
         if due {
             self.rate = rate;

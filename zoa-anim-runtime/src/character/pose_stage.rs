@@ -37,6 +37,7 @@ use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
 use crate::pose::curves::{CurvePose, blend_curves};
+use crate::pose::ik_stage::IkStage;
 
 /// The selector's full-body layer in a stack.
 #[derive(Debug, Clone, Copy)]
@@ -278,6 +279,23 @@ impl PoseStage {
     pub(crate) fn contributions(&self) -> impl Iterator<Item = PoseContribution> + '_ {
         let outgoing = self.stacks[1].contributions(true).filter(|_| self.outgoing);
         self.stacks[0].contributions(false).chain(outgoing)
+    }
+
+    /// Applies `ik` to the local pose with `lent`'s IK buffers (when it
+    /// fits), else this character's own scratch's.
+    pub(crate) fn apply_ik(
+        &mut self,
+        def: &CharacterDefinition,
+        ik: &mut IkStage,
+        lent: Option<&mut PoseScratch>,
+    ) -> Result<(), RuntimeError> {
+        let n = def.skeleton.joint_count();
+        let PoseStage { scratch, local, .. } = self;
+        let scratch = match lent {
+            Some(s) if s.fits(n) => s,
+            _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
+        };
+        ik.apply(&def.skeleton, local, &mut scratch.ik)
     }
 
     /// Drops this character's own scratch (after the evaluation at spawn: in

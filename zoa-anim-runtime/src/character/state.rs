@@ -250,11 +250,7 @@ impl Character {
             // Spawned holding the item: its grips are in the first pose already.
             e.tick(0.0, false, ik.inputs_mut());
         }
-        c.evaluate_pose(0.0, None)?;
-        // A crowd lends the scratch of each run's first character to the
-        // others (~12 KB on the humanoid): only the characters that need one
-        // allocate it, at their first update.
-        c.pose.release_scratch();
+        c.first_pose()?;
         Ok(c)
     }
 
@@ -650,6 +646,16 @@ impl Character {
         self.pose.scratch_mut()
     }
 
+    /// The pose at spawn. A crowd lends the scratch of each run's first
+    /// character to the others (~17 KB on the humanoid): the one this
+    /// evaluation used is dropped, and only the characters that need one
+    /// allocate it again, at their first update.
+    fn first_pose(&mut self) -> Result<(), RuntimeError> {
+        self.evaluate_pose(0.0, None)?;
+        self.pose.release_scratch();
+        Ok(())
+    }
+
     /// Composes, inertializes and applies IK to the local pose, then model space.
     fn evaluate_pose(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         self.compose_pose(dt, lent)?;
@@ -657,7 +663,7 @@ impl Character {
     }
 
     /// Composes the local pose, then inertialization, IK and root motion.
-    fn compose_pose(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
+    fn compose_pose(&mut self, dt: f32, mut lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let def = &*self.def;
         let full_detail = self.lod.full_detail(&def.settings.lod);
         let procedural = self.selector.as_ref().and_then(TagSelector::procedural).filter(|_| full_detail);
@@ -676,8 +682,8 @@ impl Character {
             }),
             _ => None,
         };
-        self.pose.compose(def, &current, previous.as_ref().map(|p| (p, self.alpha)), lent)?;
-        self.finish_pose(dt, full_detail)
+        self.pose.compose(def, &current, previous.as_ref().map(|p| (p, self.alpha)), lent.as_deref_mut())?;
+        self.finish_pose(dt, full_detail, lent)
     }
 
     /// Moves this frame's graph and selector events into the character's
@@ -761,7 +767,7 @@ impl Character {
         }
     }
 
-    fn finish_pose(&mut self, dt: f32, ik_on: bool) -> Result<(), RuntimeError> {
+    fn finish_pose(&mut self, dt: f32, ik_on: bool, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let def = &*self.def;
         let masks = self.graph.map(|g| &def.graphs[g].masks);
         self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
@@ -770,7 +776,7 @@ impl Character {
                 ik.inputs_mut().hand_on_weapon_weight = now.value_or(curve, 1.0);
             }
             ik.advance(dt);
-            ik.apply(&def.skeleton, &mut self.pose.local)?;
+            self.pose.apply_ik(def, ik, lent)?;
         }
         if let Some((ctx, motion)) = &mut self.root_motion {
             *motion = RootMotionJob {

@@ -25,6 +25,7 @@ use std::ops::Range;
 use crate::error::RuntimeError;
 use crate::pose::animation::{Animation, SamplingContext, SamplingJob};
 use crate::pose::blending::{BlendInput, BlendMode, BlendingContext, Composition, ReferencePose};
+use crate::pose::ik_stage::IkScratch;
 use crate::pose::morph::{MorphPose, MorphSet};
 use crate::pose::scalars::{ScalarBlend, ScalarLayout, ScalarPose, ScalarTracks};
 use crate::pose::{Pose, RuntimeSkeleton};
@@ -130,18 +131,24 @@ pub trait StackSources {
 pub struct PoseScratch {
     pub(crate) sampled: Pose,
     pub(crate) blending: BlendingContext,
+    /// The IK stage's buffers (the solvers' pose layout, model space).
+    pub(crate) ik: IkScratch,
 }
 
 impl PoseScratch {
     /// A scratch for poses of `rest`'s skeleton.
     #[must_use]
     pub fn for_rest(rest: &Pose) -> PoseScratch {
-        PoseScratch { sampled: rest.clone(), blending: BlendingContext::new(rest.len()) }
+        PoseScratch {
+            sampled: rest.clone(),
+            blending: BlendingContext::new(rest.len()),
+            ik: IkScratch::new(rest.len()),
+        }
     }
     /// Whether it serves skeletons of `joints` joints.
     #[must_use]
     pub fn fits(&self, joints: usize) -> bool {
-        self.sampled.len() == joints && self.blending.capacity() >= joints
+        self.sampled.len() == joints && self.blending.capacity() >= joints && self.ik.fits(joints)
     }
 }
 
@@ -192,7 +199,7 @@ impl<S: StackSources> ComposeJob<'_, S> {
         if let Some(morphs) = morphs {
             blend_morphs(composition, skeleton.morphs(), stack, sources, morphs);
         }
-        let PoseScratch { sampled, blending } = scratch;
+        let PoseScratch { sampled, blending, .. } = scratch;
         let final_layer = stack.layers.iter().rposition(|l| l.weight > 0.0);
         let mut blender = blending.begin(composition, skeleton.rest(), output)?;
         let mut final_input = None;

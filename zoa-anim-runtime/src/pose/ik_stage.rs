@@ -4,12 +4,16 @@
 //!
 //! The compiled [`RigIk`] is immutable and shared (one per skeleton × rig
 //! policy, behind an `Arc`); everything that changes per character lives in
-//! the [`IkStage`]: the IK context (look-at offset, smoothed hips drop,
-//! model-space scratch), a pose scratch in the `[Transform]` layout the
-//! solvers take, and the per-frame [`IkInputs`] the game writes between
-//! frames. All of it is sized in [`IkStage::new`], so a frame with IK
-//! allocates nothing, and since no state is shared between characters the
-//! parallel crowd pass stays bit-identical to the serial one.
+//! the [`IkStage`]: the IK context (look-at offset, smoothed hips drop) and
+//! the per-frame [`IkInputs`] the game writes between frames. What a frame
+//! only rewrites — the pose in the `[Transform]` layout the solvers take and
+//! the model-space pose — is an [`IkScratch`] inside the
+//! [`PoseScratch`](crate::pose::PoseScratch) a crowd run shares (it stays in
+//! cache instead of streaming every character's own copy through memory, and
+//! a character does not carry it: ~5 KB on the humanoid). All of it is sized
+//! before the first frame, so a frame with IK allocates nothing, and since
+//! no state is shared between characters the parallel crowd pass stays
+//! bit-identical to the serial one.
 //!
 //! Behaviours whose bones the skeleton lacks were already dropped when the
 //! [`RigIk`] was compiled (a door has no feet): the stage then simply does
@@ -19,7 +23,7 @@ use std::sync::Arc;
 
 use glam::Mat4;
 use zoa_anim_core::Transform;
-use zoa_anim_ik::{IkContext, IkInputs, IkReport, RigIk};
+use zoa_anim_ik::{IkContext, IkInputs, IkReport, ModelPose, RigIk};
 
 use crate::error::RuntimeError;
 use crate::pose::{Pose, RuntimeSkeleton};
@@ -29,8 +33,10 @@ use crate::pose::{Pose, RuntimeSkeleton};
 #[derive(Debug, Clone)]
 pub struct IkStage {
     rig: Arc<RigIk>,
+    /// The context without its model-space scratch (an [`IkScratch`] lends
+    /// one during [`IkStage::apply`]).
     context: IkContext,
-    scratch: Vec<Transform>,
+    joints: usize,
     /// Seconds advanced since the last IK application (consumed by it).
     pending_dt: f32,
     inputs: IkInputs,
@@ -40,7 +46,7 @@ impl IkStage {
     /// A stage running `rig` on characters of `skeleton`. Errors when `rig`
     /// was compiled for a skeleton with another joint count.
     pub fn new(rig: Arc<RigIk>, skeleton: &RuntimeSkeleton) -> Result<IkStage, RuntimeError> {
-        let context = rig.new_context();
+        let mut context = rig.new_context();
         let n = skeleton.joint_count();
         if context.model.len() != n {
             return Err(RuntimeError::InvalidJob {
@@ -48,13 +54,8 @@ impl IkStage {
                 reasons: vec![format!("the rig IK was compiled for {} joints, skeleton has {n}", context.model.len())],
             });
         }
-        Ok(IkStage {
-            rig,
-            context,
-            scratch: vec![Transform::IDENTITY; n],
-            pending_dt: 0.0,
-            inputs: IkInputs::default(),
-        })
+        context.model = ModelPose::new(0);
+        Ok(IkStage { rig, context, joints: n, pending_dt: 0.0, inputs: IkInputs::default() })
     }
 
     /// The compiled policy.
@@ -71,7 +72,8 @@ impl IkStage {
     pub fn inputs_mut(&mut self) -> &mut IkInputs {
         &mut self.inputs
     }
-    /// Frame-to-frame IK state (look-at offset, smoothed hips drop).
+    /// Frame-to-frame IK state (look-at offset, smoothed hips drop; its
+    /// model-space scratch is empty between applications).
     #[must_use]
     pub fn context(&self) -> &IkContext {
         &self.context
@@ -87,7 +89,7 @@ impl IkStage {
     /// Joints the stage was sized for.
     #[must_use]
     pub fn joint_count(&self) -> usize {
-        self.scratch.len()
+        self.joints
     }
 
     /// Adds `dt` seconds to the time the next application smooths over.
@@ -100,20 +102,54 @@ impl IkStage {
 
     /// Applies the policy to `pose` in place. Does not allocate (except for
     /// the error, which construction rules out).
-    pub(crate) fn apply(&mut self, skeleton: &RuntimeSkeleton, pose: &mut Pose) -> Result<(), RuntimeError> {
-        if self.scratch.len() != pose.len() {
+    pub(crate) fn apply(
+        &mut self,
+        skeleton: &RuntimeSkeleton,
+        pose: &mut Pose,
+        scratch: &mut IkScratch,
+    ) -> Result<(), RuntimeError> {
+        if self.joints != pose.len() || !scratch.fits(self.joints) {
             return Err(RuntimeError::InvalidJob {
                 job: "IK stage",
-                reasons: vec![format!("stage holds {} joints, pose has {}", self.scratch.len(), pose.len())],
+                reasons: vec![format!(
+                    "stage holds {} joints, pose has {}, scratch {}",
+                    self.joints,
+                    pose.len(),
+                    scratch.local.len()
+                )],
             });
         }
-        pose.write_transforms(&mut self.scratch);
-        self.rig
-            .apply(skeleton.skeleton(), &mut self.scratch, &mut self.context, &self.inputs, self.pending_dt)
-            .map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
+        pose.write_transforms(&mut scratch.local);
+        std::mem::swap(&mut self.context.model, &mut scratch.model);
+        let solved =
+            self.rig.apply(skeleton.skeleton(), &mut scratch.local, &mut self.context, &self.inputs, self.pending_dt);
+        std::mem::swap(&mut self.context.model, &mut scratch.model);
+        solved.map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
         self.pending_dt = 0.0;
-        pose.read_transforms(&self.scratch);
+        pose.read_transforms(&scratch.local);
         Ok(())
+    }
+}
+
+/// What one IK application rewrites and nothing keeps: the pose in the
+/// solvers' `[Transform]` layout and its model-space transforms. Lives in a
+/// [`PoseScratch`](crate::pose::PoseScratch), shared by a crowd run.
+#[derive(Debug, Clone)]
+pub(crate) struct IkScratch {
+    local: Vec<Transform>,
+    model: ModelPose,
+}
+
+impl IkScratch {
+    /// Buffers for skeletons of `joints` joints.
+    #[must_use]
+    pub(crate) fn new(joints: usize) -> IkScratch {
+        IkScratch { local: vec![Transform::IDENTITY; joints], model: ModelPose::new(joints) }
+    }
+    /// Whether it serves skeletons of `joints` joints.
+    #[must_use]
+    pub fn fits(&self, joints: usize) -> bool {
+        self.local.len() == joints && self.model.len() == joints
     }
 }
 
@@ -145,12 +181,15 @@ mod tests {
         stage.advance(0.5);
         assert_eq!(stage.pending_dt, 0.75);
         let mut pose = s.rest().clone();
-        stage.apply(&s, &mut pose).unwrap();
+        let mut scratch = IkScratch::new(2);
+        stage.apply(&s, &mut pose, &mut scratch).unwrap();
         assert_eq!(stage.pending_dt, 0.0);
         // Nothing to solve on a two-joint chain: the pose comes back as it went in.
         assert_eq!(&pose, s.rest());
         // A pose of another size is an error, not a panic.
         let mut wrong = Pose::identity(3);
-        assert!(stage.apply(&s, &mut wrong).is_err());
+        assert!(stage.apply(&s, &mut wrong, &mut scratch).is_err());
+        assert!(stage.apply(&s, &mut pose, &mut IkScratch::new(3)).is_err(), "a scratch of another size");
+        assert_eq!(stage.context().model.len(), 0, "the model-space scratch went back");
     }
 }

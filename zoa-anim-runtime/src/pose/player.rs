@@ -542,7 +542,7 @@ impl ClipPlayer {
         }
         .run()?;
         if let Some(ik) = &mut self.ik {
-            ik.apply(&self.skeleton, &mut self.local)?;
+            ik.apply(&self.skeleton, &mut self.local, &mut scratch.ik)?;
         }
         if self.compute_model {
             LocalToModelJob { skeleton: &self.skeleton, input: &self.local, root: None, output: &mut self.model }
