@@ -96,9 +96,11 @@ impl LodSettings {
 pub(crate) enum LodStep {
     /// Evaluate, advancing by `dt` (this frame's and every skipped frame's time).
     Evaluate { dt: f32 },
-    /// Skip: show `fraction` of the way from the pose shown at the last
-    /// evaluation to the pose it evaluated.
-    Skip { fraction: f32 },
+    /// Skip: move the shown pose `weight` of the rest of the way to the pose
+    /// the last evaluation made (so after `k` frames of a period of `r` it
+    /// is `k / r` of the way from where it was then; slerp along one arc
+    /// composes, so the steps add up exactly).
+    Skip { weight: f32 },
 }
 
 /// One character's level-of-detail state.
@@ -116,9 +118,9 @@ pub(crate) struct LodState {
     /// Frames since the last evaluation (1 on the frame after it).
     since: u8,
     evaluated: bool,
-    /// The pose shown when the last evaluation started (`[0]`) and the pose
-    /// it evaluated (`[1]`); allocated the first time a rate above 1 runs.
-    poses: Option<Box<[Pose; 2]>>,
+    /// The pose the last evaluation made, which the shown pose moves
+    /// towards; allocated the first time a rate above 1 is asked for.
+    target: Option<Box<Pose>>,
 }
 
 impl Default for LodState {
@@ -132,7 +134,7 @@ impl Default for LodState {
             pending: 0.0,
             since: 0,
             evaluated: true,
-            poses: None,
+            target: None,
         }
     }
 }
@@ -183,42 +185,40 @@ impl LodState {
             LodStep::Evaluate { dt }
         } else {
             self.since = self.since.saturating_add(1);
-            LodStep::Skip { fraction: (f32::from(self.since) / f32::from(self.rate)).min(1.0) }
+            let left = (i32::from(self.rate) - i32::from(self.since) + 1).max(1);
+            LodStep::Skip { weight: 1.0 / left as f32 }
         }
     }
 
-    /// Allocates the two poses interpolation needs, when a rate above 1 is
-    /// in force and they are not there yet (a gameplay call, so frames never do).
+    /// Allocates the pose interpolation moves towards, when a rate above 1
+    /// is in force and it is not there yet (a gameplay call, so frames never do).
     pub(crate) fn reserve(&mut self, settings: &LodSettings, like: &Pose) {
-        if self.poses.is_none() && settings.interpolate && self.target_rate(settings) > 1 {
-            self.poses = Some(Box::new([like.clone(), like.clone()]));
+        if self.target.is_none() && settings.interpolate && self.target_rate(settings) > 1 {
+            self.target = Some(Box::new(like.clone()));
         }
     }
 
-    /// Before an evaluation at a rate above 1: remembers the pose shown now
-    /// (allocates the two poses if [`LodState::reserve`] did not).
-    pub(crate) fn begin(&mut self, shown: &Pose) {
-        match &mut self.poses {
-            Some(p) => p[0].copy_from(shown),
-            None => self.poses = Some(Box::new([shown.clone(), shown.clone()])),
-        }
+    /// Before an evaluation at a rate above 1: the shown pose is set aside
+    /// (swapped with the target's buffer, which the evaluation overwrites;
+    /// allocates it if [`LodState::reserve`] did not).
+    pub(crate) fn begin(&mut self, local: &mut Pose) {
+        let target = self.target.get_or_insert_with(|| Box::new(local.clone()));
+        std::mem::swap(&mut **target, local);
     }
 
-    /// After an evaluation at a rate above 1: keeps the evaluated pose and
-    /// shows the first step towards it.
+    /// After the evaluation: it becomes the target, the set-aside pose is
+    /// shown again, moved the first step (`1 / rate`) towards it.
     pub(crate) fn end(&mut self, local: &mut Pose) {
-        let Some(p) = &mut self.poses else { return };
-        p[1].copy_from(local);
-        local.copy_from(&p[0]);
-        blend_into(local, &p[1], 1.0 / f32::from(self.rate));
+        let Some(target) = &mut self.target else { return };
+        std::mem::swap(&mut **target, local);
+        blend_into(local, target, 1.0 / f32::from(self.rate));
     }
 
-    /// A skipped frame: shows `fraction` of the way. `false` when there is
-    /// nothing to move (no evaluation at a rate above 1 yet).
-    pub(crate) fn show(&self, local: &mut Pose, fraction: f32) -> bool {
-        let Some(p) = &self.poses else { return false };
-        local.copy_from(&p[0]);
-        blend_into(local, &p[1], fraction);
+    /// A skipped frame: moves the shown pose `weight` of the rest of the way.
+    /// `false` when there is nothing to move (no evaluation at a rate above 1 yet).
+    pub(crate) fn show(&self, local: &mut Pose, weight: f32) -> bool {
+        let Some(target) = &self.target else { return false };
+        blend_into(local, target, weight);
         true
     }
 }
@@ -377,8 +377,9 @@ mod tests {
         assert_eq!(evaluated, [0, 3, 7]);
         let LodStep::Evaluate { dt } = steps[3] else { unreachable!() };
         assert!((dt - 0.03).abs() < 1e-6, "frames 1, 2, 3 advance together: {dt}");
-        assert_eq!(steps[1], LodStep::Skip { fraction: 0.5 });
-        assert_eq!(steps[2], LodStep::Skip { fraction: 0.75 });
+        // 1/4 of the way at the evaluation, then 2/4 (a third of the rest), 3/4 (half of the rest).
+        assert_eq!(steps[1], LodStep::Skip { weight: 1.0 / 3.0 });
+        assert_eq!(steps[2], LodStep::Skip { weight: 0.5 });
         let total: f32 = steps.iter().map(|s| if let LodStep::Evaluate { dt } = s { *dt } else { 0.0 }).sum();
         assert!((total + lod.pending - 0.09).abs() < 1e-6, "no time lost");
     }

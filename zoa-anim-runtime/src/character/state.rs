@@ -586,12 +586,12 @@ impl Character {
             LodStep::Evaluate { dt } => {
                 let interpolate = settings.interpolate && self.lod.rate() > 1;
                 if interpolate {
-                    self.lod.begin(&self.pose.local);
+                    self.lod.begin(&mut self.pose.local);
                 }
                 self.advance(dt, lent, interpolate)
             }
-            LodStep::Skip { fraction } => {
-                if self.def.settings.lod.interpolate && self.lod.show(&mut self.pose.local, fraction) {
+            LodStep::Skip { weight } => {
+                if self.def.settings.lod.interpolate && self.lod.show(&mut self.pose.local, weight) {
                     self.model_space()?;
                 }
                 Ok(())
