@@ -48,12 +48,24 @@ pub(super) enum Quantizer {
     Rotation,
     /// 16 bits per component over `[min, min + extent]`.
     Range { min: Vec3, extent: Vec3 },
-    /// `f32` values (range too large for 16 bits within the tolerance).
+    /// `f32` values (16 bits cannot hold the track within the tolerance).
     Float,
 }
 
 impl Quantizer {
+    /// The most compact quantizer whose rounding error stays within half
+    /// the tolerance at every key (else `f32`): the rest is the reduction's.
     fn for_track(track: &Track, tol: TrackTolerance) -> Quantizer {
+        let q = Quantizer::compact(track, tol);
+        let c = track.property.components();
+        let fits = (0..track.key_count()).all(|k| {
+            let v = track.key_value(k);
+            error(track.property, &q.round_trip(v)[..c], v) <= tol.0 * 0.5
+        });
+        if fits { q } else { Quantizer::Float }
+    }
+
+    fn compact(track: &Track, tol: TrackTolerance) -> Quantizer {
         if track.property == TrackProperty::Rotation {
             return Quantizer::Rotation;
         }
@@ -82,7 +94,11 @@ impl Quantizer {
                 let d = decode_range(q, min, extent);
                 [d.x, d.y, d.z, 0.0]
             }
-            Quantizer::Float => [v[0], v[1], v[2], 0.0],
+            Quantizer::Float => {
+                let mut out = [0.0; 4];
+                out[..v.len()].copy_from_slice(v);
+                out
+            }
         }
     }
 }
@@ -368,12 +384,12 @@ pub(super) fn read_track(r: &mut Cursor<'_>, timeline: &[f32]) -> Result<Track, 
                         track.values.extend_from_slice(&v.to_array());
                     }
                 }
-                (2, TrackProperty::Translation | TrackProperty::Scale) => {
-                    if n.saturating_mul(12) > r.remaining() {
-                        return Err(r.corrupt("vector keys: past the end"));
+                (2, _) => {
+                    if n.saturating_mul(4 * c) > r.remaining() {
+                        return Err(r.corrupt("float keys: past the end"));
                     }
-                    for _ in 0..n * 3 {
-                        track.values.push(r.finite("vector key")?);
+                    for _ in 0..n * c {
+                        track.values.push(r.finite("float key")?);
                     }
                 }
                 (q, _) => return Err(r.corrupt(format!("track quantizer {q} does not fit a {} track", property.name()))),
