@@ -127,6 +127,8 @@ pub struct BakedCharacter {
     pub morph_nodes: Vec<MorphNode>,
     /// The clips, in the bundle's order.
     pub clips: Vec<BakedClip>,
+    /// Bytes of the file's clip section (as [`BakeStats::clip_bytes`]).
+    pub clip_bytes: u64,
 }
 
 /// Why bytes are not a baked file this build reads.
@@ -213,15 +215,23 @@ pub fn bake(definitions: &[(PathBuf, String)], bundle: &CharacterBundle, toleran
         }
     });
     stats.clip_bytes = (w.bytes.len() - start) as u64;
-    let mut out = Vec::with_capacity(HEADER_BYTES + w.bytes.len());
+    let out = seal(&w.bytes);
+    stats.bytes = out.len() as u64;
+    (out, stats)
+}
+
+/// A payload behind a header of this version with its length and checksum:
+/// the whole file. (Fuzzing and tests reach the payload reader with it.)
+#[must_use]
+pub fn seal(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&(w.bytes.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv1a64(&w.bytes).to_le_bytes());
-    out.extend_from_slice(&w.bytes);
-    stats.bytes = out.len() as u64;
-    (out, stats)
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a64(payload).to_le_bytes());
+    out.extend_from_slice(payload);
+    out
 }
 
 /// `clip` as a baked file gives it back (reduced within `tolerance` for
@@ -234,7 +244,7 @@ pub fn bake_clip(clip: &Clip, skeleton: &Skeleton, tolerance: &Tolerance) -> Res
     let mut w = Writer::default();
     let counts = write_clip(&mut w, clip, None, skeleton, tolerance);
     let mut r = Cursor::new(&w.bytes, 0);
-    let (_, baked, _) = read_clip_body(&mut r)?;
+    let (_, baked, _) = read_clip_body(&mut r, skeleton)?;
     r.end("clip")?;
     let stats = BakeStats { bytes: w.bytes.len() as u64, clip_bytes: w.bytes.len() as u64, keys_before: counts.before, keys_after: counts.after };
     Ok((baked, stats))
@@ -344,17 +354,19 @@ fn read_payload(r: &mut Cursor<'_>) -> Result<BakedCharacter, BakedProblem> {
         morph_nodes.push(MorphNode { node, name, ancestors, weights });
     }
     s.end("MRPH")?;
+    let clip_start = r.offset();
     let mut s = read_section(r, *b"CLIP")?;
+    let clip_bytes = (r.offset() - clip_start) as u64;
     let n = s.count("clips", 8, MAX_ITEMS)?;
     let mut clips = Vec::with_capacity(n);
     for _ in 0..n {
         let id = s.str("clip id")?;
-        let (_, clip, source_skeleton) = read_clip_body(&mut s)?;
+        let (_, clip, source_skeleton) = read_clip_body(&mut s, &skeleton)?;
         clips.push(BakedClip { id, clip, source_skeleton });
     }
     s.end("CLIP")?;
     r.end("payload")?;
-    Ok(BakedCharacter { tolerance, definitions, skeleton, morph_nodes, clips })
+    Ok(BakedCharacter { tolerance, definitions, skeleton, morph_nodes, clips, clip_bytes })
 }
 
 fn write_skeleton(w: &mut Writer, s: &Skeleton) {
@@ -457,7 +469,7 @@ fn write_clip(
     w.len(clip.tracks().len());
     let mut counts = KeyCounts::default();
     for (t, k) in clip.tracks().iter().zip(&kept) {
-        let c = tracks::write_track(w, t, k, &timeline);
+        let c = tracks::write_track(w, t, k, &timeline, skeleton);
         counts.before += c.before;
         counts.after += c.after;
     }
@@ -477,7 +489,9 @@ fn write_clip(
     counts
 }
 
-fn read_clip_body(r: &mut Cursor<'_>) -> Result<(String, Clip, Option<Skeleton>), BakedProblem> {
+/// A clip written by [`write_clip`]; track names the file leaves out come
+/// from its authoring skeleton, else from `skeleton` (the character's).
+fn read_clip_body(r: &mut Cursor<'_>, skeleton: &Skeleton) -> Result<(String, Clip, Option<Skeleton>), BakedProblem> {
     let name = r.str("clip name")?;
     let source_skeleton = match r.u8("clip skeleton flag")? {
         0 => None,
@@ -488,7 +502,7 @@ fn read_clip_body(r: &mut Cursor<'_>) -> Result<(String, Clip, Option<Skeleton>)
     let n = r.count("clip tracks", 12, MAX_ITEMS)?;
     let mut tracks = Vec::with_capacity(n);
     for _ in 0..n {
-        tracks.push(tracks::read_track(r, &timeline)?);
+        tracks.push(tracks::read_track(r, &timeline, source_skeleton.as_ref().unwrap_or(skeleton))?);
     }
     let n = r.count("clip morph tracks", 18, MAX_ITEMS)?;
     let mut morph = Vec::with_capacity(n);

@@ -128,13 +128,26 @@ fn a_huge_count_with_a_valid_checksum_is_corrupt_not_an_allocation() {
     payload.extend_from_slice(b"DEFS");
     payload.extend_from_slice(&4u64.to_le_bytes());
     payload.extend_from_slice(&u32::MAX.to_le_bytes());
-    let mut b = Vec::new();
-    b.extend_from_slice(&MAGIC);
-    b.extend_from_slice(&VERSION.to_le_bytes());
-    b.extend_from_slice(&0u32.to_le_bytes());
-    b.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    b.extend_from_slice(&codec::fnv1a64(&payload).to_le_bytes());
-    b.extend_from_slice(&payload);
+    let b = seal(&payload);
     let e = read_baked(&b).unwrap_err();
     assert!(matches!(&e, BakedProblem::Corrupt { what, .. } if what.contains("definition files")), "{e}");
+}
+
+/// Past the checksum: every byte of the payload changed (and resealed, so
+/// the checksum holds) reads or fails, never panics; every shortened payload fails.
+#[test]
+fn resealed_corrupt_payloads_fail_without_panicking() {
+    let bytes = baked_bytes();
+    let payload = &bytes[HEADER_BYTES..];
+    for i in 0..payload.len() {
+        for x in [0x01u8, 0x80, 0xff] {
+            let mut p = payload.to_vec();
+            p[i] ^= x;
+            let _ = read_baked(&seal(&p));
+        }
+    }
+    for len in 0..payload.len() {
+        assert!(read_baked(&seal(&payload[..len])).is_err(), "payload cut at {len} was accepted");
+    }
+    assert_eq!(read_baked(&seal(payload)).unwrap().clips.len(), 1);
 }

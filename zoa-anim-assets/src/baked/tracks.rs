@@ -17,7 +17,7 @@
 //! Cubic-spline tracks are stored as they are (`f32`, every key).
 
 use zoa_anim_core::glam::{Quat, Vec3};
-use zoa_anim_core::{Interpolation, Track, TrackProperty};
+use zoa_anim_core::{Interpolation, Skeleton, Track, TrackProperty};
 
 use super::BakedProblem;
 use super::codec::{Cursor, Writer};
@@ -27,6 +27,11 @@ const MAX_SPAN: usize = 4096;
 
 /// `1 / sqrt(2)`: the range of a smallest-three component.
 const SQRT1_2: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+/// The name `skeleton` gives glTF node `node`, if it has the node and the node a name.
+fn skeleton_name(skeleton: &Skeleton, node: u32) -> Option<&str> {
+    skeleton.find_node(node).and_then(|j| skeleton.joints()[j].name.as_deref())
+}
 
 /// The tolerance of one track, in its property's units (metres, radians, scale factor).
 #[derive(Debug, Clone, Copy)]
@@ -256,9 +261,14 @@ pub(super) fn write_track(
     track: &Track,
     (kept, quant): &(Vec<usize>, Option<Quantizer>),
     timeline: &[f32],
+    skeleton: &Skeleton,
 ) -> KeyCounts {
     w.u32(track.node);
-    w.opt_str(track.node_name.as_deref());
+    // The name the skeleton gives the node is not repeated (tag 2).
+    match track.node_name.as_deref() {
+        Some(n) if skeleton_name(skeleton, track.node) == Some(n) => w.u8(2),
+        other => w.opt_str(other),
+    }
     w.u8(match track.property {
         TrackProperty::Translation => 0,
         TrackProperty::Rotation => 1,
@@ -319,9 +329,18 @@ pub(super) fn write_track(
 pub(super) const MAX_KEYS: usize = 1 << 24;
 
 /// Reads one track written by [`write_track`].
-pub(super) fn read_track(r: &mut Cursor<'_>, timeline: &[f32]) -> Result<Track, BakedProblem> {
+pub(super) fn read_track(r: &mut Cursor<'_>, timeline: &[f32], skeleton: &Skeleton) -> Result<Track, BakedProblem> {
     let node = r.u32("track node")?;
-    let node_name = r.opt_str("track node name")?;
+    let node_name = match r.u8("track node name")? {
+        0 => None,
+        1 => Some(r.str("track node name")?),
+        2 => Some(
+            skeleton_name(skeleton, node)
+                .ok_or_else(|| r.corrupt(format!("track node {node} has no name in the skeleton")))?
+                .to_owned(),
+        ),
+        t => return Err(r.corrupt(format!("track node name tag {t} (0, 1 or 2)"))),
+    };
     let property = match r.u8("track property")? {
         0 => TrackProperty::Translation,
         1 => TrackProperty::Rotation,

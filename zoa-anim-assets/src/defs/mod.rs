@@ -738,13 +738,15 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> DefinitionSet {
 }
 
 /// The text of every file of `set` (loaded from `dir`) that declares a
-/// definition, by folder-relative path in path order: what a baked file
-/// keeps of the folder.
+/// definition a character is made of (every kind but preview presets, which
+/// only tools play), by folder-relative path in path order: what a baked
+/// file keeps of the folder.
 ///
 /// # Errors
 /// [`crate::AssetError`] when a file can no longer be read.
 pub fn definition_sources(set: &DefinitionSet, dir: &Path) -> Result<Vec<(PathBuf, String)>, crate::AssetError> {
-    let mut files: Vec<&PathBuf> = set.declarations.iter().map(|(_, _, f)| f).collect();
+    let mut files: Vec<&PathBuf> =
+        set.declarations.iter().filter(|(k, _, _)| *k != Kind::PreviewPreset).map(|(_, _, f)| f).collect();
     files.sort();
     files.dedup();
     files

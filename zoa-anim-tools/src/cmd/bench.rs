@@ -30,6 +30,12 @@
 //! driver, selector, graph, slot, pose, IK, local-to-model, skinning, events;
 //! see `bench/character.rs` for the crowd and its per-frame inputs). Its JSON is
 //! the same contract plus `"pipeline":"character"` at the end.
+//!
+//! `zoa-anim bench --baked FILE [--defs DIR]` runs the same character
+//! pipeline on a baked file's character (`zoa-anim bake`) and appends
+//! `"clip_bytes":N` (the file's clip section) and
+//! `"load_ms":{"folder":X,"baked":Y}` (median of five loads each; `folder`,
+//! through `zoa_animation::load`, only with `--defs`).
 
 mod character;
 
@@ -52,14 +58,19 @@ use super::pose::{Target, clip_list};
 /// Arguments of `zoa-anim bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A `.glb` or `.gltf` file with at least one clip (or `--defs`).
-    #[arg(required_unless_present = "defs")]
+    /// A `.glb` or `.gltf` file with at least one clip (or `--defs`, `--baked`).
+    #[arg(required_unless_present_any = ["defs", "baked"])]
     file: Option<PathBuf>,
     /// A definition folder: time the full character pipeline on its character instead.
     #[arg(long, conflicts_with_all = ["file", "clips"])]
     defs: Option<PathBuf>,
-    /// With `--defs`: the player profile set to use (default: the first by id).
-    #[arg(long, requires = "defs")]
+    /// A baked file (`zoa-anim bake`): time the full character pipeline on
+    /// its character; with `--defs` too, the crowd uses the baked file and
+    /// both load times are reported.
+    #[arg(long, conflicts_with_all = ["file", "clips"])]
+    baked: Option<PathBuf>,
+    /// With `--defs` or `--baked`: the player profile set to use (default: the first by id).
+    #[arg(long, conflicts_with = "file")]
     profile_set: Option<String>,
     /// Number of characters in the crowd.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -199,15 +210,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         SimdArg::Scalar => Simd::Scalar,
     });
     let n = args.characters as usize;
-    let file = match (&args.file, &args.defs) {
-        (Some(f), _) => f,
-        (None, Some(dir)) => {
-            let m = character::run(dir, args.profile_set.as_deref(), n, &mut workers, budget)?;
+    let file = match (&args.file, &args.defs, &args.baked) {
+        (Some(f), _, _) => f,
+        (None, dir, Some(baked)) => {
+            let loads = load_times(dir.as_deref(), baked, args.profile_set.as_deref())?;
+            let source = character::Source::Baked(baked);
+            let m = character::run(source, args.profile_set.as_deref(), n, &mut workers, budget)?;
             let timing =
                 Timing { joints: m.joints, frames: m.frames, elapsed: m.elapsed, bytes: m.bytes_per_character };
-            return report(&args, n, threads, timing, Some("character"));
+            return report(&args, n, threads, timing, Some(loads));
         }
-        (None, None) => bail!("give a glTF file or --defs DIR"),
+        (None, Some(dir), None) => {
+            let source = character::Source::Folder(dir);
+            let m = character::run(source, args.profile_set.as_deref(), n, &mut workers, budget)?;
+            let timing =
+                Timing { joints: m.joints, frames: m.frames, elapsed: m.elapsed, bytes: m.bytes_per_character };
+            return report(&args, n, threads, timing, None);
+        }
+        (None, None, None) => bail!("give a glTF file, --defs DIR or --baked FILE"),
     };
     let asset = load_gltf(Path::new(file))?;
     let target = Target::select(&asset, None, asset.skeletons.is_empty())?;
@@ -249,6 +269,58 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     report(&args, n, threads, Timing { joints: skeleton.joint_count(), frames, elapsed, bytes }, None)
 }
 
+/// Loads measured for `--baked`: the baked file's clip bytes and load time,
+/// and the folder's (through `zoa_animation::load`, what a game calls) when
+/// `--defs` is given too. Each time is the median of [`LOAD_RUNS`] loads.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Loads {
+    /// Bytes of the baked file's clip section.
+    clip_bytes: u64,
+    /// Milliseconds.
+    load_ms: LoadMs,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct LoadMs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folder: Option<f64>,
+    baked: f64,
+}
+
+/// Loads timed per source (the median is reported).
+const LOAD_RUNS: usize = 5;
+
+fn median_ms(mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<f64> {
+    let mut times = Vec::with_capacity(LOAD_RUNS);
+    for _ in 0..LOAD_RUNS {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[LOAD_RUNS / 2])
+}
+
+fn load_times(dir: Option<&Path>, baked: &Path, profile_set: Option<&str>) -> anyhow::Result<Loads> {
+    let clip_bytes = zoa_anim_assets::baked::read_baked_file(baked)
+        .map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(baked))?
+        .clip_bytes;
+    let baked_ms = median_ms(|| character::baked_definition(baked, profile_set).map(drop))?;
+    let folder = match dir {
+        None => None,
+        Some(dir) => {
+            let mut loader = zoa_animation::Loader::new();
+            if let Some(id) = profile_set {
+                loader = loader.player_set(id);
+            }
+            Some(median_ms(|| {
+                loader.load(dir).map(drop).map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(dir).into())
+            })?)
+        }
+    };
+    Ok(Loads { clip_bytes, load_ms: LoadMs { folder, baked: baked_ms } })
+}
+
 /// Heap bytes allocated since `before` (live bytes before the crowd was
 /// built) and still held, per character: each character's own state after
 /// its frames (poses, cursors, scratch, queues), not what the crowd shares
@@ -272,8 +344,9 @@ fn report(
     n: usize,
     threads: usize,
     Timing { joints, frames, elapsed, bytes: bytes_per_character }: Timing,
-    pipeline: Option<&'static str>,
+    loads: Option<Loads>,
 ) -> anyhow::Result<ExitCode> {
+    let pipeline = (args.defs.is_some() || args.baked.is_some()).then_some("character");
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
     let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
     match args.format {
@@ -286,6 +359,7 @@ fn report(
             ns_per_joint,
             bytes_per_character,
             pipeline,
+            loads: loads.as_ref(),
         })?)?,
         Format::Human => outln!(
             "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
@@ -294,12 +368,20 @@ fn report(
             bytes_per_character.map_or(String::new(), |b| format!(", {b} bytes per character"))
         ),
     }
+    if let (Format::Human, Some(l)) = (args.format, &loads) {
+        outln!(
+            "baked file: {} clip bytes, loads in {:.2} ms{}",
+            l.clip_bytes,
+            l.load_ms.baked,
+            l.load_ms.folder.map_or(String::new(), |f| format!(" (the folder: {f:.2} ms, {:.1}x)", f / l.load_ms.baked))
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The JSON result, fields in contract order.
 #[derive(Debug, serde::Serialize)]
-struct BenchOut {
+struct BenchOut<'a> {
     characters: usize,
     joints: usize,
     threads: usize,
@@ -310,6 +392,8 @@ struct BenchOut {
     bytes_per_character: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pipeline: Option<&'static str>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    loads: Option<&'a Loads>,
 }
 
 /// Indices of the three `--clips` keys; every unknown key is reported.
