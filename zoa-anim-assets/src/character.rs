@@ -51,6 +51,9 @@ pub enum CharacterLoadProblem {
         /// Why it could not be loaded.
         reason: String,
     },
+    /// A baked file has no clip for a clip definition of its own sources.
+    #[error("clip `{0}`: the baked file has no keyframes for it")]
+    MissingBakedClip(String),
     /// The model has no such animation.
     #[error("clip `{clip}`: `{}` has no animation `{animation}`", path.display())]
     MissingAnimation {
@@ -68,6 +71,48 @@ pub fn load_character(
     set: &DefinitionSet,
     dir: &Path,
     choice: CharacterChoice<'_>,
+) -> Result<CharacterBundle, Vec<CharacterLoadProblem>> {
+    let mut problems = Vec::new();
+    let (models, sources) = load_models(set, dir);
+    let character = first_skinned(&models);
+    let skeleton = character.and_then(|(_, m)| m.skeletons.first().cloned());
+    let morph_nodes = character.map(|(_, m)| m.morph_nodes.clone()).unwrap_or_default();
+    let first_model = character.map(|(p, _)| p.clone());
+    let clips = bundle_clips(set, &models, &sources, first_model.as_ref(), &mut problems);
+    assemble(set, choice, skeleton, morph_nodes, clips, problems)
+}
+
+/// Builds the character bundle of `set` with keyframes that do not come
+/// from glTF: a baked file's skeleton, morph nodes and clips (paired with
+/// the set's clip definitions by id; a definition without its clip is a
+/// [`CharacterLoadProblem::MissingBakedClip`]).
+pub fn bundle_baked(
+    set: &DefinitionSet,
+    choice: CharacterChoice<'_>,
+    baked: crate::baked::BakedCharacter,
+) -> Result<CharacterBundle, Vec<CharacterLoadProblem>> {
+    let mut problems = Vec::new();
+    let mut by_id: std::collections::HashMap<String, crate::baked::BakedClip> =
+        baked.clips.into_iter().map(|c| (c.id.clone(), c)).collect();
+    let mut clips = Vec::with_capacity(set.clips.len());
+    for c in &set.clips {
+        match by_id.remove(&c.value.id) {
+            Some(b) => clips.push(BundledClip { asset: c.value.clone(), clip: b.clip, source_skeleton: b.source_skeleton }),
+            None => problems.push(CharacterLoadProblem::MissingBakedClip(c.value.id.clone())),
+        }
+    }
+    assemble(set, choice, Some(baked.skeleton), baked.morph_nodes, clips, problems)
+}
+
+/// The bundle of `set` around a skeleton and clips (the choice's
+/// definitions picked; every problem reported at once).
+fn assemble(
+    set: &DefinitionSet,
+    choice: CharacterChoice<'_>,
+    skeleton: Option<zoa_anim_core::Skeleton>,
+    morph_nodes: Vec<zoa_anim_core::MorphNode>,
+    clips: Vec<BundledClip>,
+    clip_problems: Vec<CharacterLoadProblem>,
 ) -> Result<CharacterBundle, Vec<CharacterLoadProblem>> {
     let mut problems = Vec::new();
     let first_by_id = |ids: &mut Vec<&str>| {
@@ -96,14 +141,7 @@ pub fn load_character(
         }
         None => first_by_id(&mut set.sound_profiles.iter().map(|p| p.value.id.as_str()).collect()),
     };
-
-    let (models, sources) = load_models(set, dir);
-    let character = first_skinned(&models);
-    let skeleton = character.and_then(|(_, m)| m.skeletons.first().cloned());
-    let morph_nodes = character.map(|(_, m)| m.morph_nodes.clone()).unwrap_or_default();
-    let first_model = character.map(|(p, _)| p.clone());
-
-    let clips = bundle_clips(set, &models, &sources, first_model.as_ref(), &mut problems);
+    problems.extend(clip_problems);
     let Some(skeleton) = skeleton else {
         problems.insert(0, CharacterLoadProblem::NoSkeleton);
         return Err(problems);

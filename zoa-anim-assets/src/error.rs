@@ -104,6 +104,16 @@ pub enum AssetError {
         /// A few of the file's names, comma separated, to help spot a naming mismatch.
         sample: String,
     },
+    /// A baked character file ([`crate::baked`]) is truncated, corrupt or of
+    /// another format version.
+    #[error("{}: {problem}", path.display())]
+    Baked {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, and where.
+        #[source]
+        problem: crate::baked::BakedProblem,
+    },
     /// An animation graph being built ([`crate::authoring::graph_builder`]) is inconsistent.
     #[error("animation graph `{graph}`: {reason}")]
     InvalidGraph {

@@ -29,6 +29,7 @@
 //! | sound file (WAV, Ogg) | [`MAX_SOUND_BYTES`] = 64 MiB |
 //! | small TOML inputs (mix file, sound script) | [`MAX_SMALL_TEXT_BYTES`] = 4 MiB |
 //! | scan cache | [`MAX_CACHE_BYTES`] = 64 MiB |
+//! | baked character (`zoa-anim bake`) | [`MAX_BAKED_BYTES`] = 256 MiB |
 //!
 //! # Writing rule
 //!
@@ -57,6 +58,8 @@ pub const MAX_SOUND_BYTES: u64 = 64 << 20;
 pub const MAX_SMALL_TEXT_BYTES: u64 = 4 << 20;
 /// Largest scan cache read; a larger cache is ignored (and rebuilt).
 pub const MAX_CACHE_BYTES: u64 = 64 << 20;
+/// Cap of a baked character file (`zoa-anim bake`).
+pub const MAX_BAKED_BYTES: u64 = 256 << 20;
 
 /// What a file is, which sets its size cap and names it in errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +77,8 @@ pub enum FileKind {
     SmallText,
     /// The scan cache.
     Cache,
+    /// A baked character file.
+    Baked,
 }
 
 impl FileKind {
@@ -87,6 +92,7 @@ impl FileKind {
             FileKind::Sound => MAX_SOUND_BYTES,
             FileKind::SmallText => MAX_SMALL_TEXT_BYTES,
             FileKind::Cache => MAX_CACHE_BYTES,
+            FileKind::Baked => MAX_BAKED_BYTES,
         }
     }
 
@@ -100,6 +106,7 @@ impl FileKind {
             FileKind::Sound => "sound",
             FileKind::SmallText => "input",
             FileKind::Cache => "scan cache",
+            FileKind::Baked => "baked character",
         }
     }
 }

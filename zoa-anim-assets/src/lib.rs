@@ -14,6 +14,7 @@
 #![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 pub mod authoring;
+pub mod baked;
 pub mod character;
 pub mod defs;
 mod error;

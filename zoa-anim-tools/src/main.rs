@@ -49,6 +49,8 @@ enum Command {
     Pose(cmd::pose::Args),
     /// Time the runtime on a crowd of characters playing the file's clips.
     Bench(cmd::bench::Args),
+    /// Write a definition folder's character as one baked file (reduced, quantized clips; no glTF to read).
+    Bake(cmd::bake::Args),
     /// IK bone discovery: which bone plays which role, which rig-policy behaviours can run.
     Ik(cmd::ik::Args),
     /// Play a preview preset on the model; write the capture (JSON, CSV) and timeline and stick-figure PNGs.
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Sound(args) => cmd::sound::run(args),
         Command::Pose(args) => cmd::pose::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Bake(args) => cmd::bake::run(args),
         Command::Ik(args) => cmd::ik::run(args),
         Command::Preview(args) => cmd::preview::run(args),
         Command::Scan(args) => cmd::scan::run(args),

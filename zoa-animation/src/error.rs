@@ -30,6 +30,18 @@ pub enum LoadError {
         /// What the operating system said.
         reason: String,
     },
+    /// A baked character file (`zoa-anim bake`) could not be read or does
+    /// not make a character: truncated, corrupt, of another format version,
+    /// or not a baked file at all.
+    #[error("baked character file `{}`: {reason}", file.display())]
+    Baked {
+        /// The file as given.
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+        /// The format problem, when the bytes are not a well-formed baked file.
+        problem: Option<zoa_anim_assets::baked::BakedProblem>,
+    },
     /// The folder has errors (or does not make a character): every
     /// diagnostic, errors and the warnings and notes around them.
     #[error("definition folder `{}` has {} error(s):\n{rendered}", folder.display(), errors(diagnostics))]

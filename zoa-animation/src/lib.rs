@@ -32,6 +32,11 @@
 //! every reference, every glTF model decoded once) and compiles a character
 //! definition only from a folder without errors; otherwise the
 //! [`LoadError`] prints every diagnostic as `zoa-anim validate` does.
+//!
+//! A shipped game loads a *baked* file instead ([`load_baked`], written by
+//! `zoa-anim bake` or [`Loader::bake`]): the folder's skeleton and clips
+//! reduced and quantized within a stated tolerance, no glTF to read (see
+//! `docs/baked-format.md`).
 
 #![deny(missing_docs)]
 #![warn(clippy::must_use_candidate)]
@@ -41,7 +46,7 @@ mod load;
 mod validate;
 
 pub use error::LoadError;
-pub use load::{Loader, load};
+pub use load::{Loader, load, load_baked};
 pub use validate::{Validation, validate, validate_with_overlay};
 
 pub use zoa_anim_assets as assets;
@@ -52,7 +57,7 @@ pub use zoa_anim_runtime as runtime;
 
 /// What a game imports: `use zoa_animation::prelude::*;`.
 pub mod prelude {
-    pub use crate::{LoadError, Loader, load};
+    pub use crate::{LoadError, Loader, load, load_baked};
     pub use zoa_anim_core::{
         AnimationBindingId, AnimationSlotId, DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet,
     };

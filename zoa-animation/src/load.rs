@@ -31,6 +31,16 @@ pub fn load(dir: impl AsRef<Path>) -> Result<Arc<CharacterDefinition>, LoadError
     Loader::new().load(dir)
 }
 
+/// Loads the character of a baked file (`zoa-anim bake`) with the default
+/// choices and settings: see [`Loader::load_baked`].
+///
+/// # Errors
+/// [`LoadError::Baked`] when the file cannot be read, is not a well-formed
+/// baked file of this version, or does not make a character.
+pub fn load_baked(file: impl AsRef<Path>) -> Result<Arc<CharacterDefinition>, LoadError> {
+    Loader::new().load_baked(file)
+}
+
 /// Which definitions of a folder make the character, and its settings.
 ///
 /// ```no_run
@@ -91,6 +101,65 @@ impl Loader {
         self.load_validated(&validate(dir))
     }
 
+    /// Loads the character of a baked file: no glTF is read and the
+    /// definition sources, checked as a folder when the file was baked, are
+    /// read without the folder's cross-file checks; the same choices and
+    /// settings apply as to a folder and the same compilation runs.
+    ///
+    /// # Errors
+    /// As [`load_baked`].
+    pub fn load_baked(&self, file: impl AsRef<Path>) -> Result<Arc<CharacterDefinition>, LoadError> {
+        let file = file.as_ref();
+        let bad = |reason: String, problem| LoadError::Baked { file: file.to_path_buf(), reason, problem };
+        let baked = zoa_anim_assets::baked::read_baked_file(file).map_err(|e| match e {
+            zoa_anim_assets::AssetError::Baked { problem, .. } => bad(problem.to_string(), Some(problem)),
+            other => bad(other.to_string(), None),
+        })?;
+        let set = zoa_anim_assets::defs::load_texts(&baked.definitions);
+        if let Some(d) = set.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+            let at = format!("{}:{}:{}", d.file.display(), d.line, d.column);
+            return Err(bad(format!("its definition `{at}` does not load: {}", d.message), None));
+        }
+        let bundle = zoa_anim_assets::character::bundle_baked(&set, self.choice(), baked).map_err(|problems| {
+            bad(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "), None)
+        })?;
+        CharacterDefinition::new(&bundle, self.settings.clone()).map_err(|e| bad(e.to_string(), None))
+    }
+
+    /// Bakes the character of the folder `dir` (checked in full first, like
+    /// [`Loader::load`]) within `tolerance`: the bytes of the file and what
+    /// they hold. The file keeps every clip and definition of the folder; the
+    /// loader's choices apply when it is loaded.
+    ///
+    /// # Errors
+    /// As [`load`]; an unreadable definition file is [`LoadError::UnreadableFolder`].
+    pub fn bake(
+        &self,
+        dir: impl AsRef<Path>,
+        tolerance: &zoa_anim_assets::baked::Tolerance,
+    ) -> Result<(Vec<u8>, zoa_anim_assets::baked::BakeStats), LoadError> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            let resolved = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+            return Err(LoadError::MissingFolder { folder: dir.to_path_buf(), resolved });
+        }
+        let checked = validate(dir);
+        let bundle = self.bundle_validated(&checked)?;
+        // The runtime must accept it too, so a baked file always loads.
+        self.compile(&checked, &bundle)?;
+        let sources = zoa_anim_assets::defs::definition_sources(&checked.set, dir)
+            .map_err(|e| LoadError::UnreadableFolder { folder: dir.to_path_buf(), reason: e.to_string() })?;
+        Ok(zoa_anim_assets::baked::bake(&sources, &bundle, tolerance))
+    }
+
+    fn choice(&self) -> CharacterChoice<'_> {
+        CharacterChoice {
+            player_set: self.player_set.as_deref(),
+            animation_profile: self.animation_profile.as_deref(),
+            sound_profile: self.sound_profile.as_deref(),
+        }
+    }
+
     /// Compiles the character of a folder already checked with
     /// [`crate::validate`] (a tool that shows the diagnostics first, or a
     /// game that logs the warnings of a folder that loads).
@@ -114,12 +183,7 @@ impl Loader {
         if checked.error_count() > 0 {
             return Err(invalid(checked, Vec::new()));
         }
-        let choice = CharacterChoice {
-            player_set: self.player_set.as_deref(),
-            animation_profile: self.animation_profile.as_deref(),
-            sound_profile: self.sound_profile.as_deref(),
-        };
-        load_character(&checked.set, &checked.dir, choice).map_err(|problems| {
+        load_character(&checked.set, &checked.dir, self.choice()).map_err(|problems| {
             let found = problems.iter().map(|p| bundle_problem(&checked.set, &checked.dir, p)).collect();
             invalid(checked, found)
         })

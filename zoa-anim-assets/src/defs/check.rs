@@ -582,7 +582,7 @@ fn animations_of(cache: &mut HashMap<PathBuf, String>, m: &Path, facts: &ModelFa
 }
 
 /// Graph states without an explicit `loop` take the clip asset's loop hint.
-fn apply_loop_hints(set: &mut DefinitionSet, sh: &Shared) {
+pub(crate) fn apply_loop_hints(set: &mut DefinitionSet, sh: &Shared) {
     let hints: HashMap<String, bool> = set.clips.iter().map(|c| (c.value.id.clone(), c.value.loop_hint)).collect();
     for g in &mut set.animation_graphs {
         let Some(explicit) = sh.explicit_loop.get(&g.value.id) else { continue };

@@ -721,6 +721,40 @@ fn load_file(root: &Path, rel: &Path, set: &mut DefinitionSet, shared: &mut Shar
     load_text(rel, &text, set, shared);
 }
 
+/// Reads definition files whose text is already in memory (a baked file's
+/// `DEFS` section), each checked in full on its own, with the clips' loop
+/// hints applied to graph states, but **without** the cross-file reference
+/// checks and without decoding any model: for sources that were checked as
+/// a folder when they were written. Paths are folder-relative.
+#[must_use]
+pub fn load_texts(files: &[(PathBuf, String)]) -> DefinitionSet {
+    let mut set = DefinitionSet::default();
+    let mut shared = Shared::default();
+    for (rel, text) in files.iter().take(MAX_DEFINITION_FILES) {
+        load_text(rel, text, &mut set, &mut shared);
+    }
+    check::apply_loop_hints(&mut set, &shared);
+    set
+}
+
+/// The text of every file of `set` (loaded from `dir`) that declares a
+/// definition a character is made of (every kind but preview presets, which
+/// only tools play), by folder-relative path in path order: what a baked
+/// file keeps of the folder.
+///
+/// # Errors
+/// [`crate::AssetError`] when a file can no longer be read.
+pub fn definition_sources(set: &DefinitionSet, dir: &Path) -> Result<Vec<(PathBuf, String)>, crate::AssetError> {
+    let mut files: Vec<&PathBuf> =
+        set.declarations.iter().filter(|(k, _, _)| *k != Kind::PreviewPreset).map(|(_, _, f)| f).collect();
+    files.sort();
+    files.dedup();
+    files
+        .into_iter()
+        .map(|rel| crate::files::read_to_string(&dir.join(rel), crate::files::FileKind::Definition).map(|t| (rel.clone(), t)))
+        .collect()
+}
+
 /// Checks one file's text (already read) and records its definition.
 fn load_text(rel: &Path, text: &str, set: &mut DefinitionSet, shared: &mut Shared) {
     if text.len() as u64 > MAX_FILE_BYTES {

@@ -33,6 +33,12 @@
 //! the level of detail on over a fixed spread of significances (documented in
 //! `bench/character.rs`) and adds `"evaluated_share"`: the share of
 //! character-frames evaluated rather than skipped.
+//!
+//! `zoa-anim bench --baked FILE [--defs DIR]` runs the same character
+//! pipeline on a baked file's character (`zoa-anim bake`) and appends
+//! `"clip_bytes":N` (the file's clip section) and
+//! `"load_ms":{"folder":X,"baked":Y}` (median of five loads each; `folder`,
+//! through `zoa_animation::load`, only with `--defs`).
 
 mod character;
 
@@ -55,18 +61,24 @@ use super::pose::{Target, clip_list};
 /// Arguments of `zoa-anim bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A `.glb` or `.gltf` file with at least one clip (or `--defs`).
-    #[arg(required_unless_present = "defs")]
+    /// A `.glb` or `.gltf` file with at least one clip (or `--defs`, `--baked`).
+    #[arg(required_unless_present_any = ["defs", "baked"])]
     file: Option<PathBuf>,
     /// A definition folder: time the full character pipeline on its character instead.
     #[arg(long, conflicts_with_all = ["file", "clips"])]
     defs: Option<PathBuf>,
-    /// With `--defs`: the player profile set to use (default: the first by id).
-    #[arg(long, requires = "defs")]
+    /// A baked file (`zoa-anim bake`): time the full character pipeline on
+    /// its character; with `--defs` too, the crowd uses the baked file and
+    /// both load times are reported.
+    #[arg(long, conflicts_with_all = ["file", "clips"])]
+    baked: Option<PathBuf>,
+    /// With `--defs` or `--baked`: the player profile set to use (default: the first by id).
+    #[arg(long, conflicts_with = "file")]
     profile_set: Option<String>,
-    /// With `--defs`: level of detail on, the crowd spread over a disc around
-    /// the camera (significance = 1 − distance / radius; see `bench/character.rs`).
-    #[arg(long, requires = "defs")]
+    /// With `--defs` or `--baked`: level of detail on, the crowd spread over
+    /// a disc around the camera (significance = 1 − distance / radius; see
+    /// `bench/character.rs`).
+    #[arg(long, conflicts_with = "file")]
     lod: bool,
     /// Number of characters in the crowd.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -207,20 +219,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         SimdArg::Scalar => Simd::Scalar,
     });
     let n = args.characters as usize;
-    let file = match (&args.file, &args.defs) {
-        (Some(f), _) => f,
-        (None, Some(dir)) => {
-            let m = character::run(dir, args.profile_set.as_deref(), n, args.lod, &mut workers, budget)?;
-            let timing = Timing {
-                joints: m.joints,
-                frames: m.frames,
-                elapsed: m.elapsed,
-                bytes: m.bytes_per_character,
-                evaluated_share: m.evaluated_share,
-            };
-            return report(&args, n, threads, timing, Some("character"));
+    let file = match (&args.file, &args.defs, &args.baked) {
+        (Some(f), _, _) => f,
+        (None, dir, Some(baked)) => {
+            let loads = load_times(dir.as_deref(), baked, args.profile_set.as_deref())?;
+            let source = character::Source::Baked(baked);
+            let m = character::run(source, args.profile_set.as_deref(), n, args.lod, &mut workers, budget)?;
+            return report(&args, n, threads, m.timing(), Some(loads));
         }
-        (None, None) => bail!("give a glTF file or --defs DIR"),
+        (None, Some(dir), None) => {
+            let source = character::Source::Folder(dir);
+            let m = character::run(source, args.profile_set.as_deref(), n, args.lod, &mut workers, budget)?;
+            return report(&args, n, threads, m.timing(), None);
+        }
+        (None, None, None) => bail!("give a glTF file, --defs DIR or --baked FILE"),
     };
     let asset = load_gltf(Path::new(file))?;
     let target = Target::select(&asset, None, asset.skeletons.is_empty())?;
@@ -263,6 +275,58 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     report(&args, n, threads, timing, None)
 }
 
+/// Loads measured for `--baked`: the baked file's clip bytes and load time,
+/// and the folder's (through `zoa_animation::load`, what a game calls) when
+/// `--defs` is given too. Each time is the median of [`LOAD_RUNS`] loads.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Loads {
+    /// Bytes of the baked file's clip section.
+    clip_bytes: u64,
+    /// Milliseconds.
+    load_ms: LoadMs,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct LoadMs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folder: Option<f64>,
+    baked: f64,
+}
+
+/// Loads timed per source (the median is reported).
+const LOAD_RUNS: usize = 5;
+
+fn median_ms(mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<f64> {
+    let mut times = Vec::with_capacity(LOAD_RUNS);
+    for _ in 0..LOAD_RUNS {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[LOAD_RUNS / 2])
+}
+
+fn load_times(dir: Option<&Path>, baked: &Path, profile_set: Option<&str>) -> anyhow::Result<Loads> {
+    let clip_bytes = zoa_anim_assets::baked::read_baked_file(baked)
+        .map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(baked))?
+        .clip_bytes;
+    let baked_ms = median_ms(|| character::baked_definition(baked, profile_set).map(drop))?;
+    let folder = match dir {
+        None => None,
+        Some(dir) => {
+            let mut loader = zoa_animation::Loader::new();
+            if let Some(id) = profile_set {
+                loader = loader.player_set(id);
+            }
+            Some(median_ms(|| {
+                loader.load(dir).map(drop).map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(dir).into())
+            })?)
+        }
+    };
+    Ok(Loads { clip_bytes, load_ms: LoadMs { folder, baked: baked_ms } })
+}
+
 /// Heap bytes allocated since `before` (live bytes before the crowd was
 /// built) and still held, per character: each character's own state after
 /// its frames (poses, cursors, scratch, queues), not what the crowd shares
@@ -273,13 +337,13 @@ fn held_per_character(before: Option<i64>, n: usize) -> Option<u64> {
 }
 
 /// What one bench run measured.
-struct Timing {
-    joints: usize,
-    frames: u64,
-    elapsed: Duration,
-    bytes: Option<u64>,
+pub(super) struct Timing {
+    pub(super) joints: usize,
+    pub(super) frames: u64,
+    pub(super) elapsed: Duration,
+    pub(super) bytes: Option<u64>,
     /// With `--lod`: the share of character-frames evaluated (the rest were skipped).
-    evaluated_share: Option<f64>,
+    pub(super) evaluated_share: Option<f64>,
 }
 
 /// Prints the timing (the JSON contract, `pipeline` only for `--defs`).
@@ -288,8 +352,9 @@ fn report(
     n: usize,
     threads: usize,
     Timing { joints, frames, elapsed, bytes: bytes_per_character, evaluated_share }: Timing,
-    pipeline: Option<&'static str>,
+    loads: Option<Loads>,
 ) -> anyhow::Result<ExitCode> {
+    let pipeline = (args.defs.is_some() || args.baked.is_some()).then_some("character");
     let ns_per_character_frame = elapsed.as_nanos() as f64 / (frames as f64 * n as f64);
     let ns_per_joint = if joints > 0 { ns_per_character_frame / joints as f64 } else { 0.0 };
     match args.format {
@@ -303,6 +368,7 @@ fn report(
             bytes_per_character,
             pipeline,
             evaluated_share,
+            loads: loads.as_ref(),
         })?)?,
         Format::Human => outln!(
             "{}{n} characters x {joints} joints on {threads} thread(s): {frames} frames, \
@@ -312,12 +378,20 @@ fn report(
             evaluated_share.map_or(String::new(), |e| format!(", level of detail: {:.0}% evaluated", e * 100.0))
         ),
     }
+    if let (Format::Human, Some(l)) = (args.format, &loads) {
+        outln!(
+            "baked file: {} clip bytes, loads in {:.2} ms{}",
+            l.clip_bytes,
+            l.load_ms.baked,
+            l.load_ms.folder.map_or(String::new(), |f| format!(" (the folder: {f:.2} ms, {:.1}x)", f / l.load_ms.baked))
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The JSON result, fields in contract order.
 #[derive(Debug, serde::Serialize)]
-struct BenchOut {
+struct BenchOut<'a> {
     characters: usize,
     joints: usize,
     threads: usize,
@@ -330,6 +404,8 @@ struct BenchOut {
     pipeline: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     evaluated_share: Option<f64>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    loads: Option<&'a Loads>,
 }
 
 /// Indices of the three `--clips` keys; every unknown key is reported.

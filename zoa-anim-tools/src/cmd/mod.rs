@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod autobind;
+pub mod bake;
 pub mod bench;
 pub mod gen_fixtures;
 pub mod graph;

@@ -54,6 +54,19 @@ pub(super) struct Measured {
     pub evaluated_share: Option<f64>,
 }
 
+impl Measured {
+    /// What the report prints.
+    pub(super) fn timing(&self) -> super::Timing {
+        super::Timing {
+            joints: self.joints,
+            frames: self.frames,
+            elapsed: self.elapsed,
+            bytes: self.bytes_per_character,
+            evaluated_share: self.evaluated_share,
+        }
+    }
+}
+
 /// Counts delivered events (a game would dispatch them).
 struct Count(u64);
 
@@ -63,15 +76,16 @@ impl CharacterEventReceiver for Count {
     }
 }
 
-/// Builds the crowd from `dir` and runs frames on `workers` for `budget`.
-pub(super) fn run(
-    dir: &Path,
-    profile_set: Option<&str>,
-    n: usize,
-    lod: bool,
-    workers: &mut Workers,
-    budget: Duration,
-) -> anyhow::Result<Measured> {
+/// Where the crowd's definition comes from.
+pub(super) enum Source<'a> {
+    /// A definition folder (checked and compiled from TOML and glTF).
+    Folder(&'a Path),
+    /// A baked file (`zoa-anim bake`).
+    Baked(&'a Path),
+}
+
+/// The definition of `dir`, as the bench has always built it.
+fn folder_definition(dir: &Path, profile_set: Option<&str>) -> anyhow::Result<Arc<CharacterDefinition>> {
     if !dir.is_dir() {
         return Err(fail(2, "io", format!("`{}` is not a folder (or cannot be reached)", dir.display()))
             .at(dir)
@@ -86,9 +100,36 @@ pub(super) fn run(
             return Err(crate::output::fail_all(1, "invalid-input", lines).into());
         }
     };
-    let def = match CharacterDefinition::new(&bundle, CharacterSettings::default()) {
-        Ok(d) => d,
-        Err(e) => return Err(fail(1, "invalid-input", format!("the runtime rejects the definitions: {e}")).into()),
+    match CharacterDefinition::new(&bundle, CharacterSettings::default()) {
+        Ok(d) => Ok(d),
+        Err(e) => Err(fail(1, "invalid-input", format!("the runtime rejects the definitions: {e}")).into()),
+    }
+}
+
+/// The definition of a baked file.
+pub(super) fn baked_definition(file: &Path, profile_set: Option<&str>) -> anyhow::Result<Arc<CharacterDefinition>> {
+    let mut loader = zoa_animation::Loader::new();
+    if let Some(id) = profile_set {
+        loader = loader.player_set(id);
+    }
+    loader.load_baked(file).map_err(|e| {
+        let code = if matches!(&e, zoa_animation::LoadError::Baked { problem: Some(_), .. }) { 1 } else { 2 };
+        fail(code, if code == 1 { "invalid-input" } else { "io" }, e.to_string()).at(file).into()
+    })
+}
+
+/// Builds the crowd from `source` and runs frames on `workers` for `budget`.
+pub(super) fn run(
+    source: Source<'_>,
+    profile_set: Option<&str>,
+    n: usize,
+    lod: bool,
+    workers: &mut Workers,
+    budget: Duration,
+) -> anyhow::Result<Measured> {
+    let def = match source {
+        Source::Folder(dir) => folder_definition(dir, profile_set)?,
+        Source::Baked(file) => baked_definition(file, profile_set)?,
     };
     let joints = def.skeleton().joint_count();
     super::check_crowd_budget(n, joints, bytes_per_character(joints, def.clips().clips().len()))?;
