@@ -32,6 +32,19 @@ pub enum ZoaBevyError {
     Runtime(#[from] RuntimeError),
 }
 
+impl ZoaBevyError {
+    /// Every problem, rendered one per entry (the folder's diagnostics, the
+    /// bundle's problems, or the runtime's error).
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<String> {
+        match self {
+            ZoaBevyError::Definitions { diagnostics, .. } => diagnostics.clone(),
+            ZoaBevyError::Character { problems, .. } => problems.iter().map(ToString::to_string).collect(),
+            ZoaBevyError::Runtime(e) => vec![e.to_string()],
+        }
+    }
+}
+
 fn join(problems: &[CharacterLoadProblem]) -> String {
     problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
 }

@@ -9,13 +9,23 @@
 //! # One frame (`PostUpdate`, before transform propagation)
 //! ```text
 //!  Update: gameplay calls ZoaCharacter::set_tags / fire / set_float / equip …
-//!  ZoaSet::Input            hot reload (swap definitions), bind new characters' joints
+//!  ZoaSet::Input            hot reload (swap definitions, cancel what the old
+//!                           characters had in flight), bind new characters' joints
 //!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (par_iter_mut)
 //!  ZoaSet::WriteTransforms  every ZoaJoint entity's Transform = the joint's local pose
 //!                           (with `render`: morphed nodes' MorphWeights = the character's)
-//!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order
+//!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order;
+//!                           ZoaAnimationEvent also triggered on the entity for observers
 //!  TransformSystems::Propagate
 //! ```
+//! Read events in the same frame from `PostUpdate` `.after(ZoaSet::Events)`
+//! or with an observer; a reader in `Update` sees them one frame late (see
+//! [`ZoaSet`] for where a game orders its systems).
+//!
+//! # Headless
+//! [`ZoaHeadlessPlugins`] is the whole plugin set of a headless app on
+//! Bevy's sub-crates (task pools, time, a schedule runner, transforms, ZOA).
+//! No audio crate is compiled: sound leaves as [`ZoaSoundCue`] messages.
 //!
 //! # Key decisions
 //! - **A character is a component on the root of its joint hierarchy**, and
@@ -32,7 +42,8 @@
 //!   a folder of TOML files plus glTF models does not fit a one-file asset
 //!   loader, and `bevy_asset` would more than double the headless build.
 //!   Hot reload polls the folder; a broken edit keeps the last good
-//!   definition and logs every diagnostic.
+//!   definition; every reload is logged through Bevy's logging (`tracing`)
+//!   and sent as a [`ZoaDefinitionReloaded`] message with its diagnostics.
 //! - **Events are messages** with the entity and a shared name
 //!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
 //!   allocates nothing of its own.
@@ -56,8 +67,8 @@ pub use binding::{JointBinding, ZoaJoint};
 pub use character::ZoaCharacter;
 pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
 pub use error::ZoaBevyError;
-pub use messages::{ZoaAnimationEvent, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
-pub use plugin::{ZoaAnimationPlugin, ZoaAnimationSettings, ZoaSet};
+pub use messages::{ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
+pub use plugin::{ZoaAnimationPlugin, ZoaAnimationSettings, ZoaHeadlessPlugins, ZoaSet};
 pub use zoa_anim_assets::character::CharacterChoice;
 pub use zoa_anim_core as core;
 pub use zoa_anim_runtime as runtime;
@@ -67,7 +78,7 @@ pub use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
 pub mod prelude {
     pub use crate::{
         CharacterChoice, CharacterSettings, ZoaAnimationEvent, ZoaAnimationPlugin, ZoaAnimationSettings, ZoaCharacter,
-        ZoaDefinitions, ZoaSet, ZoaSoundCue, ZoaSoundKind,
+        ZoaDefinitionReloaded, ZoaDefinitions, ZoaHeadlessPlugins, ZoaSet, ZoaSoundCue, ZoaSoundKind,
     };
     pub use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 }
