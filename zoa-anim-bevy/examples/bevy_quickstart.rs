@@ -43,9 +43,7 @@ fn events(mut messages: MessageReader<ZoaAnimationEvent>) {
 fn main() {
     let mut app = App::new();
     // The headless plugin set (Bevy's sub-crates); `app.run()` would loop at 60 Hz.
-    app.add_plugins(ZoaHeadlessPlugins)
-        .add_systems(bevy_app::Startup, setup)
-        .add_systems(Update, (gameplay, events));
+    app.add_plugins(ZoaHeadlessPlugins).add_systems(bevy_app::Startup, setup).add_systems(Update, (gameplay, events));
     for _ in 0..120 {
         app.update();
     }

@@ -4,6 +4,8 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use bevy_ecs::prelude::{Component, Entity};
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectComponent;
 use zoa_anim_runtime::{Character, CharacterDefinition, RuntimeError};
 
 use crate::binding::JointBinding;
@@ -26,16 +28,27 @@ pub struct ZoaDefinitionId(pub(crate) u32);
 /// evaluates it every frame (all characters in parallel) and writes the
 /// joints' local [`Transform`](bevy_transform::components::Transform)s.
 /// (Leave `update` and `deliver_events` to the plugin.)
+///
+/// With the `reflect` feature it is registered for reflection as a
+/// component without reflected fields (its state is the runtime's, read
+/// through its API).
 #[derive(Debug, Component)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Component, from_reflect = false))]
 pub struct ZoaCharacter {
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     character: Character,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     source: Option<(ZoaDefinitionId, u32)>,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) binding: Option<JointBinding>,
     /// The entity each morphed node drives (by `Name`), in slot order of the
     /// skeleton's [`zoa_anim_runtime::pose::MorphSet`]; filled when the joints bind.
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) morph_entities: Vec<Option<Entity>>,
     /// Entities bound before a rebind (their [`crate::ZoaJoint`] is removed).
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) stale: Option<JointBinding>,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) last_error: Option<RuntimeError>,
 }
 
@@ -83,12 +96,7 @@ impl ZoaCharacter {
     /// entity speed and loadout class gameplay set; joints are bound again.
     /// Returns the old character, to be [retired](Character::retire) (its
     /// actions in flight cancelled) by the caller.
-    pub(crate) fn respawn(
-        &mut self,
-        def: &Arc<CharacterDefinition>,
-        id: ZoaDefinitionId,
-        generation: u32,
-    ) -> Result<Character, RuntimeError> {
+    pub(crate) fn respawn(&mut self, def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
         let mut next = Character::new(def)?;
         next.set_tags(self.character.tags());
         next.set_speed(self.character.speed());
@@ -96,7 +104,6 @@ impl ZoaCharacter {
             next.equip(class);
         }
         let old = std::mem::replace(&mut self.character, next);
-        self.source = Some((id, generation));
         self.rebind();
         Ok(old)
     }

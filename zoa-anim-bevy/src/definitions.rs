@@ -1,12 +1,13 @@
-//! Definition folders → compiled character definitions, with hot reload.
+//! Definition folders → compiled character definitions, with hot reload,
+//! without Bevy's asset server.
 //!
-//! This is a loader path beside Bevy's asset server, not an `AssetLoader`:
-//! a ZOA character is a *folder* (TOML definitions) plus the glTF files its
-//! clips name, read and checked by `zoa-anim-assets` (every problem with file,
-//! line and field), which a one-file asset loader does not fit, and
-//! `bevy_asset` would bring reflection and its async IO stack into every
-//! headless build (measured: a clean build of the Bevy dependencies goes from
-//! 2 min 07 s to 4 min 59 s on 2 cores). So [`ZoaDefinitions`] loads folders
+//! With the `asset` feature (on by default) a definition folder is also a
+//! Bevy asset ([`crate::asset`]: a `*.zoa.toml` manifest loaded with
+//! `asset_server.load`, hot-reloaded by Bevy's file watcher). This path is
+//! for apps without `bevy_asset` (`default-features = false`: reflection and
+//! the asset server's async IO stack more than double a clean headless build,
+//! 2 min 07 s vs 4 min 59 s for the Bevy dependencies on 2 cores) and for
+//! loading by file path: [`ZoaDefinitions`] loads folders
 //! from the file system itself, keyed by [`ZoaDefinitionId`], and watches
 //! them by polling (file sizes and modification times, every
 //! [`ZoaAnimationSettings::hot_reload_interval`](crate::ZoaAnimationSettings)):
@@ -57,7 +58,8 @@ pub fn load_definition(
     load(folder, choice, settings).0
 }
 
-fn load(
+/// [`load_definition`], and the model files the clips name (found or not).
+pub(crate) fn load(
     folder: &Path,
     choice: CharacterChoice<'_>,
     settings: CharacterSettings,

@@ -38,12 +38,21 @@
 //!   discovery gives the same role (hips, spine, upper leg, …) when the
 //!   hierarchy is read as a skeleton. Binding waits until at least one joint
 //!   matches (a glTF scene spawns a few frames after its root).
-//! - **Definition folders load beside the asset server** ([`definitions`]):
-//!   a folder of TOML files plus glTF models does not fit a one-file asset
-//!   loader, and `bevy_asset` would more than double the headless build.
-//!   Hot reload polls the folder; a broken edit keeps the last good
-//!   definition; every reload is logged through Bevy's logging (`tracing`)
-//!   and sent as a [`ZoaDefinitionReloaded`] message with its diagnostics.
+//! - **A definition folder is a Bevy asset** (`asset` feature, default on:
+//!   `asset` module): a small `*.zoa.toml` manifest names the folder and the
+//!   profile choices; `asset_server.load("hero.zoa.toml")`, a
+//!   `ZoaDefinitionHandle` on the character's root, and Bevy's file watcher
+//!   reloads it when any file of the folder changes (they are the loader's
+//!   dependencies); a broken edit keeps the last good definition. A headless
+//!   user may drop the feature (`bevy_asset` and reflection more than double
+//!   a clean build) and load folders by path with [`ZoaDefinitions`]
+//!   ([`definitions`]), which polls for changes, logs every reload through
+//!   Bevy's logging (`tracing`) and sends a [`ZoaDefinitionReloaded`] message
+//!   with its diagnostics.
+//! - **Bevy conventions**: `Reflect` for the public components and settings
+//!   (`reflect` feature, in `asset`); animation events are messages *and*
+//!   entity events for observers; [`ZoaSet`] documents where a game orders
+//!   its systems.
 //! - **Events are messages** with the entity and a shared name
 //!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
 //!   allocates nothing of its own.
@@ -56,6 +65,8 @@
     reason = "Bevy system parameters (`Res`, `Query`, `Commands`) are written without their lifetimes, as Bevy's own code does"
 )]
 
+#[cfg(feature = "asset")]
+pub mod asset;
 pub mod binding;
 mod character;
 pub mod definitions;
@@ -63,6 +74,8 @@ mod error;
 mod messages;
 mod plugin;
 
+#[cfg(feature = "asset")]
+pub use asset::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
 pub use binding::{JointBinding, ZoaJoint};
 pub use character::ZoaCharacter;
 pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
@@ -80,5 +93,7 @@ pub mod prelude {
         CharacterChoice, CharacterSettings, ZoaAnimationEvent, ZoaAnimationPlugin, ZoaAnimationSettings, ZoaCharacter,
         ZoaDefinitionReloaded, ZoaDefinitions, ZoaHeadlessPlugins, ZoaSet, ZoaSoundCue, ZoaSoundKind,
     };
+    #[cfg(feature = "asset")]
+    pub use crate::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
     pub use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 }

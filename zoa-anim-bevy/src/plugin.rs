@@ -1,13 +1,17 @@
 //! The plugin: resources, messages, system sets and systems.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bevy_app::{App, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate, ScheduleRunnerPlugin, TaskPoolPlugin};
 use bevy_ecs::prelude::*;
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectResource;
 use bevy_tasks::{ComputeTaskPool, TaskPool};
 use bevy_time::{Time, TimePlugin};
 use bevy_transform::components::Transform;
 use bevy_transform::{TransformPlugin, TransformSystems};
+use zoa_anim_runtime::CharacterDefinition;
 
 use crate::binding::{HierarchyNode, JointBinding, ZoaJoint, bevy_transform, core_transform};
 use crate::character::ZoaCharacter;
@@ -58,6 +62,7 @@ pub enum ZoaSet {
 
 /// Run-time options of the plugin (a resource; insert your own to change them).
 #[derive(Debug, Clone, PartialEq, Resource)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Resource))]
 pub struct ZoaAnimationSettings {
     /// Evaluate characters (and write joints) on Bevy's compute task pool
     /// (default true). Either way the result is bit-identical.
@@ -100,12 +105,17 @@ impl Plugin for ZoaAnimationPlugin {
                     .chain()
                     .before(TransformSystems::Propagate),
             )
-            .add_systems(PostUpdate, (hot_reload, swap_definitions, bind_joints).chain().in_set(ZoaSet::Input))
+            .add_systems(
+                PostUpdate,
+                (hot_reload, swap_definitions, bind_joints.in_set(BindJoints)).chain().in_set(ZoaSet::Input),
+            )
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
             .add_systems(PostUpdate, write_transforms.in_set(ZoaSet::WriteTransforms))
             .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
         #[cfg(feature = "render")]
         app.add_systems(PostUpdate, write_morph_weights.in_set(ZoaSet::WriteTransforms));
+        #[cfg(feature = "reflect")]
+        app.register_type::<ZoaJoint>().register_type::<ZoaCharacter>().register_type::<ZoaAnimationSettings>();
     }
 }
 
@@ -174,24 +184,48 @@ fn swap_definitions(
     if !definitions.is_changed() {
         return;
     }
-    let bridge = &mut bridge.bridge;
     for (index, (entity, mut c)) in characters.iter_mut().enumerate() {
         let Some((id, generation)) = c.source() else { continue };
         let now = definitions.generation(id);
-        if now == generation {
-            continue;
-        }
-        match c.respawn(definitions.get(id), id, now) {
-            Ok(old) => {
-                bridge.sink_mut().entity = entity;
-                let mut deliver =
-                    Deliver { entity, write: |m| send(&mut commands, &mut animation, m), bridge: &mut *bridge };
-                old.retire(index, &mut deliver);
-            }
-            Err(e) => tracing::error!("zoa: character {entity} keeps its old definition: {e}"),
+        if now != generation
+            && swap(&mut c, definitions.get(id), entity, index, &mut commands, &mut animation, &mut bridge)
+        {
+            c.set_source(id, now);
         }
     }
-    sound.write_batch(bridge.sink_mut().cues.drain(..));
+    sound.write_batch(bridge.bridge.sink_mut().cues.drain(..));
+}
+
+/// The joint-binding step of [`ZoaSet::Input`] (characters must exist before it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SystemSet)]
+pub(crate) struct BindJoints;
+
+/// Re-creates `c` on `def` and retires the old character: its ends of what
+/// was in flight are delivered now (messages, observers, sound cues into the
+/// bridge's buffer). `false` (logged) when the runtime refuses the new
+/// definition: the character stays as it was.
+pub(crate) fn swap(
+    c: &mut ZoaCharacter,
+    def: &Arc<CharacterDefinition>,
+    entity: Entity,
+    index: usize,
+    commands: &mut Commands,
+    animation: &mut MessageWriter<ZoaAnimationEvent>,
+    bridge: &mut ZoaSoundBridge,
+) -> bool {
+    match c.respawn(def) {
+        Ok(old) => {
+            let bridge = &mut bridge.bridge;
+            bridge.sink_mut().entity = entity;
+            let mut deliver = Deliver { entity, write: |m| send(commands, animation, m), bridge };
+            old.retire(index, &mut deliver);
+            true
+        }
+        Err(e) => {
+            tracing::error!("zoa: character {entity} keeps its old definition: {e}");
+            false
+        }
+    }
 }
 
 /// An animation event as a message and as an entity event on its character.

@@ -13,7 +13,8 @@
 //!   diagnostics), and a `reload` in flight cancelled when its definition swaps;
 //! - `observers_see_the_same_events_as_messages_in_the_same_frame`;
 //! - `joints_are_found_by_name`;
-//! - `the_headless_plugin_group_runs_a_character`.
+//! - `the_headless_plugin_group_runs_a_character`;
+//! - `public_components_and_settings_are_registered_for_reflection` (`reflect` feature).
 #![allow(elided_lifetimes_in_paths)]
 
 mod common;
@@ -387,4 +388,21 @@ fn a_state_is_forced_through_the_component() {
     let pose = reference.local_pose();
     let want: Vec<_> = (0..pose.len()).map(|j| bits(&bevy_transform(&pose.get(j)))).collect();
     assert_eq!(joint_bits(app.world(), &joints), want);
+}
+
+#[cfg(feature = "reflect")]
+#[test]
+fn public_components_and_settings_are_registered_for_reflection() {
+    use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent, ReflectResource};
+    use zoa_anim_bevy::ZoaJoint;
+    let app = app(1, false, false);
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    for (id, name) in
+        [(std::any::TypeId::of::<ZoaJoint>(), "ZoaJoint"), (std::any::TypeId::of::<ZoaCharacter>(), "ZoaCharacter")]
+    {
+        let registration = registry.get(id).unwrap_or_else(|| panic!("{name} is registered"));
+        assert!(registration.data::<ReflectComponent>().is_some(), "{name} reflects as a component");
+    }
+    let settings = registry.get(std::any::TypeId::of::<ZoaAnimationSettings>()).expect("the settings are registered");
+    assert!(settings.data::<ReflectResource>().is_some());
 }
