@@ -19,15 +19,17 @@
 //! # Hot reload
 //! The loader reads every file of the folder, and every model its clips name,
 //! through the asset server (as loader dependencies), so with Bevy's file
-//! watcher on (`AssetPlugin { watch_for_changes_override: Some(true), .. }`,
-//! or Bevy's `file_watcher` feature) an edit of any of them reloads the
-//! asset. A good edit replaces it (`AssetEvent::Modified`) and every
+//! watcher on, an edit of any of them reloads the asset. A good edit replaces it (`AssetEvent::Modified`) and every
 //! character on it is re-created as with [`ZoaDefinitions`](crate::ZoaDefinitions)
 //! (tags, speed and class kept; what it had in flight ended by cancel events;
 //! its clock restarts). A broken edit keeps the last good definition: Bevy's
 //! asset server logs the failure and sends an
 //! `AssetLoadFailedEvent<ZoaDefinitionAsset>` whose error lists every
 //! diagnostic (`file:line:column: code: message`).
+//!
+//! The `asset` feature compiles `bevy_asset`'s `file_watcher` (as Bevy's own
+//! `file_watcher` feature does), which makes watching the default; turn it
+//! off with `AssetPlugin { watch_for_changes_override: Some(false), .. }`.
 //!
 //! # File system
 //! The definition reader (`zoa-anim-assets`) reads folders from the file

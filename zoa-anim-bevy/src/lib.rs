@@ -52,7 +52,8 @@
 //! - **Bevy conventions**: `Reflect` for the public components and settings
 //!   (`reflect` feature, in `asset`); animation events are messages *and*
 //!   entity events for observers; [`ZoaSet`] documents where a game orders
-//!   its systems.
+//!   its systems; with `render`, `ZoaDebugPlugin` draws skeletons, IK
+//!   targets and active states with gizmos.
 //! - **Events are messages** with the entity and a shared name
 //!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
 //!   allocates nothing of its own.
@@ -69,6 +70,8 @@
 pub mod asset;
 pub mod binding;
 mod character;
+#[cfg(feature = "render")]
+mod debug;
 pub mod definitions;
 mod error;
 mod messages;
@@ -78,6 +81,8 @@ mod plugin;
 pub use asset::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
 pub use binding::{JointBinding, ZoaJoint};
 pub use character::ZoaCharacter;
+#[cfg(feature = "render")]
+pub use debug::ZoaDebugPlugin;
 pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
 pub use error::ZoaBevyError;
 pub use messages::{ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
