@@ -4,7 +4,10 @@
 //!   `asset_server.load`, its character appears on the handle's entity and
 //!   binds its joints; a good edit of a clip file (a loader dependency) is
 //!   seen by Bevy's file watcher and swaps the definition; a broken edit is
-//!   refused with every diagnostic and the last good definition stays.
+//!   refused with every diagnostic and the last good definition stays;
+//! - `the_readme_example_manifest_loads`: `examples/greenman.zoa.toml` (the
+//!   `bevy_scene` example's) loads through the asset server (needs the
+//!   shared assets; skipped with a note when absent).
 #![cfg(feature = "asset")]
 #![allow(elided_lifetimes_in_paths)]
 
@@ -112,4 +115,41 @@ fn a_manifest_loads_through_the_asset_server_and_hot_reloads_through_the_file_wa
         app.update();
     }
     assert!(Arc::ptr_eq(&definition_of(app.world(), root).unwrap(), &second), "the last good definition stays");
+}
+
+#[test]
+fn the_readme_example_manifest_loads() {
+    use zoa_test_support::paths::repo_root;
+    if !repo_root().join("../shared/assets/greenman.glb").is_file() {
+        eprintln!("note: ../shared/assets/greenman.glb not beside the repository; skipping");
+        return;
+    }
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        AssetPlugin {
+            file_path: repo_root().join("zoa-anim-bevy/examples").display().to_string(),
+            watch_for_changes_override: Some(false),
+            ..Default::default()
+        },
+        ZoaAnimationPlugin,
+        ZoaAssetPlugin::default(),
+    ))
+    .init_resource::<Failures>()
+    .add_systems(PostUpdate, record_failures);
+    let handle = app.world().resource::<AssetServer>().load::<ZoaDefinitionAsset>("greenman.zoa.toml");
+    let start = Instant::now();
+    loop {
+        app.update();
+        if let Some(asset) = app.world().resource::<bevy_asset::Assets<ZoaDefinitionAsset>>().get(&handle) {
+            assert_eq!(asset.definition().skeleton().skeleton().joint_count(), 12, "greenman's skin has 12 joints");
+            assert!(asset.folder().ends_with("greenman"));
+            break;
+        }
+        let failures = &app.world().resource::<Failures>().0;
+        assert!(failures.is_empty(), "{failures:?}");
+        assert!(start.elapsed() < Duration::from_secs(30), "timed out loading greenman.zoa.toml");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
