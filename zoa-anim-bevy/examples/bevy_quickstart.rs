@@ -3,10 +3,9 @@
 //! `DefaultPlugins` the joints are a spawned glTF scene's).
 #![allow(elided_lifetimes_in_paths)]
 
-use bevy_app::{App, TaskPoolPlugin, Update};
+use bevy_app::{App, Update};
 use bevy_ecs::prelude::*;
-use bevy_time::TimePlugin;
-use bevy_transform::{TransformPlugin, components::Transform};
+use bevy_transform::components::Transform;
 use zoa_anim_bevy::prelude::*;
 
 fn setup(mut commands: Commands, mut definitions: ResMut<ZoaDefinitions>) {
@@ -43,9 +42,8 @@ fn events(mut messages: MessageReader<ZoaAnimationEvent>) {
 
 fn main() {
     let mut app = App::new();
-    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, TransformPlugin, ZoaAnimationPlugin))
-        .add_systems(bevy_app::Startup, setup)
-        .add_systems(Update, (gameplay, events));
+    // The headless plugin set (Bevy's sub-crates); `app.run()` would loop at 60 Hz.
+    app.add_plugins(ZoaHeadlessPlugins).add_systems(bevy_app::Startup, setup).add_systems(Update, (gameplay, events));
     for _ in 0..120 {
         app.update();
     }

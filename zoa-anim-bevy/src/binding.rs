@@ -2,6 +2,8 @@
 //! hierarchy below its root, by name first, then by bone role.
 
 use bevy_ecs::prelude::{Component, Entity};
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectComponent;
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::skeleton::{Joint, Skeleton, Transform as CoreTransform};
 use zoa_anim_ik::{BoneRoles, Role};
@@ -9,6 +11,7 @@ use zoa_anim_ik::{BoneRoles, Role};
 /// Marks an entity driven by a joint of a character: the plugin writes the
 /// joint's local transform into the entity's `Transform` every frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Component)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Component))]
 pub struct ZoaJoint {
     /// The entity holding the [`crate::ZoaCharacter`].
     pub character: Entity,

@@ -4,6 +4,8 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use bevy_ecs::prelude::{Component, Entity};
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectComponent;
 use zoa_anim_runtime::{Character, CharacterDefinition, RuntimeError};
 
 use crate::binding::JointBinding;
@@ -16,24 +18,37 @@ use crate::error::ZoaBevyError;
 pub struct ZoaDefinitionId(pub(crate) u32);
 
 /// A ZOA character on the root entity of a joint hierarchy (a spawned glTF
-/// scene, or joints spawned by hand). It dereferences to the runtime
-/// [`Character`], so gameplay drives it by meaning with the character's own
-/// API (`set_tags`, `set_speed`, `fire`, `play_slot`, `play_state`, `equip`,
-/// `ik_inputs_mut`, `explain`, …) and reads it the same way; the plugin
+/// scene, or joints spawned by hand). It hands out the runtime
+/// [`Character`] ([`ZoaCharacter::runtime`], [`ZoaCharacter::runtime_mut`],
+/// and it dereferences to it), so gameplay drives it by meaning with the
+/// character's own API (`set_tags`, `set_speed`, `fire`, `play_slot`,
+/// `play_state`, `equip`, `ik_inputs_mut`, `explain`, …) and reads it the
+/// same way: this type mirrors none of its setters. The plugin
 /// binds its joints to the entities below it by name (then by bone role),
 /// evaluates it every frame (all characters in parallel) and writes the
 /// joints' local [`Transform`](bevy_transform::components::Transform)s.
 /// (Leave `update` and `deliver_events` to the plugin.)
+///
+/// With the `reflect` feature it is registered for reflection as a
+/// component without reflected fields (its state is the runtime's, read
+/// through its API).
 #[derive(Debug, Component)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Component, from_reflect = false))]
 pub struct ZoaCharacter {
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     character: Character,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     source: Option<(ZoaDefinitionId, u32)>,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) binding: Option<JointBinding>,
     /// The entity each morphed node drives (by `Name`), in slot order of the
     /// skeleton's [`zoa_anim_runtime::pose::MorphSet`]; filled when the joints bind.
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) morph_entities: Vec<Option<Entity>>,
     /// Entities bound before a rebind (their [`crate::ZoaJoint`] is removed).
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) stale: Option<JointBinding>,
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) last_error: Option<RuntimeError>,
 }
 
@@ -79,22 +94,32 @@ impl ZoaCharacter {
 
     /// Re-creates the character on a reloaded definition, keeping the tags,
     /// entity speed and loadout class gameplay set; joints are bound again.
-    pub(crate) fn respawn(
-        &mut self,
-        def: &Arc<CharacterDefinition>,
-        id: ZoaDefinitionId,
-        generation: u32,
-    ) -> Result<(), RuntimeError> {
+    /// Returns the old character, to be [retired](Character::retire) (its
+    /// actions in flight cancelled) by the caller.
+    pub(crate) fn respawn(&mut self, def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
         let mut next = Character::new(def)?;
         next.set_tags(self.character.tags());
         next.set_speed(self.character.speed());
         if let Some(class) = self.character.class() {
             next.equip(class);
         }
-        self.character = next;
-        self.source = Some((id, generation));
+        let old = std::mem::replace(&mut self.character, next);
         self.rebind();
-        Ok(())
+        Ok(old)
+    }
+
+    /// The runtime character: every reading (`tags`, `time`, `explain`,
+    /// `local_pose`, `graph_instance`, …).
+    #[must_use]
+    pub fn runtime(&self) -> &Character {
+        &self.character
+    }
+
+    /// The runtime character, for gameplay calls (`set_tags`, `set_speed`,
+    /// `fire`, `play_slot`, `equip`, `ik_inputs_mut`, …). Leave `update` and
+    /// `deliver_events` to the plugin.
+    pub fn runtime_mut(&mut self) -> &mut Character {
+        &mut self.character
     }
 
     // ---- readout -------------------------------------------------------
@@ -103,6 +128,15 @@ impl ZoaCharacter {
     #[must_use]
     pub fn binding(&self) -> Option<&JointBinding> {
         self.binding.as_ref()
+    }
+    /// The entity the joint named `name` drives (the skeleton's joint name,
+    /// as in the definition's model; `None` when there is no such joint or
+    /// it is not bound yet). For a socket, a prop or a look-at target:
+    /// `c.joint_entity("hand_R")`.
+    #[must_use]
+    pub fn joint_entity(&self, name: &str) -> Option<Entity> {
+        let joint = self.character.definition().skeleton().skeleton().find(name)?;
+        self.binding.as_ref()?.entity(joint)
     }
     /// The entity each morphed node of the model drives, in the slot order of
     /// `definition().skeleton().morphs()` (`None`: no entity below the
@@ -132,7 +166,7 @@ impl ZoaCharacter {
             Ok(()) => self.last_error = None,
             Err(e) => {
                 if self.last_error.is_none() {
-                    log::error!("zoa: character {entity}: {e}");
+                    tracing::error!("zoa: character {entity}: {e}");
                 }
                 self.last_error = Some(e);
             }

@@ -1,19 +1,36 @@
-//! Definition folders → compiled character definitions, with hot reload.
+//! Definition folders → compiled character definitions, with hot reload,
+//! without Bevy's asset server.
 //!
-//! This is a loader path beside Bevy's asset server, not an `AssetLoader`:
-//! a ZOA character is a *folder* (TOML definitions) plus the glTF files its
-//! clips name, read and checked by `zoa-anim-assets` (every problem with file,
-//! line and field), which a one-file asset loader does not fit, and
-//! `bevy_asset` would bring reflection and its async IO stack into every
-//! headless build (measured: a clean build of the Bevy dependencies goes from
-//! 2 min 07 s to 4 min 59 s on 2 cores). So [`ZoaDefinitions`] loads folders
+//! With the `asset` feature (on by default) a definition folder is also a
+//! Bevy asset ([`crate::asset`]: a `*.zoa.toml` manifest loaded with
+//! `asset_server.load`, hot-reloaded by Bevy's file watcher). This path is
+//! for apps without `bevy_asset` (`default-features = false`: reflection and
+//! the asset server's async IO stack more than double a clean headless build,
+//! 2 min 07 s vs 4 min 59 s for the Bevy dependencies on 2 cores) and for
+//! loading by file path: [`ZoaDefinitions`] loads folders
 //! from the file system itself, keyed by [`ZoaDefinitionId`], and watches
 //! them by polling (file sizes and modification times, every
 //! [`ZoaAnimationSettings::hot_reload_interval`](crate::ZoaAnimationSettings)):
 //! a changed folder is re-validated; a good edit swaps the compiled
-//! definition and re-creates the characters spawned from it (keeping their
-//! tags, speed and loadout class); a broken edit keeps the last good
-//! definition and logs every diagnostic.
+//! definition and re-creates the characters spawned from it; a broken edit
+//! keeps the last good definition. Either way a
+//! [`ZoaDefinitionReloaded`](crate::ZoaDefinitionReloaded) message says so
+//! (with every diagnostic of a refused edit), and Bevy's logging (`tracing`:
+//! printed by `LogPlugin`) reports it too.
+//!
+//! # What a swap does to a character
+//! A character spawned from a swapped definition is re-created on the new
+//! one (in [`ZoaSet::Input`](crate::ZoaSet::Input) of the next frame),
+//! keeping its state tags, entity speed and loadout class. What it was in the
+//! middle of is *ended, not carried over* (the new definition may not have
+//! the same states, clips or slots): before it is replaced, the old character
+//! sends, at its own time, a `Binding { phase: Cancel }` for every action a
+//! trigger binding started (a `reload` in flight), an interrupted `NotifyEnd`
+//! for every open notify window and an interrupted `SlotEnded` for its
+//! override slot's clip ([`Character::retire`](zoa_anim_runtime::Character::retire)),
+//! as ordinary [`ZoaAnimationEvent`](crate::ZoaAnimationEvent)s in the same
+//! frame. The new character's clock starts at 0 (its events' times restart)
+//! and it starts in its graph's entry states.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -28,6 +45,7 @@ use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
 use crate::character::ZoaCharacter;
 pub use crate::character::ZoaDefinitionId;
 use crate::error::ZoaBevyError;
+use crate::messages::ZoaDefinitionReloaded;
 
 /// Loads the definition folder `folder` (and the glTF files its clips name)
 /// and compiles it: every error of every file, or every problem of the
@@ -40,7 +58,8 @@ pub fn load_definition(
     load(folder, choice, settings).0
 }
 
-fn load(
+/// [`load_definition`], and the model files the clips name (found or not).
+pub(crate) fn load(
     folder: &Path,
     choice: CharacterChoice<'_>,
     settings: CharacterSettings,
@@ -89,10 +108,12 @@ impl Entry {
 #[derive(Debug, Default, Resource)]
 pub struct ZoaDefinitions {
     entries: Vec<Entry>,
+    /// Reloads not yet sent as messages (the plugin drains them every frame).
+    reports: Vec<ZoaDefinitionReloaded>,
 }
 
 /// What [`ZoaDefinitions::reload`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReloadOutcome {
     /// The folder compiled: the definition was swapped (new generation).
     Swapped,
@@ -163,27 +184,42 @@ impl ZoaDefinitions {
 
     /// Re-reads and re-validates `id`'s folder now. A good folder swaps the
     /// definition (characters spawned from it are re-created by the plugin on
-    /// the next frame); a broken one keeps the last good definition and logs
-    /// every diagnostic.
+    /// the next frame); a broken one keeps the last good definition. Either
+    /// way it is logged and reported as a [`ZoaDefinitionReloaded`] message
+    /// (sent by the plugin in its next input step).
     pub fn reload(&mut self, id: ZoaDefinitionId) -> ReloadOutcome {
         let e = &mut self.entries[id.0 as usize];
         let (result, models) = load(&e.folder, e.choice(), e.settings.clone());
         e.fingerprint = fingerprint(&e.folder, &models);
         e.models = models;
-        match result {
+        let (outcome, diagnostics) = match result {
             Ok(def) => {
                 e.current = def;
                 e.generation += 1;
                 e.last_error = None;
-                log::info!("zoa: reloaded `{}` (generation {})", e.folder.display(), e.generation);
-                ReloadOutcome::Swapped
+                tracing::info!("zoa: reloaded `{}` (generation {})", e.folder.display(), e.generation);
+                (ReloadOutcome::Swapped, Vec::new())
             }
             Err(err) => {
-                log::error!("zoa: `{}` not reloaded, keeping the last good definition: {err}", e.folder.display());
+                tracing::error!("zoa: `{}` not reloaded, keeping the last good definition: {err}", e.folder.display());
+                let diagnostics = err.diagnostics();
                 e.last_error = Some(err);
-                ReloadOutcome::KeptLastGood
+                (ReloadOutcome::KeptLastGood, diagnostics)
             }
-        }
+        };
+        self.reports.push(ZoaDefinitionReloaded {
+            id,
+            folder: e.folder.clone(),
+            outcome,
+            generation: e.generation,
+            diagnostics,
+        });
+        outcome
+    }
+
+    /// Takes the reloads not yet reported (the plugin sends them as messages).
+    pub(crate) fn take_reports(&mut self) -> std::vec::Drain<'_, ZoaDefinitionReloaded> {
+        self.reports.drain(..)
     }
 
     /// Reloads every definition whose folder (or model) changed on disk since

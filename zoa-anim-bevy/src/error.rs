@@ -27,9 +27,31 @@ pub enum ZoaBevyError {
         /// Every problem.
         problems: Vec<CharacterLoadProblem>,
     },
+    /// A `*.zoa.toml` manifest (the `asset` feature) could not be read.
+    #[error("definition manifest `{}`:\n{}", path.display(), problems.join("\n"))]
+    Manifest {
+        /// The manifest's asset path.
+        path: PathBuf,
+        /// Every problem.
+        problems: Vec<String>,
+    },
     /// The runtime refused the bundle or the character (every set-up problem).
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
+}
+
+impl ZoaBevyError {
+    /// Every problem, rendered one per entry (the folder's diagnostics, the
+    /// bundle's problems, or the runtime's error).
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<String> {
+        match self {
+            ZoaBevyError::Definitions { diagnostics, .. } => diagnostics.clone(),
+            ZoaBevyError::Character { problems, .. } => problems.iter().map(ToString::to_string).collect(),
+            ZoaBevyError::Manifest { problems, .. } => problems.clone(),
+            ZoaBevyError::Runtime(e) => vec![e.to_string()],
+        }
+    }
 }
 
 fn join(problems: &[CharacterLoadProblem]) -> String {

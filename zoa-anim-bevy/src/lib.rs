@@ -9,13 +9,23 @@
 //! # One frame (`PostUpdate`, before transform propagation)
 //! ```text
 //!  Update: gameplay calls ZoaCharacter::set_tags / fire / set_float / equip …
-//!  ZoaSet::Input            hot reload (swap definitions), bind new characters' joints
+//!  ZoaSet::Input            hot reload (swap definitions, cancel what the old
+//!                           characters had in flight), bind new characters' joints
 //!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (par_iter_mut)
 //!  ZoaSet::WriteTransforms  every ZoaJoint entity's Transform = the joint's local pose
 //!                           (with `render`: morphed nodes' MorphWeights = the character's)
-//!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order
+//!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order;
+//!                           ZoaAnimationEvent also triggered on the entity for observers
 //!  TransformSystems::Propagate
 //! ```
+//! Read events in the same frame from `PostUpdate` `.after(ZoaSet::Events)`
+//! or with an observer; a reader in `Update` sees them one frame late (see
+//! [`ZoaSet`] for where a game orders its systems).
+//!
+//! # Headless
+//! [`ZoaHeadlessPlugins`] is the whole plugin set of a headless app on
+//! Bevy's sub-crates (task pools, time, a schedule runner, transforms, ZOA).
+//! No audio crate is compiled: sound leaves as [`ZoaSoundCue`] messages.
 //!
 //! # Key decisions
 //! - **A character is a component on the root of its joint hierarchy**, and
@@ -28,11 +38,22 @@
 //!   discovery gives the same role (hips, spine, upper leg, …) when the
 //!   hierarchy is read as a skeleton. Binding waits until at least one joint
 //!   matches (a glTF scene spawns a few frames after its root).
-//! - **Definition folders load beside the asset server** ([`definitions`]):
-//!   a folder of TOML files plus glTF models does not fit a one-file asset
-//!   loader, and `bevy_asset` would more than double the headless build.
-//!   Hot reload polls the folder; a broken edit keeps the last good
-//!   definition and logs every diagnostic.
+//! - **A definition folder is a Bevy asset** (`asset` feature, default on:
+//!   `asset` module): a small `*.zoa.toml` manifest names the folder and the
+//!   profile choices; `asset_server.load("hero.zoa.toml")`, a
+//!   `ZoaDefinitionHandle` on the character's root, and Bevy's file watcher
+//!   reloads it when any file of the folder changes (they are the loader's
+//!   dependencies); a broken edit keeps the last good definition. A headless
+//!   user may drop the feature (`bevy_asset` and reflection more than double
+//!   a clean build) and load folders by path with [`ZoaDefinitions`]
+//!   ([`definitions`]), which polls for changes, logs every reload through
+//!   Bevy's logging (`tracing`) and sends a [`ZoaDefinitionReloaded`] message
+//!   with its diagnostics.
+//! - **Bevy conventions**: `Reflect` for the public components and settings
+//!   (`reflect` feature, in `asset`); animation events are messages *and*
+//!   entity events for observers; [`ZoaSet`] documents where a game orders
+//!   its systems; with `render`, `ZoaDebugPlugin` draws skeletons, IK
+//!   targets and active states with gizmos.
 //! - **Events are messages** with the entity and a shared name
 //!   (`Arc<str>`, allocated once per distinct name), so after warm-up a frame
 //!   allocates nothing of its own.
@@ -45,19 +66,27 @@
     reason = "Bevy system parameters (`Res`, `Query`, `Commands`) are written without their lifetimes, as Bevy's own code does"
 )]
 
+#[cfg(feature = "asset")]
+pub mod asset;
 pub mod binding;
 mod character;
+#[cfg(feature = "render")]
+mod debug;
 pub mod definitions;
 mod error;
 mod messages;
 mod plugin;
 
+#[cfg(feature = "asset")]
+pub use asset::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
 pub use binding::{JointBinding, ZoaJoint};
 pub use character::ZoaCharacter;
+#[cfg(feature = "render")]
+pub use debug::ZoaDebugPlugin;
 pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
 pub use error::ZoaBevyError;
-pub use messages::{ZoaAnimationEvent, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
-pub use plugin::{ZoaAnimationPlugin, ZoaAnimationSettings, ZoaSet};
+pub use messages::{ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
+pub use plugin::{ZoaAnimationPlugin, ZoaAnimationSettings, ZoaHeadlessPlugins, ZoaSet};
 pub use zoa_anim_assets::character::CharacterChoice;
 pub use zoa_anim_core as core;
 pub use zoa_anim_runtime as runtime;
@@ -67,7 +96,9 @@ pub use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
 pub mod prelude {
     pub use crate::{
         CharacterChoice, CharacterSettings, ZoaAnimationEvent, ZoaAnimationPlugin, ZoaAnimationSettings, ZoaCharacter,
-        ZoaDefinitions, ZoaSet, ZoaSoundCue, ZoaSoundKind,
+        ZoaDefinitionReloaded, ZoaDefinitions, ZoaHeadlessPlugins, ZoaSet, ZoaSoundCue, ZoaSoundKind,
     };
+    #[cfg(feature = "asset")]
+    pub use crate::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
     pub use zoa_anim_core::{DefaultBindings, DefaultSlots, PlayerProfileType, StateTagSet};
 }

@@ -1,9 +1,11 @@
-//! Animation and sound events as Bevy messages, written after evaluation.
+//! Animation and sound events as Bevy messages (and animation events as
+//! entity events for observers), written after evaluation; definition
+//! reloads as messages.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use bevy_ecs::prelude::{Entity, Message, Resource};
+use bevy_ecs::prelude::{Entity, EntityEvent, Message, Resource};
 use zoa_anim_core::{AnimationBindingId, SoundEventId, StateTagSet};
 use zoa_anim_runtime::Character;
 use zoa_anim_runtime::character::{
@@ -11,11 +13,24 @@ use zoa_anim_runtime::character::{
 };
 
 /// One event of a character (transition, state, binding sub-phase, clip
-/// notify, slot start or end), written in the plugin's events step. For
-/// each entity the messages come in the character's (time, kind) order.
-#[derive(Debug, Clone, PartialEq, Message)]
+/// notify, slot start or end), written in the plugin's events step
+/// ([`ZoaSet::Events`](crate::ZoaSet::Events), in `PostUpdate`). For each
+/// entity the messages come in the character's (time, kind) order.
+///
+/// Read it two ways:
+/// - as a **message** (`MessageReader<ZoaAnimationEvent>`): a reader in
+///   `PostUpdate` ordered `.after(ZoaSet::Events)` sees a frame's events in
+///   the same frame; a reader in `Update` sees them one frame later (the
+///   next frame's `Update` runs before its `PostUpdate`);
+/// - as an **entity event** on the character's entity, for observers
+///   (`commands.entity(e).observe(|ev: On<ZoaAnimationEvent>| …)`, or a
+///   global `app.add_observer`), as `bevy_animation` triggers its animation
+///   events: triggered in the same events step, right after the messages
+///   are written, so observers run in the same frame (when the step's
+///   commands are applied).
+#[derive(Debug, Clone, PartialEq, Message, EntityEvent)]
 pub struct ZoaAnimationEvent {
-    /// The entity holding the [`crate::ZoaCharacter`].
+    /// The entity holding the [`crate::ZoaCharacter`] (the observed entity).
     pub entity: Entity,
     /// The event: character time, kind, and its name (the notify's, the
     /// state's, the slot's, or the binding phase's tag).
@@ -119,4 +134,23 @@ impl<W: FnMut(ZoaAnimationEvent)> CharacterEventReceiver for Deliver<'_, W> {
         (self.write)(ZoaAnimationEvent { entity: self.entity, event: *event });
         self.bridge.on_character_event(character, source, event);
     }
+}
+
+/// A definition folder was read again (hot reload, or
+/// [`ZoaDefinitions::reload`](crate::ZoaDefinitions::reload)): its new
+/// definition swapped in, or the edit refused with every diagnostic (the
+/// last good definition stays). Written in [`ZoaSet::Input`](crate::ZoaSet::Input).
+#[derive(Debug, Clone, PartialEq, Eq, Message)]
+pub struct ZoaDefinitionReloaded {
+    /// The definition.
+    pub id: crate::ZoaDefinitionId,
+    /// Its folder.
+    pub folder: std::path::PathBuf,
+    /// Swapped or kept the last good.
+    pub outcome: crate::ReloadOutcome,
+    /// Its generation after the reload (unchanged when refused).
+    pub generation: u32,
+    /// Every problem of a refused edit, rendered `file:line:column: code:
+    /// message` (empty when swapped).
+    pub diagnostics: Vec<String>,
 }

@@ -1,34 +1,68 @@
 //! The plugin: resources, messages, system sets and systems.
 
-use bevy_app::{App, Plugin, PostUpdate};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy_app::{App, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate, ScheduleRunnerPlugin, TaskPoolPlugin};
 use bevy_ecs::prelude::*;
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectResource;
 use bevy_tasks::{ComputeTaskPool, TaskPool};
-use bevy_time::Time;
-use bevy_transform::TransformSystems;
+use bevy_time::{Time, TimePlugin};
 use bevy_transform::components::Transform;
+use bevy_transform::{TransformPlugin, TransformSystems};
+use zoa_anim_runtime::CharacterDefinition;
 
 use crate::binding::{HierarchyNode, JointBinding, ZoaJoint, bevy_transform, core_transform};
 use crate::character::ZoaCharacter;
 use crate::definitions::ZoaDefinitions;
-use crate::messages::{Deliver, ZoaAnimationEvent, ZoaSoundBridge, ZoaSoundCue};
+use crate::messages::{Deliver, ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoundBridge, ZoaSoundCue};
 
 /// The steps of a ZOA frame, chained in this order in `PostUpdate`, before
-/// transform propagation. Gameplay sets meaning in `Update` (or in
-/// [`ZoaSet::Input`]).
+/// transform propagation (`TransformSystems::Propagate`).
+///
+/// # Where a game orders its own systems
+/// ```text
+///  Update           gameplay: set_tags, set_speed, fire, equip, IK inputs …  (any order)
+///  PostUpdate
+///    ZoaSet::Input            hot reload, definition swaps, joint binding
+///    ZoaSet::Evaluate         every character advanced by Time's delta
+///    ZoaSet::WriteTransforms  joints' local Transforms = the pose
+///    ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages; observers triggered
+///    TransformSystems::Propagate
+/// ```
+/// - **Gameplay** that drives characters runs in `Update` (or in `PostUpdate`
+///   `.before(ZoaSet::Evaluate)`, e.g. `.in_set(ZoaSet::Input)`): the frame's
+///   evaluation sees it.
+/// - **Reading events in the same frame**: a system in `PostUpdate`
+///   `.after(ZoaSet::Events)` (before or after propagation, as it needs);
+///   observers of [`ZoaAnimationEvent`] run in the same frame too. A
+///   `MessageReader` in `Update` sees them a frame late (the events of frame
+///   *n* are written in frame *n*'s `PostUpdate`, after frame *n*'s
+///   `Update`); messages live two frames, so it misses none.
+/// - **Reading joint poses**: local `Transform`s after
+///   [`ZoaSet::WriteTransforms`]; `GlobalTransform`s after
+///   `TransformSystems::Propagate`.
+/// - **Reloads** ([`crate::ZoaDefinitionReloaded`]) are written in
+///   [`ZoaSet::Input`]; a reader `.after(ZoaSet::Input)` sees them the same frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SystemSet)]
 pub enum ZoaSet {
-    /// Gameplay inputs; hot reload of definitions; joint binding of new characters.
+    /// Gameplay inputs; hot reload of definitions (reload messages; the
+    /// characters of a swapped definition re-created, their actions in
+    /// flight cancelled); joint binding of new characters.
     Input,
     /// Every character advanced and evaluated (in parallel by default).
     Evaluate,
     /// Joint entities' local `Transform`s written from the pose.
     WriteTransforms,
-    /// Animation and sound events written as messages.
+    /// Animation and sound events written as messages; animation events
+    /// triggered on the characters' entities for observers.
     Events,
 }
 
 /// Run-time options of the plugin (a resource; insert your own to change them).
 #[derive(Debug, Clone, PartialEq, Resource)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Resource))]
 pub struct ZoaAnimationSettings {
     /// Evaluate characters (and write joints) on Bevy's compute task pool
     /// (default true). Either way the result is bit-identical.
@@ -46,9 +80,12 @@ impl Default for ZoaAnimationSettings {
 
 /// Adds ZOA characters to an app: the [`ZoaCharacter`] and [`ZoaJoint`]
 /// components, the [`ZoaDefinitions`], [`ZoaAnimationSettings`] and
-/// [`ZoaSoundBridge`] resources, the [`ZoaAnimationEvent`] and
-/// [`ZoaSoundCue`] messages, and the [`ZoaSet`] steps. Needs `Time` (bevy_time's
-/// `TimePlugin`) and, to see joints move, bevy_transform's `TransformPlugin`.
+/// [`ZoaSoundBridge`] resources, the [`ZoaAnimationEvent`],
+/// [`ZoaSoundCue`] and [`ZoaDefinitionReloaded`] messages, and the
+/// [`ZoaSet`] steps. Needs `Time` (bevy_time's `TimePlugin`) and, to see
+/// joints move, bevy_transform's `TransformPlugin`: with the full engine
+/// `DefaultPlugins` has both; headless, [`crate::ZoaHeadlessPlugins`] is the
+/// whole set.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ZoaAnimationPlugin;
 
@@ -61,18 +98,47 @@ impl Plugin for ZoaAnimationPlugin {
             .init_resource::<ZoaSoundBridge>()
             .add_message::<ZoaAnimationEvent>()
             .add_message::<ZoaSoundCue>()
+            .add_message::<ZoaDefinitionReloaded>()
             .configure_sets(
                 PostUpdate,
                 (ZoaSet::Input, ZoaSet::Evaluate, ZoaSet::WriteTransforms, ZoaSet::Events)
                     .chain()
                     .before(TransformSystems::Propagate),
             )
-            .add_systems(PostUpdate, (hot_reload, swap_definitions, bind_joints).chain().in_set(ZoaSet::Input))
+            .add_systems(
+                PostUpdate,
+                (hot_reload, swap_definitions, bind_joints.in_set(BindJoints)).chain().in_set(ZoaSet::Input),
+            )
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
             .add_systems(PostUpdate, write_transforms.in_set(ZoaSet::WriteTransforms))
             .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
         #[cfg(feature = "render")]
         app.add_systems(PostUpdate, write_morph_weights.in_set(ZoaSet::WriteTransforms));
+        #[cfg(feature = "reflect")]
+        app.register_type::<ZoaJoint>().register_type::<ZoaCharacter>().register_type::<ZoaAnimationSettings>();
+    }
+}
+
+/// Everything a headless app needs for ZOA characters, from Bevy's
+/// sub-crates (Bevy's `MinimalPlugins` lives in the full `bevy` crate):
+/// `TaskPoolPlugin`, `TimePlugin`, `ScheduleRunnerPlugin` (a 60 Hz loop for
+/// `App::run`; `App::update` steps one frame), `TransformPlugin` and
+/// [`ZoaAnimationPlugin`]. Change one with
+/// `ZoaHeadlessPlugins.set(ScheduleRunnerPlugin::run_once())`, drop one with
+/// `.disable::<ScheduleRunnerPlugin>()`. With the full engine use
+/// `DefaultPlugins` (or `MinimalPlugins` + `TransformPlugin`) and
+/// [`ZoaAnimationPlugin`] instead.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ZoaHeadlessPlugins;
+
+impl PluginGroup for ZoaHeadlessPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        PluginGroupBuilder::start::<Self>()
+            .add(TaskPoolPlugin::default())
+            .add(TimePlugin)
+            .add(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)))
+            .add(TransformPlugin)
+            .add(ZoaAnimationPlugin)
     }
 }
 
@@ -80,34 +146,92 @@ fn hot_reload(
     time: Res<Time>,
     settings: Res<ZoaAnimationSettings>,
     mut definitions: ResMut<ZoaDefinitions>,
+    mut reloaded: MessageWriter<ZoaDefinitionReloaded>,
     mut waited: Local<f32>,
 ) {
-    let Some(interval) = settings.hot_reload_interval else { return };
-    *waited += time.delta_secs();
-    if *waited < interval {
-        return;
-    }
-    *waited = 0.0;
     // Through `bypass_change_detection` so that only a real reload marks the
     // resource changed (which makes characters look for a new generation).
-    if definitions.bypass_change_detection().reload_changed() > 0 {
+    let defs = definitions.bypass_change_detection();
+    let mut any = false;
+    if let Some(interval) = settings.hot_reload_interval {
+        *waited += time.delta_secs();
+        if *waited >= interval {
+            *waited = 0.0;
+            any = defs.reload_changed() > 0;
+        }
+    }
+    // Reports of these reloads and of explicit `reload` calls since the last frame.
+    for report in defs.take_reports() {
+        any = true;
+        reloaded.write(report);
+    }
+    if any {
         definitions.set_changed();
     }
 }
 
-fn swap_definitions(definitions: Res<ZoaDefinitions>, mut characters: Query<(Entity, &mut ZoaCharacter)>) {
+/// Re-creates the characters of swapped definitions; each old character is
+/// retired first (its actions in flight cancelled, its open windows and slot
+/// ended), and those events delivered now.
+fn swap_definitions(
+    mut commands: Commands,
+    definitions: Res<ZoaDefinitions>,
+    mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    mut animation: MessageWriter<ZoaAnimationEvent>,
+    mut bridge: ResMut<ZoaSoundBridge>,
+    mut sound: MessageWriter<ZoaSoundCue>,
+) {
     if !definitions.is_changed() {
         return;
     }
-    for (entity, mut c) in &mut characters {
+    for (index, (entity, mut c)) in characters.iter_mut().enumerate() {
         let Some((id, generation)) = c.source() else { continue };
         let now = definitions.generation(id);
         if now != generation
-            && let Err(e) = c.respawn(definitions.get(id), id, now)
+            && swap(&mut c, definitions.get(id), entity, index, &mut commands, &mut animation, &mut bridge)
         {
-            log::error!("zoa: character {entity} keeps its old definition: {e}");
+            c.set_source(id, now);
         }
     }
+    sound.write_batch(bridge.bridge.sink_mut().cues.drain(..));
+}
+
+/// The joint-binding step of [`ZoaSet::Input`] (characters must exist before it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SystemSet)]
+pub(crate) struct BindJoints;
+
+/// Re-creates `c` on `def` and retires the old character: its ends of what
+/// was in flight are delivered now (messages, observers, sound cues into the
+/// bridge's buffer). `false` (logged) when the runtime refuses the new
+/// definition: the character stays as it was.
+pub(crate) fn swap(
+    c: &mut ZoaCharacter,
+    def: &Arc<CharacterDefinition>,
+    entity: Entity,
+    index: usize,
+    commands: &mut Commands,
+    animation: &mut MessageWriter<ZoaAnimationEvent>,
+    bridge: &mut ZoaSoundBridge,
+) -> bool {
+    match c.respawn(def) {
+        Ok(old) => {
+            let bridge = &mut bridge.bridge;
+            bridge.sink_mut().entity = entity;
+            let mut deliver = Deliver { entity, write: |m| send(commands, animation, m), bridge };
+            old.retire(index, &mut deliver);
+            true
+        }
+        Err(e) => {
+            tracing::error!("zoa: character {entity} keeps its old definition: {e}");
+            false
+        }
+    }
+}
+
+/// An animation event as a message and as an entity event on its character.
+fn send(commands: &mut Commands, animation: &mut MessageWriter<ZoaAnimationEvent>, m: ZoaAnimationEvent) {
+    animation.write(m.clone());
+    commands.trigger(m);
 }
 
 /// Binds the joints of characters that are not bound yet to the entities
@@ -151,7 +275,7 @@ fn bind_joints(
         if unbound > 0 {
             let skeleton = def.skeleton().skeleton();
             let names: Vec<_> = binding.unbound().map(|j| skeleton.display_name(j)).collect();
-            log::warn!("zoa: character {root}: {unbound} joint(s) drive no entity: {}", names.join(", "));
+            tracing::warn!("zoa: character {root}: {unbound} joint(s) drive no entity: {}", names.join(", "));
         }
         for (j, e) in binding.entities().iter().enumerate() {
             if let Some(e) = e {
@@ -220,6 +344,7 @@ fn write_morph_weights(characters: Query<&ZoaCharacter>, mut targets: Query<&mut
 }
 
 fn deliver_events(
+    mut commands: Commands,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
     mut animation: MessageWriter<ZoaAnimationEvent>,
     mut sound: MessageWriter<ZoaSoundCue>,
@@ -231,13 +356,7 @@ fn deliver_events(
             continue;
         }
         bridge.sink_mut().entity = entity;
-        let mut deliver = Deliver {
-            entity,
-            write: |m| {
-                animation.write(m);
-            },
-            bridge: &mut *bridge,
-        };
+        let mut deliver = Deliver { entity, write: |m| send(&mut commands, &mut animation, m), bridge: &mut *bridge };
         c.deliver_events(index, &mut deliver);
     }
     sound.write_batch(bridge.sink_mut().cues.drain(..));

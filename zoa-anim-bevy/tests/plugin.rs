@@ -8,13 +8,21 @@
 //! - `joints_bind_by_role_when_names_differ`;
 //! - `a_state_is_forced_through_the_component`: `play_state` on the component
 //!   plays the state, and the joints show it as on a plain runtime character;
-//! - `hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one`.
+//! - `hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one`:
+//!   with a `ZoaDefinitionReloaded` message each (the refused one with its
+//!   diagnostics), and a `reload` in flight cancelled when its definition swaps;
+//! - `observers_see_the_same_events_as_messages_in_the_same_frame`;
+//! - `joints_are_found_by_name`;
+//! - `the_headless_plugin_group_runs_a_character`;
+//! - `public_components_and_settings_are_registered_for_reflection` (`reflect` feature).
 #![allow(elided_lifetimes_in_paths)]
 
 mod common;
 
 use std::sync::Arc;
 
+use bevy_app::{App, PostUpdate};
+use bevy_ecs::prelude::*;
 use common::*;
 use zoa_anim_bevy::binding::bevy_transform;
 use zoa_anim_bevy::prelude::*;
@@ -171,8 +179,17 @@ fn joints_bind_by_role_when_names_differ() {
     assert!(all_bound(app.world(), root, &joints));
 }
 
+/// Reload messages as they arrived, in order.
+#[derive(Default, Resource)]
+struct Reloads(Vec<ZoaDefinitionReloaded>);
+
+fn record_reloads(mut messages: MessageReader<ZoaDefinitionReloaded>, mut reloads: ResMut<Reloads>) {
+    reloads.0.extend(messages.read().cloned());
+}
+
 #[test]
 fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
+    use zoa_anim_runtime::character::{BindingPhase, EventKind as K};
     use zoa_test_support::paths::{copy_dir, fixture, temp_dir};
     let tmp = temp_dir("bevy-reload");
     let folder = tmp.path().join("defs/humanoid");
@@ -180,8 +197,10 @@ fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
     std::fs::create_dir_all(tmp.path().join("models")).unwrap();
     std::fs::copy(fixture("models/humanoid.glb"), tmp.path().join("models/humanoid.glb")).unwrap();
 
-    let mut app = app(2, true, false);
-    app.insert_resource(ZoaAnimationSettings { parallel: true, hot_reload_interval: Some(0.0) });
+    let mut app = app(2, true, true);
+    app.insert_resource(ZoaAnimationSettings { parallel: true, hot_reload_interval: Some(0.0) })
+        .init_resource::<Reloads>()
+        .add_systems(PostUpdate, record_reloads.after(ZoaSet::Input));
     let id = {
         let mut defs = app.world_mut().resource_mut::<ZoaDefinitions>();
         defs.load(&folder, CharacterChoice::default(), CharacterSettings::default()).unwrap()
@@ -211,24 +230,138 @@ fn hot_reload_swaps_a_good_edit_and_keeps_the_last_good_on_a_broken_one() {
         other => panic!("expected the folder's diagnostics, got {other:?}"),
     }
     assert!(Arc::ptr_eq(app.world().get::<ZoaCharacter>(root).unwrap().definition(), &first));
+    // ... and said so in a message, with the same diagnostics, the same frame.
+    let reloads = &app.world().resource::<Reloads>().0;
+    assert_eq!(reloads.len(), 1, "{reloads:?}");
+    assert_eq!((reloads[0].id, reloads[0].outcome, reloads[0].generation), (id, ReloadOutcome::KeptLastGood, 0));
+    assert_eq!(reloads[0].folder, folder);
+    assert_eq!(Some(&reloads[0].diagnostics), defs.last_error(id).map(ZoaBevyError::diagnostics).as_ref());
 
-    // A good edit: swapped, and the character re-created on it with its tags, joints bound again.
+    // A reload in flight when the definition swaps: the rifle's `reload` action starts...
+    app.world_mut().get_mut::<ZoaCharacter>(root).unwrap().equip(PlayerProfileType::Rifle);
+    for _ in 0..40 {
+        app.update();
+    }
+    let seen = app.world().resource::<Received>().0.len();
+    app.world_mut().get_mut::<ZoaCharacter>(root).unwrap().fire(DefaultBindings::RELOAD);
+    let phases = |app: &App, from: usize| -> Vec<BindingPhase> {
+        app.world().resource::<Received>().0[from..]
+            .iter()
+            .filter_map(|m| match m.event.kind {
+                K::Binding { binding, phase } if binding == DefaultBindings::RELOAD => Some(phase),
+                _ => None,
+            })
+            .collect()
+    };
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(phases(&app, seen), [BindingPhase::Start], "the reload started and is still playing");
+    let clock = app.world().get::<ZoaCharacter>(root).unwrap().time();
+
+    // ... then a good edit: swapped, and the character re-created on it with
+    // its tags and class, joints bound again; the reload in flight is cancelled.
     std::fs::write(&clip, good.replace("Footstep@0.5", "Footstep@0.55")).unwrap();
+    let seen = app.world().resource::<Received>().0.len();
     app.update();
     let defs = app.world().resource::<ZoaDefinitions>();
     assert_eq!(defs.generation(id), 1);
     assert!(defs.last_error(id).is_none());
     let second = Arc::clone(defs.get(id));
     assert!(!Arc::ptr_eq(&second, &first));
+    let reloads = &app.world().resource::<Reloads>().0;
+    assert_eq!(reloads.len(), 2);
+    assert_eq!((reloads[1].outcome, reloads[1].generation), (ReloadOutcome::Swapped, 1));
+    assert!(reloads[1].diagnostics.is_empty());
     app.update();
+    let cancelled: Vec<_> = app.world().resource::<Received>().0[seen..]
+        .iter()
+        .filter(|m| matches!(m.event.kind, K::Binding { phase: BindingPhase::Cancel, .. }))
+        .map(|m| (m.entity, m.event.time))
+        .collect();
+    assert_eq!(cancelled, [(root, clock)], "one cancel, at the old character's time");
+    assert_eq!(phases(&app, seen), [BindingPhase::Cancel]);
     let c = app.world().get::<ZoaCharacter>(root).unwrap();
     assert!(Arc::ptr_eq(c.definition(), &second));
     assert_eq!(c.tags(), walk);
+    assert_eq!(c.class(), Some(PlayerProfileType::Rifle));
+    assert!(c.time() < clock, "the new character's clock restarted");
     assert!(all_bound(app.world(), root, &joints));
 
     // An explicit reload of an unchanged folder swaps again (same content, new generation).
     let outcome = app.world_mut().resource_mut::<ZoaDefinitions>().reload(id);
     assert_eq!(outcome, ReloadOutcome::Swapped);
+    app.update();
+    assert_eq!(app.world().resource::<Reloads>().0.len(), 3, "an explicit reload is reported too");
+}
+
+/// Animation events an observer on the character's entity saw, with the
+/// frame (the `Dts` length) it saw each in.
+#[derive(Default, Resource)]
+struct Observed(Vec<(usize, ZoaAnimationEvent)>);
+
+#[test]
+fn observers_see_the_same_events_as_messages_in_the_same_frame() {
+    let def = definition();
+    let mut app = app(2, true, true);
+    app.init_resource::<Observed>();
+    let (root, _) = spawn_character(app.world_mut(), &def);
+    let (other, _) = spawn_character(app.world_mut(), &def);
+    app.world_mut().entity_mut(root).observe(
+        |ev: On<ZoaAnimationEvent>, dts: Res<Dts>, mut observed: ResMut<Observed>| {
+            observed.0.push((dts.0.len(), ev.event().clone()));
+        },
+    );
+    let mut frames_of_messages = Vec::new();
+    for f in 0..300 {
+        drive(&mut app, &[root, other], f);
+        let before = app.world().resource::<Received>().0.len();
+        app.update();
+        let frame = app.world().resource::<Dts>().0.len();
+        let received = &app.world().resource::<Received>().0;
+        frames_of_messages.extend(received[before..].iter().filter(|m| m.entity == root).map(|m| (frame, m.clone())));
+    }
+    let observed = &app.world().resource::<Observed>().0;
+    assert!(observed.len() > 20, "the script produced events ({})", observed.len());
+    assert!(observed.iter().all(|(_, e)| e.entity == root), "only the observed entity's events");
+    assert_eq!(observed, &frames_of_messages, "the same events, in the same order and frame as the messages");
+}
+
+#[test]
+fn joints_are_found_by_name() {
+    let def = definition();
+    let mut app = app(1, false, false);
+    let (root, joints) = spawn_character(app.world_mut(), &def);
+    let skeleton = def.skeleton().skeleton();
+    assert_eq!(app.world().get::<ZoaCharacter>(root).unwrap().joint_entity("LeftFoot"), None, "not bound yet");
+    app.update();
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    for (j, &entity) in joints.iter().enumerate() {
+        assert_eq!(c.joint_entity(skeleton.display_name(j).as_ref()), Some(entity), "joint {j}");
+    }
+    assert_eq!(c.joint_entity("no_such_joint"), None);
+    // The runtime character is handed out as is.
+    assert!(std::ptr::eq(c.runtime(), &**c));
+}
+
+#[test]
+fn the_headless_plugin_group_runs_a_character() {
+    use bevy_app::{PluginGroup, ScheduleRunnerPlugin};
+    let def = definition();
+    let mut app = bevy_app::App::new();
+    app.add_plugins(ZoaHeadlessPlugins.set(ScheduleRunnerPlugin::run_once()))
+        .insert_resource(bevy_time::TimeUpdateStrategy::ManualDuration(FRAME));
+    let (root, joints) = spawn_character(app.world_mut(), &def);
+    app.world_mut().get_mut::<ZoaCharacter>(root).unwrap().runtime_mut().set_tags("locomotion=run".parse().unwrap());
+    app.update();
+    let first = joint_bits(app.world(), &joints);
+    for _ in 0..20 {
+        app.update();
+    }
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    assert!(all_bound(app.world(), root, &joints));
+    assert!((c.time() - 20.0 * FRAME.as_secs_f64()).abs() < 1e-6, "time advanced 20 frames: {}", c.time());
+    assert_ne!(joint_bits(app.world(), &joints), first, "the joints moved");
 }
 
 #[test]
@@ -255,4 +388,21 @@ fn a_state_is_forced_through_the_component() {
     let pose = reference.local_pose();
     let want: Vec<_> = (0..pose.len()).map(|j| bits(&bevy_transform(&pose.get(j)))).collect();
     assert_eq!(joint_bits(app.world(), &joints), want);
+}
+
+#[cfg(feature = "reflect")]
+#[test]
+fn public_components_and_settings_are_registered_for_reflection() {
+    use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent, ReflectResource};
+    use zoa_anim_bevy::ZoaJoint;
+    let app = app(1, false, false);
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    for (id, name) in
+        [(std::any::TypeId::of::<ZoaJoint>(), "ZoaJoint"), (std::any::TypeId::of::<ZoaCharacter>(), "ZoaCharacter")]
+    {
+        let registration = registry.get(id).unwrap_or_else(|| panic!("{name} is registered"));
+        assert!(registration.data::<ReflectComponent>().is_some(), "{name} reflects as a component");
+    }
+    let settings = registry.get(std::any::TypeId::of::<ZoaAnimationSettings>()).expect("the settings are registered");
+    assert!(settings.data::<ReflectResource>().is_some());
 }

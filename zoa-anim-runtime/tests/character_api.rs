@@ -2,7 +2,8 @@
 //! documented rule and the character says why a change waits; speed reaches
 //! every class's graph through the `speed` binding; which bindings and slots
 //! are bound is queryable; events carry their names; the slot's progress is
-//! state, its start and end are events; a state can be forced.
+//! state, its start and end are events; a state can be forced; a retired
+//! character ends what it has in flight.
 
 mod character_common;
 
@@ -122,4 +123,43 @@ struct Ignore;
 
 impl zoa_anim_runtime::character::CharacterEventReceiver for Ignore {
     fn on_character_event(&mut self, _: usize, _: &Character, _: &zoa_anim_runtime::character::Event) {}
+}
+
+/// Records events as `kind name` (binding phases as `binding <id> <phase>`), with their time.
+#[derive(Default)]
+struct Record(Vec<(f64, String)>);
+
+impl zoa_anim_runtime::character::CharacterEventReceiver for Record {
+    fn on_character_event(&mut self, _: usize, _: &Character, e: &zoa_anim_runtime::character::Event) {
+        let shown = match e.kind {
+            EventKind::Binding { binding, phase } => format!("binding {} {}", binding.as_str(), phase.tag()),
+            _ => format!("{} {}", e.kind.as_str(), e.name),
+        };
+        self.0.push((e.time, shown));
+    }
+}
+
+#[test]
+fn retiring_a_character_ends_what_it_has_in_flight() {
+    let def = definition(&fixture_bundle());
+    let mut c = Character::new(&def).unwrap();
+    c.equip(PlayerProfileType::Rifle).unwrap();
+    run(&mut c, 1.0);
+    c.deliver_events(0, &mut Ignore);
+    c.fire(DefaultBindings::RELOAD);
+    assert!(c.play_slot(DefaultSlots::RELOAD_MAGAZINE));
+    run(&mut c, 0.1);
+    let mut before = Record::default();
+    c.deliver_events(0, &mut before);
+    let shown: Vec<&str> = before.0.iter().map(|(_, s)| s.as_str()).collect();
+    assert!(shown.contains(&"binding reload start"), "the reload started: {shown:?}");
+    assert!(shown.contains(&"slot_started reload_magazine"), "{shown:?}");
+    let now = c.time();
+    let mut retired = Record::default();
+    c.retire(7, &mut retired);
+    let ends: Vec<&str> = retired.0.iter().map(|(_, s)| s.as_str()).collect();
+    assert!(ends.contains(&"binding reload cancel"), "the action in flight is cancelled: {ends:?}");
+    assert!(ends.contains(&"slot_stopped reload_magazine"), "the slot's clip ends interrupted: {ends:?}");
+    assert!(!ends.iter().any(|s| s.starts_with("notify_begin")), "nothing starts: {ends:?}");
+    assert!(retired.0.iter().all(|(t, _)| *t == now), "at the character's time: {:?}", retired.0);
 }

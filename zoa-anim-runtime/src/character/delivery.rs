@@ -24,6 +24,21 @@ impl Character {
     }
 }
 
+impl Character {
+    /// Retires the character (its owner replaces it, e.g. on a hot reload of
+    /// its definition) so that nothing it started is left hanging: queues,
+    /// at its current time, the end of everything in flight — a
+    /// `Binding { phase: Cancel }` for every action a trigger binding started
+    /// that has not completed, an interrupted `NotifyEnd` for every open
+    /// notify window, an interrupted `SlotEnded` for the clip the override
+    /// slot plays — then delivers its queued events to `receiver` as
+    /// character `index` (as [`Character::deliver_events`] does) and drops it.
+    pub fn retire(mut self, index: usize, receiver: &mut dyn CharacterEventReceiver) {
+        self.queue_in_flight_ends();
+        self.deliver_events(index, receiver);
+    }
+}
+
 impl CrowdMember for Character {
     fn update_lent(&mut self, dt: f32, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         self.update_with(dt, lent)

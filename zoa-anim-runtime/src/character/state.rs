@@ -641,6 +641,25 @@ impl Character {
         self.model_space()
     }
 
+    /// Queues, at the character's time, the ends of what is in flight (see
+    /// [`Character::retire`]): actions started, open notify windows, the slot's clip.
+    pub(in crate::character) fn queue_in_flight_ends(&mut self) {
+        let now = self.time;
+        for w in self.watches.iter_mut() {
+            if let Some(watch) = w.take()
+                && matches!(watch.stage, WatchStage::Playing { .. })
+            {
+                let phase = BindingPhase::Cancel;
+                let kind = EventKind::Binding { binding: watch.binding, phase };
+                self.events.push(now, kind, Name::from_static(phase.tag()));
+            }
+        }
+        self.windows.close(&mut self.events, now, |_| true);
+        if let Some((kind, name)) = self.behaviour.driver().instance().slot_unreported_end() {
+            self.events.push(now, kind, name);
+        }
+    }
+
     /// The scratch this character lends to the next members of a crowd run.
     pub(crate) fn scratch_mut(&mut self) -> Option<&mut PoseScratch> {
         self.pose.scratch_mut()

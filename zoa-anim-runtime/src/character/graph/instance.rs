@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use zoa_anim_core::AnimationSlotId;
 use zoa_anim_core::contracts::AnimationEventReceiver;
 use zoa_anim_core::graph::{Interruption, ParameterIndex, StateIndex, TransitionMode};
+use zoa_anim_core::{AnimationSlotId, Name};
 
 use super::clips::{ClipId, ClipTable};
 use super::definition::GraphDefinition;
@@ -17,7 +17,7 @@ use super::params::Parameters;
 use super::slot::{PlayOptions, Slot, SlotStatus};
 use super::sync::SyncMemberView;
 use super::{FrameClock, NotifyPolicy};
-use crate::character::events::{Event, EventQueue};
+use crate::character::events::{Event, EventKind, EventQueue};
 
 /// A contributing state, for inspection and tests.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -282,6 +282,10 @@ impl GraphInstance {
     #[must_use]
     pub fn slot_status(&self) -> Option<SlotStatus> {
         self.slot.status(&self.clips)
+    }
+    /// The interrupted end of what the slot plays, unless already reported.
+    pub(crate) fn slot_unreported_end(&self) -> Option<(EventKind, Name)> {
+        self.slot.unreported_end(&self.clips)
     }
     /// The slot's envelope weight after the last frame.
     #[must_use]

@@ -169,6 +169,14 @@ impl Slot {
         })
     }
 
+    /// The `SlotEnded { interrupted: true }` (and its name) of what plays now,
+    /// when its end was not reported yet (for a character that is retired).
+    pub(crate) fn unreported_end(&self, clips: &ClipTable) -> Option<(EventKind, Name)> {
+        let cur = self.current.filter(|_| !self.end_reported)?;
+        let kind = EventKind::SlotEnded { slot: self.slot_id, clip: cur.clip, interrupted: true };
+        Some((kind, slot_name(clips, cur.clip, self.slot_id)))
+    }
+
     /// Queues the end of what plays now (at `now`), when something plays.
     fn report_end(&self, clips: &ClipTable, interrupted: bool, now: f64, events: &mut EventQueue) {
         if let Some(cur) = self.current {
