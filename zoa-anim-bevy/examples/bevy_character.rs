@@ -15,12 +15,31 @@
 //! R reload (greenman has no reload clip, so `reload` is unbound and firing it
 //! is a no-op, as it is for any unbound id); E equip / holster the sword.
 //! Animation events are printed to stdout.
+//!
+//! Scripted, for captures (CI runs this under `xvfb-run` on a software
+//! Vulkan driver; see `scripts/check-render.sh`):
+//!
+//! ```sh
+//! cargo run -p zoa-anim-bevy --features render --example bevy_character -- \
+//!     --script sprint --screenshot-at 0.5,1.5 --out DIR --exit
+//! ```
+//!
+//! `--script idle|walk|run|sprint` holds that gait instead of reading the
+//! keyboard, on a fixed 1/60 s frame, without the ground plane (so a capture
+//! shows the character on the clear colour); `--screenshot-at` lists seconds
+//! after the character's joints bound at which Bevy's screenshot API saves
+//! the window to `DIR/<script>-<seconds>s.png`; `--exit` quits once every
+//! capture is on disk.
 
 #![allow(elided_lifetimes_in_paths)]
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::WindowResolution;
 use zoa_anim_bevy::prelude::*;
 
 /// The definition folder of this example.
@@ -33,19 +52,149 @@ fn shared_assets() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/assets")))
 }
 
+/// The options of a scripted run (none: interactive).
+#[derive(Debug, Clone, Default, Resource)]
+struct Script {
+    /// Index into [`GAITS`] of the gait held.
+    gait: Option<usize>,
+    /// Seconds after binding at which to capture the window.
+    at: Vec<f32>,
+    out: PathBuf,
+    exit: bool,
+}
+
+/// Gait name, tag set and speed (m/s).
+const GAITS: [(&str, &str, f32); 4] = [
+    ("idle", "locomotion=idle", 0.0),
+    ("walk", "locomotion=walk", 1.5),
+    ("run", "locomotion=run", 4.0),
+    ("sprint", "locomotion=sprint", 6.5),
+];
+
+fn parse_script() -> Result<Script, String> {
+    let mut script = Script { out: PathBuf::from("."), ..Script::default() };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--script" => {
+                let name = value()?;
+                let gait = GAITS.iter().position(|g| g.0 == name);
+                script.gait = Some(gait.ok_or(format!("--script: `{name}` is not idle, walk, run or sprint"))?);
+            }
+            "--screenshot-at" => {
+                let list = value()?;
+                script.at = list
+                    .split(',')
+                    .map(|t| t.trim().parse::<f32>().ok().filter(|t| t.is_finite() && *t >= 0.0))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(format!("--screenshot-at: `{list}` is not a list of seconds"))?;
+            }
+            "--out" => script.out = PathBuf::from(value()?),
+            "--exit" => script.exit = true,
+            other => {
+                return Err(format!(
+                    "unknown argument `{other}` (--script GAIT, --screenshot-at S,S,…, --out DIR, --exit)"
+                ));
+            }
+        }
+    }
+    if !script.at.is_empty() && script.gait.is_none() {
+        return Err("--screenshot-at needs --script (captures are of a scripted run)".into());
+    }
+    Ok(script)
+}
+
 fn main() {
+    let script = match parse_script() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("bevy_character: {e}");
+            std::process::exit(2);
+        }
+    };
     let assets = shared_assets();
     if !assets.join("greenman.glb").is_file() {
         eprintln!("greenman.glb not found in {} (set ZOA_ASSETS to the shared asset folder)", assets.display());
         std::process::exit(2);
     }
-    App::new()
-        .add_plugins(DefaultPlugins.set(AssetPlugin { file_path: assets.display().to_string(), ..default() }))
-        .add_plugins(ZoaAnimationPlugin)
-        .insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 800.0, ..default() })
-        .add_systems(Startup, setup)
-        .add_systems(Update, (gameplay, attach_sword, print_events))
-        .run();
+    if !script.at.is_empty()
+        && let Err(e) = std::fs::create_dir_all(&script.out)
+    {
+        eprintln!("bevy_character: {}: {e}", script.out.display());
+        std::process::exit(2);
+    }
+    let mut window = Window { title: "ZOA: greenman".into(), ..default() };
+    if script.gait.is_some() {
+        window.resolution = WindowResolution::new(640, 400);
+    }
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(AssetPlugin { file_path: assets.display().to_string(), ..default() })
+            .set(WindowPlugin { primary_window: Some(window), ..default() }),
+    )
+    .add_plugins(ZoaAnimationPlugin)
+    .insert_resource(GlobalAmbientLight { color: Color::WHITE, brightness: 800.0, ..default() })
+    .insert_resource(ClearColor(CLEAR))
+    .add_systems(Startup, setup)
+    .add_systems(Update, (attach_sword, print_events));
+    if script.gait.is_some() {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_nanos(16_666_667)))
+            .init_resource::<Saved>()
+            .add_systems(Update, (scripted, capture));
+    } else {
+        app.add_systems(Update, gameplay);
+    }
+    app.insert_resource(script).run();
+}
+
+/// The clear colour (captures tell the character from it).
+const CLEAR: Color = Color::srgb(0.08, 0.09, 0.11);
+
+/// A scripted run: the gait held, every frame, by meaning.
+fn scripted(script: Res<Script>, mut players: Query<&mut ZoaCharacter, With<Player>>) {
+    let Some((_, tags, speed)) = script.gait.map(|g| GAITS[g]) else { return };
+    for mut character in &mut players {
+        character.set_tags(tags.parse().expect("a valid tag set"));
+        character.set_speed(speed);
+    }
+}
+
+/// Captures already saved (counted by an observer after `save_to_disk`).
+#[derive(Debug, Default, Resource)]
+struct Saved(usize);
+
+/// Requests each capture once its time after binding has come; exits once
+/// all are saved (with `--exit`).
+fn capture(
+    mut commands: Commands,
+    time: Res<Time>,
+    script: Res<Script>,
+    players: Query<&ZoaCharacter, With<Player>>,
+    saved: Res<Saved>,
+    mut bound_at: Local<Option<f32>>,
+    mut requested: Local<usize>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if bound_at.is_none() && players.iter().any(|c| c.binding().is_some()) {
+        *bound_at = Some(time.elapsed_secs());
+    }
+    let Some(start) = *bound_at else { return };
+    let Some((gait, _, _)) = script.gait.map(|g| GAITS[g]) else { return };
+    while let Some(&at) = script.at.get(*requested)
+        && time.elapsed_secs() - start >= at
+    {
+        let path = script.out.join(format!("{gait}-{at:.2}s.png"));
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(path))
+            .observe(|_: On<ScreenshotCaptured>, mut saved: ResMut<Saved>| saved.0 += 1);
+        *requested += 1;
+    }
+    if script.exit && saved.0 >= script.at.len() {
+        exit.write(AppExit::Success);
+    }
 }
 
 /// The player's character and what it holds.
@@ -64,6 +213,7 @@ fn setup(
     mut definitions: ResMut<ZoaDefinitions>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    script: Res<Script>,
 ) {
     let id = match definitions.load(DEFINITIONS, CharacterChoice::default(), CharacterSettings::default()) {
         Ok(id) => id,
@@ -87,11 +237,13 @@ fn setup(
         DirectionalLight { shadow_maps_enabled: true, ..default() },
         Transform::from_xyz(3.0, 6.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(20.0, 20.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.45, 0.35))),
-    ));
-    println!("W walk, Shift+W run, Ctrl+W sprint, Space fire, F melee, R reload, E equip/holster");
+    if script.gait.is_none() {
+        commands.spawn((
+            Mesh3d(meshes.add(Plane3d::default().mesh().size(20.0, 20.0))),
+            MeshMaterial3d(materials.add(Color::srgb(0.35, 0.45, 0.35))),
+        ));
+        println!("W walk, Shift+W run, Ctrl+W sprint, Space fire, F melee, R reload, E equip/holster");
+    }
 }
 
 /// Keyboard → meaning. No clip, state or bone name appears here.
