@@ -97,7 +97,9 @@ pub fn bundle_baked(
     let mut clips = Vec::with_capacity(set.clips.len());
     for c in &set.clips {
         match by_id.remove(&c.value.id) {
-            Some(b) => clips.push(BundledClip { asset: c.value.clone(), clip: b.clip, source_skeleton: b.source_skeleton }),
+            Some(b) => {
+                clips.push(BundledClip { asset: c.value.clone(), clip: b.clip, source_skeleton: b.source_skeleton })
+            }
             None => problems.push(CharacterLoadProblem::MissingBakedClip(c.value.id.clone())),
         }
     }

@@ -120,9 +120,8 @@ impl Loader {
             let at = format!("{}:{}:{}", d.file.display(), d.line, d.column);
             return Err(bad(format!("its definition `{at}` does not load: {}", d.message), None));
         }
-        let bundle = zoa_anim_assets::character::bundle_baked(&set, self.choice(), baked).map_err(|problems| {
-            bad(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "), None)
-        })?;
+        let bundle = zoa_anim_assets::character::bundle_baked(&set, self.choice(), baked)
+            .map_err(|problems| bad(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "), None))?;
         CharacterDefinition::new(&bundle, self.settings.clone()).map_err(|e| bad(e.to_string(), None))
     }
 

@@ -29,7 +29,8 @@ fn bounds(s: &Skeleton, tol: &Tolerance) -> Vec<f32> {
             None => (local, 0, 1.0),
         };
         let m = model[j];
-        scale[j] = scale[j].max(m.x_axis.truncate().length().max(m.y_axis.truncate().length()).max(m.z_axis.truncate().length()));
+        scale[j] = scale[j]
+            .max(m.x_axis.truncate().length().max(m.y_axis.truncate().length()).max(m.z_axis.truncate().length()));
         out[j] = 2.0 * tol.translation * (depth[j] + 1) as f32 * scale[j].max(1.0);
     }
     out
@@ -89,7 +90,12 @@ fn every_shared_asset_bakes_within_the_tolerance() {
             let (baked, stats) = bake_clip(clip, skeleton, &tol).unwrap();
             assert_eq!(baked.duration(), clip.duration(), "{} {}", asset.file_name, clip.name());
             let (err, ratio) = compare(skeleton, clip, &baked, &bound, 240);
-            assert!(ratio <= 1.0, "{} {}: model-space error {err} over the bound ({ratio:.2}×)", asset.file_name, clip.name());
+            assert!(
+                ratio <= 1.0,
+                "{} {}: model-space error {err} over the bound ({ratio:.2}×)",
+                asset.file_name,
+                clip.name()
+            );
             worst = worst.max(err);
             total.keys_before += stats.keys_before;
             total.keys_after += stats.keys_after;
@@ -182,5 +188,8 @@ fn bad_baked_files_are_errors_naming_the_file() {
 
     let missing = tmp.path().join("missing.zoabake");
     let err = zoa_animation::load_baked(&missing).unwrap_err();
-    assert!(matches!(err, LoadError::Baked { problem: None, .. }) && err.to_string().contains("missing.zoabake"), "{err}");
+    assert!(
+        matches!(err, LoadError::Baked { problem: None, .. }) && err.to_string().contains("missing.zoabake"),
+        "{err}"
+    );
 }

@@ -43,9 +43,7 @@ pub use tracks::angle_between;
 use std::path::{Path, PathBuf};
 
 use zoa_anim_core::glam::{Mat4, Quat, Vec3};
-use zoa_anim_core::{
-    CharacterBundle, Clip, Interpolation, Joint, MorphNode, MorphTrack, Skeleton, Transform,
-};
+use zoa_anim_core::{CharacterBundle, Clip, Interpolation, Joint, MorphNode, MorphTrack, Skeleton, Transform};
 
 use crate::AssetError;
 use crate::files::{self, FileKind};
@@ -178,7 +176,11 @@ pub enum BakedProblem {
 /// Never on validated core data; `tolerance` must be [`Tolerance::is_valid`]
 /// (checked with `debug_assert!`; an invalid one keeps every key).
 #[must_use]
-pub fn bake(definitions: &[(PathBuf, String)], bundle: &CharacterBundle, tolerance: &Tolerance) -> (Vec<u8>, BakeStats) {
+pub fn bake(
+    definitions: &[(PathBuf, String)],
+    bundle: &CharacterBundle,
+    tolerance: &Tolerance,
+) -> (Vec<u8>, BakeStats) {
     debug_assert!(tolerance.is_valid());
     let mut w = Writer::default();
     w.f32(tolerance.translation);
@@ -246,7 +248,12 @@ pub fn bake_clip(clip: &Clip, skeleton: &Skeleton, tolerance: &Tolerance) -> Res
     let mut r = Cursor::new(&w.bytes, 0);
     let (_, baked, _) = read_clip_body(&mut r, skeleton)?;
     r.end("clip")?;
-    let stats = BakeStats { bytes: w.bytes.len() as u64, clip_bytes: w.bytes.len() as u64, keys_before: counts.before, keys_after: counts.after };
+    let stats = BakeStats {
+        bytes: w.bytes.len() as u64,
+        clip_bytes: w.bytes.len() as u64,
+        keys_before: counts.before,
+        keys_after: counts.after,
+    };
     Ok((baked, stats))
 }
 
@@ -277,7 +284,10 @@ pub fn read_baked(bytes: &[u8]) -> Result<BakedCharacter, BakedProblem> {
     let sum = h.u64("checksum")?;
     let have = (bytes.len() - HEADER_BYTES) as u64;
     if have < len {
-        return Err(BakedProblem::Truncated { len: bytes.len() as u64, expected: len.saturating_add(HEADER_BYTES as u64) });
+        return Err(BakedProblem::Truncated {
+            len: bytes.len() as u64,
+            expected: len.saturating_add(HEADER_BYTES as u64),
+        });
     }
     if have > len {
         return Err(BakedProblem::TrailingBytes { extra: have - len });
@@ -325,8 +335,11 @@ fn read_section<'a>(r: &mut Cursor<'a>, tag: [u8; 4]) -> Result<Cursor<'a>, Bake
 }
 
 fn read_payload(r: &mut Cursor<'_>) -> Result<BakedCharacter, BakedProblem> {
-    let tolerance =
-        Tolerance { translation: r.finite("tolerance")?, rotation_degrees: r.finite("tolerance")?, scale: r.finite("tolerance")? };
+    let tolerance = Tolerance {
+        translation: r.finite("tolerance")?,
+        rotation_degrees: r.finite("tolerance")?,
+        scale: r.finite("tolerance")?,
+    };
     let mut s = read_section(r, *b"DEFS")?;
     let n = s.count("definition files", 8, MAX_ITEMS)?;
     let mut definitions = Vec::with_capacity(n);
@@ -377,7 +390,12 @@ fn write_skeleton(w: &mut Writer, s: &Skeleton) {
         w.u32(j.node);
         w.u32(j.parent.map_or(u32::MAX, u32::from));
         let t = &j.rest;
-        t.translation.to_array().iter().chain(&t.rotation.to_array()).chain(&t.scale.to_array()).for_each(|v| w.f32(*v));
+        t.translation
+            .to_array()
+            .iter()
+            .chain(&t.rotation.to_array())
+            .chain(&t.scale.to_array())
+            .for_each(|v| w.f32(*v));
         j.inverse_bind.to_cols_array().iter().for_each(|v| w.f32(*v));
     }
 }

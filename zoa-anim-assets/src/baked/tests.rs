@@ -24,8 +24,12 @@ fn skeleton() -> Skeleton {
 
 fn clip() -> Clip {
     let times: Vec<f32> = (0..31).map(|k| k as f32 / 30.0).collect();
-    let rot: Vec<f32> =
-        times.iter().flat_map(|t| Quat::from_rotation_z(t.min(0.5) + (t * 20.0).sin() * 0.02 * f32::from(u8::from(*t > 0.8))).to_array()).collect();
+    let rot: Vec<f32> = times
+        .iter()
+        .flat_map(|t| {
+            Quat::from_rotation_z(t.min(0.5) + (t * 20.0).sin() * 0.02 * f32::from(u8::from(*t > 0.8))).to_array()
+        })
+        .collect();
     let pos: Vec<f32> = times.iter().flat_map(|t| [0.0, 1.0 + t * 0.25, 0.0]).collect();
     let track = |node, property, values| Track {
         node,

@@ -149,7 +149,11 @@ fn decode_rotation((q, largest): ([u16; 3], u8)) -> [f32; 4] {
 fn encode_range(v: Vec3, min: Vec3, extent: Vec3) -> [u16; 3] {
     let mut out = [0u16; 3];
     for i in 0..3 {
-        out[i] = if extent[i] > 0.0 { ((v[i] - min[i]) / extent[i] * 65535.0).round().clamp(0.0, 65535.0) as u16 } else { 0 };
+        out[i] = if extent[i] > 0.0 {
+            ((v[i] - min[i]) / extent[i] * 65535.0).round().clamp(0.0, 65535.0) as u16
+        } else {
+            0
+        };
     }
     out
 }
@@ -168,9 +172,7 @@ fn error(property: TrackProperty, a: &[f32], b: &[f32]) -> f32 {
     match property {
         TrackProperty::Translation => Vec3::from_slice(a).distance(Vec3::from_slice(b)),
         TrackProperty::Scale => (Vec3::from_slice(a) - Vec3::from_slice(b)).abs().max_element(),
-        TrackProperty::Rotation => {
-            angle_between(Quat::from_slice(a).normalize(), Quat::from_slice(b).normalize())
-        }
+        TrackProperty::Rotation => angle_between(Quat::from_slice(a).normalize(), Quat::from_slice(b).normalize()),
     }
 }
 
@@ -377,46 +379,60 @@ pub(super) fn read_track(r: &mut Cursor<'_>, timeline: &[f32], skeleton: &Skelet
                 track.times.push(t);
             }
             track.values.reserve_exact(n * c);
-            match (r.u8("track quantizer")?, property) {
-                (0, TrackProperty::Rotation) => {
-                    let raw = r.take(n * 6, "rotation keys")?;
-                    let largest = r.take(n.div_ceil(4), "rotation largest components")?;
-                    for k in 0..n {
-                        let q = [0, 1, 2].map(|j| u16::from_le_bytes([raw[k * 6 + j * 2], raw[k * 6 + j * 2 + 1]]));
-                        let l = (largest[k / 4] >> ((k % 4) * 2)) & 3;
-                        track.values.extend_from_slice(&decode_rotation((q, l)));
-                    }
-                }
-                (1, TrackProperty::Translation | TrackProperty::Scale) => {
-                    let mut f = [0.0; 6];
-                    for v in &mut f {
-                        *v = r.finite("track range")?;
-                    }
-                    let (min, extent) = (Vec3::new(f[0], f[1], f[2]), Vec3::new(f[3], f[4], f[5]));
-                    let raw = r.take(n * 6, "vector keys")?;
-                    for k in 0..n {
-                        let q = [0, 1, 2].map(|j| u16::from_le_bytes([raw[k * 6 + j * 2], raw[k * 6 + j * 2 + 1]]));
-                        let v = decode_range(q, min, extent);
-                        if !v.is_finite() {
-                            return Err(r.corrupt("a quantized value is not finite"));
-                        }
-                        track.values.extend_from_slice(&v.to_array());
-                    }
-                }
-                (2, _) => {
-                    if n.saturating_mul(4 * c) > r.remaining() {
-                        return Err(r.corrupt("float keys: past the end"));
-                    }
-                    for _ in 0..n * c {
-                        track.values.push(r.finite("float key")?);
-                    }
-                }
-                (q, _) => return Err(r.corrupt(format!("track quantizer {q} does not fit a {} track", property.name()))),
-            }
+            read_quantized_values(r, property, n, c, &mut track.values)?;
         }
         e => return Err(r.corrupt(format!("track encoding {e} (0 or 1)"))),
     }
     Ok(track)
+}
+
+/// Reads the values of a quantized track's `n` keys of `c` components.
+fn read_quantized_values(
+    r: &mut Cursor<'_>,
+    property: TrackProperty,
+    n: usize,
+    c: usize,
+    values: &mut Vec<f32>,
+) -> Result<(), BakedProblem> {
+    match (r.u8("track quantizer")?, property) {
+        (0, TrackProperty::Rotation) => {
+            let raw = r.take(n * 6, "rotation keys")?;
+            let largest = r.take(n.div_ceil(4), "rotation largest components")?;
+            for k in 0..n {
+                let q = [0, 1, 2].map(|j| u16::from_le_bytes([raw[k * 6 + j * 2], raw[k * 6 + j * 2 + 1]]));
+                let l = (largest[k / 4] >> ((k % 4) * 2)) & 3;
+                values.extend_from_slice(&decode_rotation((q, l)));
+            }
+        }
+        (1, TrackProperty::Translation | TrackProperty::Scale) => {
+            let mut f = [0.0; 6];
+            for v in &mut f {
+                *v = r.finite("track range")?;
+            }
+            let (min, extent) = (Vec3::new(f[0], f[1], f[2]), Vec3::new(f[3], f[4], f[5]));
+            let raw = r.take(n * 6, "vector keys")?;
+            for k in 0..n {
+                let q = [0, 1, 2].map(|j| u16::from_le_bytes([raw[k * 6 + j * 2], raw[k * 6 + j * 2 + 1]]));
+                let v = decode_range(q, min, extent);
+                if !v.is_finite() {
+                    return Err(r.corrupt("a quantized value is not finite"));
+                }
+                values.extend_from_slice(&v.to_array());
+            }
+        }
+        (2, _) => {
+            if n.saturating_mul(4 * c) > r.remaining() {
+                return Err(r.corrupt("float keys: past the end"));
+            }
+            for _ in 0..n * c {
+                values.push(r.finite("float key")?);
+            }
+        }
+        (q, _) => {
+            return Err(r.corrupt(format!("track quantizer {q} does not fit a {} track", property.name())));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -751,7 +751,9 @@ pub fn definition_sources(set: &DefinitionSet, dir: &Path) -> Result<Vec<(PathBu
     files.dedup();
     files
         .into_iter()
-        .map(|rel| crate::files::read_to_string(&dir.join(rel), crate::files::FileKind::Definition).map(|t| (rel.clone(), t)))
+        .map(|rel| {
+            crate::files::read_to_string(&dir.join(rel), crate::files::FileKind::Definition).map(|t| (rel.clone(), t))
+        })
         .collect()
 }
 

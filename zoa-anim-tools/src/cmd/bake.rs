@@ -60,8 +60,11 @@ struct ToleranceOut {
 
 /// Bakes the folder and writes the file.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let tolerance =
-        Tolerance { translation: args.tolerance_mm / 1000.0, rotation_degrees: args.tolerance_degrees, ..Tolerance::default() };
+    let tolerance = Tolerance {
+        translation: args.tolerance_mm / 1000.0,
+        rotation_degrees: args.tolerance_degrees,
+        ..Tolerance::default()
+    };
     if !tolerance.is_valid() {
         return Err(fail(2, "usage", "--tolerance-mm and --tolerance-degrees must be finite and > 0").into());
     }

@@ -320,7 +320,10 @@ fn load_times(dir: Option<&Path>, baked: &Path, profile_set: Option<&str>) -> an
                 loader = loader.player_set(id);
             }
             Some(median_ms(|| {
-                loader.load(dir).map(drop).map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(dir).into())
+                loader
+                    .load(dir)
+                    .map(drop)
+                    .map_err(|e| crate::output::fail(1, "invalid-input", e.to_string()).at(dir).into())
             })?)
         }
     };
@@ -383,7 +386,9 @@ fn report(
             "baked file: {} clip bytes, loads in {:.2} ms{}",
             l.clip_bytes,
             l.load_ms.baked,
-            l.load_ms.folder.map_or(String::new(), |f| format!(" (the folder: {f:.2} ms, {:.1}x)", f / l.load_ms.baked))
+            l.load_ms
+                .folder
+                .map_or(String::new(), |f| format!(" (the folder: {f:.2} ms, {:.1}x)", f / l.load_ms.baked))
         );
     }
     Ok(ExitCode::SUCCESS)
