@@ -167,6 +167,7 @@ struct Saved(usize);
 
 /// Requests each capture once its time after binding has come; exits once
 /// all are saved (with `--exit`).
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one thing it reads or writes
 fn capture(
     mut commands: Commands,
     time: Res<Time>,

@@ -248,7 +248,7 @@ fn animate_when_spawned(
             character.set_float(blend, w);
             let c: &mut Character = &mut character;
             if let Err(e) = c.update(phase * cycle) {
-                log::error!("fox {k}: {e}");
+                bevy::log::error!("fox {k}: {e}");
             }
             commands.entity(root).insert(character);
         }
