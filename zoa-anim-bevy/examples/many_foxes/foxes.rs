@@ -209,6 +209,7 @@ pub fn fox_app(assets: &Path, definitions: &Path, foxes: usize, animator: Animat
 /// normalized clock (ZOA's blend tree plays its children on one clock whose
 /// cycle is `(1 − w)·d_walk + w·d_run`), seeked to the fox's phase; ZOA's
 /// character gets `blend = w` and is advanced by the phase.
+#[allow(clippy::too_many_arguments)] // a Bevy observer: each parameter is one thing it reads or writes
 fn animate_when_spawned(
     ready: On<WorldInstanceReady>,
     mut commands: Commands,
