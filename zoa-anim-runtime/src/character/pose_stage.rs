@@ -202,6 +202,19 @@ struct Sources<'a> {
     masks: Option<&'a GraphMasks>,
 }
 
+/// The scratch a frame uses: `lent` (another character's) when it fits
+/// `def`'s skeleton, else the character's own, made the first time.
+fn scratch_for<'a>(
+    own: &'a mut Option<Box<PoseScratch>>,
+    lent: Option<&'a mut PoseScratch>,
+    def: &CharacterDefinition,
+) -> &'a mut PoseScratch {
+    match lent {
+        Some(s) if s.fits(def.skeleton.joint_count()) => s,
+        _ => own.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
+    }
+}
+
 /// A state mask's flag in a packed [`MaskRef`].
 const STATE_MASK: u32 = 1 << 31;
 
@@ -289,12 +302,8 @@ impl PoseStage {
         ik: &mut IkStage,
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
-        let n = def.skeleton.joint_count();
         let PoseStage { scratch, local, .. } = self;
-        let scratch = match lent {
-            Some(s) if s.fits(n) => s,
-            _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
-        };
+        let scratch = scratch_for(scratch, lent, def);
         ik.apply(&def.skeleton, local, &mut scratch.ik)
     }
 
@@ -319,7 +328,6 @@ impl PoseStage {
         previous: Option<(&Stack<'_>, f32)>,
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
-        let n = def.skeleton.joint_count();
         let PoseStage {
             contexts,
             scratch,
@@ -333,10 +341,7 @@ impl PoseStage {
             ..
         } = self;
         let [current_stack, outgoing_stack] = stacks;
-        let scratch = match lent {
-            Some(s) if s.fits(n) => s,
-            _ => &mut **scratch.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
-        };
+        let scratch = scratch_for(scratch, lent, def);
         let mut parts = Parts { def, contexts, procedural, scratch };
         let (mut morph_now, mut morph_before) = match morphs.as_deref_mut() {
             Some([now, before]) => (Some(now), Some(before)),
