@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The windowed Bevy example rendered on a machine without a GPU: Mesa's
 # software Vulkan driver (lavapipe) under Xvfb. Builds the `render` feature
-# (dev profile), captures two frames of a scripted sprint with Bevy's
-# screenshot API, and checks them (tests/render_capture.rs: both exist, the
-# character covers a plausible share of the pixels, it moved between them);
-# then the `many_foxes` pose test (bevy_animation and ZOA agree on the Fox).
+# in the `render-check` profile (dev with nothing optimised and no debug info:
+# the build, not the few frames drawn, is what costs here), captures two
+# frames of a scripted sprint with Bevy's screenshot API, and checks them
+# (tests/render_capture.rs: both exist, the character covers a plausible
+# share of the pixels, it moved between them); then the `many_foxes` pose
+# test (bevy_animation and ZOA agree on the Fox).
 # Installs xvfb, xauth and mesa-vulkan-drivers with apt-get when missing.
 # Usage: scripts/check-render.sh [DIR]  (captures go to DIR, else a temporary folder)
 set -euo pipefail
@@ -27,10 +29,10 @@ rm -f "$out"/sprint-*.png
 icd=$(compgen -G "/usr/share/vulkan/icd.d/lvp_icd*.json" | head -1)
 export VK_DRIVER_FILES="$icd" VK_ICD_FILENAMES="$icd"
 
-cargo build -p zoa-anim-bevy --features render --example bevy_character --locked
+cargo build --profile render-check -p zoa-anim-bevy --features render --example bevy_character --locked
 timeout 600 xvfb-run -a -s "-screen 0 1280x1024x24" \
-  cargo run -q -p zoa-anim-bevy --features render --example bevy_character --locked -- \
+  cargo run -q --profile render-check -p zoa-anim-bevy --features render --example bevy_character --locked -- \
   --script sprint --screenshot-at 0.5,1.5 --out "$out" --exit
 ls -l "$out"
-ZOA_RENDER_CAPTURES="$out" cargo test -p zoa-anim-bevy --features render --locked \
+ZOA_RENDER_CAPTURES="$out" cargo test --profile render-check -p zoa-anim-bevy --features render --locked \
   --test render_capture --test many_foxes -- --nocapture

@@ -79,7 +79,7 @@ pub struct CompiledLoadout {
     pub classes: Vec<LoadoutClass>,
     /// The graphs the classes name, `(id, graph)`.
     pub graphs: Vec<(String, Arc<GraphDefinition>)>,
-    /// Layers and contributions a frame of the largest graph can hold, twice (for the switch blend).
+    /// Layers and contributions a frame of the largest graph can hold.
     frame: (usize, usize),
 }
 
@@ -126,7 +126,7 @@ impl CompiledLoadout {
             layers = layers.max(o.layers.capacity());
             contributions = contributions.max(o.contributions.capacity());
         }
-        let frame = (2 * layers, 2 * contributions);
+        let frame = (layers, contributions);
         Ok(CompiledLoadout { id: set.id.clone(), default: set.default_profile, classes, graphs, frame })
     }
 
@@ -137,9 +137,17 @@ impl CompiledLoadout {
         find(class).or_else(|| find(self.default))
     }
 
-    /// Output buffers big enough for the largest graph, twice (for the switch blend).
+    /// Output buffers big enough for the largest graph, twice (for the
+    /// switch blend of [`Loadout::update`]).
     #[must_use]
     pub fn new_output(&self) -> FrameOutput {
+        FrameOutput::with_capacity(2 * self.frame.0, 2 * self.frame.1)
+    }
+
+    /// Output buffers big enough for one frame of any of its graphs (one
+    /// side of [`Loadout::update_split`]).
+    #[must_use]
+    pub fn graph_output(&self) -> FrameOutput {
         FrameOutput::with_capacity(self.frame.0, self.frame.1)
     }
 }

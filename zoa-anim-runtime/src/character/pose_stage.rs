@@ -180,10 +180,10 @@ pub(crate) struct PoseStage {
     /// graph's during a loadout switch (`outgoing` says whether it was composed).
     stacks: [StackRecord; 2],
     outgoing: bool,
-    /// The procedural fallback's additive pose (only its flagged joints are read).
-    procedural: Option<Pose>,
+    /// Whether the definition has joints the procedural fallback moves (its
+    /// pose is written in the run's scratch, [`PoseScratch::extra`]).
+    procedural: bool,
     pub(crate) local: Pose,
-    previous: Pose,
     pub(crate) inertia: Inertializer,
     pub(crate) model: Vec<Mat4>,
     pub(crate) skin: Vec<Mat4>,
@@ -251,20 +251,21 @@ impl StackSources for Sources<'_> {
 
 impl PoseStage {
     /// Buffers for `def`'s characters whose frames hold at most `layers`
-    /// layers and `contributions` contributions (graph and selector together).
+    /// layers and `contributions` contributions (graph and selector
+    /// together); the outgoing graph's stack is empty until [`Self::reserve`].
     pub(crate) fn new(def: &CharacterDefinition, layers: usize, contributions: usize) -> PoseStage {
         let rest = def.skeleton.rest();
         let n = rest.len();
         let p = def.procedural;
-        let procedural = (p.spine.is_some() || p.chest.is_some() || p.head.is_some()).then(|| rest.clone());
+        let procedural = p.spine.is_some() || p.chest.is_some() || p.head.is_some();
         PoseStage {
             contexts: def.animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
             scratch: None,
-            stacks: [0; 2].map(|_| StackRecord::with_capacity(2 * layers + 2, contributions)),
+            // The outgoing graph's stack gets its room at the first loadout switch.
+            stacks: [StackRecord::with_capacity(2 * layers + 2, contributions), StackRecord::default()],
             outgoing: false,
             procedural,
             local: rest.clone(),
-            previous: rest.clone(),
             inertia: Inertializer::new(rest),
             model: vec![Mat4::IDENTITY; n],
             skin: vec![Mat4::IDENTITY; n],
@@ -279,8 +280,9 @@ impl PoseStage {
         }
     }
 
-    /// Makes room for frames of up to `layers` layers and `contributions`
-    /// contributions (after a loadout change; may allocate).
+    /// Makes room, in the current and the outgoing graph's stacks, for frames
+    /// of up to `layers` layers and `contributions` contributions (after a
+    /// loadout change; may allocate).
     pub(crate) fn reserve(&mut self, layers: usize, contributions: usize) {
         for s in &mut self.stacks {
             s.reserve(2 * layers + 2, contributions);
@@ -329,20 +331,11 @@ impl PoseStage {
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
         let PoseStage {
-            contexts,
-            scratch,
-            stacks,
-            outgoing: composed_outgoing,
-            procedural,
-            local,
-            previous: before,
-            morphs,
-            curves,
-            ..
+            contexts, scratch, stacks, outgoing: composed_outgoing, procedural, local, morphs, curves, ..
         } = self;
         let [current_stack, outgoing_stack] = stacks;
         let scratch = scratch_for(scratch, lent, def);
-        let mut parts = Parts { def, contexts, procedural, scratch };
+        let mut parts = Parts { def, contexts, procedural: *procedural, scratch };
         let (mut morph_now, mut morph_before) = match morphs.as_deref_mut() {
             Some([now, before]) => (Some(now), Some(before)),
             None => (None, None),
@@ -355,10 +348,17 @@ impl PoseStage {
         parts.compose(current, current_stack, local, morph_now.as_deref_mut())?;
         parts.blend_curves(current_stack, curves_now.as_deref_mut());
         if let Some((outgoing, alpha)) = previous {
-            parts.compose(outgoing, outgoing_stack, before, morph_before.as_deref_mut())?;
+            // Lent out of the scratch while the scratch composes into it
+            // (an empty pose stands in: no allocation).
+            let mut before = std::mem::replace(&mut parts.scratch.outgoing, Pose::identity(0));
+            let composed = parts.compose(outgoing, outgoing_stack, &mut before, morph_before.as_deref_mut());
+            if composed.is_ok() {
+                blend_into(local, &before, 1.0 - alpha);
+            }
+            parts.scratch.outgoing = before;
+            composed?;
             parts.blend_curves(outgoing_stack, curves_before.as_deref_mut());
             *composed_outgoing = true;
-            blend_into(local, before, 1.0 - alpha);
             if let (Some(now), Some(before)) = (morph_now, morph_before) {
                 now.blend_toward(before, 1.0 - alpha);
             }
@@ -374,7 +374,8 @@ impl PoseStage {
 struct Parts<'a> {
     def: &'a CharacterDefinition,
     contexts: &'a mut [SamplingContext],
-    procedural: &'a mut Option<Pose>,
+    /// Whether the definition has procedurally moved joints.
+    procedural: bool,
     scratch: &'a mut PoseScratch,
 }
 
@@ -388,15 +389,19 @@ impl Parts<'_> {
     ) -> Result<(), RuntimeError> {
         let def = self.def;
         write_stack(def, stack, record);
-        if let (Some(pose), Some((motion, _))) = (self.procedural.as_mut(), stack.procedural) {
-            write_procedural(def, motion, pose);
+        // The procedural pose, lent out of the scratch while the scratch composes.
+        let mut procedural = None;
+        if let (true, Some((motion, _))) = (self.procedural, stack.procedural) {
+            let mut pose = std::mem::replace(&mut self.scratch.extra, Pose::identity(0));
+            write_procedural(def, motion, &mut pose);
+            procedural = Some(pose);
         }
-        let extra = self.procedural.as_ref().map(|pose| ExtraPose {
+        let extra = procedural.as_ref().map(|pose| ExtraPose {
             pose,
             animated: &def.procedural_animated,
             reference: Some(&def.procedural_reference),
         });
-        ComposeJob {
+        let composed = ComposeJob {
             composition: Composition::Layered,
             skeleton: &def.skeleton,
             stack: &record.stack,
@@ -407,7 +412,11 @@ impl Parts<'_> {
             output,
             morphs,
         }
-        .run()
+        .run();
+        if let Some(pose) = procedural {
+            self.scratch.extra = pose;
+        }
+        composed
     }
 }
 

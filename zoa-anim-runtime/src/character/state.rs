@@ -114,6 +114,15 @@ pub fn tag_event_dimensions(binding: AnimationBindingId) -> DimensionSet {
     }
 }
 
+/// Layers and inputs a pose stack of frames this large can need: a graph's
+/// frame (the current or the outgoing one's) and the selector's.
+fn stack_room(frame: &FrameOutput, previous: &FrameOutput, selector: &FrameOutput) -> (usize, usize) {
+    let layers = frame.layers.capacity().max(previous.layers.capacity()) + 1;
+    let contributions =
+        frame.contributions.capacity().max(previous.contributions.capacity()) + selector.contributions.capacity();
+    (layers, contributions)
+}
+
 /// One character: graph instances (through its loadout), tag selector,
 /// binding driver, override slot, pose buffers, IK state and event queue,
 /// all sized at spawn ([`Character::new`]). Gameplay sets meaning between
@@ -186,8 +195,10 @@ impl Character {
                 Behaviour::Plain(Box::new(d))
             }
         };
+        // The outgoing graph's frame gets its room at the first switch (which
+        // allocates anyway: it starts a graph instance).
         let (frame, previous_frame) = match &behaviour {
-            Behaviour::Loadout(s) => (s.new_output(), s.new_output()),
+            Behaviour::Loadout(s) => (s.compiled().graph_output(), FrameOutput::default()),
             Behaviour::Plain(d) => (d.instance().new_output(), FrameOutput::default()),
         };
         let graph = match &behaviour {
@@ -215,9 +226,7 @@ impl Character {
         } else {
             None
         };
-        let layers = frame.layers.capacity().max(previous_frame.layers.capacity()) + 1;
-        let contributions = frame.contributions.capacity().max(previous_frame.contributions.capacity())
-            + selector_frame.contributions.capacity();
+        let (layers, contributions) = stack_room(&frame, &previous_frame, &selector_frame);
         let mut c = Character {
             pose: PoseStage::new(def, layers, contributions),
             behaviour,
@@ -393,6 +402,12 @@ impl Character {
             e.equip(&self.def, change.class, ik.inputs_mut());
         }
         if change.graph_changed {
+            if self.previous_frame.contributions.capacity() == 0 {
+                // The first switch: room for the outgoing graph's frame and stack.
+                self.previous_frame = s.compiled().graph_output();
+                let (layers, contributions) = stack_room(&self.frame, &self.previous_frame, &self.selector_frame);
+                self.pose.reserve(layers, contributions);
+            }
             self.previous_graph = self.graph;
             self.graph = s.graph_index();
             self.pose.inertia.reset_generation();
@@ -422,10 +437,7 @@ impl Character {
                 }
                 self.selector_frame = sel.new_output();
                 self.selector = Some(sel);
-                let layers = self.frame.layers.capacity().max(self.previous_frame.layers.capacity()) + 1;
-                let contributions =
-                    self.frame.contributions.capacity().max(self.previous_frame.contributions.capacity())
-                        + self.selector_frame.contributions.capacity();
+                let (layers, contributions) = stack_room(&self.frame, &self.previous_frame, &self.selector_frame);
                 self.pose.reserve(layers, contributions);
             }
             (None, _) => self.selector = None,

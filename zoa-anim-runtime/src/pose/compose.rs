@@ -126,13 +126,21 @@ pub trait StackSources {
 
 /// What a frame writes before it reads, lent between the characters of a
 /// crowd run (see [`crate::pose::Crowd`]): the pose each clip is sampled into
-/// (only its animated properties are read back) and the blending state.
+/// (only its animated properties are read back), the blending state, a
+/// character's other per-frame poses and its IK buffers. One per run, not
+/// one per character: a crowd character holds only what it reads next frame.
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
     pub(crate) sampled: Pose,
     pub(crate) blending: BlendingContext,
     /// The IK stage's buffers (the solvers' pose layout, model space).
     pub(crate) ik: IkScratch,
+    /// A character's procedural pose ([`ExtraPose`]; each frame writes the
+    /// joints it animates, the only ones read).
+    pub(crate) extra: Pose,
+    /// A character's outgoing graph's pose during a loadout switch (written
+    /// whole, then blended under the current graph's).
+    pub(crate) outgoing: Pose,
 }
 
 impl PoseScratch {
@@ -143,12 +151,18 @@ impl PoseScratch {
             sampled: rest.clone(),
             blending: BlendingContext::new(rest.len()),
             ik: IkScratch::new(rest.len()),
+            extra: rest.clone(),
+            outgoing: rest.clone(),
         }
     }
     /// Whether it serves skeletons of `joints` joints.
     #[must_use]
     pub fn fits(&self, joints: usize) -> bool {
-        self.sampled.len() == joints && self.blending.capacity() >= joints && self.ik.fits(joints)
+        self.sampled.len() == joints
+            && self.blending.capacity() >= joints
+            && self.ik.fits(joints)
+            && self.extra.len() == joints
+            && self.outgoing.len() == joints
     }
 }
 
