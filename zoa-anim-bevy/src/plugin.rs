@@ -236,7 +236,9 @@ fn send(commands: &mut Commands, animation: &mut MessageWriter<ZoaAnimationEvent
 
 /// Binds the joints of characters that are not bound yet to the entities
 /// below them; a character whose hierarchy has none of its joints yet (a
-/// scene still spawning) is tried again next frame.
+/// scene still spawning) is tried again next frame. A character whose bound
+/// entities were despawned (its scene spawned again, as when an asset it
+/// depends on finishes loading or reloads) is bound to the new ones.
 fn bind_joints(
     mut commands: Commands,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
@@ -244,8 +246,13 @@ fn bind_joints(
     nodes: Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
 ) {
     for (root, mut c) in &mut characters {
-        if c.binding.is_some() {
-            continue;
+        if let Some(b) = &c.binding {
+            // A scene spawns again whole: its first bound entity tells.
+            let gone = b.entities().iter().flatten().next().is_some_and(|&e| nodes.get(e).is_err());
+            if !gone {
+                continue;
+            }
+            c.rebind();
         }
         if let Some(stale) = c.stale.take() {
             for e in stale.entities().iter().flatten() {

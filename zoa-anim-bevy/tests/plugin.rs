@@ -344,6 +344,34 @@ fn joints_are_found_by_name() {
     assert!(std::ptr::eq(c.runtime(), &**c));
 }
 
+/// A scene spawned again under a character (Bevy respawns a scene when an
+/// asset it depends on loads or reloads) despawns the bound entities: the
+/// character binds the new ones and poses them, without a call to `rebind`.
+#[test]
+fn a_hierarchy_spawned_again_is_bound_again() {
+    let def = definition();
+    let mut app = app(1, false, false);
+    let (root, old) = spawn_character(app.world_mut(), &def);
+    app.update();
+    assert!(all_bound(app.world(), root, &old));
+    let top = app.world().get::<Children>(root).unwrap().to_vec();
+    for e in top {
+        app.world_mut().entity_mut(e).despawn();
+    }
+    let skeleton = def.skeleton().skeleton().clone();
+    let new = spawn_joints(app.world_mut(), root, &skeleton, &|n| n.to_owned());
+    for f in 0..10 {
+        drive(&mut app, &[root], f);
+        app.update();
+    }
+    assert!(all_bound(app.world(), root, &new), "the new entities carry their ZoaJoint");
+    let c = app.world().get::<ZoaCharacter>(root).unwrap();
+    assert_eq!(c.joint_entity(skeleton.display_name(0).as_ref()), Some(new[0]));
+    let pose: Vec<_> = (0..new.len()).map(|j| bits(&bevy_transform(&c.local_pose().get(j)))).collect();
+    assert_eq!(joint_bits(app.world(), &new), pose, "the new entities show the runtime pose");
+    assert!(pose.iter().zip(skeleton.rest_pose()).any(|(p, r)| *p != bits(&bevy_transform(&r))), "posed, not at rest");
+}
+
 #[test]
 fn the_headless_plugin_group_runs_a_character() {
     use bevy_app::{PluginGroup, ScheduleRunnerPlugin};

@@ -101,6 +101,46 @@ impl ModelPose {
         }
     }
 
+    /// Recomputes only `joints` from the local pose (no allocation): a
+    /// subset of the skeleton in evaluation order that holds every parent of
+    /// its joints (what [`crate::RigIk`] reads: its chains and their
+    /// ancestors). The other joints keep what they held.
+    pub fn update_joints(&mut self, skeleton: &Skeleton, local: &[Transform], joints: &[u16]) {
+        for &j in joints {
+            let j = usize::from(j);
+            let parent = skeleton.parent(j).map_or(ModelTransform::IDENTITY, |p| self.xf[p]);
+            self.xf[j] = ModelTransform::compose(&parent, &local[j]);
+        }
+    }
+
+    /// Recomputes joint `j` and those of its ancestors `current` does not
+    /// report current, root-most first (no allocation; each missing ancestor
+    /// is found by walking up from `j`, so the cost grows with the square of
+    /// how many are missing: for the odd joint outside a rig's set).
+    pub fn refresh_outside(
+        &mut self,
+        skeleton: &Skeleton,
+        local: &[Transform],
+        j: usize,
+        current: impl Fn(usize) -> bool,
+    ) {
+        // How many joints, from `j` up, are not current.
+        let mut missing = 0usize;
+        let mut at = Some(j);
+        while let Some(k) = at.filter(|&k| !current(k)) {
+            missing += 1;
+            at = skeleton.parent(k);
+        }
+        for up in (0..missing).rev() {
+            let mut k = j;
+            for _ in 0..up {
+                k = skeleton.parent(k).unwrap_or(k);
+            }
+            let parent = skeleton.parent(k).map_or(ModelTransform::IDENTITY, |p| self.xf[p]);
+            self.xf[k] = ModelTransform::compose(&parent, &local[k]);
+        }
+    }
+
     /// Recomputes the joints on the path from `top` down to `bottom`
     /// (inclusive), assuming `top`'s parent is up to date. `bottom` must be
     /// `top` or one of its descendants.

@@ -237,6 +237,27 @@ pub struct RigIk {
     hand_on_weapon: bool,
     climb_hand: bool,
     chains: RigChains,
+    /// The joints whose model-space transforms the behaviours read, with
+    /// every ancestor, in evaluation order: the only ones each model-space
+    /// refresh computes ([`ModelPose::update_joints`]).
+    model_joints: Vec<u16>,
+    /// Per joint: whether it is in `model_joints`.
+    in_model: Vec<bool>,
+}
+
+/// `seeds` and every ancestor of theirs, in `skeleton`'s evaluation order,
+/// and per joint whether it is among them.
+fn ancestor_closure(skeleton: &Skeleton, seeds: impl IntoIterator<Item = u16>) -> (Vec<u16>, Vec<bool>) {
+    let mut needed = vec![false; skeleton.joint_count()];
+    for seed in seeds {
+        let mut at = Some(usize::from(seed));
+        while let Some(k) = at.filter(|&k| k < needed.len() && !needed[k]) {
+            needed[k] = true;
+            at = skeleton.parent(k);
+        }
+    }
+    let order = skeleton.eval_order().iter().copied().filter(|&j| needed[usize::from(j)]).collect();
+    (order, needed)
 }
 
 /// Thigh, shin and foot; or thigh, shin and the shin's tip when the leg has no foot.
@@ -336,6 +357,15 @@ impl RigIk {
         let arms = Side::BOTH
             .map(|side| hands.then(|| arm_chain(skeleton, roles, side)).flatten().map(|c| (c, chain_length(&rest, c))));
         let arms_ok = arms.iter().all(Option::is_some);
+        let chains = RigChains::compile(skeleton, policy);
+        let two_bone = |c: &TwoBoneChain| [c.upper, c.middle, c.end];
+        let seeds = foot_plant
+            .iter()
+            .flat_map(|(hips, legs, _)| std::iter::once(*hips).chain(legs.iter().flat_map(|l| two_bone(&l.chain))))
+            .chain(look.iter().flat_map(|l| l.iter().map(|(j, _)| j)))
+            .chain(arms.iter().flatten().flat_map(|(c, _)| two_bone(c)))
+            .chain(chains.joints());
+        let (model_joints, in_model) = ancestor_closure(skeleton, seeds);
         RigIk {
             joint_count: skeleton.joint_count(),
             settings,
@@ -346,7 +376,9 @@ impl RigIk {
             arms,
             hand_on_weapon: policy.hand_on_weapon && arms_ok,
             climb_hand: policy.climb_hand && arms_ok,
-            chains: RigChains::compile(skeleton, policy),
+            chains,
+            model_joints,
+            in_model,
         }
     }
 
@@ -417,7 +449,8 @@ impl RigIk {
             }
         }
         let s = &self.settings;
-        ctx.model.update(skeleton, local);
+        let joints = &self.model_joints;
+        ctx.model.update_joints(skeleton, local, joints);
         if let (Some((hips, legs, leg_len)), Some(ground)) = (self.foot_plant, input.ground.as_deref()) {
             let job = FootPlantJob {
                 hips,
@@ -432,8 +465,8 @@ impl RigIk {
             // Leaves the model pose current everywhere but below the feet.
             job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet);
         }
-        if self.chains.apply(skeleton, local, &mut ctx.model, &input.chain_targets) {
-            ctx.model.update(skeleton, local);
+        if self.chains.apply(skeleton, local, &mut ctx.model, joints, &input.chain_targets) {
+            ctx.model.update_joints(skeleton, local, joints);
         }
         if let Some(chain) = self.look {
             let job = LookAtJob {
@@ -448,7 +481,7 @@ impl RigIk {
                 || (self.climb_hand && input.ledge_targets.iter().any(Option::is_some));
             // The spine may have turned under the shoulders: refresh for the hands.
             if job.run(skeleton, local, &mut ctx.model, &mut ctx.look) && hands_next {
-                ctx.model.update(skeleton, local);
+                ctx.model.update_joints(skeleton, local, joints);
             }
         }
         ctx.grips = [None; 2];
@@ -456,6 +489,14 @@ impl RigIk {
             && let Some(pose) = &input.weapon_pose
         {
             let on_weapon = input.hand_on_weapon_weight.clamp(0.0, 1.0);
+            // A grip in the frame of a joint the rig does not read otherwise.
+            for t in [LEFT_HAND_GRIP, RIGHT_HAND_GRIP].map(|id| pose.target(id)) {
+                if let Some(PoseSpace::Joint(j)) = t.map(|t| t.space)
+                    && usize::from(j) < self.joint_count
+                {
+                    ctx.model.refresh_outside(skeleton, local, usize::from(j), |k| self.in_model[k]);
+                }
+            }
             // Both targets before either hand moves: a grip in the frame of
             // the hand holding the item is read from the pose as it is now.
             let targets = [LEFT_HAND_GRIP, RIGHT_HAND_GRIP]
@@ -500,5 +541,108 @@ impl RigIk {
             },
         };
         job.run(skeleton, local, model)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::foot::GroundHit;
+    use zoa_anim_core::RigChain;
+    use zoa_anim_core::contracts::PoseTargetData;
+    use zoa_test_support::skeletons::{HUMANOID, from_rows};
+
+    /// The humanoid with two finger joints (outside every behaviour) and a
+    /// three-joint tail under the hips (a rig chain).
+    fn skeleton() -> Skeleton {
+        let mut rows = HUMANOID.to_vec();
+        rows.extend([
+            ("RightHandIndex1", Some(21), [-0.08, 0.0, 0.02]),
+            ("RightHandIndex2", Some(22), [-0.03, 0.0, 0.0]),
+            ("Tail1", Some(0), [0.0, 0.0, -0.1]),
+            ("Tail2", Some(24), [0.0, 0.0, -0.2]),
+            ("Tail3", Some(25), [0.0, 0.0, -0.2]),
+        ]);
+        from_rows("humanoid", &rows)
+    }
+
+    /// A pose a little away from rest, different each frame.
+    fn animated(s: &Skeleton, frame: usize) -> Vec<Transform> {
+        s.rest_pose()
+            .enumerate()
+            .map(|(j, mut t)| {
+                let a = 0.1 * ((frame * 7 + j * 3) % 11) as f32 / 11.0;
+                t.rotation = Quat::from_euler(zoa_anim_core::glam::EulerRot::XYZ, a, -a * 0.5, a * 0.3);
+                t
+            })
+            .collect()
+    }
+
+    fn inputs(frame: usize) -> IkInputs {
+        let f = frame as f32;
+        let grip = |target, j| PoseTargetData {
+            target,
+            position: [0.02, 0.01 * f, 0.0],
+            rotation: Some([0.0, 0.0, 0.0, 1.0]),
+            weight: 1.0,
+            space: PoseSpace::Joint(j),
+        };
+        IkInputs {
+            locomotion_speed: 0.0,
+            // A slope: each foot reads its own height.
+            ground: Some(Arc::new(|p: Vec3| Some(GroundHit { height: 0.05 * p.x + 0.02, normal: Vec3::Y }))),
+            look_target: Some(Vec3::new(1.0, 1.5 + 0.1 * f, 2.0)),
+            // The left hand's grip in a finger's frame, the right hand's in its own.
+            weapon_pose: Some(PoseSnapshot {
+                targets: vec![grip(LEFT_HAND_GRIP, 23), grip(RIGHT_HAND_GRIP, 21)],
+                weight: 1.0,
+            }),
+            chain_targets: std::array::from_fn(|i| {
+                (i == 0).then(|| HandTarget { position: Vec3::new(0.2, 0.8, -0.4), rotation: None, weight: 1.0 })
+            }),
+            hand_on_weapon_weight: 1.0,
+            ..IkInputs::default()
+        }
+    }
+
+    #[test]
+    fn refreshing_only_the_joints_the_rig_reads_changes_no_bit() {
+        let s = skeleton();
+        let policy = RigPolicy { chains: vec![RigChain::new("tail", "Tail1", "Tail3")], ..RigPolicy::default() };
+        let (rig, _, problems) = RigIk::for_policy(&s, &policy);
+        assert!(problems.is_empty(), "{problems:?}");
+        for kind in PolicyKind::ALL.into_iter().filter(|&k| k != PolicyKind::ClimbHand) {
+            assert!(rig.is_active(kind), "{}", kind.name());
+        }
+        let name = |j: &u16| s.display_name(usize::from(*j)).into_owned();
+        let outside: Vec<String> =
+            (0..s.joint_count() as u16).filter(|j| !rig.in_model[usize::from(*j)]).map(|j| name(&j)).collect();
+        assert_eq!(outside, ["LeftToeBase", "RightToeBase", "RightHandIndex1", "RightHandIndex2"]);
+        let mut full = rig.clone();
+        full.model_joints = s.eval_order().to_vec();
+        full.in_model = vec![true; s.joint_count()];
+
+        let (mut ctx, mut full_ctx) = (rig.new_context(), full.new_context());
+        for frame in 0..12 {
+            let input = inputs(frame);
+            // The model-space scratch holds another character's joints (a crowd run shares it).
+            ctx.model.update(&s, &animated(&s, frame + 100));
+            let (mut local, mut expected) = (animated(&s, frame), animated(&s, frame));
+            rig.apply(&s, &mut local, &mut ctx, &input, 1.0 / 60.0).unwrap();
+            full.apply(&s, &mut expected, &mut full_ctx, &input, 1.0 / 60.0).unwrap();
+            assert_ne!(local, animated(&s, frame), "frame {frame}: the rig moved the pose");
+            for (j, (a, b)) in local.iter().zip(&expected).enumerate() {
+                let bits = |t: &Transform| {
+                    [t.translation.to_array(), t.scale.to_array()]
+                        .concat()
+                        .into_iter()
+                        .chain(t.rotation.to_array())
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(bits(a), bits(b), "frame {frame}, joint {}", s.display_name(j));
+            }
+            assert_eq!(ctx.grips, full_ctx.grips, "frame {frame}: the grips read from the finger's frame");
+        }
     }
 }

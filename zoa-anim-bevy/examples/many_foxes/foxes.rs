@@ -152,6 +152,7 @@ pub fn fox_app(assets: &Path, definitions: &Path, foxes: usize, animator: Animat
     .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
     .insert_resource(animator)
     .init_resource::<AnimationClock>()
+    .add_systems(Update, animate_ready)
     .configure_sets(PostUpdate, ZoaSet::Input.after(AnimationSystems));
     match animator {
         Animator::BevyAnimation => app.add_systems(
@@ -196,65 +197,81 @@ pub fn fox_app(assets: &Path, definitions: &Path, foxes: usize, animator: Animat
                 WorldAssetRoot(scene.clone()),
                 Transform::from_xyz(x, 0.0, z).with_scale(Vec3::splat(0.01)),
             ))
-            .observe(animate_when_spawned);
+            .observe(scene_ready);
     }
     app.finish();
     app.cleanup();
     Ok(app)
 }
 
-/// Sets up fox `k`'s animator once its scene has spawned, so that both
-/// animators start at the same time: Bevy's player plays both clips with
-/// weights `1 − w` and `w`, each at the speed that keeps it on the blend's
-/// normalized clock (ZOA's blend tree plays its children on one clock whose
-/// cycle is `(1 − w)·d_walk + w·d_run`), seeked to the fox's phase; ZOA's
-/// character gets `blend = w` and is advanced by the phase.
-#[allow(clippy::too_many_arguments)] // a Bevy observer: each parameter is one thing it reads or writes
-fn animate_when_spawned(
-    ready: On<WorldInstanceReady>,
+/// Marks a fox whose scene has spawned; [`animate_ready`] sets up its
+/// animator once the clips have loaded too (a scene can be ready a frame or
+/// more before its clips are: their durations set the blend's speeds).
+fn scene_ready(ready: On<WorldInstanceReady>, mut commands: Commands, foxes: Query<&Fox>) {
+    if foxes.contains(ready.entity) {
+        commands.entity(ready.entity).insert(SceneReady);
+    }
+}
+
+/// A fox whose scene has spawned, its animator not set up yet.
+#[derive(Component)]
+struct SceneReady;
+
+/// Sets up the animator of every fox whose scene has spawned, once the clips
+/// have loaded, so that both animators start at the same time: Bevy's
+/// player plays both clips with weights `1 − w` and `w`, each at the speed
+/// that keeps it on the blend's normalized clock (ZOA's blend tree plays its
+/// children on one clock whose cycle is `(1 − w)·d_walk + w·d_run`), seeked
+/// to the fox's phase; ZOA's character gets `blend = w` and is advanced by
+/// the phase.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one thing it reads or writes
+fn animate_ready(
     mut commands: Commands,
     animator: Res<Animator>,
     fox_assets: Res<FoxAssets>,
     clips: Res<Assets<AnimationClip>>,
     definitions: Res<ZoaDefinitions>,
-    foxes: Query<&Fox>,
+    foxes: Query<(Entity, &Fox), (With<SceneReady>, Without<Animated>)>,
     children: Query<&Children>,
     mut players: Query<&mut AnimationPlayer>,
 ) {
-    let root = ready.entity;
-    let Ok(&Fox(k)) = foxes.get(root) else { return };
-    let (w, phase) = fox_mix(k);
-    let weights = [1.0 - w, w];
-    let durations = fox_assets.clips.clone().map(|c| clips.get(&c).map_or(0.0, AnimationClip::duration));
-    let cycle = weights[0] * durations[0] + weights[1] * durations[1];
-    match *animator {
-        Animator::BevyAnimation => {
-            let Some(player) = children.iter_descendants(root).find(|&e| players.contains(e)) else {
-                return;
-            };
-            let Ok(mut p) = players.get_mut(player) else { return };
-            for i in 0..2 {
-                p.play(fox_assets.nodes[i])
-                    .set_weight(weights[i])
-                    .set_speed(durations[i] / cycle)
-                    .seek_to(phase * durations[i])
-                    .repeat();
-            }
-            commands.entity(player).insert(AnimationGraphHandle(fox_assets.graph.clone()));
-        }
-        Animator::Zoa => {
-            let Some(id) = fox_assets.definition else { return };
-            let Ok(mut character) = definitions.spawn(id) else { return };
-            let blend = AnimationBindingId::new("blend").expect("a valid binding id");
-            character.set_float(blend, w);
-            let c: &mut Character = &mut character;
-            if let Err(e) = c.update(phase * cycle) {
-                bevy::log::error!("fox {k}: {e}");
-            }
-            commands.entity(root).insert(character);
-        }
+    if fox_assets.clips.iter().any(|c| clips.get(c).is_none()) {
+        return;
     }
-    commands.entity(root).insert(Animated);
+    for (root, &Fox(k)) in &foxes {
+        let (w, phase) = fox_mix(k);
+        let weights = [1.0 - w, w];
+        let durations = fox_assets.clips.clone().map(|c| clips.get(&c).map_or(0.0, AnimationClip::duration));
+        let cycle = weights[0] * durations[0] + weights[1] * durations[1];
+        match *animator {
+            Animator::BevyAnimation => {
+                let Some(player) = children.iter_descendants(root).find(|&e| players.contains(e)) else {
+                    continue;
+                };
+                let Ok(mut p) = players.get_mut(player) else { continue };
+                for i in 0..2 {
+                    p.play(fox_assets.nodes[i])
+                        .set_weight(weights[i])
+                        .set_speed(durations[i] / cycle)
+                        .seek_to(phase * durations[i])
+                        .repeat();
+                }
+                commands.entity(player).insert(AnimationGraphHandle(fox_assets.graph.clone()));
+            }
+            Animator::Zoa => {
+                let Some(id) = fox_assets.definition else { continue };
+                let Ok(mut character) = definitions.spawn(id) else { continue };
+                let blend = AnimationBindingId::new("blend").expect("a valid binding id");
+                character.set_float(blend, w);
+                let c: &mut Character = &mut character;
+                if let Err(e) = c.update(phase * cycle) {
+                    bevy::log::error!("fox {k}: {e}");
+                }
+                commands.entity(root).insert(character);
+            }
+        }
+        commands.entity(root).insert(Animated);
+    }
 }
 
 /// Updates `app` until every fox is set up and (with ZOA) bound, at most

@@ -102,13 +102,19 @@ impl RigChains {
             .map(|s| s.as_ref().map_or((None, 0.0), |(chain, settings)| (Some(chain.tip()), settings.weight)))
     }
 
+    /// Every joint of every compiled chain.
+    pub(crate) fn joints(&self) -> impl Iterator<Item = u16> + '_ {
+        self.solvers.iter().flatten().flat_map(|(chain, _)| chain.joints().iter().copied())
+    }
+
     pub(crate) fn active(&self) -> usize {
         self.solvers.iter().flatten().count()
     }
 
     /// Solves every compiled chain that has a target, in declaration order,
-    /// refreshing `model` in full before each (a chain may hang below one
-    /// solved before it, or below the feet foot plant moved). Returns
+    /// refreshing `joints` of `model` (the rig's set: every chain with its
+    /// ancestors) before each (a chain may hang below one solved before it,
+    /// or below the feet foot plant moved). Returns
     /// whether the pose changed; `model` is then current only along the
     /// chains. Allocates nothing.
     pub(crate) fn apply(
@@ -116,6 +122,7 @@ impl RigChains {
         skeleton: &Skeleton,
         local: &mut [Transform],
         model: &mut ModelPose,
+        joints: &[u16],
         targets: &[Option<HandTarget>; MAX_RIG_CHAINS],
     ) -> bool {
         let mut changed = false;
@@ -123,7 +130,7 @@ impl RigChains {
         for (solver, target) in self.solvers.iter().zip(targets) {
             let (Some((chain, settings)), Some(t)) = (solver, target) else { continue };
             if !current {
-                model.update(skeleton, local);
+                model.update_joints(skeleton, local, joints);
             }
             let weight = settings.weight * if t.weight.is_finite() { t.weight.clamp(0.0, 1.0) } else { 0.0 };
             let job = ChainIkJob {
