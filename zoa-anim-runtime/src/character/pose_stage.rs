@@ -210,8 +210,8 @@ fn scratch_for<'a>(
     def: &CharacterDefinition,
 ) -> &'a mut PoseScratch {
     match lent {
-        Some(s) if s.fits(def.skeleton.joint_count()) => s,
-        _ => own.get_or_insert_with(|| Box::new(PoseScratch::for_rest(def.skeleton.rest()))),
+        Some(s) if s.fits_character(def.skeleton.joint_count()) => s,
+        _ => own.get_or_insert_with(|| Box::new(PoseScratch::for_character(def.skeleton.rest()))),
     }
 }
 

@@ -136,10 +136,10 @@ pub struct PoseScratch {
     /// The IK stage's buffers (the solvers' pose layout, model space).
     pub(crate) ik: IkScratch,
     /// A character's procedural pose ([`ExtraPose`]; each frame writes the
-    /// joints it animates, the only ones read).
+    /// joints it animates, the only ones read). Empty in a clip player's.
     pub(crate) extra: Pose,
     /// A character's outgoing graph's pose during a loadout switch (written
-    /// whole, then blended under the current graph's).
+    /// whole, then blended under the current graph's). Empty in a clip player's.
     pub(crate) outgoing: Pose,
 }
 
@@ -151,18 +151,25 @@ impl PoseScratch {
             sampled: rest.clone(),
             blending: BlendingContext::new(rest.len()),
             ik: IkScratch::new(rest.len()),
-            extra: rest.clone(),
-            outgoing: rest.clone(),
+            extra: Pose::identity(0),
+            outgoing: Pose::identity(0),
         }
+    }
+    /// A scratch for characters of `rest`'s skeleton (with a character's
+    /// other per-frame poses).
+    #[must_use]
+    pub(crate) fn for_character(rest: &Pose) -> PoseScratch {
+        PoseScratch { extra: rest.clone(), outgoing: rest.clone(), ..PoseScratch::for_rest(rest) }
     }
     /// Whether it serves skeletons of `joints` joints.
     #[must_use]
     pub fn fits(&self, joints: usize) -> bool {
-        self.sampled.len() == joints
-            && self.blending.capacity() >= joints
-            && self.ik.fits(joints)
-            && self.extra.len() == joints
-            && self.outgoing.len() == joints
+        self.sampled.len() == joints && self.blending.capacity() >= joints && self.ik.fits(joints)
+    }
+    /// Whether it serves characters of skeletons of `joints` joints.
+    #[must_use]
+    pub(crate) fn fits_character(&self, joints: usize) -> bool {
+        self.fits(joints) && self.extra.len() == joints && self.outgoing.len() == joints
     }
 }
 

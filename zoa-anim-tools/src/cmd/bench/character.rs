@@ -36,10 +36,10 @@ use crate::output::fail;
 
 /// Estimated bytes one character takes (graph instances, selector, frames,
 /// sampling cursors per clip, poses, matrices, IK state, event queue):
-/// measured on the fixture humanoid (55 joints, 14 clips) at 74 KB
-/// (`bytes_per_character` in the JSON); this estimate gives 73 KB there.
+/// measured on the fixture humanoid (55 joints, 14 clips) at 52.7 KB
+/// (`bytes_per_character` in the JSON); this estimate gives 53.1 KB there.
 fn bytes_per_character(joints: usize, clips: usize) -> u64 {
-    8192 + joints as u64 * (512 + 48 * clips as u64)
+    8192 + joints as u64 * (256 + 40 * clips as u64)
 }
 
 /// What one run measured.
