@@ -6,6 +6,7 @@ use std::sync::Arc;
 use bevy_ecs::prelude::{Component, Entity};
 #[cfg(feature = "reflect")]
 use bevy_ecs::reflect::ReflectComponent;
+use zoa_anim_runtime::pose::{CrowdMember, PoseScratch};
 use zoa_anim_runtime::{Character, CharacterDefinition, RuntimeError};
 
 use crate::binding::JointBinding;
@@ -67,8 +68,13 @@ impl DerefMut for ZoaCharacter {
 
 impl ZoaCharacter {
     /// A character of `def` (its buffers sized now; frames allocate nothing).
+    /// Bevy skins meshes from the joint entities' transforms, so it does not
+    /// compute the runtime's skinning matrices (`runtime_mut().set_compute_skinning(true)`
+    /// turns them on, for a renderer of your own).
     pub fn new(def: &Arc<CharacterDefinition>) -> Result<ZoaCharacter, ZoaBevyError> {
-        Ok(ZoaCharacter::from_character(Character::new(def)?))
+        let mut character = Character::new(def)?;
+        character.set_compute_skinning(false);
+        Ok(ZoaCharacter::from_character(character))
     }
 
     /// Wraps a runtime character set up by hand.
@@ -98,6 +104,7 @@ impl ZoaCharacter {
     /// actions in flight cancelled) by the caller.
     pub(crate) fn respawn(&mut self, def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
         let mut next = Character::new(def)?;
+        next.set_compute_skinning(self.character.computes_skinning());
         next.set_tags(self.character.tags());
         next.set_speed(self.character.speed());
         if let Some(class) = self.character.class() {
@@ -161,8 +168,8 @@ impl ZoaCharacter {
     }
 
     /// Advances and evaluates by `dt` seconds (the plugin's evaluate step).
-    pub(crate) fn update(&mut self, dt: f32, entity: Entity) {
-        match self.character.update(dt) {
+    pub(crate) fn update(&mut self, dt: f32, entity: Entity, lent: Option<&mut PoseScratch>) {
+        match self.character.update_lent(dt, lent) {
             Ok(()) => self.last_error = None,
             Err(e) => {
                 if self.last_error.is_none() {

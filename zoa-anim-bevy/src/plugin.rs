@@ -1,5 +1,6 @@
 //! The plugin: resources, messages, system sets and systems.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use bevy_time::{Time, TimePlugin};
 use bevy_transform::components::Transform;
 use bevy_transform::{TransformPlugin, TransformSystems};
 use zoa_anim_runtime::CharacterDefinition;
+use zoa_anim_runtime::pose::PoseScratch;
 
 use crate::binding::{HierarchyNode, JointBinding, ZoaJoint, bevy_transform, core_transform};
 use crate::character::ZoaCharacter;
@@ -299,12 +301,35 @@ fn bind_joints(
     }
 }
 
+thread_local! {
+    /// The scratches this thread lends to the characters it evaluates, one
+    /// per skeleton size met (see `Character::new_scratch`): what a frame
+    /// writes before it reads, kept hot in this core's cache instead of one
+    /// per character streamed through memory (as a runtime `Crowd` does).
+    static SCRATCHES: RefCell<Vec<PoseScratch>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Updates `c` with this thread's scratch for its skeleton (made the first
+/// time this thread meets a skeleton of that size).
+fn update_lent(c: &mut ZoaCharacter, dt: f32, entity: Entity) {
+    SCRATCHES.with_borrow_mut(|scratches| {
+        let i = match scratches.iter().position(|s| c.can_borrow(s)) {
+            Some(i) => i,
+            None => {
+                scratches.push(c.new_scratch());
+                scratches.len() - 1
+            }
+        };
+        c.update(dt, entity, Some(&mut scratches[i]));
+    });
+}
+
 fn evaluate(time: Res<Time>, settings: Res<ZoaAnimationSettings>, mut characters: Query<(Entity, &mut ZoaCharacter)>) {
     let dt = time.delta_secs();
     if settings.parallel {
-        characters.par_iter_mut().for_each(|(e, mut c)| c.update(dt, e));
+        characters.par_iter_mut().for_each(|(e, mut c)| update_lent(&mut c, dt, e));
     } else {
-        characters.iter_mut().for_each(|(e, mut c)| c.update(dt, e));
+        characters.iter_mut().for_each(|(e, mut c)| update_lent(&mut c, dt, e));
     }
 }
 

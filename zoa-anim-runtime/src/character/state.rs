@@ -552,6 +552,11 @@ impl Character {
     pub fn set_compute_skinning(&mut self, on: bool) {
         self.compute_skinning = on;
     }
+    /// Whether [`update`](Self::update) computes skinning matrices ([`Self::set_compute_skinning`]).
+    #[must_use]
+    pub fn computes_skinning(&self) -> bool {
+        self.compute_skinning
+    }
     /// How much this character matters this frame, `0..=1` (1, the default:
     /// on screen and close; 0: far away or off screen; NaN counts as 0): the
     /// definition's [`LodSettings`](super::LodSettings) make it an update
@@ -588,6 +593,23 @@ impl Character {
     /// scratch, see [`crate::pose::Crowd`]).
     pub fn update(&mut self, dt: f32) -> Result<(), RuntimeError> {
         self.update_with(dt, None)
+    }
+
+    /// A scratch this character's updates can borrow
+    /// ([`CrowdMember::update_lent`](crate::pose::CrowdMember::update_lent)):
+    /// what a frame writes before it reads, so one serves, in turn, every
+    /// character whose skeleton has as many joints. A [`Crowd`](crate::Crowd)
+    /// lends its own; an engine that updates characters itself keeps one per
+    /// thread (allocates).
+    #[must_use]
+    pub fn new_scratch(&self) -> PoseScratch {
+        PoseScratch::for_character(self.def.skeleton.rest())
+    }
+    /// Whether this character's updates can borrow `scratch` (else they use
+    /// the character's own, made at its first evaluation).
+    #[must_use]
+    pub fn can_borrow(&self, scratch: &PoseScratch) -> bool {
+        scratch.fits_character(self.def.skeleton.joint_count())
     }
 
     /// [`update`](Self::update) with another character's scratch (when it fits).
