@@ -217,6 +217,9 @@ fn scene_ready(ready: On<WorldInstanceReady>, mut commands: Commands, foxes: Que
 #[derive(Component)]
 struct SceneReady;
 
+/// Foxes whose scene has spawned and whose animator is not set up yet.
+type Waiting = (With<SceneReady>, Without<Animated>);
+
 /// Sets up the animator of every fox whose scene has spawned, once the clips
 /// have loaded, so that both animators start at the same time: Bevy's
 /// player plays both clips with weights `1 − w` and `w`, each at the speed
@@ -231,7 +234,7 @@ fn animate_ready(
     fox_assets: Res<FoxAssets>,
     clips: Res<Assets<AnimationClip>>,
     definitions: Res<ZoaDefinitions>,
-    foxes: Query<(Entity, &Fox), (With<SceneReady>, Without<Animated>)>,
+    foxes: Query<(Entity, &Fox), Waiting>,
     children: Query<&Children>,
     mut players: Query<&mut AnimationPlayer>,
 ) {
