@@ -238,13 +238,13 @@ fn animate_ready(
     children: Query<&Children>,
     mut players: Query<&mut AnimationPlayer>,
 ) {
-    if fox_assets.clips.iter().any(|c| clips.get(c).is_none()) {
+    let [Some(walk), Some(run)] = fox_assets.clips.clone().map(|c| clips.get(&c).map(AnimationClip::duration)) else {
         return;
-    }
+    };
+    let durations = [walk, run];
     for (root, &Fox(k)) in &foxes {
         let (w, phase) = fox_mix(k);
         let weights = [1.0 - w, w];
-        let durations = fox_assets.clips.clone().map(|c| clips.get(&c).map_or(0.0, AnimationClip::duration));
         let cycle = weights[0] * durations[0] + weights[1] * durations[1];
         match *animator {
             Animator::BevyAnimation => {

@@ -85,6 +85,14 @@ pub struct ProceduralJoints {
     pub head: Option<u16>,
 }
 
+impl ProceduralJoints {
+    /// Whether the fallback moves any joint of the skeleton.
+    #[must_use]
+    pub fn any(&self) -> bool {
+        self.spine.is_some() || self.chest.is_some() || self.head.is_some()
+    }
+}
+
 /// One kind of character, compiled once and shared (`Arc`) by every
 /// character of that kind: skeleton, bound clips with their additive
 /// references, graphs with resolved masks, binding profiles, flattened tag

@@ -180,9 +180,6 @@ pub(crate) struct PoseStage {
     /// graph's during a loadout switch (`outgoing` says whether it was composed).
     stacks: [StackRecord; 2],
     outgoing: bool,
-    /// Whether the definition has joints the procedural fallback moves (its
-    /// pose is written in the run's scratch, [`PoseScratch::extra`]).
-    procedural: bool,
     pub(crate) local: Pose,
     pub(crate) inertia: Inertializer,
     pub(crate) model: Vec<Mat4>,
@@ -256,15 +253,12 @@ impl PoseStage {
     pub(crate) fn new(def: &CharacterDefinition, layers: usize, contributions: usize) -> PoseStage {
         let rest = def.skeleton.rest();
         let n = rest.len();
-        let p = def.procedural;
-        let procedural = p.spine.is_some() || p.chest.is_some() || p.head.is_some();
         PoseStage {
             contexts: def.animations.iter().map(|a| SamplingContext::for_animation(a)).collect(),
             scratch: None,
             // The outgoing graph's stack gets its room at the first loadout switch.
             stacks: [StackRecord::with_capacity(2 * layers + 2, contributions), StackRecord::default()],
             outgoing: false,
-            procedural,
             local: rest.clone(),
             inertia: Inertializer::new(rest),
             model: vec![Mat4::IDENTITY; n],
@@ -330,12 +324,10 @@ impl PoseStage {
         previous: Option<(&Stack<'_>, f32)>,
         lent: Option<&mut PoseScratch>,
     ) -> Result<(), RuntimeError> {
-        let PoseStage {
-            contexts, scratch, stacks, outgoing: composed_outgoing, procedural, local, morphs, curves, ..
-        } = self;
+        let PoseStage { contexts, scratch, stacks, outgoing: composed_outgoing, local, morphs, curves, .. } = self;
         let [current_stack, outgoing_stack] = stacks;
         let scratch = scratch_for(scratch, lent, def);
-        let mut parts = Parts { def, contexts, procedural: *procedural, scratch };
+        let mut parts = Parts { def, contexts, scratch };
         let (mut morph_now, mut morph_before) = match morphs.as_deref_mut() {
             Some([now, before]) => (Some(now), Some(before)),
             None => (None, None),
@@ -374,8 +366,6 @@ impl PoseStage {
 struct Parts<'a> {
     def: &'a CharacterDefinition,
     contexts: &'a mut [SamplingContext],
-    /// Whether the definition has procedurally moved joints.
-    procedural: bool,
     scratch: &'a mut PoseScratch,
 }
 
@@ -389,9 +379,10 @@ impl Parts<'_> {
     ) -> Result<(), RuntimeError> {
         let def = self.def;
         write_stack(def, stack, record);
-        // The procedural pose, lent out of the scratch while the scratch composes.
+        // The procedural pose (written in the run's scratch), lent out of the
+        // scratch while the scratch composes.
         let mut procedural = None;
-        if let (true, Some((motion, _))) = (self.procedural, stack.procedural) {
+        if let (true, Some((motion, _))) = (def.procedural.any(), stack.procedural) {
             let mut pose = std::mem::replace(&mut self.scratch.extra, Pose::identity(0));
             write_procedural(def, motion, &mut pose);
             procedural = Some(pose);
