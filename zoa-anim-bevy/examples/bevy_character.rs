@@ -27,9 +27,14 @@
 //! `--script idle|walk|run|sprint` holds that gait instead of reading the
 //! keyboard, on a fixed 1/60 s frame, without the ground plane (so a capture
 //! shows the character on the clear colour); `--screenshot-at` lists seconds
-//! after the character's joints bound at which Bevy's screenshot API saves
-//! the window to `DIR/<script>-<seconds>s.png`; `--exit` quits once every
-//! capture is on disk.
+//! after the character is first seen on screen at which Bevy's screenshot API
+//! saves the window to `DIR/<script>-<seconds>s.png`; `--exit` quits once
+//! every capture is on disk. "First seen" is measured, not assumed: until a
+//! probe capture shows something other than the clear colour, the clock does
+//! not start. Joints bind as soon as the scene spawns, but meshes draw only
+//! once their textures have loaded and their render pipelines have compiled,
+//! which on a software driver in an unoptimised build can take many frames.
+//! A run in which nothing appears within 120 s exits with status 1.
 
 #![allow(elided_lifetimes_in_paths)]
 
@@ -57,7 +62,7 @@ fn shared_assets() -> PathBuf {
 struct Script {
     /// Index into [`GAITS`] of the gait held.
     gait: Option<usize>,
-    /// Seconds after binding at which to capture the window.
+    /// Seconds after the character is first seen at which to capture the window.
     at: Vec<f32>,
     out: PathBuf,
     exit: bool,
@@ -161,28 +166,68 @@ fn scripted(script: Res<Script>, mut players: Query<&mut ZoaCharacter, With<Play
     }
 }
 
-/// Captures already saved (counted by an observer after `save_to_disk`).
+/// Captures already saved (counted by an observer after `save_to_disk`), and
+/// the probe captures that wait for the character to appear.
 #[derive(Debug, Default, Resource)]
-struct Saved(usize);
+struct Saved {
+    saved: usize,
+    /// A probe capture is on its way.
+    probing: bool,
+    /// The frame time at which a probe first showed the character.
+    seen_at: Option<f32>,
+}
 
-/// Requests each capture once its time after binding has come; exits once
-/// all are saved (with `--exit`).
+/// Wall-clock seconds after which a character never seen is an error.
+const NEVER_SEEN_SECS: u64 = 120;
+
+/// Whether a capture shows more than the clear colour: at least 0.5 % of its
+/// pixels differ from its corner pixel (the same test as `tests/render_capture.rs`).
+fn shows_something(image: &Image) -> bool {
+    let Ok(rgba) = image.clone().try_into_dynamic().map(|d| d.to_rgba8()) else { return false };
+    let corner = *rgba.get_pixel(0, 0);
+    let differs = rgba.pixels().filter(|p| p.0.iter().zip(corner.0).take(3).any(|(&a, b)| a.abs_diff(b) > 24)).count();
+    differs * 200 > (rgba.width() * rgba.height()) as usize
+}
+
+/// Starts the clock once a probe capture shows the character, then requests
+/// each capture once its time has come; exits once all are saved (with
+/// `--exit`), or with an error if the character never appears.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one thing it reads or writes
 fn capture(
     mut commands: Commands,
     time: Res<Time>,
     script: Res<Script>,
     players: Query<&ZoaCharacter, With<Player>>,
-    saved: Res<Saved>,
-    mut bound_at: Local<Option<f32>>,
+    mut saved: ResMut<Saved>,
+    mut started: Local<Option<std::time::Instant>>,
     mut requested: Local<usize>,
+    mut bound: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    if bound_at.is_none() && players.iter().any(|c| c.binding().is_some()) {
-        *bound_at = Some(time.elapsed_secs());
-    }
-    let Some(start) = *bound_at else { return };
+    let started = *started.get_or_insert_with(std::time::Instant::now);
     let Some((gait, _, _)) = script.gait.map(|g| GAITS[g]) else { return };
+    let Some(start) = saved.seen_at else {
+        if started.elapsed() > Duration::from_secs(NEVER_SEEN_SECS) {
+            eprintln!("bevy_character: the character was not seen on screen within {NEVER_SEEN_SECS} s");
+            exit.write(AppExit::error());
+        } else if !saved.probing && players.iter().any(|c| c.binding().is_some()) {
+            if !*bound {
+                *bound = true;
+                eprintln!("bevy_character: the joints are bound at {:.2} s", time.elapsed_secs());
+            }
+            saved.probing = true;
+            commands.spawn(Screenshot::primary_window()).observe(
+                |captured: On<ScreenshotCaptured>, time: Res<Time>, mut saved: ResMut<Saved>| {
+                    saved.probing = false;
+                    if saved.seen_at.is_none() && shows_something(&captured.image) {
+                        saved.seen_at = Some(time.elapsed_secs());
+                        eprintln!("bevy_character: the character is on screen at {:.2} s", time.elapsed_secs());
+                    }
+                },
+            );
+        }
+        return;
+    };
     while let Some(&at) = script.at.get(*requested)
         && time.elapsed_secs() - start >= at
     {
@@ -190,10 +235,10 @@ fn capture(
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(path))
-            .observe(|_: On<ScreenshotCaptured>, mut saved: ResMut<Saved>| saved.0 += 1);
+            .observe(|_: On<ScreenshotCaptured>, mut saved: ResMut<Saved>| saved.saved += 1);
         *requested += 1;
     }
-    if script.exit && saved.0 >= script.at.len() {
+    if script.exit && saved.saved >= script.at.len() {
         exit.write(AppExit::Success);
     }
 }
