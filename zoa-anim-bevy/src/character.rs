@@ -7,7 +7,7 @@ use bevy_ecs::prelude::{Component, Entity};
 #[cfg(feature = "reflect")]
 use bevy_ecs::reflect::ReflectComponent;
 use zoa_anim_runtime::pose::{CrowdMember, PoseScratch};
-use zoa_anim_runtime::{Character, CharacterDefinition, RuntimeError};
+use zoa_anim_runtime::{Character, CharacterDefinition, PoseOutput, RuntimeError};
 
 use crate::binding::JointBinding;
 use crate::error::ZoaBevyError;
@@ -68,12 +68,14 @@ impl DerefMut for ZoaCharacter {
 
 impl ZoaCharacter {
     /// A character of `def` (its buffers sized now; frames allocate nothing).
-    /// Bevy skins meshes from the joint entities' transforms, so it does not
-    /// compute the runtime's skinning matrices (`runtime_mut().set_compute_skinning(true)`
-    /// turns them on, for a renderer of your own).
+    /// Bevy propagates the joint entities' transforms and skins meshes from
+    /// them, so the character computes its local pose only
+    /// ([`PoseOutput::Local`]: no runtime model-space or skinning matrices;
+    /// `runtime_mut().set_output(PoseOutput::Skinning)` turns them on, for a
+    /// renderer of your own).
     pub fn new(def: &Arc<CharacterDefinition>) -> Result<ZoaCharacter, ZoaBevyError> {
         let mut character = Character::new(def)?;
-        character.set_compute_skinning(false);
+        character.set_output(PoseOutput::Local);
         Ok(ZoaCharacter::from_character(character))
     }
 
@@ -104,7 +106,7 @@ impl ZoaCharacter {
     /// actions in flight cancelled) by the caller.
     pub(crate) fn respawn(&mut self, def: &Arc<CharacterDefinition>) -> Result<Character, RuntimeError> {
         let mut next = Character::new(def)?;
-        next.set_compute_skinning(self.character.computes_skinning());
+        next.set_output(self.character.output());
         next.set_tags(self.character.tags());
         next.set_speed(self.character.speed());
         if let Some(class) = self.character.class() {

@@ -37,6 +37,7 @@ pub mod pose;
 
 pub use character::{
     Character, CharacterDefinition, CharacterEventReceiver, CharacterSettings, Event, EventKind, Explanation,
+    PoseOutput,
 };
 pub use error::RuntimeError;
 pub use pose::{Crowd, Team};

@@ -46,6 +46,9 @@ impl CrowdMember for Character {
     fn scratch(&mut self) -> Option<&mut PoseScratch> {
         self.scratch_mut()
     }
+    fn prefetch_stage(&self, stage: u8) {
+        self.prefetch(stage);
+    }
 }
 
 impl Crowd<Character> {

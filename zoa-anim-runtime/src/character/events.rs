@@ -269,6 +269,11 @@ pub struct EventQueue {
 }
 
 impl EventQueue {
+    /// Prefetching for a crowd: the first cache lines of the queue, which
+    /// the next update writes (see [`crate::pose::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        crate::pose::simd::prefetch_room(&self.events, 256);
+    }
     /// Default capacity: room for a busy frame (several notifies, a transition, slot changes).
     pub const DEFAULT_CAPACITY: usize = 64;
 

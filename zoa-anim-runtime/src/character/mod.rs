@@ -82,5 +82,5 @@ pub use pose_stage::{PoseContribution, PosePart};
 #[cfg(feature = "audio")]
 pub use sound::AudioOut;
 pub use sound::{SoundBridge, SoundCue, SoundCueKind, SoundCueSink};
-pub use state::{Character, MAX_BINDING_WATCHES, tag_event_dimensions};
+pub use state::{Character, MAX_BINDING_WATCHES, PoseOutput, tag_event_dimensions};
 pub use workload::CrowdWorkload;

@@ -247,6 +247,37 @@ impl StackSources for Sources<'_> {
 }
 
 impl PoseStage {
+    /// Prefetching for a crowd (hints, see [`crate::pose::simd::prefetch`]),
+    /// in the stages of [`crate::pose::CrowdMember::prefetch_stage`]: 0 the
+    /// arrays the stage points to (the local pose, model matrices when
+    /// `model`, the sampling contexts), 1 the last frame's stack record and
+    /// inertialization, 2 the key cursors of the clips the last frame sampled.
+    pub(crate) fn prefetch(&self, stage: u8, model: bool) {
+        use crate::pose::simd::prefetch;
+        let record = &self.stacks[0];
+        match stage {
+            0 => {
+                self.local.prefetch(usize::MAX);
+                prefetch(&self.contexts, usize::MAX);
+                if model {
+                    prefetch(&self.model, usize::MAX);
+                }
+            }
+            1 => {
+                prefetch(&record.stack.layers, usize::MAX);
+                prefetch(&record.stack.inputs, usize::MAX);
+                prefetch(&record.parts, usize::MAX);
+                self.inertia.prefetch();
+            }
+            _ => {
+                for input in &record.stack.inputs {
+                    if let Some(context) = self.contexts.get(input.animation as usize) {
+                        context.prefetch(usize::MAX);
+                    }
+                }
+            }
+        }
+    }
     /// Buffers for `def`'s characters whose frames hold at most `layers`
     /// layers and `contributions` contributions (graph and selector
     /// together); the outgoing graph's stack is empty until [`Self::reserve`].
@@ -539,6 +570,22 @@ pub(crate) struct Inertializer {
 }
 
 impl Inertializer {
+    /// Prefetching for a crowd: the last two outputs every frame rewrites,
+    /// and the decay state while a transition decays.
+    fn prefetch(&self) {
+        use crate::pose::simd::prefetch;
+        self.last.prefetch(usize::MAX);
+        self.last2.prefetch(usize::MAX);
+        if self.active {
+            prefetch(&self.reach, usize::MAX);
+            prefetch(&self.t_dir, usize::MAX);
+            prefetch(&self.t_x0, usize::MAX);
+            prefetch(&self.t_v0, usize::MAX);
+            prefetch(&self.r_axis, usize::MAX);
+            prefetch(&self.r_x0, usize::MAX);
+            prefetch(&self.r_v0, usize::MAX);
+        }
+    }
     fn new(rest: &Pose) -> Inertializer {
         let n = rest.len();
         Inertializer {

@@ -57,6 +57,13 @@ impl Behaviour {
             Behaviour::Plain(d) => d,
         }
     }
+    /// Prefetching for a crowd: the boxed loadout or driver (the graph instance inside).
+    fn prefetch(&self) {
+        match self {
+            Behaviour::Loadout(s) => crate::pose::simd::prefetch(std::slice::from_ref(&**s), usize::MAX),
+            Behaviour::Plain(d) => crate::pose::simd::prefetch(std::slice::from_ref(&**d), usize::MAX),
+        }
+    }
     fn previous_instance(&self) -> Option<&GraphInstance> {
         match self {
             Behaviour::Loadout(s) => s.previous_instance(),
@@ -123,6 +130,21 @@ fn stack_room(frame: &FrameOutput, previous: &FrameOutput, selector: &FrameOutpu
     (layers, contributions)
 }
 
+/// What [`Character::update`] computes past the local pose: each level adds
+/// to the one before, and its readout is empty while it is not computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum PoseOutput {
+    /// The local pose only ([`Character::local_pose`]): for an engine that
+    /// propagates its own joint hierarchy (Bevy's transforms).
+    Local,
+    /// Plus model-space matrices ([`Character::model_matrices`]).
+    Model,
+    /// Plus skinning matrices ([`Character::skinning_matrices`]), for a
+    /// renderer that skins from them. The default.
+    #[default]
+    Skinning,
+}
+
 /// One character: graph instances (through its loadout), tag selector,
 /// binding driver, override slot, pose buffers, IK state and event queue,
 /// all sized at spawn ([`Character::new`]). Gameplay sets meaning between
@@ -158,7 +180,11 @@ pub struct Character {
     time: f64,
     alpha: f32,
     selector_weight: f32,
-    compute_skinning: bool,
+    /// What an update computes past the local pose ([`Character::set_output`]).
+    output: PoseOutput,
+    /// What the last evaluation computed (at least `output`; model space
+    /// with an IK stage; `Local` before the first).
+    computed: PoseOutput,
     /// Seed of the tag selector's random row picks ([`Character::set_random_seed`]).
     random_seed: u64,
     /// Level of detail: significance, update rate, the poses shown between evaluations.
@@ -250,7 +276,8 @@ impl Character {
             time: 0.0,
             alpha: 1.0,
             selector_weight: 0.0,
-            compute_skinning: true,
+            output: PoseOutput::Skinning,
+            computed: PoseOutput::Local,
             random_seed: 0,
             lod: LodState::default(),
             def: Arc::clone(def),
@@ -548,14 +575,19 @@ impl Character {
     pub fn chain_index(&self, name: &str) -> Option<usize> {
         self.ik.as_ref().and_then(|ik| ik.rig().chain_index(name))
     }
-    /// Whether [`update`](Self::update) also computes skinning matrices (default true).
-    pub fn set_compute_skinning(&mut self, on: bool) {
-        self.compute_skinning = on;
+    /// What [`update`](Self::update) computes past the local pose (default
+    /// [`PoseOutput::Skinning`]). An engine that keeps its own joint
+    /// hierarchy (Bevy's entities) needs only [`PoseOutput::Local`], which
+    /// skips local-to-model, a tenth of a small rig's frame. A character with
+    /// an IK stage computes model space anyway: its IK report and
+    /// [`surface`](Self::surface) read the final model pose.
+    pub fn set_output(&mut self, output: PoseOutput) {
+        self.output = output;
     }
-    /// Whether [`update`](Self::update) computes skinning matrices ([`Self::set_compute_skinning`]).
+    /// What [`update`](Self::update) computes past the local pose ([`Self::set_output`]).
     #[must_use]
-    pub fn computes_skinning(&self) -> bool {
-        self.compute_skinning
+    pub fn output(&self) -> PoseOutput {
+        self.output
     }
     /// How much this character matters this frame, `0..=1` (1, the default:
     /// on screen and close; 0: far away or off screen; NaN counts as 0): the
@@ -691,6 +723,35 @@ impl Character {
         self.windows.close(&mut self.events, now, |_| true);
         if let Some((kind, name)) = self.behaviour.driver().instance().slot_unreported_end() {
             self.events.push(now, kind, name);
+        }
+    }
+
+    /// Prefetching for a crowd (hints that change nothing, see
+    /// [`crate::pose::simd::prefetch`]), in three stages so that no stage
+    /// waits on memory the stage before did not ask for: 0 (three members
+    /// ahead) the boxes and arrays the character points to, 1 (two ahead)
+    /// what those point to, 2 (the next) the buffers the frame works in.
+    pub(crate) fn prefetch(&self, stage: u8) {
+        let model = self.computed >= PoseOutput::Model;
+        match stage {
+            0 => {
+                self.behaviour.prefetch();
+                if let Some(s) = &self.selector {
+                    s.prefetch();
+                }
+                self.frame.prefetch();
+                self.selector_frame.prefetch();
+                self.events.prefetch();
+                self.pose.prefetch(0, model);
+            }
+            1 => {
+                self.behaviour.driver().instance().prefetch(0);
+                self.pose.prefetch(1, model);
+            }
+            _ => {
+                self.behaviour.driver().instance().prefetch(1);
+                self.pose.prefetch(2, model);
+            }
         }
     }
 
@@ -845,10 +906,14 @@ impl Character {
 
     /// Model-space and skinning matrices of the local pose.
     fn model_space(&mut self) -> Result<(), RuntimeError> {
+        self.computed = if self.ik.is_some() { self.output.max(PoseOutput::Model) } else { self.output };
+        if self.computed == PoseOutput::Local {
+            return Ok(());
+        }
         let def = &*self.def;
         LocalToModelJob { skeleton: &def.skeleton, input: &self.pose.local, root: None, output: &mut self.pose.model }
             .run()?;
-        if self.compute_skinning {
+        if self.computed == PoseOutput::Skinning {
             skinning_matrices(&self.pose.model, def.skeleton.inverse_binds(), &mut self.pose.skin)?;
         }
         Ok(())

@@ -69,6 +69,22 @@ pub struct GraphInstance {
 }
 
 impl GraphInstance {
+    /// Prefetching for a crowd (hints, see [`crate::pose::simd::prefetch`]):
+    /// stage 0 the arrays the instance points to (layers, parameters, event
+    /// queue, scratch), 1 each layer's active states.
+    pub(crate) fn prefetch(&self, stage: u8) {
+        use crate::pose::simd::prefetch;
+        if stage == 0 {
+            prefetch(&self.layers, usize::MAX);
+            self.params.prefetch();
+            self.events.prefetch();
+            prefetch(&self.scratch, usize::MAX);
+        } else {
+            for layer in &self.layers {
+                prefetch(&layer.active, usize::MAX);
+            }
+        }
+    }
     /// An instance of `def`, every layer in its entry state, parameters at
     /// their defaults, speed 1, an event queue of
     /// [`EventQueue::DEFAULT_CAPACITY`].

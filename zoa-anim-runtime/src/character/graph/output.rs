@@ -130,6 +130,11 @@ pub struct FrameOutput {
 }
 
 impl FrameOutput {
+    /// Prefetching for a crowd: what the last frame wrote, which the next rewrites.
+    pub(crate) fn prefetch(&self) {
+        crate::pose::simd::prefetch(&self.layers, usize::MAX);
+        crate::pose::simd::prefetch(&self.contributions, usize::MAX);
+    }
     /// Buffers for up to `layers` layers and `contributions` contributions.
     #[must_use]
     pub fn with_capacity(layers: usize, contributions: usize) -> FrameOutput {

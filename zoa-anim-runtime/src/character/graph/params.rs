@@ -50,6 +50,10 @@ pub struct Parameters {
 }
 
 impl Parameters {
+    /// Prefetching for a crowd (see [`crate::pose::simd::prefetch`]).
+    pub(super) fn prefetch(&self) {
+        crate::pose::simd::prefetch(&self.values, usize::MAX);
+    }
     /// Every parameter at its default.
     #[must_use]
     pub fn from_definitions(params: &[GraphParameter]) -> Parameters {

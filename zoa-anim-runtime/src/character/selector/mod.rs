@@ -159,6 +159,12 @@ pub struct TagSelector {
 pub const MAX_CHOOSER_VALUES: usize = 16;
 
 impl TagSelector {
+    /// Prefetching for a crowd: the rows playing and the event queue (see
+    /// [`crate::pose::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        crate::pose::simd::prefetch(&self.playing, usize::MAX);
+        self.events.prefetch();
+    }
     /// A selector over `profile` flattened with its ancestors (`lookup` finds a
     /// profile by id), starting at `initial` tags with a cut.
     pub fn from_profile<'a>(

@@ -220,15 +220,17 @@ impl Character {
         let (clip, notify) = event.kind.notify()?;
         self.def.clips.notify_payload(clip, notify)
     }
-    /// Model-space matrices of the last evaluation.
+    /// Model-space matrices of the last evaluation (empty when it computed
+    /// none: [`PoseOutput::Local`](super::PoseOutput::Local) without IK).
     #[must_use]
     pub fn model_matrices(&self) -> &[Mat4] {
-        &self.pose.model
+        if self.computed >= super::PoseOutput::Model { &self.pose.model } else { &[] }
     }
-    /// Skinning matrices (`model · inverse bind`) of the last evaluation.
+    /// Skinning matrices (`model · inverse bind`) of the last evaluation
+    /// (empty unless [`PoseOutput::Skinning`](super::PoseOutput::Skinning)).
     #[must_use]
     pub fn skinning_matrices(&self) -> &[Mat4] {
-        &self.pose.skin
+        if self.computed == super::PoseOutput::Skinning { &self.pose.skin } else { &[] }
     }
     /// Root motion of the last frame (`None` unless the definition extracts it).
     #[must_use]

@@ -44,7 +44,7 @@ pub(crate) mod tests;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub(crate) use cache::{crowd_prefetch, prefetch};
+pub(crate) use cache::{crowd_prefetch, prefetch, prefetch_room};
 pub(crate) use dispatch::{Level, dispatch, level};
 pub use dispatch::{Simd, set_simd, simd_path};
 // The four-lane path outside x86-64 (the dispatcher names it there); tested everywhere.
