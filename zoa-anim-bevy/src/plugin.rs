@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bevy_app::{App, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate, ScheduleRunnerPlugin, TaskPoolPlugin};
+use bevy_ecs::entity::UniqueEntitySlice;
 use bevy_ecs::prelude::*;
 #[cfg(feature = "reflect")]
 use bevy_ecs::reflect::ReflectResource;
@@ -13,7 +14,7 @@ use bevy_time::{Time, TimePlugin};
 use bevy_transform::components::Transform;
 use bevy_transform::{TransformPlugin, TransformSystems};
 use zoa_anim_runtime::CharacterDefinition;
-use zoa_anim_runtime::pose::PoseScratch;
+use zoa_anim_runtime::pose::{PoseScratch, prefetch_next};
 
 use crate::binding::{HierarchyNode, JointBinding, ZoaJoint, bevy_transform, core_transform};
 use crate::character::ZoaCharacter;
@@ -324,12 +325,53 @@ fn update_lent(c: &mut ZoaCharacter, dt: f32, entity: Entity) {
     });
 }
 
-fn evaluate(time: Res<Time>, settings: Res<ZoaAnimationSettings>, mut characters: Query<(Entity, &mut ZoaCharacter)>) {
+/// Characters one task of [`evaluate`] updates in a row.
+const EVALUATE_CHUNK: usize = 64;
+
+/// Updates the characters in table order, each one's memory prefetched
+/// while the characters before it update (`zoa_anim_runtime::pose::prefetch_next`):
+/// a frame's cost is mostly reaching each character's buffers, which a
+/// per-item query closure cannot ask for ahead of time. In parallel, the
+/// entities are split into chunks, one task each.
+fn evaluate(
+    time: Res<Time>,
+    settings: Res<ZoaAnimationSettings>,
+    mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    mut order: Local<Vec<Entity>>,
+) {
     let dt = time.delta_secs();
-    if settings.parallel {
-        characters.par_iter_mut().for_each(|(e, mut c)| update_lent(&mut c, dt, e));
-    } else {
-        characters.iter_mut().for_each(|(e, mut c)| update_lent(&mut c, dt, e));
+    if !settings.parallel {
+        update_in_order(characters.iter_mut(), dt);
+        return;
+    }
+    // Reused: allocates only when the crowd grows.
+    order.clear();
+    order.extend(characters.iter().map(|(e, _)| e));
+    let characters = &characters;
+    ComputeTaskPool::get().scope(|scope| {
+        for chunk in order.chunks(EVALUATE_CHUNK) {
+            scope.spawn(async move {
+                // SAFETY: `order` holds each entity of the query once (it was
+                // collected from it) and the chunks do not overlap, so no
+                // character is reached by two iterators.
+                let chunk = unsafe { UniqueEntitySlice::from_slice_unchecked(chunk) };
+                // SAFETY: as above: the items of this iterator are characters
+                // no other task's iterator yields.
+                update_in_order(unsafe { characters.iter_many_unique_unsafe(chunk) }, dt);
+            });
+        }
+    });
+}
+
+/// Updates `characters` in order, prefetching the next four.
+fn update_in_order<'a>(mut characters: impl Iterator<Item = (Entity, Mut<'a, ZoaCharacter>)>, dt: f32) {
+    let mut ahead: [Option<(Entity, Mut<'a, ZoaCharacter>)>; 5] = std::array::from_fn(|_| characters.next());
+    while let Some((entity, mut c)) = ahead[0].take() {
+        let next = |i: usize| ahead[i].as_ref().map(|(_, c)| c.runtime());
+        prefetch_next([next(1), next(2), next(3), next(4)]);
+        update_lent(&mut c, dt, entity);
+        ahead.rotate_left(1);
+        ahead[4] = characters.next();
     }
 }
 

@@ -180,20 +180,28 @@ fn update_run<T: CrowdMember>(run: &mut [T], first: usize, dt: f32, stop: bool) 
 /// The prefetch stages for the members after `run[k]`.
 #[inline]
 fn prefetch_ahead<T: CrowdMember>(run: &[T], k: usize) {
+    prefetch_next([run.get(k + 1), run.get(k + 2), run.get(k + 3), run.get(k + 4)]);
+}
+
+/// For an engine that updates members in its own order (Bevy's queries):
+/// call it before each update with the next four members, `next[0]` the one
+/// updated right after, to prefetch them as a [`Crowd`] does (see the module
+/// docs): the fourth's own bytes, then deeper stages as each comes closer.
+/// Hints only, so any member may be `None` and no result changes; a no-op
+/// where prefetching does not pay.
+#[inline]
+pub fn prefetch_next<T: CrowdMember>(next: [Option<&T>; 4]) {
     if !crate::pose::simd::crowd_prefetch() {
         return;
     }
     // The member itself first: every later stage reads its fields to find
     // the buffers it points to.
-    if let Some(next) = run.get(k + 4) {
-        crate::pose::simd::prefetch(std::slice::from_ref(next), usize::MAX);
+    if let Some(m) = next[3] {
+        crate::pose::simd::prefetch(std::slice::from_ref(m), usize::MAX);
     }
-    for (ahead, stage) in [(3, 0), (2, 1)] {
-        if let Some(next) = run.get(k + ahead) {
-            next.prefetch_stage(stage);
+    for (m, stage) in [(next[2], 0), (next[1], 1), (next[0], 2)] {
+        if let Some(m) = m {
+            m.prefetch_stage(stage);
         }
-    }
-    if let Some(next) = run.get(k + 1) {
-        next.prefetch_stage(2);
     }
 }

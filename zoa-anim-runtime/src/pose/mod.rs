@@ -113,7 +113,7 @@ pub use blending::{
 pub use bone_weights::BoneWeights;
 pub use clip_binding::{ClipBindingPlan, PlannedBinding, bake_by_role, plan_binding};
 pub use compose::{ComposeJob, ExtraPose, PoseScratch, PoseStack, StackInput, StackLayer, StackSources};
-pub use crowd::{Crowd, CrowdMember};
+pub use crowd::{Crowd, CrowdMember, prefetch_next};
 pub use curves::{CurveIndex, CurvePose, CurveSet, CurveTracks};
 pub use ik_stage::IkStage;
 pub use model::{LocalToModelJob, skinning_matrices};
