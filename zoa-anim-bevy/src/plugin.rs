@@ -380,22 +380,39 @@ fn write_transforms(
     characters: Query<&ZoaCharacter>,
     mut joints: Query<(&ZoaJoint, &mut Transform)>,
 ) {
-    let write = |(joint, mut transform): (&ZoaJoint, Mut<'_, Transform>)| {
-        let Ok(c) = characters.get(joint.character) else { return };
-        let pose = c.local_pose();
-        let j = usize::from(joint.joint);
-        if j < pose.len() {
-            // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
-            let new = bevy_transform(&pose.get(j));
-            if !same_bits(&transform, &new) {
-                *transform = new;
-            }
+    let characters = &characters;
+    if settings.parallel {
+        joints.par_iter_mut().for_each_init(|| None, |last, item| write_joint(characters, last, item));
+    } else {
+        let mut last = None;
+        joints.iter_mut().for_each(|item| write_joint(characters, &mut last, item));
+    }
+}
+
+/// Writes one joint entity's `Transform` from its character's pose. A
+/// scene's joints sit together in the table, so the character found for one
+/// joint (`last`) serves the next ones: a lookup per character, not per joint.
+fn write_joint<'a>(
+    characters: &'a Query<&ZoaCharacter>,
+    last: &mut Option<(Entity, &'a ZoaCharacter)>,
+    (joint, mut transform): (&ZoaJoint, Mut<'_, Transform>),
+) {
+    let c = match *last {
+        Some((e, c)) if e == joint.character => c,
+        _ => {
+            let Ok(c) = characters.get(joint.character) else { return };
+            *last = Some((joint.character, c));
+            c
         }
     };
-    if settings.parallel {
-        joints.par_iter_mut().for_each(write);
-    } else {
-        joints.iter_mut().for_each(write);
+    let pose = c.local_pose();
+    let j = usize::from(joint.joint);
+    if j < pose.len() {
+        // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
+        let new = bevy_transform(&pose.get(j));
+        if !same_bits(&transform, &new) {
+            *transform = new;
+        }
     }
 }
 
