@@ -477,3 +477,39 @@ fn an_inertialized_upper_body_transition_leaves_the_legs_untouched() {
     assert!(inertialized > 0, "the recoil transitions inertialized");
     assert!(upper_differs, "inside the mask, inertialization differs from a cross-fade");
 }
+
+/// `PoseOutput` decides what an update computes past the local pose, and the
+/// readouts of what it skipped are empty rather than stale; a character with
+/// an IK stage keeps model space (its report reads it); the local pose is the
+/// same whatever the output.
+#[test]
+fn the_pose_output_decides_what_an_update_computes() {
+    use zoa_anim_runtime::PoseOutput;
+    let mut b = fixture_bundle();
+    let with_ik = definition(&b);
+    {
+        let rig = b.rig_policy.as_mut().unwrap();
+        (rig.foot_plant, rig.look_at, rig.hand_on_weapon, rig.climb_hand) = (false, false, false, false);
+    }
+    let without_ik = definition(&b);
+    let joints = with_ik.skeleton().joint_count();
+    let poses = |def: &std::sync::Arc<CharacterDefinition>, output: PoseOutput| {
+        let mut c = Character::new(def).unwrap();
+        assert_eq!(c.output(), PoseOutput::Skinning, "the default");
+        c.set_output(output);
+        c.set_tags(tags("locomotion=walk"));
+        c.set_speed(1.5);
+        run(&mut c, 0.5);
+        (c.local_pose().clone(), c.model_matrices().len(), c.skinning_matrices().len(), c.ik().is_some())
+    };
+    let (full, model, skin, ik) = poses(&without_ik, PoseOutput::Skinning);
+    assert_eq!((model, skin, ik), (joints, joints, false));
+    let (local, model, skin, _) = poses(&without_ik, PoseOutput::Local);
+    assert_eq!((model, skin), (0, 0), "nothing past the local pose");
+    assert_eq!(local, full, "the local pose does not depend on the output");
+    let (_, model, skin, _) = poses(&without_ik, PoseOutput::Model);
+    assert_eq!((model, skin), (joints, 0));
+    let (_, model, skin, ik) = poses(&with_ik, PoseOutput::Local);
+    assert!(ik, "the fixture's rig policy runs IK");
+    assert_eq!((model, skin), (joints, 0), "IK keeps model space");
+}
