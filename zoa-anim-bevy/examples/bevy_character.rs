@@ -29,7 +29,8 @@
 //! shows the character on the clear colour); `--screenshot-at` lists seconds
 //! after the character is first seen on screen at which Bevy's screenshot API
 //! saves the window to `DIR/<script>-<seconds>s.png`; `--exit` quits once
-//! every capture is on disk. "First seen" is measured, not assumed: until a
+//! every capture is on disk; `--debug` adds [`ZoaDebugPlugin`] (skeleton, IK
+//! targets and the active state drawn with gizmos). "First seen" is measured, not assumed: until a
 //! probe capture shows something other than the clear colour, the clock does
 //! not start. Joints bind as soon as the scene spawns, but meshes draw only
 //! once their textures have loaded and their render pipelines have compiled,
@@ -66,6 +67,8 @@ struct Script {
     at: Vec<f32>,
     out: PathBuf,
     exit: bool,
+    /// Draw the skeleton, IK targets and state name ([`ZoaDebugPlugin`]).
+    debug: bool,
 }
 
 /// Gait name, tag set and speed (m/s).
@@ -97,9 +100,10 @@ fn parse_script() -> Result<Script, String> {
             }
             "--out" => script.out = PathBuf::from(value()?),
             "--exit" => script.exit = true,
+            "--debug" => script.debug = true,
             other => {
                 return Err(format!(
-                    "unknown argument `{other}` (--script GAIT, --screenshot-at S,S,…, --out DIR, --exit)"
+                    "unknown argument `{other}` (--script GAIT, --screenshot-at S,S,…, --out DIR, --exit, --debug)"
                 ));
             }
         }
@@ -150,6 +154,9 @@ fn main() {
             .add_systems(Update, (scripted, capture));
     } else {
         app.add_systems(Update, gameplay);
+    }
+    if script.debug {
+        app.add_plugins(ZoaDebugPlugin);
     }
     app.insert_resource(script).run();
 }

@@ -82,7 +82,7 @@ pub use asset::{ZoaAssetPlugin, ZoaDefinitionAsset, ZoaDefinitionHandle};
 pub use binding::{JointBinding, ZoaJoint};
 pub use character::ZoaCharacter;
 #[cfg(feature = "render")]
-pub use debug::ZoaDebugPlugin;
+pub use debug::{ZoaDebugGizmos, ZoaDebugPlugin};
 pub use definitions::{ReloadOutcome, ZoaDefinitionId, ZoaDefinitions, load_definition};
 pub use error::ZoaBevyError;
 pub use messages::{ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoundBridge, ZoaSoundCue, ZoaSoundKind};
@@ -94,6 +94,8 @@ pub use zoa_anim_runtime::{CharacterDefinition, CharacterSettings};
 
 /// What a game usually needs.
 pub mod prelude {
+    #[cfg(feature = "render")]
+    pub use crate::ZoaDebugPlugin;
     pub use crate::{
         CharacterChoice, CharacterSettings, ZoaAnimationEvent, ZoaAnimationPlugin, ZoaAnimationSettings, ZoaCharacter,
         ZoaDefinitionReloaded, ZoaDefinitions, ZoaHeadlessPlugins, ZoaSet, ZoaSoundCue, ZoaSoundKind,
