@@ -513,3 +513,51 @@ fn the_pose_output_decides_what_an_update_computes() {
     assert!(ik, "the fixture's rig policy runs IK");
     assert_eq!((model, skin), (joints, 0), "IK keeps model space");
 }
+
+/// A definition whose graphs have no inertialized transition skips
+/// inertialization's bookkeeping (no last outputs kept): its poses are bit
+/// for bit those of the same character whose definition keeps them (an
+/// unused graph with an inertialized transition turns the bookkeeping on).
+#[test]
+fn skipping_inertialization_bookkeeping_changes_no_bit() {
+    use zoa_anim_core::graph::TransitionMode;
+    let mut b = fixture_bundle();
+    for g in &mut b.graphs {
+        for t in &mut g.transitions {
+            t.mode = TransitionMode::Crossfade;
+        }
+    }
+    let skips = definition(&b);
+    let mut unused = b.graphs[0].clone();
+    unused.id = "unused_with_inertialization".into();
+    unused.transitions.iter_mut().for_each(|t| t.mode = TransitionMode::Inertialize);
+    b.graphs.push(unused);
+    let keeps = definition(&b);
+    let mut a = Character::new(&skips).unwrap();
+    let mut k = Character::new(&keeps).unwrap();
+    for (frame, gait) in ["locomotion=idle", "locomotion=walk", "locomotion=run", "locomotion=idle"].iter().enumerate()
+    {
+        for c in [&mut a, &mut k] {
+            c.set_tags(tags(gait));
+            c.set_speed(frame as f32 * 1.5);
+            c.fire(DefaultBindings::FIRE);
+        }
+        for _ in 0..30 {
+            a.update(DT).unwrap();
+            k.update(DT).unwrap();
+            assert_eq!(pose_bits(a.local_pose()), pose_bits(k.local_pose()));
+            assert!(!a.is_inertializing() && !k.is_inertializing());
+        }
+    }
+}
+
+/// Every joint's translation, rotation and scale as bits.
+fn pose_bits(p: &Pose) -> Vec<u32> {
+    p.transforms()
+        .flat_map(|t| {
+            let (tr, r, sc) = (t.translation.to_array(), t.rotation.to_array(), t.scale.to_array());
+            tr.into_iter().chain(r).chain(sc)
+        })
+        .map(f32::to_bits)
+        .collect()
+}

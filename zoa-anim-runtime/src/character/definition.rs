@@ -105,6 +105,10 @@ pub struct CharacterDefinition {
     /// How each clip bound to the skeleton, indexed by clip id.
     pub(crate) clip_bindings: Vec<ClipBindingPlan>,
     pub(crate) graphs: Vec<CompiledGraph>,
+    /// Whether any graph has an inertialized transition: without one, no
+    /// character of this definition keeps the last outputs inertialization
+    /// starts from (two pose copies a frame saved).
+    pub(crate) inertializes: bool,
     pub(crate) bindings: HashMap<String, SharedBindingProfile>,
     pub(crate) player_set: Option<PlayerProfileSet>,
     /// The player set compiled against the graphs, binding profiles and tag tables.
@@ -198,6 +202,9 @@ impl CharacterDefinition {
             return Err(RuntimeError::CharacterSetup(problems));
         }
         let hand_on_weapon_curve = clips.curves().index(HAND_ON_WEAPON_CURVE);
+        let inertializes = graphs.iter().any(|g| {
+            g.def.graph().transitions.iter().any(|t| t.mode == zoa_anim_core::graph::TransitionMode::Inertialize)
+        });
         Ok(Arc::new(CharacterDefinition {
             skeleton,
             clips,
@@ -205,6 +212,7 @@ impl CharacterDefinition {
             references,
             clip_bindings,
             graphs,
+            inertializes,
             bindings,
             player_set: bundle.player_set.clone(),
             loadout,

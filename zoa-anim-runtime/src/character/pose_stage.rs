@@ -251,8 +251,8 @@ impl PoseStage {
     /// in the stages of [`crate::pose::CrowdMember::prefetch_stage`]: 0 the
     /// arrays the stage points to (the local pose, model matrices when
     /// `model`, the sampling contexts), 1 the last frame's stack record and
-    /// inertialization, 2 the key cursors of the clips the last frame sampled.
-    pub(crate) fn prefetch(&self, stage: u8, model: bool) {
+    /// (with `inertia`) inertialization's last outputs, 2 the key cursors of the clips the last frame sampled.
+    pub(crate) fn prefetch(&self, stage: u8, model: bool, inertia: bool) {
         use crate::pose::simd::prefetch;
         let record = &self.stacks[0];
         match stage {
@@ -267,7 +267,9 @@ impl PoseStage {
                 prefetch(&record.stack.layers, usize::MAX);
                 prefetch(&record.stack.inputs, usize::MAX);
                 prefetch(&record.parts, usize::MAX);
-                self.inertia.prefetch();
+                if inertia {
+                    self.inertia.prefetch();
+                }
             }
             _ => {
                 for input in &record.stack.inputs {
