@@ -107,7 +107,7 @@ pub struct CharacterDefinition {
     pub(crate) graphs: Vec<CompiledGraph>,
     /// Whether any graph has an inertialized transition: without one, no
     /// character of this definition keeps the last outputs inertialization
-    /// starts from (two pose copies a frame saved).
+    /// starts from (two poses held and copied every frame, saved).
     pub(crate) inertializes: bool,
     pub(crate) bindings: HashMap<String, SharedBindingProfile>,
     pub(crate) player_set: Option<PlayerProfileSet>,

@@ -251,8 +251,8 @@ impl PoseStage {
     /// in the stages of [`crate::pose::CrowdMember::prefetch_stage`]: 0 the
     /// arrays the stage points to (the local pose, model matrices when
     /// `model`, the sampling contexts), 1 the last frame's stack record and
-    /// (with `inertia`) inertialization's last outputs, 2 the key cursors of the clips the last frame sampled.
-    pub(crate) fn prefetch(&self, stage: u8, model: bool, inertia: bool) {
+    /// inertialization's last outputs, 2 the key cursors of the clips the last frame sampled.
+    pub(crate) fn prefetch(&self, stage: u8, model: bool) {
         use crate::pose::simd::prefetch;
         let record = &self.stacks[0];
         match stage {
@@ -267,9 +267,7 @@ impl PoseStage {
                 prefetch(&record.stack.layers, usize::MAX);
                 prefetch(&record.stack.inputs, usize::MAX);
                 prefetch(&record.parts, usize::MAX);
-                if inertia {
-                    self.inertia.prefetch();
-                }
+                self.inertia.prefetch();
             }
             _ => {
                 for input in &record.stack.inputs {
@@ -293,7 +291,7 @@ impl PoseStage {
             stacks: [StackRecord::with_capacity(2 * layers + 2, contributions), StackRecord::default()],
             outgoing: false,
             local: rest.clone(),
-            inertia: Inertializer::new(rest),
+            inertia: Inertializer::new(rest, def.inertializes),
             model: vec![Mat4::IDENTITY; n],
             skin: vec![Mat4::IDENTITY; n],
             morphs: (!def.skeleton.morphs().is_empty()).then(|| {
@@ -554,6 +552,9 @@ fn write_procedural(def: &CharacterDefinition, motion: ProceduralMotion, pose: &
 /// target's is not followed on the extra joints: they cut.)
 #[derive(Debug, Clone)]
 pub(crate) struct Inertializer {
+    /// Whether the definition has inertialized transitions at all: without,
+    /// nothing is kept (no buffers, no per-frame copies).
+    on: bool,
     generation: u32,
     duration: f32,
     active: bool,
@@ -576,6 +577,9 @@ impl Inertializer {
     /// and the decay state while a transition decays.
     fn prefetch(&self) {
         use crate::pose::simd::prefetch;
+        if !self.on {
+            return;
+        }
         self.last.prefetch(usize::MAX);
         self.last2.prefetch(usize::MAX);
         if self.active {
@@ -588,9 +592,12 @@ impl Inertializer {
             prefetch(&self.r_v0, usize::MAX);
         }
     }
-    fn new(rest: &Pose) -> Inertializer {
-        let n = rest.len();
+    /// Room for `rest`'s joints when `on` (the definition inertializes), else none.
+    fn new(rest: &Pose, on: bool) -> Inertializer {
+        let n = if on { rest.len() } else { 0 };
+        let last = if on { rest.clone() } else { Pose::identity(0) };
         Inertializer {
+            on,
             generation: 0,
             duration: 0.0,
             active: false,
@@ -601,8 +608,8 @@ impl Inertializer {
             r_axis: vec![Vec3::X; n],
             r_x0: vec![0.0; n],
             r_v0: vec![0.0; n],
-            last: rest.clone(),
-            last2: rest.clone(),
+            last2: last.clone(),
+            last,
             last_dt: 0.0,
             outputs: 0,
         }
@@ -622,6 +629,9 @@ impl Inertializer {
     /// Applies the decaying offset to `pose` (the composed pose of `frame`,
     /// whose masks are `masks`) and records it as the last output.
     pub(crate) fn apply(&mut self, frame: &FrameOutput, masks: Option<&GraphMasks>, pose: &mut Pose, dt: f32) {
+        if !self.on {
+            return;
+        }
         let newest =
             frame.layers.iter().filter_map(|l| l.inertialization.map(|i| (l, i))).max_by_key(|(_, i)| i.generation);
         match newest {

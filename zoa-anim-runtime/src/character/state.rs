@@ -733,7 +733,6 @@ impl Character {
     /// what those point to, 2 (the next) the buffers the frame works in.
     pub(crate) fn prefetch(&self, stage: u8) {
         let model = self.computed >= PoseOutput::Model;
-        let inertia = self.def.inertializes;
         match stage {
             0 => {
                 self.behaviour.prefetch();
@@ -743,15 +742,15 @@ impl Character {
                 self.frame.prefetch();
                 self.selector_frame.prefetch();
                 self.events.prefetch();
-                self.pose.prefetch(0, model, inertia);
+                self.pose.prefetch(0, model);
             }
             1 => {
                 self.behaviour.driver().instance().prefetch(0);
-                self.pose.prefetch(1, model, inertia);
+                self.pose.prefetch(1, model);
             }
             _ => {
                 self.behaviour.driver().instance().prefetch(1);
-                self.pose.prefetch(2, model, inertia);
+                self.pose.prefetch(2, model);
             }
         }
     }
@@ -885,9 +884,7 @@ impl Character {
     fn finish_pose(&mut self, dt: f32, ik_on: bool, lent: Option<&mut PoseScratch>) -> Result<(), RuntimeError> {
         let def = &*self.def;
         let masks = self.graph.map(|g| &def.graphs[g].masks);
-        if def.inertializes {
-            self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
-        }
+        self.pose.inertia.apply(&self.frame, masks, &mut self.pose.local, dt);
         if let Some(ik) = self.ik.as_mut().filter(|_| ik_on) {
             if let (Some(curve), Some([now, _])) = (def.hand_on_weapon_curve, self.pose.curves.as_deref()) {
                 ik.inputs_mut().hand_on_weapon_weight = now.value_or(curve, 1.0);

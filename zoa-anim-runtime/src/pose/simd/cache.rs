@@ -7,38 +7,30 @@
 /// and changes no result; a no-op off x86-64.
 #[inline(always)]
 pub(crate) fn prefetch<T>(data: &[T], max_bytes: usize) {
+    prefetch_bytes(data.as_ptr().cast(), std::mem::size_of_val(data).min(max_bytes));
+}
+
+/// The cache lines of the `bytes` bytes from `base` (inside one allocation).
+#[inline(always)]
+fn prefetch_bytes(base: *const i8, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let bytes = std::mem::size_of_val(data).min(max_bytes);
-        let base = data.as_ptr().cast::<i8>();
         for offset in (0..bytes).step_by(64) {
-            // SAFETY: a prefetch is a hint; it never faults, and the address
-            // stays inside `data`.
+            // SAFETY: a prefetch is a hint; it never faults, and the callers
+            // keep the address inside the allocation `base` points into.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(offset)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (data, max_bytes);
+    let _ = (base, bytes);
 }
 
 /// [`prefetch`] of the first `max_bytes` of `v`'s buffer, whether or not
 /// they hold elements yet: a queue or output about to be written.
 #[inline(always)]
 pub(crate) fn prefetch_room<T>(v: &Vec<T>, max_bytes: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let bytes = (v.capacity() * std::mem::size_of::<T>()).min(max_bytes);
-        let base = v.as_ptr().cast::<i8>();
-        for offset in (0..bytes).step_by(64) {
-            // SAFETY: a prefetch is a hint; it never faults, and the address
-            // stays inside `v`'s allocation.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(offset)) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (v, max_bytes);
+    prefetch_bytes(v.as_ptr().cast(), (v.capacity() * std::mem::size_of::<T>()).min(max_bytes));
 }
 
 /// Whether a crowd prefetches the next characters' memory while one
