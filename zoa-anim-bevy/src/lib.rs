@@ -11,9 +11,10 @@
 //!  Update: gameplay calls ZoaCharacter::set_tags / fire / set_float / equip …
 //!  ZoaSet::Input            hot reload (swap definitions, cancel what the old
 //!                           characters had in flight), bind new characters' joints
-//!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (par_iter_mut)
-//!  ZoaSet::WriteTransforms  every ZoaJoint entity's Transform = the joint's local pose
-//!                           (with `render`: morphed nodes' MorphWeights = the character's)
+//!  ZoaSet::Evaluate         every ZoaCharacter updated by Time's delta (in chunks on the
+//!                           compute pool), its ZoaJoint entities' Transforms = its local
+//!                           pose right after its own update
+//!  ZoaSet::WriteTransforms  (with `render`) morphed nodes' MorphWeights = the character's
 //!  ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages, per entity in time order;
 //!                           ZoaAnimationEvent also triggered on the entity for observers
 //!  TransformSystems::Propagate
@@ -29,10 +30,16 @@
 //!
 //! # Key decisions
 //! - **A character is a component on the root of its joint hierarchy**, and
-//!   each bound joint entity carries a [`ZoaJoint`] pointing back at it. So
-//!   evaluation is a parallel query over characters and writing transforms a
-//!   parallel query over joints that only *reads* characters: no unsafe, no
-//!   shared mutable state, and parallel equals serial bit for bit.
+//!   each bound joint entity carries a [`ZoaJoint`] pointing back at it.
+//!   Evaluation is one pass over the characters, split into chunks on the
+//!   compute pool; each character's joint `Transform`s are written right
+//!   after its update, while its pose is still in cache (a second pass over
+//!   joints cost as much as the animation at a thousand characters). A
+//!   joint is written only by the character its `ZoaJoint` names, so two
+//!   tasks never write one `Transform` (the one `unsafe` lookup rests on
+//!   that), and parallel equals serial bit for bit. The steps after it
+//!   (events, morph weights, joint binding) visit only the characters that
+//!   need them, not the crowd.
 //! - **Joints bind by name, then by bone role**: an entity whose `Name`
 //!   equals the joint's name; for joints left over, the entity that IK bone
 //!   discovery gives the same role (hips, spine, upper leg, …) when the

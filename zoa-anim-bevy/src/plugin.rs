@@ -29,8 +29,9 @@ use crate::messages::{Deliver, ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoun
 ///  Update           gameplay: set_tags, set_speed, fire, equip, IK inputs …  (any order)
 ///  PostUpdate
 ///    ZoaSet::Input            hot reload, definition swaps, joint binding
-///    ZoaSet::Evaluate         every character advanced by Time's delta
-///    ZoaSet::WriteTransforms  joints' local Transforms = the pose
+///    ZoaSet::Evaluate         every character advanced by Time's delta, and its
+///                             joints' local Transforms = the pose at once
+///    ZoaSet::WriteTransforms  morph weights (with `render`): the pose is all written
 ///    ZoaSet::Events           ZoaAnimationEvent / ZoaSoundCue messages; observers triggered
 ///    TransformSystems::Propagate
 /// ```
@@ -54,9 +55,13 @@ pub enum ZoaSet {
     /// characters of a swapped definition re-created, their actions in
     /// flight cancelled); joint binding of new characters.
     Input,
-    /// Every character advanced and evaluated (in parallel by default).
+    /// Every character advanced and evaluated (in parallel by default), and
+    /// its joint entities' local `Transform`s written right after its own
+    /// update (while its pose is in cache; one pass over the characters).
     Evaluate,
-    /// Joint entities' local `Transform`s written from the pose.
+    /// The rest of the pose written: morph weights into `MorphWeights` (with
+    /// the `render` feature). After it every output of the frame's pose is
+    /// in the world.
     WriteTransforms,
     /// Animation and sound events written as messages; animation events
     /// triggered on the characters' entities for observers.
@@ -99,6 +104,7 @@ impl Plugin for ZoaAnimationPlugin {
         app.init_resource::<ZoaAnimationSettings>()
             .init_resource::<ZoaDefinitions>()
             .init_resource::<ZoaSoundBridge>()
+            .init_resource::<Evaluated>()
             .add_message::<ZoaAnimationEvent>()
             .add_message::<ZoaSoundCue>()
             .add_message::<ZoaDefinitionReloaded>()
@@ -113,7 +119,6 @@ impl Plugin for ZoaAnimationPlugin {
                 (hot_reload, swap_definitions, bind_joints.in_set(BindJoints)).chain().in_set(ZoaSet::Input),
             )
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
-            .add_systems(PostUpdate, write_transforms.in_set(ZoaSet::WriteTransforms))
             .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
         #[cfg(feature = "render")]
         app.add_systems(PostUpdate, write_morph_weights.in_set(ZoaSet::WriteTransforms));
@@ -242,64 +247,107 @@ fn send(commands: &mut Commands, animation: &mut MessageWriter<ZoaAnimationEvent
 /// scene still spawning) is tried again next frame. A character whose bound
 /// entities were despawned (its scene spawned again, as when an asset it
 /// depends on finishes loading or reloads) is bound to the new ones.
+///
+/// It looks only at the characters that may need it, so that a frame visits
+/// every character once (in [`evaluate`]), not once per step: characters
+/// changed since its last run (`Changed<ZoaCharacter>`: new ones, a
+/// `rebind()`, a definition swap; [`evaluate`] and event delivery do not
+/// count as changes), the ones still waiting for their scene, and — in a
+/// frame where entities lost their [`ZoaJoint`] (despawned: a scene spawning
+/// again) — every character.
 fn bind_joints(
     mut commands: Commands,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    mut removed: RemovedComponents<ZoaJoint>,
+    mut waiting: Local<Vec<Entity>>,
+    mut still_waiting: Local<Vec<Entity>>,
     children: Query<&Children>,
     nodes: Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
 ) {
-    for (root, mut c) in &mut characters {
-        if let Some(b) = &c.binding {
-            // A scene spawns again whole: its first bound entity tells.
-            let gone = b.entities().iter().flatten().next().is_some_and(|&e| nodes.get(e).is_err());
-            if !gone {
-                continue;
-            }
-            c.rebind();
+    let despawned = removed.read().count() > 0;
+    still_waiting.clear();
+    let mut bind = |root: Entity, c: Mut<'_, ZoaCharacter>, still_waiting: &mut Vec<Entity>| {
+        if !bind_character(root, c, &mut commands, &children, &nodes) {
+            still_waiting.push(root);
         }
-        if let Some(stale) = c.stale.take() {
-            for e in stale.entities().iter().flatten() {
-                if let Ok(mut ec) = commands.get_entity(*e) {
-                    ec.remove::<ZoaJoint>();
-                }
-            }
+    };
+    // Reading the change ticks only (no character's memory) for the unchanged.
+    for (root, c) in &mut characters {
+        if despawned || c.is_changed() {
+            bind(root, c, &mut still_waiting);
         }
-        let list: Vec<Entity> = std::iter::once(root).chain(children.iter_descendants(root)).collect();
-        let mut hierarchy = Vec::with_capacity(list.len());
-        for (i, &entity) in list.iter().enumerate() {
-            let Ok((name, child_of, transform)) = nodes.get(entity) else { continue };
-            let parent = if i == 0 { None } else { child_of.and_then(|p| list.iter().position(|&e| e == p.parent())) };
-            hierarchy.push(HierarchyNode {
-                entity,
-                name: name.map(Name::as_str),
-                parent,
-                local: transform.map(core_transform).unwrap_or_default(),
-            });
-        }
-        let def = c.definition().clone();
-        let binding = JointBinding::bind(def.skeleton().skeleton(), def.roles(), &hierarchy);
-        if binding.bound() == 0 {
-            continue;
-        }
-        let unbound = binding.entities().len() - binding.bound();
-        if unbound > 0 {
-            let skeleton = def.skeleton().skeleton();
-            let names: Vec<_> = binding.unbound().map(|j| skeleton.display_name(j)).collect();
-            tracing::warn!("zoa: character {root}: {unbound} joint(s) drive no entity: {}", names.join(", "));
-        }
-        for (j, e) in binding.entities().iter().enumerate() {
-            if let Some(e) = e {
-                commands.entity(*e).insert(ZoaJoint { character: root, joint: j as u16 });
-            }
-        }
-        c.binding = Some(binding);
-        // Morphed nodes bind by name (Bevy's glTF loader names node entities after the node).
-        let slots = def.skeleton().morphs().slots();
-        c.morph_entities = slots
-            .iter()
-            .map(|s| s.name.as_deref().and_then(|n| hierarchy.iter().find(|h| h.name == Some(n))).map(|h| h.entity))
-            .collect();
     }
+    if !despawned {
+        for &root in waiting.iter() {
+            match characters.get_mut(root) {
+                Ok((root, c)) if !c.is_changed() => bind(root, c, &mut still_waiting),
+                _ => {}
+            }
+        }
+    }
+    std::mem::swap(&mut *waiting, &mut *still_waiting);
+}
+
+/// Binds `c`'s joints when it is not bound, or when its bound entities are
+/// gone; `false` when it is still waiting for its entities.
+fn bind_character(
+    root: Entity,
+    mut c: Mut<'_, ZoaCharacter>,
+    commands: &mut Commands,
+    children: &Query<&Children>,
+    nodes: &Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
+) -> bool {
+    if let Some(b) = &c.binding {
+        // A scene spawns again whole: its first bound entity tells.
+        let gone = b.entities().iter().flatten().next().is_some_and(|&e| nodes.get(e).is_err());
+        if !gone {
+            return true;
+        }
+        c.rebind();
+    }
+    if let Some(stale) = c.stale.take() {
+        for e in stale.entities().iter().flatten() {
+            if let Ok(mut ec) = commands.get_entity(*e) {
+                ec.remove::<ZoaJoint>();
+            }
+        }
+    }
+    let list: Vec<Entity> = std::iter::once(root).chain(children.iter_descendants(root)).collect();
+    let mut hierarchy = Vec::with_capacity(list.len());
+    for (i, &entity) in list.iter().enumerate() {
+        let Ok((name, child_of, transform)) = nodes.get(entity) else { continue };
+        let parent = if i == 0 { None } else { child_of.and_then(|p| list.iter().position(|&e| e == p.parent())) };
+        hierarchy.push(HierarchyNode {
+            entity,
+            name: name.map(Name::as_str),
+            parent,
+            local: transform.map(core_transform).unwrap_or_default(),
+        });
+    }
+    let def = c.definition().clone();
+    let binding = JointBinding::bind(def.skeleton().skeleton(), def.roles(), &hierarchy);
+    if binding.bound() == 0 {
+        return false;
+    }
+    let unbound = binding.entities().len() - binding.bound();
+    if unbound > 0 {
+        let skeleton = def.skeleton().skeleton();
+        let names: Vec<_> = binding.unbound().map(|j| skeleton.display_name(j)).collect();
+        tracing::warn!("zoa: character {root}: {unbound} joint(s) drive no entity: {}", names.join(", "));
+    }
+    for (j, e) in binding.entities().iter().enumerate() {
+        if let Some(e) = e {
+            commands.entity(*e).insert(ZoaJoint { character: root, joint: j as u16 });
+        }
+    }
+    c.binding = Some(binding);
+    // Morphed nodes bind by name (Bevy's glTF loader names node entities after the node).
+    let slots = def.skeleton().morphs().slots();
+    c.morph_entities = slots
+        .iter()
+        .map(|s| s.name.as_deref().and_then(|n| hierarchy.iter().find(|h| h.name == Some(n))).map(|h| h.entity))
+        .collect();
+    true
 }
 
 thread_local! {
@@ -328,91 +376,172 @@ fn update_lent(c: &mut ZoaCharacter, dt: f32, entity: Entity) {
 /// Characters one task of [`evaluate`] updates in a row.
 const EVALUATE_CHUNK: usize = 64;
 
-/// Updates the characters in table order, each one's memory prefetched
-/// while the characters before it update (`zoa_anim_runtime::pose::prefetch_next`):
-/// a frame's cost is mostly reaching each character's buffers, which a
+/// What [`evaluate`] found, for the steps after it: which characters have
+/// events to deliver and which morph weights to write, so that those steps
+/// visit only them instead of every character again (at a thousand
+/// characters each visit is a cache miss). One list per evaluate task, in
+/// entity order; reused frame to frame (grows only with the crowd).
+#[derive(Debug, Default, Resource)]
+pub(crate) struct Evaluated {
+    chunks: Vec<ChunkFound>,
+}
+
+#[derive(Debug, Default)]
+struct ChunkFound {
+    /// Characters with queued events after their update.
+    events: Vec<Entity>,
+    /// Characters with morph weights and bound morph targets.
+    morphs: Vec<Entity>,
+}
+
+impl ChunkFound {
+    fn clear(&mut self) {
+        self.events.clear();
+        self.morphs.clear();
+    }
+
+    fn note(&mut self, entity: Entity, c: &ZoaCharacter) {
+        if !c.events().is_empty() {
+            self.events.push(entity);
+        }
+        if !c.morph_entities.is_empty() && c.morph_weights().is_some() {
+            self.morphs.push(entity);
+        }
+    }
+}
+
+impl Evaluated {
+    /// `n` cleared lists.
+    fn reset(&mut self, n: usize) -> &mut [ChunkFound] {
+        if self.chunks.len() < n {
+            self.chunks.resize_with(n, ChunkFound::default);
+        }
+        for c in &mut self.chunks {
+            c.clear();
+        }
+        &mut self.chunks[..n]
+    }
+
+    fn with_events(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.chunks.iter().flat_map(|c| c.events.iter().copied())
+    }
+
+    #[cfg(feature = "render")]
+    fn with_morphs(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.chunks.iter().flat_map(|c| c.morphs.iter().copied())
+    }
+}
+
+/// The joint entities' `Transform`s, written by [`evaluate`] right after
+/// each character's update, while its pose is still in cache.
+struct JointWriter<'a, 'w, 's> {
+    owners: &'a Query<'w, 's, &'static ZoaJoint>,
+    transforms: &'a Query<'w, 's, &'static mut Transform, With<ZoaJoint>>,
+}
+
+impl JointWriter<'_, '_, '_> {
+    /// Writes the local `Transform` of every joint entity of `c` whose
+    /// [`ZoaJoint`] names `entity` (an entity two characters bound is
+    /// written by the one its `ZoaJoint` names, the one that bound it last).
+    ///
+    /// # Safety
+    /// No other live reference to the `Transform` of an entity whose
+    /// `ZoaJoint` names `entity`: true when each character is written by
+    /// one caller at a time, since a `ZoaJoint` names one character.
+    unsafe fn write(&self, entity: Entity, c: &ZoaCharacter) {
+        let Some(binding) = &c.binding else { return };
+        let pose = c.local_pose();
+        for &e in binding.entities().iter().flatten() {
+            let Ok(owner) = self.owners.get(e) else { continue };
+            let j = usize::from(owner.joint);
+            if owner.character != entity || j >= pose.len() {
+                continue;
+            }
+            // SAFETY: `e`'s `ZoaJoint` names `entity`, which the caller
+            // writes alone (see above).
+            let Ok(mut transform) = (unsafe { self.transforms.get_unchecked(e) }) else { continue };
+            // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
+            let new = bevy_transform(&pose.get(j));
+            if !same_bits(&transform, &new) {
+                *transform = new;
+            }
+        }
+    }
+}
+
+/// Updates every character, in table order, and writes its joints'
+/// `Transform`s at once; each character's memory is prefetched while the
+/// characters before it update (`zoa_anim_runtime::pose::prefetch_next`): a
+/// frame's cost is mostly reaching each character's buffers, which a
 /// per-item query closure cannot ask for ahead of time. In parallel, the
-/// entities are split into chunks, one task each.
+/// entities are split into chunks, one task each. This is the one pass over
+/// every character a frame makes: it also notes, for the steps after it,
+/// which characters have events and morph weights (see [`Evaluated`]).
+#[allow(clippy::too_many_arguments)]
 fn evaluate(
     time: Res<Time>,
     settings: Res<ZoaAnimationSettings>,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
+    owners: Query<&'static ZoaJoint>,
+    transforms: Query<&'static mut Transform, With<ZoaJoint>>,
     mut order: Local<Vec<Entity>>,
+    mut found: ResMut<Evaluated>,
 ) {
     let dt = time.delta_secs();
+    let joints = JointWriter { owners: &owners, transforms: &transforms };
     if !settings.parallel {
-        update_in_order(characters.iter_mut(), dt);
+        let [found] = found.reset(1) else { unreachable!("one list asked for") };
+        // SAFETY: one caller writes each character's joints in turn.
+        unsafe { update_in_order(characters.iter_mut(), dt, &joints, found) };
         return;
     }
     // Reused: allocates only when the crowd grows.
     order.clear();
     order.extend(characters.iter().map(|(e, _)| e));
     let characters = &characters;
+    let joints = &joints;
+    let lists = found.reset(order.len().div_ceil(EVALUATE_CHUNK));
     ComputeTaskPool::get().scope(|scope| {
-        for chunk in order.chunks(EVALUATE_CHUNK) {
+        for (chunk, found) in order.chunks(EVALUATE_CHUNK).zip(lists) {
             scope.spawn(async move {
                 // SAFETY: `order` holds each entity of the query once (it was
                 // collected from it) and the chunks do not overlap, so no
                 // character is reached by two iterators.
                 let chunk = unsafe { UniqueEntitySlice::from_slice_unchecked(chunk) };
                 // SAFETY: as above: the items of this iterator are characters
-                // no other task's iterator yields.
-                update_in_order(unsafe { characters.iter_many_unique_unsafe(chunk) }, dt);
+                // no other task's iterator yields, so no other task writes
+                // their joints.
+                unsafe { update_in_order(characters.iter_many_unique_unsafe(chunk), dt, joints, found) };
             });
         }
     });
 }
 
-/// Updates `characters` in order, prefetching the next four.
-fn update_in_order<'a>(mut characters: impl Iterator<Item = (Entity, Mut<'a, ZoaCharacter>)>, dt: f32) {
+/// Updates `characters` in order (prefetching the next four), writes their
+/// joints and notes what the later steps need.
+///
+/// # Safety
+/// No other caller yields any of these characters at the same time (see
+/// [`JointWriter::write`]).
+unsafe fn update_in_order<'a>(
+    mut characters: impl Iterator<Item = (Entity, Mut<'a, ZoaCharacter>)>,
+    dt: f32,
+    joints: &JointWriter<'_, '_, '_>,
+    found: &mut ChunkFound,
+) {
     let mut ahead: [Option<(Entity, Mut<'a, ZoaCharacter>)>; 5] = std::array::from_fn(|_| characters.next());
     while let Some((entity, mut c)) = ahead[0].take() {
         let next = |i: usize| ahead[i].as_ref().map(|(_, c)| c.runtime());
         prefetch_next([next(1), next(2), next(3), next(4)]);
-        update_lent(&mut c, dt, entity);
+        // Evaluating is not a change gameplay made: `Changed<ZoaCharacter>`
+        // keeps meaning "gameplay (or a swap) touched it" (see `bind_joints`).
+        let c = c.bypass_change_detection();
+        update_lent(c, dt, entity);
+        // SAFETY: the caller's promise.
+        unsafe { joints.write(entity, c) };
+        found.note(entity, c);
         ahead.rotate_left(1);
         ahead[4] = characters.next();
-    }
-}
-
-fn write_transforms(
-    settings: Res<ZoaAnimationSettings>,
-    characters: Query<&ZoaCharacter>,
-    mut joints: Query<(&ZoaJoint, &mut Transform)>,
-) {
-    let characters = &characters;
-    if settings.parallel {
-        joints.par_iter_mut().for_each_init(|| None, |last, item| write_joint(characters, last, item));
-    } else {
-        let mut last = None;
-        joints.iter_mut().for_each(|item| write_joint(characters, &mut last, item));
-    }
-}
-
-/// Writes one joint entity's `Transform` from its character's pose. A
-/// scene's joints sit together in the table, so the character found for one
-/// joint (`last`) serves the next ones: a lookup per character, not per joint.
-fn write_joint<'a>(
-    characters: &'a Query<&ZoaCharacter>,
-    last: &mut Option<(Entity, &'a ZoaCharacter)>,
-    (joint, mut transform): (&ZoaJoint, Mut<'_, Transform>),
-) {
-    let c = match *last {
-        Some((e, c)) if e == joint.character => c,
-        _ => {
-            let Ok(c) = characters.get(joint.character) else { return };
-            *last = Some((joint.character, c));
-            c
-        }
-    };
-    let pose = c.local_pose();
-    let j = usize::from(joint.joint);
-    if j < pose.len() {
-        // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
-        let new = bevy_transform(&pose.get(j));
-        if !same_bits(&transform, &new) {
-            *transform = new;
-        }
     }
 }
 
@@ -420,8 +549,12 @@ fn write_joint<'a>(
 /// (when the node's weight count matches; Bevy passes them on to the mesh
 /// primitives). Only with the renderer, where the component exists.
 #[cfg(feature = "render")]
-fn write_morph_weights(characters: Query<&ZoaCharacter>, mut targets: Query<&mut bevy::mesh::morph::MorphWeights>) {
-    for c in &characters {
+fn write_morph_weights(
+    found: Res<Evaluated>,
+    characters: Query<&ZoaCharacter>,
+    mut targets: Query<&mut bevy::mesh::morph::MorphWeights>,
+) {
+    for c in characters.iter_many(found.with_morphs()) {
         let Some(pose) = c.morph_weights() else { continue };
         let slots = c.definition().skeleton().morphs().slots();
         for (slot, entity) in slots.iter().zip(c.morph_entities()) {
@@ -436,19 +569,21 @@ fn write_morph_weights(characters: Query<&ZoaCharacter>, mut targets: Query<&mut
 
 fn deliver_events(
     mut commands: Commands,
+    found: Res<Evaluated>,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
     mut animation: MessageWriter<ZoaAnimationEvent>,
     mut sound: MessageWriter<ZoaSoundCue>,
     mut bridge: ResMut<ZoaSoundBridge>,
 ) {
     let bridge = &mut bridge.bridge;
-    for (index, (entity, mut c)) in characters.iter_mut().enumerate() {
-        if c.events().is_empty() {
-            continue;
-        }
+    let mut with_events = characters.iter_many_mut(found.with_events());
+    let mut index = 0;
+    while let Some((entity, mut c)) = with_events.fetch_next() {
+        let c = c.bypass_change_detection();
         bridge.sink_mut().entity = entity;
         let mut deliver = Deliver { entity, write: |m| send(&mut commands, &mut animation, m), bridge: &mut *bridge };
         c.deliver_events(index, &mut deliver);
+        index += 1;
     }
     sound.write_batch(bridge.sink_mut().cues.drain(..));
 }
