@@ -577,13 +577,13 @@ fn deliver_events(
 ) {
     let bridge = &mut bridge.bridge;
     let mut with_events = characters.iter_many_mut(found.with_events());
-    let mut index = 0;
     while let Some((entity, mut c)) = with_events.fetch_next() {
         let c = c.bypass_change_detection();
         bridge.sink_mut().entity = entity;
         let mut deliver = Deliver { entity, write: |m| send(&mut commands, &mut animation, m), bridge: &mut *bridge };
-        c.deliver_events(index, &mut deliver);
-        index += 1;
+        // The index the runtime passes on is unused here: messages and cues
+        // name their character by entity (`sink.entity` above).
+        c.deliver_events(0, &mut deliver);
     }
     sound.write_batch(bridge.sink_mut().cues.drain(..));
 }
