@@ -512,6 +512,36 @@ fn the_pose_output_decides_what_an_update_computes() {
     let (_, model, skin, ik) = poses(&with_ik, PoseOutput::Local);
     assert!(ik, "the fixture's rig policy runs IK");
     assert_eq!((model, skin), (joints, 0), "IK keeps model space");
+
+    // The matrices follow the output: lowered, they are freed at once; raised, back after the next update.
+    let mut c = Character::new(&without_ik).unwrap();
+    run(&mut c, 0.1);
+    assert_eq!(c.skinning_matrices().len(), joints);
+    c.set_output(PoseOutput::Local);
+    assert_eq!((c.model_matrices().len(), c.skinning_matrices().len()), (0, 0));
+    run(&mut c, 0.1);
+    c.set_output(PoseOutput::Skinning);
+    assert_eq!(c.skinning_matrices().len(), 0, "not computed yet");
+    c.update(DT).unwrap();
+    assert_eq!((c.model_matrices().len(), c.skinning_matrices().len()), (joints, joints));
+}
+
+/// Events a character's graph instance could not hold are counted among the
+/// character's dropped events, not lost without a word.
+#[test]
+fn events_the_graph_dropped_count_as_the_characters() {
+    let def = definition(&without_ik(fixture_bundle()));
+    let mut c = Character::new(&def).unwrap();
+    c.equip(zoa_anim_core::PlayerProfileType::Rifle).unwrap();
+    run(&mut c, 0.2);
+    c.clear_events();
+    for _ in 0..40 {
+        assert!(c.play_slot("reload_magazine".parse().unwrap()));
+    }
+    c.update(DT).unwrap();
+    let queued = c.events().iter().filter(|e| e.kind.as_str().starts_with("slot_")).count();
+    assert!(c.dropped_events() > 0, "{queued} slot events queued, none dropped");
+    assert!(queued + c.dropped_events() as usize >= 79, "{queued} queued + {} dropped", c.dropped_events());
 }
 
 /// A definition whose graphs have no inertialized transition skips

@@ -41,8 +41,9 @@ pub struct CharacterSettings {
     pub step_frequency: f32,
     /// Override-slot fades used by `play_slot` (default 0.1 s in, 0.2 s out).
     pub slot_blend: SlotBlend,
-    /// Events one character may queue between deliveries (default 128;
-    /// more are dropped and counted, never allocated).
+    /// Events one character may queue between deliveries (default 64, some
+    /// ten times a busy frame's; more are dropped and counted, never
+    /// allocated). The queue is sized at spawn: 56 bytes an event.
     pub event_capacity: usize,
     /// Extract root motion each frame (default off).
     pub root_motion: bool,
@@ -59,7 +60,7 @@ impl Default for CharacterSettings {
             full_speed: 6.5,
             step_frequency: 1.8,
             slot_blend: SlotBlend::default(),
-            event_capacity: 128,
+            event_capacity: 64,
             root_motion: false,
             lod: LodSettings::default(),
         }

@@ -244,7 +244,6 @@ pub struct Event {
     pub kind: EventKind,
     /// The notify's, state's, slot's (or clip's) name, or the binding phase's tag.
     pub name: Name,
-    seq: u32,
 }
 
 impl fmt::Display for Event {
@@ -265,7 +264,6 @@ impl fmt::Display for Event {
 pub struct EventQueue {
     events: Vec<Event>,
     dropped: u32,
-    seq: u32,
 }
 
 impl EventQueue {
@@ -274,13 +272,16 @@ impl EventQueue {
     pub(crate) fn prefetch(&self) {
         crate::pose::simd::prefetch_room(&self.events, 256);
     }
-    /// Default capacity: room for a busy frame (several notifies, a transition, slot changes).
-    pub const DEFAULT_CAPACITY: usize = 64;
+    /// Default capacity: room for a busy frame (several notifies, a
+    /// transition, slot changes) several times over. A character's graph
+    /// instance and selector queue only one update's events (the character
+    /// moves them into its own queue, with any they dropped counted there).
+    pub const DEFAULT_CAPACITY: usize = 32;
 
     /// An empty queue holding up to `capacity` events.
     #[must_use]
     pub fn with_capacity(capacity: usize) -> EventQueue {
-        EventQueue { events: Vec::with_capacity(capacity), dropped: 0, seq: 0 }
+        EventQueue { events: Vec::with_capacity(capacity), dropped: 0 }
     }
 
     /// Queues an event; dropped (and counted) when full.
@@ -289,15 +290,26 @@ impl EventQueue {
             self.dropped = self.dropped.saturating_add(1);
             return;
         }
-        self.events.push(Event { time, kind, name, seq: self.seq });
-        self.seq = self.seq.wrapping_add(1);
+        self.events.push(Event { time, kind, name });
     }
 
-    /// Sorts into delivery order (time, kind rank, queue order). No allocation.
+    /// Sorts into delivery order (time, kind rank, queue order). No
+    /// allocation: an insertion sort, stable, so queue order breaks the
+    /// remaining ties without a sequence number in every event. A queue is
+    /// short and nearly in order already (each part queues its events in
+    /// time order), where insertion sort does about one compare per event.
     pub fn sort(&mut self) {
-        self.events.sort_unstable_by(|a, b| {
-            a.time.total_cmp(&b.time).then(a.kind.rank().cmp(&b.kind.rank())).then(a.seq.cmp(&b.seq))
-        });
+        let after = |a: &Event, b: &Event| a.time.total_cmp(&b.time).then(a.kind.rank().cmp(&b.kind.rank())).is_gt();
+        let v = &mut self.events;
+        for i in 1..v.len() {
+            let e = v[i];
+            let mut j = i;
+            while j > 0 && after(&v[j - 1], &e) {
+                v[j] = v[j - 1];
+                j -= 1;
+            }
+            v[j] = e;
+        }
     }
 
     /// The queued events (in queue order until [`EventQueue::sort`]).
@@ -314,14 +326,19 @@ impl EventQueue {
 
     /// Counts one event dropped for want of room (a full table elsewhere).
     pub(crate) fn count_dropped(&mut self) {
-        self.dropped = self.dropped.saturating_add(1);
+        self.count_dropped_n(1);
+    }
+
+    /// Counts `n` events another queue dropped before its events moved here
+    /// (a character's graph instance's and selector's).
+    pub(crate) fn count_dropped_n(&mut self, n: u32) {
+        self.dropped = self.dropped.saturating_add(n);
     }
 
     /// Empties the queue, keeping its capacity.
     pub fn clear(&mut self) {
         self.events.clear();
         self.dropped = 0;
-        self.seq = 0;
     }
 
     /// Takes the events out (to hand them to a receiver that may look at
@@ -335,7 +352,6 @@ impl EventQueue {
         events.clear();
         self.events = events;
         self.dropped = 0;
-        self.seq = 0;
     }
 }
 
@@ -456,5 +472,26 @@ mod tests {
         q.sort();
         let shown: Vec<String> = q.events().iter().map(ToString::to_string).collect();
         assert_eq!(shown, ["0.100 s binding_start reload", "0.350 s state_entered walk", "0.350 s notify Footstep"]);
+    }
+
+    proptest::proptest! {
+        /// The insertion sort orders as a stable sort on (time, rank) does:
+        /// ties keep queue order.
+        #[test]
+        fn sort_is_the_stable_order_of_time_then_rank(items in proptest::collection::vec((0u8..4, 0u8..3, 0u16..1000), 0..140)) {
+            let kind = |k: u8, n: u16| match k {
+                0 => EventKind::Notify { source: NotifySource::Slot, clip: ClipId(0), notify: n },
+                1 => EventKind::StateExited { layer: n, state: StateIndex(0) },
+                _ => EventKind::SlotStarted { slot: None, clip: ClipId(u32::from(n)) },
+            };
+            let mut q = EventQueue::with_capacity(items.len());
+            for &(t, k, n) in &items {
+                q.push(f64::from(t) * 0.25, kind(k, n), Name::EMPTY);
+            }
+            let mut expected = q.events().to_vec();
+            expected.sort_by(|a, b| a.time.total_cmp(&b.time).then(a.kind.rank().cmp(&b.kind.rank())));
+            q.sort();
+            proptest::prop_assert_eq!(q.events(), &expected[..]);
+        }
     }
 }

@@ -30,6 +30,7 @@ use crate::character::graph::{
     inertialize_quintic,
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
+use crate::character::PoseOutput;
 use crate::error::RuntimeError;
 use crate::pose::MorphPose;
 use crate::pose::Pose;
@@ -303,6 +304,20 @@ impl PoseStage {
                 Box::new([c.clone(), c])
             }),
         }
+    }
+
+    /// Model-space and skinning matrices for a character that computes
+    /// `computes` (none for the local pose only; see `Character::set_output`).
+    pub(crate) fn size_matrices(&mut self, computes: PoseOutput, joints: usize) {
+        let size = |m: &mut Vec<Mat4>, needed: bool| {
+            if !needed {
+                *m = Vec::new();
+            } else if m.len() != joints {
+                *m = vec![Mat4::IDENTITY; joints];
+            }
+        };
+        size(&mut self.model, computes >= PoseOutput::Model);
+        size(&mut self.skin, computes == PoseOutput::Skinning);
     }
 
     /// Makes room, in the current and the outgoing graph's stacks, for frames

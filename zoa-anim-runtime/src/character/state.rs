@@ -581,8 +581,20 @@ impl Character {
     /// skips local-to-model, a tenth of a small rig's frame. A character with
     /// an IK stage computes model space anyway: its IK report and
     /// [`surface`](Self::surface) read the final model pose.
+    ///
+    /// The character holds matrices only for what it computes: lowering the
+    /// output frees them (their readouts are empty until the next update),
+    /// raising it allocates them (once, here; frames never allocate).
     pub fn set_output(&mut self, output: PoseOutput) {
         self.output = output;
+        let computes = self.computes();
+        self.pose.size_matrices(computes, self.def.skeleton.joint_count());
+        self.computed = self.computed.min(computes);
+    }
+    /// What an update computes past the local pose: the output asked for,
+    /// and model space at least with an IK stage.
+    fn computes(&self) -> PoseOutput {
+        if self.ik.is_some() { self.output.max(PoseOutput::Model) } else { self.output }
     }
     /// What [`update`](Self::update) computes past the local pose ([`Self::set_output`]).
     #[must_use]
@@ -864,6 +876,7 @@ impl Character {
         if lead_moved && !selector_leads {
             open_windows(&mut self.windows, &mut self.events, now, base, instance.open_windows(0), &self.def.clips);
         }
+        self.events.count_dropped_n(instance.dropped_events());
         instance.clear_events();
         if let Some(s) = &mut self.selector {
             if selector_leads {
@@ -877,6 +890,7 @@ impl Character {
                     open_windows(&mut self.windows, &mut self.events, now, source, s.open_windows(), &self.def.clips);
                 }
             }
+            self.events.count_dropped_n(s.dropped_events());
             s.clear_events();
         }
     }
@@ -906,7 +920,7 @@ impl Character {
 
     /// Model-space and skinning matrices of the local pose.
     fn model_space(&mut self) -> Result<(), RuntimeError> {
-        self.computed = if self.ik.is_some() { self.output.max(PoseOutput::Model) } else { self.output };
+        self.computed = self.computes();
         if self.computed == PoseOutput::Local {
             return Ok(());
         }

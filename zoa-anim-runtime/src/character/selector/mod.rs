@@ -407,6 +407,11 @@ impl TagSelector {
     pub fn clear_events(&mut self) {
         self.events.clear();
     }
+    /// Notifies dropped since the last clear because the queue was full.
+    #[must_use]
+    pub fn dropped_events(&self) -> u32 {
+        self.events.dropped()
+    }
     /// `(clip, notify)` of the notify windows open on the leading clip.
     pub(crate) fn open_windows(&self) -> impl Iterator<Item = (ClipId, u16)> + '_ {
         self.windows.open(&self.table.clips)
