@@ -257,6 +257,10 @@ mod sampling {
             .collect();
         let all = Animation::bind(&Clip::new("all", tracks).unwrap(), &skeleton, BindBy::Node).unwrap();
         let mut ctx = SamplingContext::for_animation(&all);
+        assert!(ctx.fits(&all) && !SamplingContext::for_animation(&alone[0]).fits(&all));
+        let mut tiny = SamplingContext::for_animation(&alone[0]);
+        let err = SamplingJob { animation: &all, time: 0.0, context: &mut tiny, output: &mut rest.clone() }.run();
+        assert!(err.is_err(), "a context sized for one track refuses the packed clip");
         let mut got = rest.clone();
         let mask: Vec<f32> = (0..n).map(|j| if j % 6 == 2 { 0.0 } else { 0.5 }).collect();
         for (step, t) in [0.0, 0.1, 0.4, 0.55, 0.99, 1.0, 1.05, 2.4, 2.5, 3.0, 0.3, -0.5, 1.7].into_iter().enumerate() {

@@ -34,6 +34,7 @@ use crate::character::PoseOutput;
 use crate::error::RuntimeError;
 use crate::pose::MorphPose;
 use crate::pose::Pose;
+use crate::pose::PoseMotion;
 use crate::pose::animation::{Animation, SamplingContext};
 use crate::pose::blending::{BlendMode, Composition, ReferencePose, blend_into};
 use crate::pose::compose::{ComposeJob, ExtraPose, NONE, PoseScratch, PoseStack, StackInput, StackSources};
@@ -581,8 +582,8 @@ pub(crate) struct Inertializer {
     r_axis: Vec<Vec3>,
     r_x0: Vec<f32>,
     r_v0: Vec<f32>,
-    last: Pose,
-    last2: Pose,
+    last: PoseMotion,
+    last2: PoseMotion,
     last_dt: f32,
     outputs: u8,
 }
@@ -595,8 +596,8 @@ impl Inertializer {
         if !self.on {
             return;
         }
-        self.last.prefetch(usize::MAX);
-        self.last2.prefetch(usize::MAX);
+        self.last.prefetch();
+        self.last2.prefetch();
         if self.active {
             prefetch(&self.reach, usize::MAX);
             prefetch(&self.t_dir, usize::MAX);
@@ -610,7 +611,7 @@ impl Inertializer {
     /// Room for `rest`'s joints when `on` (the definition inertializes), else none.
     fn new(rest: &Pose, on: bool) -> Inertializer {
         let n = if on { rest.len() } else { 0 };
-        let last = if on { rest.clone() } else { Pose::identity(0) };
+        let last = PoseMotion::of(&if on { rest.clone() } else { Pose::identity(0) });
         Inertializer {
             on,
             generation: 0,

@@ -268,6 +268,59 @@ impl PartialEq for Pose {
     }
 }
 
+/// A pose's translations and rotations, its scales left out: what
+/// inertialization keeps of its last two outputs (it extrapolates only
+/// those), in the pose's own row layout, so keeping one is a copy of the
+/// first seven tenths of the pose's memory.
+#[derive(Clone)]
+pub(crate) struct PoseMotion {
+    len: usize,
+    rows: Vec<Row>,
+}
+
+impl PoseMotion {
+    /// `pose`'s translations and rotations.
+    pub(crate) fn of(pose: &Pose) -> PoseMotion {
+        let (t, r, _) = pose.rows();
+        PoseMotion { len: pose.len, rows: t.iter().chain(r).copied().collect() }
+    }
+    /// Takes `pose`'s translations and rotations (same joint count), without allocating.
+    pub(crate) fn copy_from(&mut self, pose: &Pose) {
+        assert_eq!(self.len, pose.len, "poses of different joint counts");
+        let n = self.rows.len();
+        self.rows.copy_from_slice(&pose.rows[..n]);
+    }
+    /// Translation of joint `i`.
+    #[inline]
+    pub(crate) fn translation(&self, i: usize) -> Vec3A {
+        assert!(i < self.len, "joint {i} of {}", self.len);
+        Vec3A::from_array(std::array::from_fn(|c| {
+            let (row, lane) = at(i, 3, c);
+            self.rows[row].0[lane]
+        }))
+    }
+    /// Rotation of joint `i`.
+    #[inline]
+    pub(crate) fn rotation(&self, i: usize) -> Quat {
+        assert!(i < self.len, "joint {i} of {}", self.len);
+        let base = 3 * blocks_for(self.len);
+        Quat::from_array(std::array::from_fn(|c| {
+            let (row, lane) = at(i, 4, c);
+            self.rows[base + row].0[lane]
+        }))
+    }
+    /// Starts loading it into cache (see [`crate::pose::simd::prefetch`]).
+    pub(crate) fn prefetch(&self) {
+        crate::pose::simd::prefetch(&self.rows, usize::MAX);
+    }
+}
+
+impl std::fmt::Debug for PoseMotion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PoseMotion").field("joints", &self.len).finish_non_exhaustive()
+    }
+}
+
 impl std::fmt::Debug for Pose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.transforms()).finish()

@@ -183,6 +183,11 @@ impl std::fmt::Debug for SharedReferences {
 }
 
 impl Animation {
+    /// What a sampling context needs for this animation: key cursors and
+    /// lane-batch segment ends (each at most [`Animation::track_count`]).
+    pub(crate) fn cursors_needed(&self) -> (usize, usize) {
+        (self.cursor_count(), self.lane_tracks)
+    }
     /// Key cursors a sampling context needs: one per batch, per lane-batch
     /// track and per track sampled alone (at most [`Animation::track_count`]).
     fn cursor_count(&self) -> usize {

@@ -18,9 +18,10 @@ use crate::pose::simd::BLOCK;
 /// Per-instance sampling state: one key cursor per packed block of tracks
 /// and per track sampled alone.
 ///
-/// Sized once for the largest animation it will sample ([`SamplingContext::new`]);
-/// a job whose animation has more tracks fails validation instead of growing
-/// the buffer. Cursors are only hints: a context may be reused across
+/// Sized once for the largest animation it will sample ([`SamplingContext::new`]),
+/// or exactly for one ([`SamplingContext::for_animation`]); a job whose
+/// animation needs more cursors fails validation instead of growing the
+/// buffer. Cursors are only hints: a context may be reused across
 /// animations or times and every sample is still correct.
 #[derive(Debug, Clone, Default)]
 pub struct SamplingContext {
@@ -40,15 +41,26 @@ impl SamplingContext {
     pub fn new(max_tracks: usize) -> SamplingContext {
         SamplingContext { cursors: vec![0; max_tracks], ends: vec![0.0; max_tracks], steps_lanes: false }
     }
-    /// A context sized for `animation`.
+    /// A context sized for `animation` alone: one cursor per packed block
+    /// and per track sampled alone, and a segment end per lane-batch track
+    /// (a character holds one per clip: for a packed clip a fraction of
+    /// [`Animation::track_count`]).
     #[must_use]
     pub fn for_animation(animation: &Animation) -> SamplingContext {
-        SamplingContext::new(animation.track_count())
+        let (cursors, ends) = animation.cursors_needed();
+        SamplingContext { cursors: vec![0; cursors], ends: vec![0.0; ends], steps_lanes: false }
     }
-    /// Largest track count this context can serve.
+    /// Largest track count this context can serve whatever the packing
+    /// (see [`SamplingContext::fits`] for one animation).
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.cursors.len()
+        self.cursors.len().min(self.ends.len())
+    }
+    /// Whether this context can sample `animation`.
+    #[must_use]
+    pub fn fits(&self, animation: &Animation) -> bool {
+        let (cursors, ends) = animation.cursors_needed();
+        self.cursors.len() >= cursors && self.ends.len() >= ends
     }
     /// Starts loading the cursors into cache (see [`crate::pose::simd::prefetch`]).
     pub(crate) fn prefetch(&self, max_bytes: usize) {
@@ -92,7 +104,7 @@ impl SamplingJob<'_> {
     pub fn validate(&self) -> Result<(), RuntimeError> {
         let fits = self.time.is_finite()
             && self.output.len() == self.animation.joint_count
-            && self.context.capacity() >= self.animation.track_count();
+            && self.context.fits(self.animation);
         if fits {
             return Ok(());
         }
@@ -108,12 +120,13 @@ impl SamplingJob<'_> {
                 self.animation.joint_count
             ));
         }
-        if self.context.capacity() < self.animation.track_count() {
+        if !self.context.fits(self.animation) {
+            let (cursors, ends) = self.animation.cursors_needed();
             reasons.push(format!(
-                "context holds {} cursors, animation `{}` has {} tracks",
-                self.context.capacity(),
+                "context holds {} cursors and {} segment ends, animation `{}` needs {cursors} and {ends}",
+                self.context.cursors.len(),
+                self.context.ends.len(),
                 self.animation.name,
-                self.animation.track_count()
             ));
         }
         RuntimeError::check("sampling job", reasons)
@@ -161,7 +174,7 @@ impl SamplingJob<'_> {
         let splines = a.splined.iter().map(|b| b.batches.len()).sum();
         let (csp, cursors) = cursors.split_at_mut(splines);
         let (cl, cursors) = cursors.split_at_mut(a.lane_tracks);
-        let ends = &mut self.context.ends[batches + splines..][..a.lane_tracks];
+        let ends = &mut self.context.ends[..a.lane_tracks];
         self.context.steps_lanes = a.lane_tracks > 0;
         let (ct, rest) = cursors.split_at_mut(a.translations.len());
         let (cr, cs) = rest.split_at_mut(a.rotations.len());
