@@ -1,7 +1,9 @@
 //! Joints → entities: a character's skeleton bound to the entities of the
 //! hierarchy below its root, by name first, then by bone role.
 
-use bevy_ecs::prelude::{Component, Entity};
+use bevy_ecs::lifecycle::HookContext;
+use bevy_ecs::prelude::{Component, Entity, Resource};
+use bevy_ecs::world::DeferredWorld;
 #[cfg(feature = "reflect")]
 use bevy_ecs::reflect::ReflectComponent;
 use zoa_anim_core::glam::{Quat, Vec3};
@@ -10,13 +12,32 @@ use zoa_anim_ik::{BoneRoles, Role};
 
 /// Marks an entity driven by a joint of a character: the plugin writes the
 /// joint's local transform into the entity's `Transform` every frame.
+///
+/// Immutable (replace it with `insert`, or leave it to the plugin, which
+/// inserts and removes it as characters bind): every insert and every
+/// removal (a despawn too) counts in [`JointGeneration`], so a character that
+/// checked its joints name it does not check again until one changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Component)]
+#[component(immutable, on_insert = count_joint_change, on_discard = count_joint_change)]
 #[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect), reflect(Component))]
 pub struct ZoaJoint {
     /// The entity holding the [`crate::ZoaCharacter`].
     pub character: Entity,
     /// Joint index in the character's skeleton.
     pub joint: u16,
+}
+
+/// How many times a [`ZoaJoint`] was inserted, replaced or removed (the
+/// plugin's; a hook counts each). A character remembers the count at which
+/// it last found every joint entity it binds naming it, and writes them
+/// without looking each one's `ZoaJoint` up again while the count stays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Resource)]
+pub(crate) struct JointGeneration(pub(crate) u64);
+
+fn count_joint_change(mut world: DeferredWorld<'_>, _: HookContext) {
+    if let Some(mut g) = world.get_resource_mut::<JointGeneration>() {
+        g.0 = g.0.wrapping_add(1);
+    }
 }
 
 /// One entity of the hierarchy below (and including) a character's root, in

@@ -42,6 +42,11 @@ pub struct ZoaCharacter {
     source: Option<(ZoaDefinitionId, u32)>,
     #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) binding: Option<JointBinding>,
+    /// The [`crate::binding::JointGeneration`] at which every entity of
+    /// `binding` was found carrying a `ZoaJoint` that names this character
+    /// and its joint (see `JointWriter`).
+    #[cfg_attr(feature = "reflect", reflect(ignore))]
+    pub(crate) joints_named_at: Option<u64>,
     /// The entity each morphed node drives (by `Name`), in slot order of the
     /// skeleton's [`zoa_anim_runtime::pose::MorphSet`]; filled when the joints bind.
     #[cfg_attr(feature = "reflect", reflect(ignore))]
@@ -88,6 +93,7 @@ impl ZoaCharacter {
             binding: None,
             morph_entities: Vec::new(),
             stale: None,
+            joints_named_at: None,
             last_error: None,
         }
     }

@@ -37,7 +37,9 @@
 //!   joints cost as much as the animation at a thousand characters). A
 //!   joint is written only by the character its `ZoaJoint` names, so two
 //!   tasks never write one `Transform` (the one `unsafe` lookup rests on
-//!   that), and parallel equals serial bit for bit. The steps after it
+//!   that), and parallel equals serial bit for bit. `ZoaJoint` is immutable
+//!   (the plugin inserts and removes it); hooks count every change, so a
+//!   character checks that its joints name it once, not every frame. The steps after it
 //!   (events, morph weights, joint binding) visit only the characters that
 //!   need them, not the crowd.
 //! - **Joints bind by name, then by bone role**: an entity whose `Name`

@@ -434,3 +434,45 @@ fn public_components_and_settings_are_registered_for_reflection() {
     let settings = registry.get(std::any::TypeId::of::<ZoaAnimationSettings>()).expect("the settings are registered");
     assert!(settings.data::<ReflectResource>().is_some());
 }
+
+/// Two characters whose hierarchies share joint entities (a character
+/// parented under another's root): every shared entity shows the pose of the
+/// character its `ZoaJoint` names, and after the other character binds
+/// again it shows that one's (the joint writer's remembered check of which
+/// entities name a character is dropped when any `ZoaJoint` changes).
+#[test]
+fn shared_joint_entities_show_the_character_that_bound_them_last() {
+    use bevy_transform::components::Transform;
+    use zoa_anim_bevy::ZoaJoint;
+    let def = definition();
+    let mut app = app(2, true, false);
+    let outer = app.world_mut().spawn((ZoaCharacter::new(&def).unwrap(), Transform::default())).id();
+    let inner = app.world_mut().spawn((ZoaCharacter::new(&def).unwrap(), Transform::default(), ChildOf(outer))).id();
+    let joints = spawn_joints(app.world_mut(), inner, def.skeleton().skeleton(), &|n| n.to_owned());
+    let roots = [outer, inner];
+    let shown = |app: &App| {
+        let owner = app.world().get::<ZoaJoint>(joints[0]).unwrap().character;
+        for (j, &e) in joints.iter().enumerate() {
+            assert_eq!(app.world().get::<ZoaJoint>(e), Some(&ZoaJoint { character: owner, joint: j as u16 }));
+        }
+        let c = app.world().get::<ZoaCharacter>(owner).unwrap();
+        let pose: Vec<_> = (0..joints.len()).map(|j| bits(&bevy_transform(&c.local_pose().get(j)))).collect();
+        assert_eq!(joint_bits(app.world(), &joints), pose, "the joints show {owner}'s pose");
+        owner
+    };
+    for f in 0..30 {
+        drive(&mut app, &roots, f);
+        app.update();
+    }
+    let first = shown(&app);
+    let other = if first == outer { inner } else { outer };
+    // The two characters play different scripts: their poses differ.
+    let pose = |e: Entity| app.world().get::<ZoaCharacter>(e).unwrap().local_pose().clone();
+    assert_ne!(pose(outer), pose(inner));
+    app.world_mut().get_mut::<ZoaCharacter>(other).unwrap().rebind();
+    for f in 30..60 {
+        drive(&mut app, &roots, f);
+        app.update();
+    }
+    assert_eq!(shown(&app), other, "the character that bound last drives the shared joints");
+}
