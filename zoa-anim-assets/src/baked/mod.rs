@@ -52,8 +52,10 @@ use tracks::{KeyCounts, MAX_KEYS, TrackTolerance};
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"ZOABAKE\0";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes. It reads every version from 1 to
+/// this one: version 2 added the 20-bit rotation quantizer (a version 1 file
+/// is a version 2 file that does not use it).
+pub const VERSION: u32 = 2;
 /// Header bytes before the payload.
 pub const HEADER_BYTES: usize = 32;
 
@@ -145,7 +147,7 @@ pub enum BakedProblem {
     #[error("not a baked character file (wrong magic bytes)")]
     BadMagic,
     /// Written by another version of the format.
-    #[error("format version {found}; this build reads version {VERSION} (bake the folder again)")]
+    #[error("format version {found}; this build reads versions 1 to {VERSION} (bake the folder again)")]
     UnsupportedVersion {
         /// The file's version.
         found: u32,
@@ -273,7 +275,7 @@ pub fn read_baked(bytes: &[u8]) -> Result<BakedCharacter, BakedProblem> {
     }
     let mut h = Cursor::new(&bytes[8..HEADER_BYTES], 8);
     let version = h.u32("version")?;
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(BakedProblem::UnsupportedVersion { found: version });
     }
     let flags = h.u32("flags")?;

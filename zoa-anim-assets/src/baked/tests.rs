@@ -109,9 +109,9 @@ fn wrong_magic_and_other_versions_are_named() {
     b[0] = b'X';
     assert_eq!(read_baked(&b).unwrap_err(), BakedProblem::BadMagic);
     let mut b = baked_bytes();
-    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b[8..12].copy_from_slice(&(VERSION + 1).to_le_bytes());
     let e = read_baked(&b).unwrap_err();
-    assert_eq!(e, BakedProblem::UnsupportedVersion { found: 2 });
+    assert_eq!(e, BakedProblem::UnsupportedVersion { found: VERSION + 1 });
     assert!(e.to_string().contains("bake the folder again"), "{e}");
     let mut b = baked_bytes();
     b.push(0);

@@ -3,7 +3,9 @@
 //! Per track, in this order:
 //! 1. **Quantize** every key: rotations as the *smallest three* components
 //!    on 16 bits each (the largest one's index in 2 bits, its sign made
-//!    positive; ozz's scheme), translations and scales on 16 bits per
+//!    positive; ozz's scheme), or on 20 bits each (one 64-bit word a key)
+//!    when 16 bits miss the tolerance (a long chain, or a model in large
+//!    units, asks for micro-radians), translations and scales on 16 bits per
 //!    component over the track's own range when that range's half step is at
 //!    most a quarter of the tolerance (else kept as `f32`).
 //! 2. **Reduce**: walk the keys and drop every key that the interpolation of
@@ -51,6 +53,8 @@ enum Encoding {
 pub(super) enum Quantizer {
     /// Smallest three, 16 bits each.
     Rotation,
+    /// Smallest three, 20 bits each, and the largest's index: one `u64`.
+    FineRotation,
     /// 16 bits per component over `[min, min + extent]`.
     Range { min: Vec3, extent: Vec3 },
     /// `f32` values (16 bits cannot hold the track within the tolerance).
@@ -61,13 +65,21 @@ impl Quantizer {
     /// The most compact quantizer whose rounding error stays within half
     /// the tolerance at every key (else `f32`): the rest is the reduction's.
     fn for_track(track: &Track, tol: TrackTolerance) -> Quantizer {
-        let q = Quantizer::compact(track, tol);
         let c = track.property.components();
-        let fits = (0..track.key_count()).all(|k| {
-            let v = track.key_value(k);
-            error(track.property, &q.round_trip(v)[..c], v) <= tol.0 * 0.5
-        });
-        if fits { q } else { Quantizer::Float }
+        let fits = |q: &Quantizer| {
+            (0..track.key_count()).all(|k| {
+                let v = track.key_value(k);
+                error(track.property, &q.round_trip(v)[..c], v) <= tol.0 * 0.5
+            })
+        };
+        let q = Quantizer::compact(track, tol);
+        if fits(&q) {
+            return q;
+        }
+        if track.property == TrackProperty::Rotation && fits(&Quantizer::FineRotation) {
+            return Quantizer::FineRotation;
+        }
+        Quantizer::Float
     }
 
     fn compact(track: &Track, tol: TrackTolerance) -> Quantizer {
@@ -94,6 +106,8 @@ impl Quantizer {
     fn round_trip(&self, v: &[f32]) -> [f32; 4] {
         match *self {
             Quantizer::Rotation => decode_rotation(encode_rotation(v)),
+            // An encoded word always decodes (its top bits are clear).
+            Quantizer::FineRotation => decode_fine_rotation(encode_fine_rotation(v)).unwrap_or([0.0, 0.0, 0.0, 1.0]),
             Quantizer::Range { min, extent } => {
                 let q = encode_range(Vec3::from_slice(v), min, extent);
                 let d = decode_range(q, min, extent);
@@ -108,7 +122,12 @@ impl Quantizer {
     }
 }
 
-fn encode_rotation(v: &[f32]) -> ([u16; 3], u8) {
+/// Largest value of a 20-bit smallest-three component.
+const FINE_MAX: u32 = (1 << 20) - 1;
+
+/// The smallest three components of unit `v` (its largest made positive),
+/// each over `[0, 1]`, and the largest one's index.
+fn smallest_three(v: &[f32]) -> ([f32; 3], u8) {
     let q = Quat::from_xyzw(v[0], v[1], v[2], v[3]).normalize();
     let a = q.to_array();
     let mut largest = 0;
@@ -118,25 +137,26 @@ fn encode_rotation(v: &[f32]) -> ([u16; 3], u8) {
         }
     }
     let sign = if a[largest] < 0.0 { -1.0 } else { 1.0 };
-    let mut out = [0u16; 3];
+    let mut out = [0.0; 3];
     let mut j = 0;
     for (i, c) in a.iter().enumerate() {
         if i != largest {
-            let unit = (c * sign / SQRT1_2).clamp(-1.0, 1.0) * 0.5 + 0.5;
-            out[j] = (unit * 65535.0).round() as u16;
+            out[j] = (c * sign / SQRT1_2).clamp(-1.0, 1.0) * 0.5 + 0.5;
             j += 1;
         }
     }
     (out, largest as u8)
 }
 
-fn decode_rotation((q, largest): ([u16; 3], u8)) -> [f32; 4] {
+/// The rotation whose smallest three components are `units` (each over
+/// `[0, 1]`) and whose largest, positive, is at index `largest`.
+fn from_smallest_three(units: [f32; 3], largest: u8) -> [f32; 4] {
     let mut a = [0.0f32; 4];
     let mut j = 0;
     let mut sum = 0.0;
     for (i, c) in a.iter_mut().enumerate() {
         if i != largest as usize {
-            *c = (f32::from(q[j]) / 65535.0 * 2.0 - 1.0) * SQRT1_2;
+            *c = (units[j] * 2.0 - 1.0) * SQRT1_2;
             sum += *c * *c;
             j += 1;
         }
@@ -144,6 +164,32 @@ fn decode_rotation((q, largest): ([u16; 3], u8)) -> [f32; 4] {
     a[largest as usize & 3] = (1.0 - sum).max(0.0).sqrt();
     let n = Quat::from_array(a).normalize();
     n.to_array()
+}
+
+fn encode_rotation(v: &[f32]) -> ([u16; 3], u8) {
+    let (units, largest) = smallest_three(v);
+    (units.map(|u| (u * 65535.0).round() as u16), largest)
+}
+
+fn decode_rotation((q, largest): ([u16; 3], u8)) -> [f32; 4] {
+    from_smallest_three(q.map(|c| f32::from(c) / 65535.0), largest)
+}
+
+/// One 64-bit word: the three components in bits 0–19, 20–39 and 40–59,
+/// the largest's index in bits 60–61.
+fn encode_fine_rotation(v: &[f32]) -> u64 {
+    let (units, largest) = smallest_three(v);
+    let c = units.map(|u| u64::from((f64::from(u) * f64::from(FINE_MAX)).round() as u32));
+    c[0] | c[1] << 20 | c[2] << 40 | u64::from(largest) << 60
+}
+
+/// `None` for a word with bits set past bit 61 (written by nothing).
+fn decode_fine_rotation(word: u64) -> Option<[f32; 4]> {
+    if word >> 62 != 0 {
+        return None;
+    }
+    let c = |k: u32| ((word >> (20 * k)) as u32 & FINE_MAX) as f32 / FINE_MAX as f32;
+    Some(from_smallest_three([c(0), c(1), c(2)], (word >> 60) as u8))
 }
 
 fn encode_range(v: Vec3, min: Vec3, extent: Vec3) -> [u16; 3] {
@@ -310,6 +356,12 @@ pub(super) fn write_track(
             }
             w.bytes.extend_from_slice(&largest);
         }
+        Quantizer::FineRotation => {
+            w.u8(3);
+            for &k in kept {
+                w.bytes.extend_from_slice(&encode_fine_rotation(track.key_value(k)).to_le_bytes());
+            }
+        }
         Quantizer::Range { min, extent } => {
             w.u8(1);
             min.to_array().iter().chain(extent.to_array().iter()).for_each(|v| w.f32(*v));
@@ -404,6 +456,15 @@ fn read_quantized_values(
                 values.extend_from_slice(&decode_rotation((q, l)));
             }
         }
+        (3, TrackProperty::Rotation) => {
+            let raw = r.take(n * 8, "fine rotation keys")?;
+            for word in raw.chunks_exact(8) {
+                let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+                let q = decode_fine_rotation(word)
+                    .ok_or_else(|| r.corrupt(format!("fine rotation key {word:#018x} sets bits past 61")))?;
+                values.extend_from_slice(&q);
+            }
+        }
         (1, TrackProperty::Translation | TrackProperty::Scale) => {
             let mut f = [0.0; 6];
             for v in &mut f {
@@ -453,6 +514,30 @@ mod tests {
                 assert!(err < 1e-3f32.to_radians() * 5.0, "{q:?}: {err} rad");
             }
         }
+    }
+
+    #[test]
+    fn fine_smallest_three_round_trips_within_three_micro_radians_and_refuses_stray_bits() {
+        let mut worst = 0.0f32;
+        for (i, axis) in [Vec3::X, Vec3::Y, Vec3::Z, Vec3::new(1.0, -2.0, 0.5).normalize()].iter().enumerate() {
+            for step in 0..256 {
+                let q = Quat::from_axis_angle(*axis, step as f32 * 0.05 - 6.0 + i as f32);
+                let word = encode_fine_rotation(&q.to_array());
+                let back = decode_fine_rotation(word).unwrap();
+                worst = worst.max(error(TrackProperty::Rotation, &q.to_array(), &back));
+                assert_eq!(decode_fine_rotation(word | 1 << 62), None);
+            }
+        }
+        assert!(worst < 3e-6, "{worst} rad");
+    }
+
+    #[test]
+    fn a_rotation_sixteen_bits_cannot_hold_takes_twenty_before_float() {
+        let keys: Vec<f32> = (0..8).flat_map(|k| Quat::from_rotation_y(k as f32 * 0.37).to_array()).collect();
+        let t = track(TrackProperty::Rotation, (0..8).map(|k| k as f32 / 8.0).collect(), keys);
+        assert!(matches!(Quantizer::for_track(&t, TrackTolerance(1e-3)), Quantizer::Rotation));
+        assert!(matches!(Quantizer::for_track(&t, TrackTolerance(1e-5)), Quantizer::FineRotation));
+        assert!(matches!(Quantizer::for_track(&t, TrackTolerance(1e-8)), Quantizer::Float));
     }
 
     #[test]

@@ -169,13 +169,19 @@ impl LodState {
         self.significance >= settings.ik_min_significance
     }
 
+    /// Whether the next [`LodState::step`] evaluates: every frame at rate 1,
+    /// the first frame at a new rate, else the frames of its phase.
+    pub(crate) fn due(&self, settings: &LodSettings) -> bool {
+        let rate = self.target_rate(settings);
+        rate == 1 || rate != self.rate || self.frame.wrapping_add(self.phase).is_multiple_of(u32::from(rate))
+    }
+
     /// Decides this frame's step and books `dt`.
     pub(crate) fn step(&mut self, dt: f32, settings: &LodSettings) -> LodStep {
         let rate = self.target_rate(settings);
-        let frame = self.frame;
+        let due = self.due(settings);
         self.frame = self.frame.wrapping_add(1);
         self.pending += dt;
-        let due = rate == 1 || rate != self.rate || frame.wrapping_add(self.phase).is_multiple_of(u32::from(rate));
         self.evaluated = due;
         if due {
             self.rate = rate;
@@ -212,6 +218,13 @@ impl LodState {
         let Some(target) = &mut self.target else { return };
         std::mem::swap(&mut **target, local);
         blend_into(local, target, 1.0 / f32::from(self.rate));
+    }
+
+    /// Prefetching for a crowd: the pose a skipped frame moves towards.
+    pub(crate) fn prefetch(&self) {
+        if let Some(target) = &self.target {
+            target.prefetch(usize::MAX);
+        }
     }
 
     /// A skipped frame: moves the shown pose `weight` of the rest of the way.

@@ -280,6 +280,14 @@ impl PoseStage {
             }
         }
     }
+    /// Prefetching for a crowd: what a frame the level of detail skips
+    /// touches (the shown local pose, and its model-space matrices when `model`).
+    pub(crate) fn prefetch_shown(&self, model: bool) {
+        self.local.prefetch(usize::MAX);
+        if model {
+            crate::pose::simd::prefetch(&self.model, usize::MAX);
+        }
+    }
     /// Buffers for `def`'s characters whose frames hold at most `layers`
     /// layers and `contributions` contributions (graph and selector
     /// together); the outgoing graph's stack is empty until [`Self::reserve`].

@@ -743,8 +743,20 @@ impl Character {
     /// waits on memory the stage before did not ask for: 0 (three members
     /// ahead) the boxes and arrays the character points to, 1 (two ahead)
     /// what those point to, 2 (the next) the buffers the frame works in.
+    /// A character whose level of detail skips its next update gets only
+    /// what a skipped frame touches: the shown pose, the pose it moves
+    /// towards and the model-space matrices (a skipped character's graph,
+    /// selector and cursors stay cold, so the crowd's bandwidth goes to the
+    /// characters that evaluate).
     pub(crate) fn prefetch(&self, stage: u8) {
         let model = self.computed >= PoseOutput::Model;
+        if !self.lod.due(&self.def.settings.lod) {
+            if stage == 0 && self.def.settings.lod.interpolate {
+                self.pose.prefetch_shown(model);
+                self.lod.prefetch();
+            }
+            return;
+        }
         match stage {
             0 => {
                 self.behaviour.prefetch();
@@ -763,6 +775,9 @@ impl Character {
             _ => {
                 self.behaviour.driver().instance().prefetch(1);
                 self.pose.prefetch(2, model);
+                if self.lod.target_rate(&self.def.settings.lod) > 1 {
+                    self.lod.prefetch();
+                }
             }
         }
     }
