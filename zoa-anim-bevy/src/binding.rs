@@ -3,9 +3,9 @@
 
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::{Component, Entity, Resource};
-use bevy_ecs::world::DeferredWorld;
 #[cfg(feature = "reflect")]
 use bevy_ecs::reflect::ReflectComponent;
+use bevy_ecs::world::DeferredWorld;
 use zoa_anim_core::glam::{Quat, Vec3};
 use zoa_anim_core::skeleton::{Joint, Skeleton, Transform as CoreTransform};
 use zoa_anim_ik::{BoneRoles, Role};

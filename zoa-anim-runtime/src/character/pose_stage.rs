@@ -25,12 +25,12 @@ use glam::{Mat4, Quat, Vec3, Vec3A};
 use zoa_anim_core::Transform;
 
 use super::definition::CharacterDefinition;
+use crate::character::PoseOutput;
 use crate::character::graph::{
     ClipContribution, ClipId, ContributionSource, FrameOutput, GraphMasks, MaskRef, PoseLayer, SLOT_LAYER,
     inertialize_quintic,
 };
 use crate::character::selector::{ProceduralMotion, SelectorTable};
-use crate::character::PoseOutput;
 use crate::error::RuntimeError;
 use crate::pose::MorphPose;
 use crate::pose::Pose;

@@ -121,8 +121,8 @@ pub use morph::{MorphPose, MorphSet, MorphSlot};
 pub use player::{AdditiveReference, BoundMotion, ClipPlayer, Layer, LayerSource};
 pub use retarget::{MatchedBy, RetargetMode, RetargetPair, Retargeter};
 pub use simd::{Simd, set_simd, simd_path};
-pub use skeleton::{NO_PARENT, Pose, RuntimeSkeleton};
 pub(crate) use skeleton::PoseMotion;
+pub use skeleton::{NO_PARENT, Pose, RuntimeSkeleton};
 pub use team::Team;
 /// The authored graph types the compiled forms above are built from.
 pub use zoa_anim_core::graph::{BlendTree, BlendTreeKind, BoneMask, Motion};
