@@ -42,11 +42,13 @@ pub struct ZoaCharacter {
     source: Option<(ZoaDefinitionId, u32)>,
     #[cfg_attr(feature = "reflect", reflect(ignore))]
     pub(crate) binding: Option<JointBinding>,
-    /// The [`crate::binding::JointGeneration`] at which every entity of
-    /// `binding` was found carrying a `ZoaJoint` that names this character
-    /// and its joint (see `JointWriter`).
+    /// The entity this character was on and the
+    /// [`crate::binding::JointGeneration`] when every entity of `binding` was
+    /// found carrying a `ZoaJoint` that names that entity and its joint (see
+    /// `JointWriter`; the entity too, as the component can be moved or
+    /// swapped onto another entity).
     #[cfg_attr(feature = "reflect", reflect(ignore))]
-    pub(crate) joints_named_at: Option<u64>,
+    pub(crate) joints_named_at: Option<(Entity, u64)>,
     /// The entity each morphed node drives (by `Name`), in slot order of the
     /// skeleton's [`zoa_anim_runtime::pose::MorphSet`]; filled when the joints bind.
     #[cfg_attr(feature = "reflect", reflect(ignore))]

@@ -462,7 +462,7 @@ impl JointWriter<'_, '_, '_> {
     unsafe fn write(&self, entity: Entity, c: &mut ZoaCharacter) {
         let Some(binding) = &c.binding else { return };
         let pose = c.local_pose();
-        let checked = c.joints_named_at == Some(self.generation);
+        let checked = c.joints_named_at == Some((entity, self.generation));
         let mut all_named = true;
         for (j, e) in binding.entities().iter().enumerate() {
             let Some(e) = *e else { continue };
@@ -477,7 +477,8 @@ impl JointWriter<'_, '_, '_> {
                 continue;
             }
             // SAFETY: `e`'s `ZoaJoint` names `entity` (checked above, or at
-            // this generation, since when no `ZoaJoint` changed), and the
+            // this generation for this entity, since when no `ZoaJoint`
+            // changed), and the
             // caller writes `entity` alone (see above).
             let Ok(mut transform) = (unsafe { self.transforms.get_unchecked(e) }) else { continue };
             // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
@@ -487,7 +488,7 @@ impl JointWriter<'_, '_, '_> {
             }
         }
         if !checked {
-            c.joints_named_at = all_named.then_some(self.generation);
+            c.joints_named_at = all_named.then_some((entity, self.generation));
         }
     }
 }

@@ -287,7 +287,7 @@ impl EventQueue {
     /// Queues an event; dropped (and counted) when full.
     pub fn push(&mut self, time: f64, kind: EventKind, name: Name) {
         if self.events.len() == self.events.capacity() {
-            self.dropped = self.dropped.saturating_add(1);
+            self.count_dropped();
             return;
         }
         self.events.push(Event { time, kind, name });

@@ -619,7 +619,7 @@ impl Inertializer {
     /// Room for `rest`'s joints when `on` (the definition inertializes), else none.
     fn new(rest: &Pose, on: bool) -> Inertializer {
         let n = if on { rest.len() } else { 0 };
-        let last = PoseMotion::of(&if on { rest.clone() } else { Pose::identity(0) });
+        let last = if on { PoseMotion::of(rest) } else { PoseMotion::of(&Pose::identity(0)) };
         Inertializer {
             on,
             generation: 0,
