@@ -464,7 +464,10 @@ impl JointWriter<'_, '_, '_> {
         let pose = c.local_pose();
         let checked = c.joints_named_at == Some((entity, self.generation));
         let mut all_named = true;
+        // Read in joint order beside the entities (no per-joint call or range check).
+        let mut posed = pose.transforms();
         for (j, e) in binding.entities().iter().enumerate() {
+            let joint = posed.next();
             let Some(e) = *e else { continue };
             if !checked {
                 let named = self.owners.get(e).is_ok_and(|o| o.character == entity && usize::from(o.joint) == j);
@@ -473,20 +476,18 @@ impl JointWriter<'_, '_, '_> {
                     continue;
                 }
             }
-            if j >= pose.len() {
-                continue;
-            }
+            let Some(joint) = joint else { continue };
             // SAFETY: `e`'s `ZoaJoint` names `entity` (checked above, or at
             // this generation for this entity, since when no `ZoaJoint`
-            // changed), and the
-            // caller writes `entity` alone (see above).
+            // changed), and the caller writes `entity` alone (see above).
             let Ok(mut transform) = (unsafe { self.transforms.get_unchecked(e) }) else { continue };
             // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
-            let new = bevy_transform(&pose.get(j));
+            let new = bevy_transform(&joint);
             if !same_bits(&transform, &new) {
                 *transform = new;
             }
         }
+        drop(posed);
         if !checked {
             c.joints_named_at = all_named.then_some((entity, self.generation));
         }

@@ -101,10 +101,21 @@ impl Pose {
         self.set_scale(i, t.scale.into());
     }
 
-    /// All transforms in joint order.
+    /// All transforms in joint order: what an engine copies out every frame
+    /// (its joint entities' transforms), so it reads the rows straight, with
+    /// no per-joint range check or call.
     #[must_use]
     pub fn transforms(&self) -> impl ExactSizeIterator<Item = Transform> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        let (t, r, s) = self.rows();
+        (0..self.len).map(move |i| {
+            let (b, l) = (i / BLOCK, i % BLOCK);
+            let (t, r, s) = (&t[3 * b..3 * b + 3], &r[4 * b..4 * b + 4], &s[3 * b..3 * b + 3]);
+            Transform {
+                translation: Vec3::new(t[0].0[l], t[1].0[l], t[2].0[l]),
+                rotation: Quat::from_xyzw(r[0].0[l], r[1].0[l], r[2].0[l], r[3].0[l]),
+                scale: Vec3::new(s[0].0[l], s[1].0[l], s[2].0[l]),
+            }
+        })
     }
 
     /// Writes every joint into `out` (one [`Transform`] per joint, in joint
@@ -428,5 +439,7 @@ mod tests {
         let expected: Vec<Transform> = bulk.transforms().collect();
         assert_eq!(out, expected);
         assert_eq!(out, joints);
+        assert_eq!(bulk.transforms().len(), 19);
+        assert!(bulk.transforms().enumerate().all(|(i, t)| t == bulk.get(i)));
     }
 }
