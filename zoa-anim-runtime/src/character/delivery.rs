@@ -49,6 +49,9 @@ impl CrowdMember for Character {
     fn prefetch_stage(&self, stage: u8) {
         self.prefetch(stage);
     }
+    fn prefetch_own(&self) {
+        Character::prefetch_own(self);
+    }
 }
 
 impl Crowd<Character> {

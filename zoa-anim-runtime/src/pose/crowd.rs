@@ -34,6 +34,14 @@ pub trait CrowdMember: Send {
     /// Prefetch hints for the buffers the next update reads, in three stages
     /// (0, 1, 2: see the module docs); changes nothing. Default: none.
     fn prefetch_stage(&self, _stage: u8) {}
+    /// Prefetch hint for the member's own bytes that the stages and the
+    /// update read, before stage 0; changes nothing. Default: all of them.
+    fn prefetch_own(&self)
+    where
+        Self: Sized,
+    {
+        crate::pose::simd::prefetch(std::slice::from_ref(self), usize::MAX);
+    }
 }
 
 impl CrowdMember for ClipPlayer {
@@ -197,7 +205,7 @@ pub fn prefetch_next<T: CrowdMember>(next: [Option<&T>; 4]) {
     // The member itself first: every later stage reads its fields to find
     // the buffers it points to.
     if let Some(m) = next[3] {
-        crate::pose::simd::prefetch(std::slice::from_ref(m), usize::MAX);
+        m.prefetch_own();
     }
     for (m, stage) in [(next[2], 0), (next[1], 1), (next[0], 2)] {
         if let Some(m) = m {
