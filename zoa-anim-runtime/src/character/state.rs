@@ -814,7 +814,7 @@ impl Character {
         all(&self.pose);
         present(&self.ik);
         present(&self.equipment);
-        line(&self.root_motion);
+        present(&self.root_motion);
         all(&self.events);
         line(&self.windows);
         line(&self.selector_led);

@@ -119,20 +119,14 @@ impl Pose {
     }
 
     /// Writes every joint into `out` (one [`Transform`] per joint, in joint
-    /// order): the bulk [`Pose::get`], block by block.
+    /// order): the bulk [`Pose::get`], through [`Pose::transforms`].
     ///
     /// # Panics
     /// When `out` does not have one transform per joint.
     pub fn write_transforms(&self, out: &mut [Transform]) {
         assert_eq!(out.len(), self.len, "one transform per joint");
-        let (t, r, s) = self.rows();
-        for (b, chunk) in out.chunks_mut(BLOCK).enumerate() {
-            let (t, r, s) = (&t[3 * b..3 * b + 3], &r[4 * b..4 * b + 4], &s[3 * b..3 * b + 3]);
-            for (l, x) in chunk.iter_mut().enumerate() {
-                x.translation = Vec3::new(t[0].0[l], t[1].0[l], t[2].0[l]);
-                x.rotation = Quat::from_xyzw(r[0].0[l], r[1].0[l], r[2].0[l], r[3].0[l]);
-                x.scale = Vec3::new(s[0].0[l], s[1].0[l], s[2].0[l]);
-            }
+        for (x, t) in out.iter_mut().zip(self.transforms()) {
+            *x = t;
         }
     }
 
