@@ -1,6 +1,7 @@
 //! Little-endian primitives of the baked format: a growing writer and a
 //! checked cursor that never reads past its bytes and never allocates more
-//! than the bytes left could describe.
+//! than the bytes left could describe; variable-length integers; and the
+//! bit streams packed tracks use.
 
 use super::BakedProblem;
 
@@ -13,9 +14,6 @@ pub(super) struct Writer {
 impl Writer {
     pub fn u8(&mut self, v: u8) {
         self.bytes.push(v);
-    }
-    pub fn u16(&mut self, v: u16) {
-        self.bytes.extend_from_slice(&v.to_le_bytes());
     }
     pub fn u32(&mut self, v: u32) {
         self.bytes.extend_from_slice(&v.to_le_bytes());
@@ -42,6 +40,19 @@ impl Writer {
                 self.str(s);
             }
         }
+    }
+    /// An unsigned LEB128 integer: seven bits a byte, low bits first, the
+    /// top bit set on every byte but the last (one byte below 128).
+    pub fn varint(&mut self, mut v: u32) {
+        while v >= 0x80 {
+            self.u8((v & 0x7f) as u8 | 0x80);
+            v >>= 7;
+        }
+        self.u8(v as u8);
+    }
+    /// A count as a [`Writer::varint`].
+    pub fn varlen(&mut self, n: usize) {
+        self.varint(u32::try_from(n).unwrap_or(u32::MAX));
     }
     pub fn f32s(&mut self, v: &[f32]) {
         self.len(v.len());
@@ -90,9 +101,6 @@ impl<'a> Cursor<'a> {
     pub fn u8(&mut self, what: &str) -> Result<u8, BakedProblem> {
         Ok(self.array::<1>(what)?[0])
     }
-    pub fn u16(&mut self, what: &str) -> Result<u16, BakedProblem> {
-        Ok(u16::from_le_bytes(self.array(what)?))
-    }
     pub fn u32(&mut self, what: &str) -> Result<u32, BakedProblem> {
         Ok(u32::from_le_bytes(self.array(what)?))
     }
@@ -101,6 +109,18 @@ impl<'a> Cursor<'a> {
     }
     pub fn f32(&mut self, what: &str) -> Result<f32, BakedProblem> {
         Ok(f32::from_le_bytes(self.array(what)?))
+    }
+    /// A [`Writer::varint`] (at most five bytes, within `u32`).
+    pub fn varint(&mut self, what: &str) -> Result<u32, BakedProblem> {
+        let mut v = 0u64;
+        for shift in (0..35).step_by(7) {
+            let b = self.u8(what)?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return u32::try_from(v).map_err(|_| self.corrupt(format!("{what}: {v} is past u32")));
+            }
+        }
+        Err(self.corrupt(format!("{what}: a variable-length integer longer than five bytes")))
     }
     /// A finite `f32`.
     pub fn finite(&mut self, what: &str) -> Result<f32, BakedProblem> {
@@ -151,6 +171,71 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Bits needed to write `v` (0 for 0).
+pub(super) fn bit_width(v: u64) -> u8 {
+    (64 - v.leading_zeros()) as u8
+}
+
+/// Packs values of up to 32 bits each, low bits first.
+#[derive(Debug, Default)]
+pub(super) struct BitWriter {
+    bytes: Vec<u8>,
+    pending: u64,
+    filled: u32,
+}
+
+impl BitWriter {
+    /// Appends the low `bits` bits of `v` (`v` must fit; `bits` at most 32).
+    pub fn put(&mut self, v: u64, bits: u8) {
+        debug_assert!(bits <= 32 && bit_width(v) <= bits, "{v} on {bits} bits");
+        self.pending |= (v & ((1u64 << bits) - 1)) << self.filled;
+        self.filled += u32::from(bits);
+        while self.filled >= 8 {
+            self.bytes.push(self.pending as u8);
+            self.pending >>= 8;
+            self.filled -= 8;
+        }
+    }
+    /// The bytes, the last one padded with zero bits.
+    pub fn finish(mut self) -> Vec<u8> {
+        if self.filled > 0 {
+            self.bytes.push(self.pending as u8);
+        }
+        self.bytes
+    }
+}
+
+/// Reads what a [`BitWriter`] wrote, never past its bytes.
+#[derive(Debug)]
+pub(super) struct BitReader<'a> {
+    bytes: &'a [u8],
+    bit: usize,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(bytes: &'a [u8]) -> BitReader<'a> {
+        BitReader { bytes, bit: 0 }
+    }
+    /// The next `bits` bits (at most 32), or `None` past the end.
+    pub fn get(&mut self, bits: u8) -> Option<u64> {
+        debug_assert!(bits <= 32);
+        let end = self.bit + usize::from(bits);
+        if end > self.bytes.len() * 8 {
+            return None;
+        }
+        let (first, shift) = (self.bit / 8, self.bit % 8);
+        let mut word = [0u8; 8];
+        let take = (self.bytes.len() - first).min(8);
+        word[..take].copy_from_slice(&self.bytes[first..first + take]);
+        self.bit = end;
+        Some((u64::from_le_bytes(word) >> shift) & ((1u64 << bits) - 1))
+    }
+    /// Bits not read yet.
+    pub fn unread(&self) -> usize {
+        self.bytes.len() * 8 - self.bit
+    }
+}
+
 /// FNV-1a, 64 bits: the payload checksum (detects corruption, not tampering).
 pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -159,4 +244,41 @@ pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip_and_refuse_overlong_or_oversized_ones() {
+        for v in [0u32, 1, 127, 128, 300, 16_383, 16_384, u32::MAX] {
+            let mut w = Writer::default();
+            w.varint(v);
+            assert_eq!(w.bytes.len(), 1 + (bit_width(u64::from(v)).max(1) as usize - 1) / 7, "{v}");
+            let mut r = Cursor::new(&w.bytes, 0);
+            assert_eq!(r.varint("v").unwrap(), v);
+            r.end("v").unwrap();
+        }
+        assert!(Cursor::new(&[0xff, 0xff, 0xff, 0xff, 0x1f], 0).varint("v").is_err());
+        assert!(Cursor::new(&[0x80; 6], 0).varint("v").is_err());
+        assert!(Cursor::new(&[0x80], 0).varint("v").is_err());
+    }
+
+    #[test]
+    fn bit_streams_round_trip_every_width_and_stop_at_their_end() {
+        let values: Vec<(u64, u8)> =
+            (0..=32u8).map(|b| (if b == 0 { 0 } else { (1u64 << b) - 1 - u64::from(b) % 2 }, b)).collect();
+        let mut w = BitWriter::default();
+        values.iter().for_each(|(v, b)| w.put(*v, *b));
+        let bytes = w.finish();
+        let total: usize = values.iter().map(|(_, b)| usize::from(*b)).sum();
+        assert_eq!(bytes.len(), total.div_ceil(8));
+        let mut r = BitReader::new(&bytes);
+        for (v, b) in &values {
+            assert_eq!(r.get(*b), Some(*v), "{b} bits");
+        }
+        assert!(r.unread() < 8);
+        assert_eq!(r.get(8), None);
+    }
 }

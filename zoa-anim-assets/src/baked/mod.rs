@@ -52,10 +52,11 @@ use tracks::{KeyCounts, MAX_KEYS, TrackTolerance};
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"ZOABAKE\0";
-/// The format version this build writes. It reads every version from 1 to
-/// this one: version 2 added the 20-bit rotation quantizer (a version 1 file
-/// is a version 2 file that does not use it).
-pub const VERSION: u32 = 2;
+/// The format version this build writes and reads. Version 3 packs tracks
+/// (rest-valued tracks, grids of any width, predicted keys); a file of
+/// versions 1 or 2 is refused with [`BakedProblem::UnsupportedVersion`]
+/// (bake the folder again).
+pub const VERSION: u32 = 3;
 /// Header bytes before the payload.
 pub const HEADER_BYTES: usize = 32;
 
@@ -147,7 +148,7 @@ pub enum BakedProblem {
     #[error("not a baked character file (wrong magic bytes)")]
     BadMagic,
     /// Written by another version of the format.
-    #[error("format version {found}; this build reads versions 1 to {VERSION} (bake the folder again)")]
+    #[error("format version {found}; this build reads version {VERSION} (bake the folder again)")]
     UnsupportedVersion {
         /// The file's version.
         found: u32,
@@ -275,7 +276,7 @@ pub fn read_baked(bytes: &[u8]) -> Result<BakedCharacter, BakedProblem> {
     }
     let mut h = Cursor::new(&bytes[8..HEADER_BYTES], 8);
     let version = h.u32("version")?;
-    if !(1..=VERSION).contains(&version) {
+    if version != VERSION {
         return Err(BakedProblem::UnsupportedVersion { found: version });
     }
     let flags = h.u32("flags")?;
@@ -474,22 +475,22 @@ fn write_clip(
         }
     }
     let lengths = hierarchy_lengths(skeleton);
-    let kept: Vec<_> =
-        clip.tracks().iter().map(|t| tracks::kept_keys(t, track_tolerance(t, &lengths, skeleton, tol))).collect();
+    let plans: Vec<_> =
+        clip.tracks().iter().map(|t| tracks::plan(t, track_tolerance(t, &lengths, skeleton, tol), skeleton)).collect();
     let mut timeline: Vec<f32> = clip
         .tracks()
         .iter()
-        .zip(&kept)
-        .filter(|(t, _)| t.interpolation != Interpolation::CubicSpline)
-        .flat_map(|(t, (keys, _))| keys.iter().map(|&k| t.times[k]))
+        .zip(&plans)
+        .filter(|(_, p)| p.quantizer.is_some())
+        .flat_map(|(t, p)| p.kept.iter().map(|&k| t.times[k]))
         .collect();
     timeline.sort_by(f32::total_cmp);
     timeline.dedup();
     w.f32s(&timeline);
     w.len(clip.tracks().len());
     let mut counts = KeyCounts::default();
-    for (t, k) in clip.tracks().iter().zip(&kept) {
-        let c = tracks::write_track(w, t, k, &timeline, skeleton);
+    for (t, p) in clip.tracks().iter().zip(&plans) {
+        let c = tracks::write_track(w, t, p, &timeline, skeleton);
         counts.before += c.before;
         counts.after += c.after;
     }
@@ -519,7 +520,8 @@ fn read_clip_body(r: &mut Cursor<'_>, skeleton: &Skeleton) -> Result<(String, Cl
         f => return Err(r.corrupt(format!("clip skeleton flag {f} (0 or 1)"))),
     };
     let timeline = r.f32s("clip timeline", MAX_KEYS)?;
-    let n = r.count("clip tracks", 12, MAX_ITEMS)?;
+    // A track takes at least six bytes: node, header, and a rest track's count, quantizer, gap width and stream length.
+    let n = r.count("clip tracks", 6, MAX_ITEMS)?;
     let mut tracks = Vec::with_capacity(n);
     for _ in 0..n {
         tracks.push(tracks::read_track(r, &timeline, source_skeleton.as_ref().unwrap_or(skeleton))?);

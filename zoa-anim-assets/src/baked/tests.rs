@@ -113,6 +113,10 @@ fn wrong_magic_and_other_versions_are_named() {
     let e = read_baked(&b).unwrap_err();
     assert_eq!(e, BakedProblem::UnsupportedVersion { found: VERSION + 1 });
     assert!(e.to_string().contains("bake the folder again"), "{e}");
+    // A file of an earlier version (its tracks packed otherwise) is named too.
+    let mut b = baked_bytes();
+    b[8..12].copy_from_slice(&(VERSION - 1).to_le_bytes());
+    assert_eq!(read_baked(&b).unwrap_err(), BakedProblem::UnsupportedVersion { found: VERSION - 1 });
     let mut b = baked_bytes();
     b.push(0);
     assert_eq!(read_baked(&b).unwrap_err(), BakedProblem::TrailingBytes { extra: 1 });
