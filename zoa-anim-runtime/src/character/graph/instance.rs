@@ -340,13 +340,13 @@ impl GraphInstance {
     /// the state's own `crossfade.duration`; 0 cuts). `false` when out of range
     /// or in single-clip mode.
     pub fn play_state(&mut self, state: StateIndex, blend: Option<f32>) -> bool {
-        let Some(def) = self.def.clone() else { return false };
+        let Some(def) = self.def.as_deref() else { return false };
         let Some(st) = def.graph().states.get(state.index()) else { return false };
         let layer = st.layer;
         let blend = blend.filter(|b| b.is_finite()).unwrap_or(st.crossfade.duration).max(0.0);
         let frame = FrameClock { t0: self.time, dt: 0.0, scaled: 0.0 };
         let mut ctx = LayerCtx {
-            def: &def,
+            def,
             params: &mut self.params,
             events: &mut self.events,
             scratch: &mut self.scratch,
@@ -373,10 +373,10 @@ impl GraphInstance {
     /// transitions wait until the travel ends; [`GraphInstance::play_state`]
     /// cancels it. Allocation-free.
     pub fn travel(&mut self, state: StateIndex) -> bool {
-        let Some(def) = self.def.clone() else { return false };
+        let Some(def) = self.def.as_deref() else { return false };
         let Some(st) = def.graph().states.get(state.index()) else { return false };
         let lr = &mut self.layers[st.layer];
-        plan_travel(&def, lr, state, &mut self.travel_scratch)
+        plan_travel(def, lr, state, &mut self.travel_scratch)
     }
 
     /// [`GraphInstance::travel`] by state name; `false` when there is none.
@@ -461,10 +461,13 @@ impl GraphInstance {
         let frame = FrameClock { t0: self.time, dt, scaled: dt * self.speed };
         self.time += f64::from(dt);
         out.clear();
-        if let Some(def) = self.def.clone() {
+        // Borrowed, not cloned: an `Arc` clone per update is an atomic add
+        // on a count every thread's characters share, a cache line the cores
+        // pass back and forth.
+        if let Some(def) = self.def.as_deref() {
             for (l, lr) in self.layers.iter_mut().enumerate() {
                 let mut ctx = LayerCtx {
-                    def: &def,
+                    def,
                     params: &mut self.params,
                     events: &mut self.events,
                     scratch: &mut self.scratch,
