@@ -905,6 +905,90 @@ mod tests {
         zoa_anim_core::glam::EulerRot::XYZ
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+        /// Any linear track, any tolerance: what is read back is what the
+        /// writer quantized, and every original key is within the tolerance
+        /// of the read track sampled at its time.
+        #[test]
+        fn packed_tracks_read_back_as_quantized_and_within_the_tolerance(
+            rotation in proptest::bool::ANY,
+            keys in proptest::collection::vec(proptest::array::uniform4(-2.0f32..2.0), 1..60),
+            smooth in 0.0f32..1.0,
+            tol_exp in -7.0f32..-2.0,
+        ) {
+            let times: Vec<f32> = (0..keys.len()).map(|k| k as f32 / 30.0).collect();
+            // Mix a smooth curve with the noise so prediction and escapes both happen.
+            let values: Vec<f32> = keys
+                .iter()
+                .enumerate()
+                .flat_map(|(k, v)| {
+                    let s = (k as f32 * 0.1).sin();
+                    let mixed = v.map(|c| c * (1.0 - smooth) + s * smooth);
+                    if rotation {
+                        let q = Quat::from_array(mixed);
+                        let q = if q.length() > 1e-3 { q.normalize() } else { Quat::IDENTITY };
+                        q.to_array().to_vec()
+                    } else {
+                        mixed[..3].to_vec()
+                    }
+                })
+                .collect();
+            let property = if rotation { TrackProperty::Rotation } else { TrackProperty::Translation };
+            let tol = 10f32.powf(tol_exp);
+            let t = track(property, times, values);
+            let (back, p, _) = round_trip(&t, tol);
+            let q = p.quantizer.unwrap();
+            let c = property.components();
+            let kept: Vec<f32> = p.kept.iter().flat_map(|&k| q.round_trip(t.key_value(k))[..c].to_vec()).collect();
+            proptest::prop_assert_eq!(&back.values, &kept);
+            for k in 0..t.key_count() {
+                let at = t.times[k];
+                let i = back.times.partition_point(|x| *x <= at).clamp(1, back.key_count().max(2) - 1);
+                let v = if back.key_count() == 1 {
+                    back.key_value(0)[..c].to_vec()
+                } else {
+                    let (a, b) = (back.key_value(i - 1), back.key_value(i));
+                    let u = ((at - back.times[i - 1]) / (back.times[i] - back.times[i - 1])).clamp(0.0, 1.0);
+                    interpolate(property, a, b, u)[..c].to_vec()
+                };
+                let e = error(property, &v, t.key_value(k));
+                proptest::prop_assert!(e <= tol * 1.01 + 1e-6, "key {}: error {} over {}", k, e, tol);
+            }
+        }
+
+        /// A packed track with bytes changed or cut: an error or a track, never a panic.
+        #[test]
+        fn changed_track_bytes_never_panic(
+            changes in proptest::collection::vec((0usize..4096, 1u8..=255), 1..4),
+            cut in proptest::option::of(0usize..4096),
+            rotation in proptest::bool::ANY,
+        ) {
+            let times: Vec<f32> = (0..40).map(|k| k as f32 / 30.0).collect();
+            let values: Vec<f32> = if rotation {
+                times.iter().flat_map(|t| Quat::from_rotation_y(t * 4.0 + (t * 9.0).sin()).to_array()).collect()
+            } else {
+                times.iter().flat_map(|t| [t.sin(), 1.0, t * t]).collect()
+            };
+            let property = if rotation { TrackProperty::Rotation } else { TrackProperty::Translation };
+            let t = track(property, times.clone(), values);
+            let s = skeleton();
+            let p = plan(&t, TrackTolerance(1e-5), &s);
+            let mut w = Writer::default();
+            write_track(&mut w, &t, &p, &times, &s);
+            let mut bytes = w.bytes;
+            for (at, x) in changes {
+                let n = bytes.len();
+                bytes[at % n] ^= x;
+            }
+            if let Some(cut) = cut {
+                bytes.truncate(cut % (bytes.len() + 1));
+            }
+            let _ = read_track(&mut Cursor::new(&bytes, 0), &times, &s);
+        }
+    }
+
     #[test]
     fn zigzag_round_trips_the_extremes() {
         for r in [0i64, 1, -1, (1 << 31) - 1, -(1 << 31) + 2, 12345, -54321] {
