@@ -43,7 +43,7 @@ pub use tracks::angle_between;
 use std::path::{Path, PathBuf};
 
 use zoa_anim_core::glam::{Mat4, Quat, Vec3};
-use zoa_anim_core::{CharacterBundle, Clip, Interpolation, Joint, MorphNode, MorphTrack, Skeleton, Transform};
+use zoa_anim_core::{CharacterBundle, Clip, Joint, MorphNode, MorphTrack, Skeleton, Transform};
 
 use crate::AssetError;
 use crate::files::{self, FileKind};
@@ -499,11 +499,7 @@ fn write_clip(
         w.u32(m.node);
         w.opt_str(m.node_name.as_deref());
         w.len(m.targets);
-        w.u8(match m.interpolation {
-            Interpolation::Step => 0,
-            Interpolation::Linear => 1,
-            Interpolation::CubicSpline => 2,
-        });
+        w.u8(tracks::interpolation_code(m.interpolation));
         w.f32s(&m.times);
         w.f32s(&m.values);
     }
@@ -532,12 +528,9 @@ fn read_clip_body(r: &mut Cursor<'_>, skeleton: &Skeleton) -> Result<(String, Cl
         let node = r.u32("morph track node")?;
         let node_name = r.opt_str("morph track node name")?;
         let targets = r.u32("morph targets")? as usize;
-        let interpolation = match r.u8("morph interpolation")? {
-            0 => Interpolation::Step,
-            1 => Interpolation::Linear,
-            2 => Interpolation::CubicSpline,
-            p => return Err(r.corrupt(format!("morph interpolation {p} (0, 1 or 2)"))),
-        };
+        let code = r.u8("morph interpolation")?;
+        let interpolation = tracks::interpolation_from_code(code)
+            .ok_or_else(|| r.corrupt(format!("morph interpolation {code} (0, 1 or 2)")))?;
         let times = r.f32s("morph times", MAX_KEYS)?;
         let values = r.f32s("morph values", MAX_KEYS)?;
         morph.push(MorphTrack { node, node_name, targets, interpolation, times, values });

@@ -444,11 +444,22 @@ fn property_code(p: TrackProperty) -> u8 {
     }
 }
 
-fn interpolation_code(i: Interpolation) -> u8 {
+/// The format's code of an interpolation (joint and morph tracks alike).
+pub(super) fn interpolation_code(i: Interpolation) -> u8 {
     match i {
         Interpolation::Step => 0,
         Interpolation::Linear => 1,
         Interpolation::CubicSpline => 2,
+    }
+}
+
+/// The interpolation of code `code`, if it names one.
+pub(super) fn interpolation_from_code(code: u8) -> Option<Interpolation> {
+    match code {
+        0 => Some(Interpolation::Step),
+        1 => Some(Interpolation::Linear),
+        2 => Some(Interpolation::CubicSpline),
+        _ => None,
     }
 }
 
@@ -519,7 +530,13 @@ pub(super) fn write_track(
         bw.put(p[1] - p[0] - 1, gap_width);
     }
     if let Some(bits) = grid {
-        put_keys(&mut bw, &keys, bits, pack, quant.tag() == 1 && largest_mode == LARGEST_PER_KEY);
+        put_keys(
+            &mut bw,
+            &keys,
+            bits,
+            pack,
+            matches!(quant, Quantizer::Rotation { .. }) && largest_mode == LARGEST_PER_KEY,
+        );
     }
     let stream = bw.finish();
     w.varlen(stream.len());
@@ -614,12 +631,9 @@ pub(super) fn read_track(r: &mut Cursor<'_>, timeline: &[f32], skeleton: &Skelet
         2 => TrackProperty::Scale,
         p => return Err(r.corrupt(format!("track property {p} (0, 1 or 2)"))),
     };
-    let interpolation = match head >> 4 & 3 {
-        0 => Interpolation::Step,
-        1 => Interpolation::Linear,
-        2 => Interpolation::CubicSpline,
-        p => return Err(r.corrupt(format!("track interpolation {p} (0, 1 or 2)"))),
-    };
+    let code = head >> 4 & 3;
+    let interpolation =
+        interpolation_from_code(code).ok_or_else(|| r.corrupt(format!("track interpolation {code} (0, 1 or 2)")))?;
     let mut track = Track { node, node_name, property, interpolation, times: Vec::new(), values: Vec::new() };
     match head >> 6 {
         0 => {
@@ -758,6 +772,7 @@ fn read_quantized(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zoa_anim_core::glam::EulerRot;
 
     fn track(property: TrackProperty, times: Vec<f32>, values: Vec<f32>) -> Track {
         Track { node: 0, node_name: None, property, interpolation: Interpolation::Linear, times, values }
@@ -872,10 +887,10 @@ mod tests {
             noise as f32 / u32::MAX as f32
         };
         let smooth: Vec<f32> =
-            times.iter().flat_map(|t| Quat::from_euler(glam_xyz(), t.sin(), t * 0.7, 0.3).to_array()).collect();
+            times.iter().flat_map(|t| Quat::from_euler(EulerRot::XYZ, t.sin(), t * 0.7, 0.3).to_array()).collect();
         let rough: Vec<f32> = times
             .iter()
-            .flat_map(|_| Quat::from_euler(glam_xyz(), next() * 6.0, next() * 3.0, next()).to_array())
+            .flat_map(|_| Quat::from_euler(EulerRot::XYZ, next() * 6.0, next() * 3.0, next()).to_array())
             .collect();
         let translation: Vec<f32> = times.iter().flat_map(|t| [t * 3.0, t.cos(), -1.0]).collect();
         let mut rotation_bytes = Vec::new();
@@ -899,10 +914,6 @@ mod tests {
         // The smooth track packs to well under its grid bits; noise costs the grid and the largest components' 2 bits a key.
         assert!(smooth * 10 < smooth_grid * 7, "{rotation_bytes:?}");
         assert!(rough <= rough_grid + 120 / 4 + 16, "{rotation_bytes:?}");
-    }
-
-    fn glam_xyz() -> zoa_anim_core::glam::EulerRot {
-        zoa_anim_core::glam::EulerRot::XYZ
     }
 
     proptest::proptest! {
