@@ -152,8 +152,11 @@ impl LookAtJob {
             state.offset = next;
         }
         let w = if self.weight.is_finite() { self.weight.clamp(0.0, 1.0) } else { 0.0 };
-        let offset = Quat::IDENTITY.slerp(state.offset, w);
-        if offset.abs_diff_eq(Quat::IDENTITY, 1e-7) {
+        // Every fraction of the turn is a power of the same rotation: its
+        // axis and angle once, then one sine and cosine per joint (a slerp
+        // from identity per joint took an arccosine and three sines).
+        let turn = Turn::of(state.offset);
+        if turn.power(w).abs_diff_eq(Quat::IDENTITY, 1e-7) {
             return false;
         }
         let mut prev: Option<usize> = None;
@@ -163,7 +166,7 @@ impl LookAtJob {
                 model.refresh_path(skeleton, local, p, j);
             }
             if share > 0.0 {
-                model.rotate_joint(skeleton, local, j, Quat::IDENTITY.slerp(offset, share));
+                model.rotate_joint(skeleton, local, j, turn.power(w * share));
             }
             prev = Some(j);
         }
@@ -171,9 +174,57 @@ impl LookAtJob {
     }
 }
 
+/// A rotation as axis and half-angle, taken to fractional powers: `q^t`,
+/// the rotation about the same axis by `t` times the angle (what
+/// `Quat::IDENTITY.slerp(q, t)` gives, the short way round).
+#[derive(Debug, Clone, Copy)]
+struct Turn {
+    axis: Vec3,
+    half_angle: f32,
+}
+
+impl Turn {
+    fn of(q: Quat) -> Turn {
+        let q = if q.w < 0.0 { -q } else { q };
+        let v = Vec3::new(q.x, q.y, q.z);
+        let s = v.length();
+        if !(s > 0.0 && s.is_finite() && q.w.is_finite()) {
+            return Turn { axis: Vec3::X, half_angle: 0.0 };
+        }
+        Turn { axis: v / s, half_angle: s.atan2(q.w) }
+    }
+
+    fn power(self, t: f32) -> Quat {
+        let (sin, cos) = (self.half_angle * t).sin_cos();
+        let v = self.axis * sin;
+        Quat::from_xyzw(v.x, v.y, v.z, cos)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_to_a_power_is_the_slerp_from_identity() {
+        let qs = [
+            Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 0.7),
+            Quat::from_axis_angle(Vec3::Y, 3.0),
+            -Quat::from_axis_angle(Vec3::Z, 0.2),
+            Quat::from_axis_angle(Vec3::X, 1e-4),
+            Quat::IDENTITY,
+        ];
+        for q in qs {
+            let turn = Turn::of(q);
+            for t in [0.0, 0.25, 0.5, 0.8, 1.0] {
+                let (got, want) = (turn.power(t), Quat::IDENTITY.slerp(q, t));
+                assert!(got.abs_diff_eq(want, 2e-6), "{q:?}^{t}: {got:?} vs {want:?}");
+            }
+        }
+        // Powers compose: q^a · q^b = q^(a+b).
+        let turn = Turn::of(qs[0]);
+        assert!((turn.power(0.3) * turn.power(0.5)).abs_diff_eq(turn.power(0.8), 1e-6));
+    }
 
     #[test]
     fn chain_weights_are_normalised() {

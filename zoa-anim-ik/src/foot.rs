@@ -141,6 +141,25 @@ impl FootPlantJob {
         ground: &dyn GroundProbe,
         state: &mut FootPlantState,
     ) -> bool {
+        self.run_refreshing(skeleton, local, model, ground, state, None)
+    }
+
+    /// [`FootPlantJob::run`]; when `below_hips` is given, a hips drop moves
+    /// only those joints of `model`, by the hips' own move, instead of
+    /// recomputing the whole pose: every descendant of the hips the caller
+    /// keeps current, the legs included (what [`crate::RigIk`] keeps). A
+    /// translation of the hips moves its descendants by the same model-space
+    /// offset and turns none, so this is the recomputation up to rounding;
+    /// the other joints go stale.
+    pub(crate) fn run_refreshing(
+        &self,
+        skeleton: &Skeleton,
+        local: &mut [Transform],
+        model: &mut ModelPose,
+        ground: &dyn GroundProbe,
+        state: &mut FootPlantState,
+        below_hips: Option<&[u16]>,
+    ) -> bool {
         let Some(up) = self.up.try_normalize() else {
             (state.targets, state.weight) = ([None; 2], 0.0);
             return false;
@@ -185,8 +204,13 @@ impl FootPlantJob {
         }
         let mut changed = false;
         if state.hips_drop.abs() > 1e-7 {
-            model.translate_joint(skeleton, local, self.hips as usize, -up * state.hips_drop);
-            model.update(skeleton, local);
+            let hips = self.hips as usize;
+            let before = model.get(hips).position;
+            model.translate_joint(skeleton, local, hips, -up * state.hips_drop);
+            match below_hips {
+                Some(joints) => model.shift_joints(joints, model.get(hips).position - before),
+                None => model.update(skeleton, local),
+            }
             changed = true;
         }
         if w <= 0.0 {
@@ -209,6 +233,44 @@ impl FootPlantJob {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zoa_test_support::skeletons::{humanoid, rest_pose};
+
+    #[test]
+    fn a_hips_drop_shifts_what_is_below_as_recomputing_would() {
+        let s = humanoid();
+        let leg = |[u, m, e]: [u16; 3]| PlantLeg { chain: TwoBoneChain::new(&s, u, m, e).unwrap() };
+        let job = FootPlantJob {
+            hips: 0,
+            legs: [leg([6, 7, 8]), leg([10, 11, 12])],
+            up: Vec3::Y,
+            knee_hint: Vec3::Z,
+            weight: 1.0,
+            max_hips_drop: 0.5,
+            hips_smoothing: 0.0,
+            dt: 1.0 / 60.0,
+        };
+        let mut local = rest_pose(&s);
+        local[1].rotation = Quat::from_rotation_x(0.3);
+        local[7].rotation = Quat::from_rotation_z(0.2);
+        let below: Vec<u16> = s.eval_order().iter().copied().filter(|&j| j != 0).collect();
+        let ground = FlatGround { height: -0.15, normal: Vec3::new(0.1, 1.0, 0.0) };
+        let (mut shifted_local, mut recomputed_local) = (local.clone(), local.clone());
+        let (mut shifted, mut recomputed) = (ModelPose::new(s.joint_count()), ModelPose::new(s.joint_count()));
+        shifted.update(&s, &local);
+        recomputed.update(&s, &local);
+        let (mut a, mut b) = (FootPlantState::default(), FootPlantState::default());
+        assert!(job.run_refreshing(&s, &mut shifted_local, &mut shifted, &ground, &mut a, Some(&below)));
+        assert!(job.run_refreshing(&s, &mut recomputed_local, &mut recomputed, &ground, &mut b, None));
+        assert!(a.hips_drop > 0.1, "the hips came down: {}", a.hips_drop);
+        assert_eq!(a, b);
+        for j in 0..s.joint_count() {
+            let (x, y) = (shifted.get(j), recomputed.get(j));
+            assert!(x.position.abs_diff_eq(y.position, 1e-6), "joint {j}: {} vs {}", x.position, y.position);
+            assert!(x.rotation.abs_diff_eq(y.rotation, 1e-6), "joint {j}");
+            let (l, r) = (shifted_local[j], recomputed_local[j]);
+            assert!(l.translation.abs_diff_eq(r.translation, 1e-6) && l.rotation.abs_diff_eq(r.rotation, 1e-6));
+        }
+    }
 
     #[test]
     fn engagement_follows_the_blend_in_speed() {

@@ -113,6 +113,14 @@ impl ModelPose {
         }
     }
 
+    /// Moves `joints` by the model-space offset `delta` (what a translation
+    /// of a common ancestor does to them), without touching their locals.
+    pub(crate) fn shift_joints(&mut self, joints: &[u16], delta: Vec3) {
+        for &j in joints {
+            self.xf[usize::from(j)].position += delta;
+        }
+    }
+
     /// Recomputes joint `j` and those of its ancestors `current` does not
     /// report current, root-most first (no allocation; each missing ancestor
     /// is found by walking up from `j`, so the cost grows with the square of

@@ -243,6 +243,13 @@ pub struct RigIk {
     model_joints: Vec<u16>,
     /// Per joint: whether it is in `model_joints`.
     in_model: Vec<bool>,
+    /// The joints of `model_joints` at or below a joint of the look-at
+    /// chain, in evaluation order: all that look-at can move, so all a
+    /// refresh after it needs.
+    below_look: Vec<u16>,
+    /// The joints of `model_joints` strictly below the foot plant's hips,
+    /// in evaluation order: what a hips drop moves.
+    below_hips: Vec<u16>,
 }
 
 /// `seeds` and every ancestor of theirs, in `skeleton`'s evaluation order,
@@ -258,6 +265,18 @@ fn ancestor_closure(skeleton: &Skeleton, seeds: impl IntoIterator<Item = u16>) -
     }
     let order = skeleton.eval_order().iter().copied().filter(|&j| needed[usize::from(j)]).collect();
     (order, needed)
+}
+
+/// Whether `top` is `j` or one of its ancestors.
+fn is_at_or_below(skeleton: &Skeleton, j: usize, top: usize) -> bool {
+    let mut at = Some(j);
+    while let Some(k) = at {
+        if k == top {
+            return true;
+        }
+        at = skeleton.parent(k);
+    }
+    false
 }
 
 /// Thigh, shin and foot; or thigh, shin and the shin's tip when the leg has no foot.
@@ -366,6 +385,15 @@ impl RigIk {
             .chain(arms.iter().flatten().flat_map(|(c, _)| two_bone(c)))
             .chain(chains.joints());
         let (model_joints, in_model) = ancestor_closure(skeleton, seeds);
+        let below_look = look.map_or_else(Vec::new, |l| {
+            let moved = |j: u16| l.iter().any(|(top, _)| is_at_or_below(skeleton, usize::from(j), usize::from(top)));
+            model_joints.iter().copied().filter(|&j| moved(j)).collect()
+        });
+        let below_hips = foot_plant.map_or_else(Vec::new, |(hips, _, _)| {
+            let hips = usize::from(hips);
+            let below = |j: u16| usize::from(j) != hips && is_at_or_below(skeleton, usize::from(j), hips);
+            model_joints.iter().copied().filter(|&j| below(j)).collect()
+        });
         RigIk {
             joint_count: skeleton.joint_count(),
             settings,
@@ -379,6 +407,8 @@ impl RigIk {
             chains,
             model_joints,
             in_model,
+            below_look,
+            below_hips,
         }
     }
 
@@ -430,6 +460,24 @@ impl RigIk {
         }
     }
 
+    /// The joints of `local` that [`RigIk::apply`] reads or writes with
+    /// `input`, in evaluation order, or `None` when it may read any joint
+    /// (a weapon grip given in the frame of a joint outside the rig's set).
+    /// A caller that keeps the pose in another layout copies only these in
+    /// and out; the rest of `local` may hold anything.
+    #[must_use]
+    pub fn local_joints(&self, input: &IkInputs) -> Option<&[u16]> {
+        let outside = |id| {
+            input.weapon_pose.as_ref().and_then(|p| p.target(id)).is_some_and(|t| {
+                matches!(t.space, PoseSpace::Joint(j) if !self.in_model.get(usize::from(j)).copied().unwrap_or(true))
+            })
+        };
+        if self.hand_on_weapon && (outside(LEFT_HAND_GRIP) || outside(RIGHT_HAND_GRIP)) {
+            return None;
+        }
+        Some(&self.model_joints)
+    }
+
     /// Applies every active behaviour to `local` in place. Allocates nothing.
     ///
     /// Errors only when `local` or `ctx` was sized for another skeleton; bad
@@ -463,7 +511,7 @@ impl RigIk {
                 dt,
             };
             // Leaves the model pose current everywhere but below the feet.
-            job.run(skeleton, local, &mut ctx.model, ground, &mut ctx.feet);
+            job.run_refreshing(skeleton, local, &mut ctx.model, ground, &mut ctx.feet, Some(&self.below_hips));
         }
         if self.chains.apply(skeleton, local, &mut ctx.model, joints, &input.chain_targets) {
             ctx.model.update_joints(skeleton, local, joints);
@@ -481,7 +529,7 @@ impl RigIk {
                 || (self.climb_hand && input.ledge_targets.iter().any(Option::is_some));
             // The spine may have turned under the shoulders: refresh for the hands.
             if job.run(skeleton, local, &mut ctx.model, &mut ctx.look) && hands_next {
-                ctx.model.update_joints(skeleton, local, joints);
+                ctx.model.update_joints(skeleton, local, &self.below_look);
             }
         }
         ctx.grips = [None; 2];
@@ -621,6 +669,9 @@ mod tests {
         let mut full = rig.clone();
         full.model_joints = s.eval_order().to_vec();
         full.in_model = vec![true; s.joint_count()];
+        full.below_look = s.eval_order().to_vec();
+        full.below_hips =
+            s.eval_order().iter().copied().filter(|&j| is_at_or_below(&s, usize::from(j), 0) && j != 0).collect();
 
         let (mut ctx, mut full_ctx) = (rig.new_context(), full.new_context());
         for frame in 0..12 {
@@ -643,6 +694,35 @@ mod tests {
                 assert_eq!(bits(a), bits(b), "frame {frame}, joint {}", s.display_name(j));
             }
             assert_eq!(ctx.grips, full_ctx.grips, "frame {frame}: the grips read from the finger's frame");
+            // Only `local_joints` are read or written: the others may hold another
+            // character's pose (a crowd run's shared scratch) and stay as they were.
+            let mut other_ctx = ctx.clone();
+            let mut other_input = input.clone();
+            // As given (a grip in a finger's frame), none, or both grips in the hand's frame.
+            match frame % 3 {
+                0 => {}
+                1 => other_input.weapon_pose = None,
+                _ => other_input.weapon_pose.iter_mut().flat_map(|p| &mut p.targets).for_each(|t| {
+                    t.space = PoseSpace::Joint(21);
+                }),
+            }
+            let mut want = animated(&s, frame);
+            let mut want_ctx = other_ctx.clone();
+            rig.apply(&s, &mut want, &mut want_ctx, &other_input, 1.0 / 60.0).unwrap();
+            let Some(joints) = rig.local_joints(&other_input) else {
+                assert_eq!(frame % 3, 0, "frame {frame}: all joints only for a grip outside the rig's set");
+                continue;
+            };
+            let foreign = animated(&s, frame + 100);
+            let mut got = foreign.clone();
+            for &j in joints {
+                got[usize::from(j)] = animated(&s, frame)[usize::from(j)];
+            }
+            rig.apply(&s, &mut got, &mut other_ctx, &other_input, 1.0 / 60.0).unwrap();
+            for j in 0..s.joint_count() {
+                let expected = if joints.contains(&(j as u16)) { want[j] } else { foreign[j] };
+                assert_eq!(got[j], expected, "frame {frame}, joint {}", s.display_name(j));
+            }
         }
     }
 }

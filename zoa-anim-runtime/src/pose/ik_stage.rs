@@ -119,14 +119,24 @@ impl IkStage {
                 )],
             });
         }
-        pose.write_transforms(&mut scratch.local);
+        // Only the joints the solvers read or write cross between layouts
+        // (about half the humanoid's); the rest of the scratch holds
+        // whatever the last character left there, which nothing reads.
+        let joints = self.rig.local_joints(&self.inputs);
+        match joints {
+            Some(joints) => pose.write_joints(joints, &mut scratch.local),
+            None => pose.write_transforms(&mut scratch.local),
+        }
         std::mem::swap(&mut self.context.model, &mut scratch.model);
         let solved =
             self.rig.apply(skeleton.skeleton(), &mut scratch.local, &mut self.context, &self.inputs, self.pending_dt);
         std::mem::swap(&mut self.context.model, &mut scratch.model);
         solved.map_err(|e| RuntimeError::InvalidJob { job: "IK stage", reasons: vec![e.to_string()] })?;
         self.pending_dt = 0.0;
-        pose.read_transforms(&scratch.local);
+        match joints {
+            Some(joints) => pose.read_joints(joints, &scratch.local),
+            None => pose.read_transforms(&scratch.local),
+        }
         Ok(())
     }
 }

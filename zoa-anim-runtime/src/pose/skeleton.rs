@@ -153,6 +153,50 @@ impl Pose {
         }
     }
 
+    /// Writes only `joints` into `out` (indexed by joint): the
+    /// [`Pose::write_transforms`] of a stage that reads a few joints.
+    ///
+    /// # Panics
+    /// When `out` does not have one transform per joint, or a joint is out of range.
+    pub fn write_joints(&self, joints: &[u16], out: &mut [Transform]) {
+        assert_eq!(out.len(), self.len, "one transform per joint");
+        let (t, r, s) = self.rows();
+        for &j in joints {
+            let j = usize::from(j);
+            let (b, l) = (j / BLOCK, j % BLOCK);
+            let (t, r, s) = (&t[3 * b..3 * b + 3], &r[4 * b..4 * b + 4], &s[3 * b..3 * b + 3]);
+            out[j] = Transform {
+                translation: Vec3::new(t[0].0[l], t[1].0[l], t[2].0[l]),
+                rotation: Quat::from_xyzw(r[0].0[l], r[1].0[l], r[2].0[l], r[3].0[l]),
+                scale: Vec3::new(s[0].0[l], s[1].0[l], s[2].0[l]),
+            };
+        }
+    }
+
+    /// Sets only `joints` from `src` (indexed by joint): the
+    /// [`Pose::read_transforms`] of a stage that writes a few joints.
+    ///
+    /// # Panics
+    /// When `src` does not have one transform per joint, or a joint is out of range.
+    pub fn read_joints(&mut self, joints: &[u16], src: &[Transform]) {
+        assert_eq!(src.len(), self.len, "one transform per joint");
+        let (t, r, s) = self.rows_mut();
+        for &j in joints {
+            let j = usize::from(j);
+            let (b, l) = (j / BLOCK, j % BLOCK);
+            let (t, r, s) = (&mut t[3 * b..3 * b + 3], &mut r[4 * b..4 * b + 4], &mut s[3 * b..3 * b + 3]);
+            let x = &src[j];
+            let q = x.rotation.to_array();
+            for c in 0..3 {
+                t[c].0[l] = x.translation[c];
+                s[c].0[l] = x.scale[c];
+            }
+            for c in 0..4 {
+                r[c].0[l] = q[c];
+            }
+        }
+    }
+
     /// Copies `other` into `self` without allocating.
     ///
     /// # Panics
@@ -435,5 +479,20 @@ mod tests {
         assert_eq!(out, joints);
         assert_eq!(bulk.transforms().len(), 19);
         assert!(bulk.transforms().enumerate().all(|(i, t)| t == bulk.get(i)));
+
+        // A few joints, across blocks: only they cross, both ways.
+        let some = [0u16, 7, 8, 15, 18];
+        let marker = Transform { translation: Vec3::splat(-9.0), ..Transform::IDENTITY };
+        let mut out = vec![marker; 19];
+        bulk.write_joints(&some, &mut out);
+        for (j, t) in out.iter().enumerate() {
+            assert_eq!(*t, if some.contains(&(j as u16)) { joints[j] } else { marker }, "joint {j}");
+        }
+        let mut partial = Pose::identity(19);
+        partial.read_joints(&some, &joints);
+        for (j, &t) in joints.iter().enumerate() {
+            let want = if some.contains(&(j as u16)) { t } else { Transform::IDENTITY };
+            assert_eq!(partial.get(j), want, "joint {j}");
+        }
     }
 }
