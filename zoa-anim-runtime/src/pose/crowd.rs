@@ -42,6 +42,16 @@ pub trait CrowdMember: Send {
     {
         crate::pose::simd::prefetch(std::slice::from_ref(self), usize::MAX);
     }
+    /// Whether a crowd of these prefetches at all on this CPU. Default: on
+    /// AMD and Hygon CPUs only (measured on clip players; see
+    /// `simd::crowd_prefetch`).
+    #[must_use]
+    fn prefetches() -> bool
+    where
+        Self: Sized,
+    {
+        crate::pose::simd::crowd_prefetch()
+    }
 }
 
 impl CrowdMember for ClipPlayer {
@@ -199,7 +209,7 @@ fn prefetch_ahead<T: CrowdMember>(run: &[T], k: usize) {
 /// where prefetching does not pay.
 #[inline]
 pub fn prefetch_next<T: CrowdMember>(next: [Option<&T>; 4]) {
-    if !crate::pose::simd::crowd_prefetch() {
+    if !T::prefetches() {
         return;
     }
     // The member itself first: every later stage reads its fields to find

@@ -43,8 +43,10 @@ pub(crate) fn prefetch_room<T>(v: &Vec<T>, max_bytes: usize) {
 /// stalled on its fill buffers and cost 6–14% (Fox 862 → 963 ns); once each
 /// instance's buffers sat next to each other, the small-array stages cost
 /// 2–4% there as well (Fox 760 → 729 ns without them, and no change at
-/// 10,000 characters). So a crowd prefetches on AMD (and Hygon) CPUs only.
-/// Only a hint: results are the same either way.
+/// 10,000 characters). So a crowd of clip players prefetches on AMD (and
+/// Hygon) CPUs only; characters, whose frames read much more scattered
+/// memory, prefetch on every CPU (`CrowdMember::prefetches`). Only a hint:
+/// results are the same either way.
 pub(crate) fn crowd_prefetch() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(amd_like_cpu)
