@@ -115,14 +115,23 @@ impl Plugin for ZoaAnimationPlugin {
                     .chain()
                     .before(TransformSystems::Propagate),
             )
+            // Run conditions skip a step with nothing to do without starting
+            // its system: each started system is a task hand-off, which is
+            // most of the plugin's cost at a few dozen characters.
             .add_systems(
                 PostUpdate,
-                (hot_reload, swap_definitions, bind_joints.in_set(BindJoints)).chain().in_set(ZoaSet::Input),
+                (
+                    hot_reload,
+                    swap_definitions.run_if(resource_changed::<ZoaDefinitions>),
+                    bind_joints.in_set(BindJoints),
+                )
+                    .chain()
+                    .in_set(ZoaSet::Input),
             )
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
-            .add_systems(PostUpdate, deliver_events.in_set(ZoaSet::Events));
+            .add_systems(PostUpdate, deliver_events.run_if(Evaluated::any_events).in_set(ZoaSet::Events));
         #[cfg(feature = "render")]
-        app.add_systems(PostUpdate, write_morph_weights.in_set(ZoaSet::WriteTransforms));
+        app.add_systems(PostUpdate, write_morph_weights.run_if(Evaluated::any_morphs).in_set(ZoaSet::WriteTransforms));
         #[cfg(feature = "reflect")]
         app.register_type::<ZoaJoint>().register_type::<ZoaCharacter>().register_type::<ZoaAnimationSettings>();
     }
@@ -375,8 +384,18 @@ fn update_lent(c: &mut ZoaCharacter, dt: f32, entity: Entity) {
     });
 }
 
-/// Characters one task of [`evaluate`] updates in a row.
+/// Most characters one task of [`evaluate`] updates in a row.
 const EVALUATE_CHUNK: usize = 64;
+/// Fewest characters worth a task of their own.
+const EVALUATE_MIN_CHUNK: usize = 16;
+
+/// Characters per task of [`evaluate`] for a crowd of `n` on `threads`
+/// threads: one share per thread up to [`EVALUATE_CHUNK`] (a hundred
+/// characters on two threads are two tasks of 50, not 64 and 36), at least
+/// [`EVALUATE_MIN_CHUNK`].
+fn evaluate_chunk(n: usize, threads: usize) -> usize {
+    n.div_ceil(threads.max(1)).clamp(EVALUATE_MIN_CHUNK, EVALUATE_CHUNK)
+}
 
 /// What [`evaluate`] found, for the steps after it: which characters have
 /// events to deliver and which morph weights to write, so that those steps
@@ -422,6 +441,17 @@ impl Evaluated {
             c.clear();
         }
         &mut self.chunks[..n]
+    }
+
+    /// Run condition of [`deliver_events`]: whether any character has events.
+    fn any_events(found: Res<Evaluated>) -> bool {
+        found.chunks.iter().any(|c| !c.events.is_empty())
+    }
+
+    /// Run condition of `write_morph_weights`: whether any character has morph weights to write.
+    #[cfg(feature = "render")]
+    fn any_morphs(found: Res<Evaluated>) -> bool {
+        found.chunks.iter().any(|c| !c.morphs.is_empty())
     }
 
     fn with_events(&self) -> impl Iterator<Item = Entity> + '_ {
@@ -515,7 +545,10 @@ fn evaluate(
 ) {
     let dt = time.delta_secs();
     let joints = JointWriter { owners: &owners, transforms: &transforms, generation: generation.0 };
-    if !settings.parallel {
+    let pool = ComputeTaskPool::get();
+    let chunk = evaluate_chunk(characters.iter().len(), pool.thread_num());
+    // One task's worth is updated here: a scope would only hand it to another thread.
+    if !settings.parallel || characters.iter().len() <= chunk {
         let [found] = found.reset(1) else { unreachable!("one list asked for") };
         // SAFETY: one caller writes each character's joints in turn.
         unsafe { update_in_order(characters.iter_mut(), dt, &joints, found) };
@@ -526,9 +559,9 @@ fn evaluate(
     order.extend(characters.iter().map(|(e, _)| e));
     let characters = &characters;
     let joints = &joints;
-    let lists = found.reset(order.len().div_ceil(EVALUATE_CHUNK));
-    ComputeTaskPool::get().scope(|scope| {
-        for (chunk, found) in order.chunks(EVALUATE_CHUNK).zip(lists) {
+    let lists = found.reset(order.len().div_ceil(chunk));
+    pool.scope(|scope| {
+        for (chunk, found) in order.chunks(chunk).zip(lists) {
             scope.spawn(async move {
                 // SAFETY: `order` holds each entity of the query once (it was
                 // collected from it) and the chunks do not overlap, so no
@@ -621,4 +654,18 @@ fn same_bits(a: &Transform, b: &Transform) -> bool {
     };
     // Folded without branches or a `memcmp` call: this runs once per joint per frame.
     bits(a).iter().zip(bits(b)).fold(0, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crowd_is_shared_evenly_between_threads_in_bounded_chunks() {
+        assert_eq!(evaluate_chunk(100, 2), 50, "two tasks of 50, not 64 and 36");
+        assert_eq!(evaluate_chunk(1000, 2), EVALUATE_CHUNK);
+        assert_eq!(evaluate_chunk(10, 2), EVALUATE_MIN_CHUNK, "one task: updated in place");
+        assert_eq!(evaluate_chunk(0, 0), EVALUATE_MIN_CHUNK);
+        assert_eq!(evaluate_chunk(99, 3), 33);
+    }
 }
