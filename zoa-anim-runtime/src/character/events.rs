@@ -272,11 +272,22 @@ impl EventQueue {
     pub(crate) fn prefetch(&self) {
         crate::pose::simd::prefetch_room(&self.events, 256);
     }
-    /// Default capacity: room for a busy frame (several notifies, a
-    /// transition, slot changes) several times over. A character's graph
-    /// instance and selector queue only one update's events (the character
-    /// moves them into its own queue, with any they dropped counted there).
+    /// Default capacity of a graph instance's or selector's own queue: room
+    /// for a busy frame (several notifies, a transition, slot changes)
+    /// several times over, for a game that delivers from them directly.
     pub const DEFAULT_CAPACITY: usize = 32;
+
+    /// Capacity of the graph instances' and the selector's queues inside a
+    /// character: they stage only what happens between two updates (gameplay
+    /// calls, then one update, which may span several frames under level of
+    /// detail), and the character moves it into its own queue
+    /// ([`crate::CharacterSettings::event_capacity`]), counting any they
+    /// dropped there. The crowd workload ([`crate::character::CrowdWorkload`])
+    /// at its busiest, eight frames in one update under level of detail,
+    /// stages 7 or 8 in one queue (`character_lod.rs` drops events at 6 and
+    /// none at 8); 16 leaves twice that, and at 56 bytes an event saves
+    /// 1.8 KB per character over [`Self::DEFAULT_CAPACITY`].
+    pub(crate) const STAGING_CAPACITY: usize = 16;
 
     /// An empty queue holding up to `capacity` events.
     #[must_use]

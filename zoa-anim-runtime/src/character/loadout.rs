@@ -20,6 +20,7 @@ use zoa_anim_core::contracts::{AnimationDriver, SharedBindingProfile};
 use zoa_anim_core::{PlayerProfileSet, PlayerProfileType};
 
 use crate::character::driver::GraphDriver;
+use crate::character::events::EventQueue;
 use crate::character::fade::Fade;
 use crate::character::graph::{ClipContribution, ClipTable, FrameOutput, GraphDefinition, GraphInstance, ParamValue};
 use crate::error::RuntimeError;
@@ -231,7 +232,8 @@ impl Loadout {
             (Some(def), _) => GraphInstance::new(Arc::clone(def)),
             (None, Some(clips)) => GraphInstance::without_graph(clips),
             (None, None) => unreachable!("checked above: a class without a graph needs a clip table"),
-        };
+        }
+        .with_event_capacity(EventQueue::STAGING_CAPACITY);
         let mut driver = GraphDriver::new(instance);
         let class = entry.map_or(class, |e| e.class);
         if let Some(e) = entry {
@@ -321,7 +323,8 @@ impl Loadout {
         if let Some(g) = entry.graph
             && Some(g) != self.graph
         {
-            let mut next = GraphInstance::new(Arc::clone(&compiled.graphs[g].1));
+            let mut next =
+                GraphInstance::new(Arc::clone(&compiled.graphs[g].1)).with_event_capacity(EventQueue::STAGING_CAPACITY);
             next.set_speed(self.driver.instance().speed());
             copy_parameters(self.driver.instance(), &mut next);
             let old = std::mem::replace(self.driver.instance_mut(), next);

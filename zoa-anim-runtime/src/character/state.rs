@@ -216,7 +216,10 @@ impl Character {
                 Behaviour::Loadout(Box::new(s))
             }
             None => {
-                let mut d = GraphDriver::new(GraphInstance::without_graph(Arc::clone(&def.clips)));
+                let mut d = GraphDriver::new(
+                    GraphInstance::without_graph(Arc::clone(&def.clips))
+                        .with_event_capacity(EventQueue::STAGING_CAPACITY),
+                );
                 d.set_slot_blend(settings.slot_blend);
                 Behaviour::Plain(Box::new(d))
             }
@@ -295,7 +298,9 @@ impl Character {
         table: Arc<crate::character::selector::SelectorTable>,
         tags: StateTagSet,
     ) -> TagSelector {
-        TagSelector::with_table(table, tags).with_step_frequency(def.settings.step_frequency)
+        TagSelector::with_table(table, tags)
+            .with_step_frequency(def.settings.step_frequency)
+            .with_event_capacity(EventQueue::STAGING_CAPACITY)
     }
 
     // ---- gameplay side -------------------------------------------------

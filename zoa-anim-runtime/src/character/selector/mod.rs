@@ -265,6 +265,14 @@ impl TagSelector {
         self.input = input;
         self.input_band = input.band(0, self.input_value);
     }
+    /// Builder: event queue capacity (events past it between two deliveries
+    /// are dropped and counted).
+    #[must_use]
+    pub fn with_event_capacity(mut self, capacity: usize) -> TagSelector {
+        self.events = EventQueue::with_capacity(capacity);
+        self
+    }
+
     /// Builder: head-bob cadence of the procedural fallback, Hz (default 1.8).
     #[must_use]
     pub fn with_step_frequency(mut self, hz: f32) -> TagSelector {
