@@ -40,7 +40,8 @@ use crate::messages::{Deliver, ZoaAnimationEvent, ZoaDefinitionReloaded, ZoaSoun
 ///   evaluation sees it.
 /// - **Reading events in the same frame**: a system in `PostUpdate`
 ///   `.after(ZoaSet::Events)` (before or after propagation, as it needs);
-///   observers of [`ZoaAnimationEvent`] run in the same frame too. A
+///   observers of [`ZoaAnimationEvent`] run in the same frame too, at
+///   `PostUpdate`'s next sync point (the plugin adds none of its own). A
 ///   `MessageReader` in `Update` sees them a frame late (the events of frame
 ///   *n* are written in frame *n*'s `PostUpdate`, after frame *n*'s
 ///   `Update`); messages live two frames, so it misses none.
@@ -106,14 +107,21 @@ impl Plugin for ZoaAnimationPlugin {
             .init_resource::<ZoaSoundBridge>()
             .init_resource::<Evaluated>()
             .init_resource::<JointGeneration>()
+            .init_resource::<FreshJoints>()
             .add_message::<ZoaAnimationEvent>()
             .add_message::<ZoaSoundCue>()
             .add_message::<ZoaDefinitionReloaded>()
+            // Chained without sync points: Bevy would put an exclusive step
+            // (applying commands) after each step that queues some, and each
+            // one waits for every other system of `PostUpdate`. What the
+            // steps queue (joint markers, observer triggers) waits for the
+            // schedule's next sync; joints bound this frame are written
+            // anyway (see `FreshJoints`).
             .configure_sets(
                 PostUpdate,
                 (ZoaSet::Input, ZoaSet::Evaluate, ZoaSet::WriteTransforms, ZoaSet::Events)
-                    .chain()
-                    .before(TransformSystems::Propagate),
+                    .chain_ignore_deferred()
+                    .before_ignore_deferred(TransformSystems::Propagate),
             )
             // Run conditions skip a step with nothing to do without starting
             // its system: each started system is a task hand-off, which is
@@ -125,7 +133,7 @@ impl Plugin for ZoaAnimationPlugin {
                     swap_definitions.run_if(resource_changed::<ZoaDefinitions>),
                     bind_joints.in_set(BindJoints),
                 )
-                    .chain()
+                    .chain_ignore_deferred()
                     .in_set(ZoaSet::Input),
             )
             .add_systems(PostUpdate, evaluate.in_set(ZoaSet::Evaluate))
@@ -267,35 +275,37 @@ fn send(commands: &mut Commands, animation: &mut MessageWriter<ZoaAnimationEvent
 /// again) — every character.
 fn bind_joints(
     mut commands: Commands,
+    mut fresh: ResMut<FreshJoints>,
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
     mut removed: RemovedComponents<ZoaJoint>,
-    mut waiting: Local<Vec<Entity>>,
-    mut still_waiting: Local<Vec<Entity>>,
+    // Characters waiting for their entities: last frame's, and this frame's.
+    mut waiting: Local<(Vec<Entity>, Vec<Entity>)>,
     children: Query<&Children>,
     nodes: Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
 ) {
     let despawned = removed.read().count() > 0;
+    let (waiting, still_waiting) = &mut *waiting;
     still_waiting.clear();
     let mut bind = |root: Entity, c: Mut<'_, ZoaCharacter>, still_waiting: &mut Vec<Entity>| {
-        if !bind_character(root, c, &mut commands, &children, &nodes) {
+        if !bind_character(root, c, &mut commands, &mut fresh, &children, &nodes) {
             still_waiting.push(root);
         }
     };
     // Reading the change ticks only (no character's memory) for the unchanged.
     for (root, c) in &mut characters {
         if despawned || c.is_changed() {
-            bind(root, c, &mut still_waiting);
+            bind(root, c, still_waiting);
         }
     }
     if !despawned {
         for &root in waiting.iter() {
             match characters.get_mut(root) {
-                Ok((root, c)) if !c.is_changed() => bind(root, c, &mut still_waiting),
+                Ok((root, c)) if !c.is_changed() => bind(root, c, still_waiting),
                 _ => {}
             }
         }
     }
-    std::mem::swap(&mut *waiting, &mut *still_waiting);
+    std::mem::swap(waiting, still_waiting);
 }
 
 /// Binds `c`'s joints when it is not bound, or when its bound entities are
@@ -304,6 +314,7 @@ fn bind_character(
     root: Entity,
     mut c: Mut<'_, ZoaCharacter>,
     commands: &mut Commands,
+    fresh: &mut FreshJoints,
     children: &Query<&Children>,
     nodes: &Query<(Option<&Name>, Option<&ChildOf>, Option<&Transform>)>,
 ) -> bool {
@@ -348,6 +359,7 @@ fn bind_character(
     for (j, e) in binding.entities().iter().enumerate() {
         if let Some(e) = e {
             commands.entity(*e).insert(ZoaJoint { character: root, joint: j as u16 });
+            fresh.0.push((*e, root, j as u16));
         }
     }
     c.binding = Some(binding);
@@ -464,6 +476,38 @@ impl Evaluated {
     }
 }
 
+/// Joints bound this frame, as (entity, character, joint): their
+/// [`ZoaJoint`]s are still queued commands while [`evaluate`] runs (the
+/// plugin's steps are chained without a sync point between them, which would
+/// stop every other system of `PostUpdate` for an exclusive step each frame:
+/// 0.1 ms a frame at ten foxes on a 2-core machine). [`evaluate`] writes
+/// their `Transform`s after its pass, one at a time (an entity two
+/// characters claimed takes the last claim), so a character is posed on the
+/// frame it is bound; from the next frame on the `ZoaJoint`s are in place.
+#[derive(Debug, Default, Resource)]
+pub(crate) struct FreshJoints(Vec<(Entity, Entity, u16)>);
+
+impl FreshJoints {
+    /// Writes the claimed joints that have no [`ZoaJoint`] yet, and forgets every claim.
+    fn write(
+        &mut self,
+        characters: &Query<(Entity, &mut ZoaCharacter)>,
+        mut unnamed: Query<&'static mut Transform, Without<ZoaJoint>>,
+    ) {
+        for (e, character, j) in self.0.drain(..) {
+            let Ok((_, c)) = characters.get(character) else { continue };
+            let pose = c.local_pose();
+            let Ok(mut transform) = unnamed.get_mut(e) else { continue };
+            if usize::from(j) < pose.len() {
+                let new = bevy_transform(&pose.get(usize::from(j)));
+                if !same_bits(&transform, &new) {
+                    *transform = new;
+                }
+            }
+        }
+    }
+}
+
 /// The joint entities' `Transform`s, written by [`evaluate`] right after
 /// each character's update, while its pose is still in cache.
 struct JointWriter<'a, 'w, 's> {
@@ -539,6 +583,8 @@ fn evaluate(
     mut characters: Query<(Entity, &mut ZoaCharacter)>,
     owners: Query<&'static ZoaJoint>,
     transforms: Query<&'static mut Transform, With<ZoaJoint>>,
+    unnamed: Query<&'static mut Transform, Without<ZoaJoint>>,
+    mut fresh: ResMut<FreshJoints>,
     generation: Res<JointGeneration>,
     mut order: Local<Vec<Entity>>,
     mut found: ResMut<Evaluated>,
@@ -552,6 +598,7 @@ fn evaluate(
         let [found] = found.reset(1) else { unreachable!("one list asked for") };
         // SAFETY: one caller writes each character's joints in turn.
         unsafe { update_in_order(characters.iter_mut(), dt, &joints, found) };
+        fresh.write(&characters, unnamed);
         return;
     }
     // Reused: allocates only when the crowd grows.
@@ -574,6 +621,7 @@ fn evaluate(
             });
         }
     });
+    fresh.write(characters, unnamed);
 }
 
 /// Updates `characters` in order (prefetching the next four), writes their

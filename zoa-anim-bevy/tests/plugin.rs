@@ -5,6 +5,8 @@
 //! - `events_arrive_as_messages_in_order`: animation messages equal the
 //!   runtime's delivered events (time, kind, name) in order, sound cues follow notifies;
 //! - `parallel_equals_serial`: 100 characters on 4 threads equal the serial run;
+//! - `characters_are_posed_on_the_frame_they_are_bound`: also when spawned
+//!   into a running app, and in parallel chunks;
 //! - `joints_bind_by_role_when_names_differ`;
 //! - `a_state_is_forced_through_the_component`: `play_state` on the component
 //!   plays the state, and the joints show it as on a plain runtime character;
@@ -139,6 +141,41 @@ fn parallel_equals_serial() {
         assert_eq!(p, s, "character {k}");
     }
     assert_eq!(parallel_messages, serial_messages);
+}
+
+/// The plugin's steps have no sync point between them, so the `ZoaJoint`s of
+/// characters bound in a frame are still queued while they are evaluated:
+/// their joints are written anyway, on that frame — for a crowd evaluated in
+/// parallel chunks, and for characters spawned into a running app.
+#[test]
+fn characters_are_posed_on_the_frame_they_are_bound() {
+    let def = definition();
+    let mut app = app(2, true, true);
+    let mut spawned = Vec::new();
+    let mut reference = Vec::new();
+    for f in 0..8 {
+        // 40 at the start (two parallel chunks), 40 more on frame 5.
+        if f == 0 || f == 5 {
+            for _ in 0..40 {
+                spawned.push(spawn_character(app.world_mut(), &def));
+                reference.push(Character::new(&def).unwrap());
+            }
+        }
+        let roots: Vec<_> = spawned.iter().map(|(r, _)| *r).collect();
+        drive(&mut app, &roots, f);
+        for (k, c) in reference.iter_mut().enumerate() {
+            script(c, k, f);
+        }
+        app.update();
+        let dt = *app.world().resource::<Dts>().0.last().unwrap();
+        for (k, ((root, joints), c)) in spawned.iter().zip(&mut reference).enumerate() {
+            c.update(dt).unwrap();
+            assert!(all_bound(app.world(), *root, joints), "frame {f}, character {k}: bound");
+            let pose = c.local_pose();
+            let want: Vec<_> = (0..pose.len()).map(|j| bits(&bevy_transform(&pose.get(j)))).collect();
+            assert_eq!(joint_bits(app.world(), joints), want, "frame {f}, character {k}");
+        }
+    }
 }
 
 #[test]

@@ -136,7 +136,9 @@ pub fn fox_folder(assets: &Path, dir: &Path) -> std::io::Result<PathBuf> {
 /// [`AnimationClock`] times `bevy_animation`'s `AnimationSystems` set in one
 /// and ZOA's `ZoaSet::Input ..= ZoaSet::Events` in the other; ZOA's sets run
 /// after `AnimationSystems` in both, so neither window can contain the
-/// other library's systems.
+/// other library's systems. The clock needs none of the commands either
+/// library queues, so its stop adds no sync point to a window (the sync
+/// points inside a library's chain stay in its window).
 pub fn fox_app(assets: &Path, definitions: &Path, foxes: usize, animator: Animator) -> Result<App, String> {
     let mut app = App::new();
     app.add_plugins(
@@ -157,13 +159,16 @@ pub fn fox_app(assets: &Path, definitions: &Path, foxes: usize, animator: Animat
     match animator {
         Animator::BevyAnimation => app.add_systems(
             PostUpdate,
-            (clock_start.before(AnimationSystems), clock_stop.after(AnimationSystems).before(ZoaSet::Input)),
+            (
+                clock_start.before(AnimationSystems),
+                clock_stop.after_ignore_deferred(AnimationSystems).before(ZoaSet::Input),
+            ),
         ),
         Animator::Zoa => app.add_systems(
             PostUpdate,
             (
                 clock_start.after(AnimationSystems).before(ZoaSet::Input),
-                clock_stop.after(ZoaSet::Events).before(bevy::transform::TransformSystems::Propagate),
+                clock_stop.after_ignore_deferred(ZoaSet::Events).before(bevy::transform::TransformSystems::Propagate),
             ),
         ),
     };

@@ -207,23 +207,7 @@ impl Character {
         tags: StateTagSet,
     ) -> Result<Character, RuntimeError> {
         let settings = &def.settings;
-        let behaviour = match &def.loadout {
-            Some(compiled) => {
-                let class = class.unwrap_or(compiled.default);
-                let clips = Some(Arc::clone(&def.clips));
-                let mut s = Loadout::start(Arc::clone(compiled), class, clips, settings.loadout_crossfade)?;
-                s.driver_mut().set_slot_blend(settings.slot_blend);
-                Behaviour::Loadout(Box::new(s))
-            }
-            None => {
-                let mut d = GraphDriver::new(
-                    GraphInstance::without_graph(Arc::clone(&def.clips))
-                        .with_event_capacity(EventQueue::STAGING_CAPACITY),
-                );
-                d.set_slot_blend(settings.slot_blend);
-                Behaviour::Plain(Box::new(d))
-            }
-        };
+        let behaviour = Self::start_behaviour(def, class)?;
         // The outgoing graph's frame gets its room at the first switch (which
         // allocates anyway: it starts a graph instance).
         let (frame, previous_frame) = match &behaviour {
@@ -291,6 +275,27 @@ impl Character {
         }
         c.first_pose()?;
         Ok(c)
+    }
+
+    /// The loadout in `class` (else its default class), or without a player
+    /// set a driver over the override slot alone.
+    fn start_behaviour(def: &CharacterDefinition, class: Option<PlayerProfileType>) -> Result<Behaviour, RuntimeError> {
+        let settings = &def.settings;
+        Ok(match &def.loadout {
+            Some(compiled) => {
+                let class = class.unwrap_or(compiled.default);
+                let clips = Some(Arc::clone(&def.clips));
+                let mut s = Loadout::start(Arc::clone(compiled), class, clips, settings.loadout_crossfade)?;
+                s.driver_mut().set_slot_blend(settings.slot_blend);
+                Behaviour::Loadout(Box::new(s))
+            }
+            None => {
+                let instance = GraphInstance::without_graph(Arc::clone(&def.clips));
+                let mut d = GraphDriver::new(instance.with_event_capacity(EventQueue::STAGING_CAPACITY));
+                d.set_slot_blend(settings.slot_blend);
+                Behaviour::Plain(Box::new(d))
+            }
+        })
     }
 
     fn new_selector(
