@@ -160,7 +160,9 @@ pub struct Loadout {
     driver: GraphDriver,
     graph: Option<usize>,
     class: PlayerProfileType,
-    previous: Option<(GraphInstance, FrameOutput)>,
+    /// The outgoing graph and its frame while a switch blends (boxed: a
+    /// character spends most frames without one, and a switch allocates anyway).
+    previous: Option<Box<(GraphInstance, FrameOutput)>>,
     fade: Fade,
     crossfade: f32,
 }
@@ -270,7 +272,7 @@ impl Loadout {
     /// The outgoing graph instance while a switch blends.
     #[must_use]
     pub fn previous_instance(&self) -> Option<&GraphInstance> {
-        self.previous.as_ref().map(|(i, _)| i)
+        self.previous.as_deref().map(|(i, _)| i)
     }
     /// The compiled loadout.
     #[must_use]
@@ -289,7 +291,7 @@ impl Loadout {
     /// The outgoing graph while a switch blends.
     #[must_use]
     pub fn previous_definition(&self) -> Option<&Arc<GraphDefinition>> {
-        self.previous.as_ref().and_then(|(i, _)| i.definition())
+        self.previous.as_deref().and_then(|(i, _)| i.definition())
     }
     /// Switch blend progress `0..=1` (1 when no switch is blending).
     #[must_use]
@@ -329,7 +331,7 @@ impl Loadout {
             copy_parameters(self.driver.instance(), &mut next);
             let old = std::mem::replace(self.driver.instance_mut(), next);
             let scratch = old.new_output();
-            self.previous = Some((old, scratch));
+            self.previous = Some(Box::new((old, scratch)));
             self.fade = Fade::new(self.crossfade);
             self.graph = Some(g);
             graph_changed = true;
@@ -360,7 +362,7 @@ impl Loadout {
     pub fn update_split(&mut self, dt: f32, current: &mut FrameOutput, previous: &mut FrameOutput) -> f32 {
         self.driver.instance_mut().update(dt, current);
         previous.clear();
-        let Some((prev, _)) = self.previous.as_mut() else { return 1.0 };
+        let Some((prev, _)) = self.previous.as_deref_mut() else { return 1.0 };
         let speed = self.driver.instance().speed();
         self.fade.advance(if dt.is_finite() { dt.max(0.0) } else { 0.0 } * speed);
         let alpha = self.fade.alpha();
@@ -376,9 +378,9 @@ impl Loadout {
     /// Updates the current graph (and the outgoing one while the switch
     /// blends) and writes the combined frame into `out`.
     pub fn update(&mut self, dt: f32, out: &mut FrameOutput) {
-        let mut scratch = self.previous.as_mut().map(|(_, s)| std::mem::take(s)).unwrap_or_default();
+        let mut scratch = self.previous.as_deref_mut().map(|(_, s)| std::mem::take(s)).unwrap_or_default();
         let alpha = self.update_split(dt, out, &mut scratch);
-        let Some((_, kept)) = self.previous.as_mut() else { return };
+        let Some((_, kept)) = self.previous.as_deref_mut() else { return };
         *kept = scratch;
         let scratch = &*kept;
         for l in out.layers.iter_mut() {
