@@ -38,7 +38,7 @@ use crate::output::fail;
 /// sampling cursors per clip, poses, matrices, IK state, event queues):
 /// measured on the fixture humanoid (55 joints, 14 clips) at 34.8 KB
 /// (`bytes_per_character` in the JSON); this estimate gives 37.4 KB there
-/// (and 22 KB for the Fox definition of `many_foxes`, measured 16.3 KB), so
+/// (and 22 KB for the Fox definition of `many_foxes`, measured 15.1 KB), so
 /// the crowd budget check errs on the safe side.
 fn bytes_per_character(joints: usize, clips: usize) -> u64 {
     12288 + joints as u64 * (400 + 4 * clips as u64)
