@@ -8,7 +8,8 @@
 # share of the pixels, it moved between them); then the `many_foxes` pose
 # test (bevy_animation and ZOA agree on the Fox).
 # Installs xvfb, xauth and mesa-vulkan-drivers with apt-get when missing.
-# Usage: scripts/check-render.sh [DIR]  (captures go to DIR, else a temporary folder)
+# Usage: scripts/check-render.sh [DIR]  (captures go to DIR and stay there; without
+# DIR, to a temporary folder removed on exit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,12 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-out="${1:-$(mktemp -d)}"
+if [ -n "${1:-}" ]; then
+  out="$1"
+else
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+fi
 mkdir -p "$out"
 rm -f "$out"/sprint-*.png
 # Only lavapipe, even where a GPU driver is installed, so every machine renders alike.
