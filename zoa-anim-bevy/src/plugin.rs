@@ -499,10 +499,7 @@ impl FreshJoints {
             let pose = c.local_pose();
             let Ok(mut transform) = unnamed.get_mut(e) else { continue };
             if usize::from(j) < pose.len() {
-                let new = bevy_transform(&pose.get(usize::from(j)));
-                if !same_bits(&transform, &new) {
-                    *transform = new;
-                }
+                set_joint(&mut transform, &pose.get(usize::from(j)));
             }
         }
     }
@@ -555,11 +552,7 @@ impl JointWriter<'_, '_, '_> {
             // this generation for this entity, since when no `ZoaJoint`
             // changed), and the caller writes `entity` alone (see above).
             let Ok(mut transform) = (unsafe { self.transforms.get_unchecked(e) }) else { continue };
-            // Compared bit for bit (`==` would keep a `0.0` where the pose has `-0.0`).
-            let new = bevy_transform(&joint);
-            if !same_bits(&transform, &new) {
-                *transform = new;
-            }
+            set_joint(&mut transform, &joint);
         }
         drop(posed);
         if !checked {
@@ -695,13 +688,19 @@ fn deliver_events(
     sound.write_batch(bridge.sink_mut().cues.drain(..));
 }
 
-fn same_bits(a: &Transform, b: &Transform) -> bool {
+/// Writes `joint` into a joint entity's `Transform` when it differs bit for
+/// bit (`==` would keep a `0.0` where the pose has `-0.0`); an unchanged
+/// joint is not marked changed.
+fn set_joint(transform: &mut Mut<'_, Transform>, joint: &zoa_anim_core::Transform) {
+    let new = bevy_transform(joint);
     let bits = |t: &Transform| {
         let (p, r, s) = (t.translation.to_array(), t.rotation.to_array(), t.scale.to_array());
         [p[0], p[1], p[2], r[0], r[1], r[2], r[3], s[0], s[1], s[2]].map(f32::to_bits)
     };
     // Folded without branches or a `memcmp` call: this runs once per joint per frame.
-    bits(a).iter().zip(bits(b)).fold(0, |d, (x, y)| d | (x ^ y)) == 0
+    if bits(transform).iter().zip(bits(&new)).fold(0, |d, (x, y)| d | (x ^ y)) != 0 {
+        **transform = new;
+    }
 }
 
 #[cfg(test)]
